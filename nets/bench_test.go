@@ -1,0 +1,153 @@
+package nets
+
+import (
+	"bufio"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The paper's ColoredMNIST MLP: 392 -> 390 -> 390 -> 1.
+const benchSpec = "mlp:390,390"
+
+var benchIn = Shape{C: 2, H: 14, W: 14}
+
+func benchSetup(b *testing.B, n int) (*Net[float32], []float32, []float32, []int32) {
+	m := MustNew[float32](benchSpec, benchIn, 1)
+	rng := rand.New(rand.NewPCG(1, 1))
+	theta := make([]float32, m.NumParams())
+	m.Init(theta, rng)
+	x := make([]float32, n*benchIn.Size())
+	for i := range x {
+		x[i] = rng.Float32()
+	}
+	y := make([]int32, n)
+	for i := range y {
+		y[i] = int32(rng.IntN(2))
+	}
+	return m, theta, x, y
+}
+
+// gemmFLOPs returns the forward and backward GEMM flops of one sample:
+// backward computes every weight gradient and every input gradient but the
+// network input's.
+func gemmFLOPs(m *Net[float32]) (fwd, bwd float64) {
+	for i, l := range m.layers {
+		d := l.(*dense[float32])
+		f := 2 * float64(d.nin*d.nout)
+		fwd += f
+		bwd += f
+		if i > 0 {
+			bwd += f
+		}
+	}
+	return fwd, bwd
+}
+
+// peakRSS reports the process's peak resident set (VmHWM) in MiB.
+func peakRSS() float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if v, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+func gflops(b *testing.B, flops float64) {
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/op")
+}
+
+// BenchmarkSGEMM measures the raw SGEMM of the BLAS in use at the shape of
+// the MLP's first layer for 50000 samples (50000x392 times 392x390) and at
+// a square 2048.
+func BenchmarkSGEMM(b *testing.B) {
+	for _, c := range []struct {
+		name    string
+		m, n, k int
+	}{{"50000x392x390", 50000, 390, 392}, {"2048x2048x2048", 2048, 2048, 2048}} {
+		b.Run(c.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(2, 2))
+			a, bb, cc := make([]float32, c.m*c.k), make([]float32, c.k*c.n), make([]float32, c.m*c.n)
+			for i := range a {
+				a[i] = rng.Float32()
+			}
+			for i := range bb {
+				bb[i] = rng.Float32()
+			}
+			b.Logf("BLAS: %s", BLAS())
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				Gemm(false, false, c.m, c.n, c.k, 1, a, c.k, bb, c.n, 0, cc, c.n)
+			}
+			gflops(b, 2*float64(c.m)*float64(c.n)*float64(c.k))
+		})
+	}
+}
+
+func BenchmarkMLPForward(b *testing.B) {
+	for _, n := range []int{5000, 50000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			m, theta, x, _ := benchSetup(b, n)
+			logits := make([]float32, n)
+			fwd, _ := gemmFLOPs(m)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				m.Forward(theta, x, n, logits)
+			}
+			gflops(b, fwd*float64(n))
+		})
+	}
+}
+
+// BenchmarkMLPForwardBackward is one training step's gradient: forward,
+// BCE loss derivative, backward.
+func BenchmarkMLPForwardBackward(b *testing.B) {
+	for _, n := range []int{5000, 50000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			m, theta, x, y := benchSetup(b, n)
+			grad := make([]float32, m.NumParams())
+			fill := func(lo, hi int, logits, cot []float32) {
+				Losses(BCE, logits, y[lo:hi], 1, nil, cot)
+			}
+			fwd, bwd := gemmFLOPs(m)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				m.Backprop(theta, x, n, fill, grad)
+			}
+			gflops(b, (fwd+bwd)*float64(n))
+			b.ReportMetric(peakRSS(), "peak-MiB")
+		})
+	}
+}
+
+// BenchmarkMLPForwardJVP is the forward pass with the tangent of the logits
+// in one parameter direction, as the hypergradient needs.
+func BenchmarkMLPForwardJVP(b *testing.B) {
+	const n = 50000
+	m, theta, x, _ := benchSetup(b, n)
+	dir := make([]float32, m.NumParams())
+	rng := rand.New(rand.NewPCG(3, 3))
+	for i := range dir {
+		dir[i] = float32(rng.NormFloat64())
+	}
+	logits, tan := make([]float32, n), make([]float32, n)
+	fwd, _ := gemmFLOPs(m)
+	// Tangent GEMMs: X dW for the first layer, dH W + H dW after it.
+	tflops := fwd + 2*fwd - 2*392*390
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.JVP(theta, x, n, dir, logits, tan)
+	}
+	gflops(b, tflops*float64(n))
+}

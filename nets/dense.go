@@ -1,0 +1,132 @@
+package nets
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// dense is a fully connected layer y = act(x W + b) with W stored in x out
+// row-major followed by b; act is ReLU or the identity.
+type dense[T Float] struct {
+	nin, nout int
+	relu      bool
+	part      [][]T // per-worker partial bias gradients
+}
+
+func newDense[T Float](nin, nout int, relu bool) *dense[T] {
+	return &dense[T]{nin: nin, nout: nout, relu: relu}
+}
+
+func (l *dense[T]) in() int      { return l.nin }
+func (l *dense[T]) out() int     { return l.nout }
+func (l *dense[T]) nparams() int { return l.nin*l.nout + l.nout }
+
+func (l *dense[T]) init(p []T, rng *rand.Rand) {
+	xavier(p[:l.nin*l.nout], l.nin, l.nout, rng)
+	clear(p[l.nin*l.nout:])
+}
+
+func (l *dense[T]) split(p []T) (w, b []T) { return p[:l.nin*l.nout], p[l.nin*l.nout:] }
+
+func (l *dense[T]) forward(p, x, y []T, n int) {
+	w, b := l.split(p)
+	Gemm(false, false, n, l.nout, l.nin, 1, x, l.nin, w, l.nout, 0, y, l.nout)
+	biasAct(y, b, nil, n, l.nout, l.relu)
+}
+
+func (l *dense[T]) backward(p, x, y, dy, dp, dx []T, n int) {
+	w, _ := l.split(p)
+	dw, db := l.split(dp)
+	l.part = maskColSum(dy, y, db, n, l.nout, l.relu, l.part)
+	Gemm(true, false, l.nin, l.nout, n, 1, x, l.nin, dy, l.nout, 1, dw, l.nout)
+	if dx != nil {
+		Gemm(false, true, n, l.nin, l.nout, 1, dy, l.nout, w, l.nout, 0, dx, l.nin)
+	}
+}
+
+func (l *dense[T]) tangent(p, dir, x, tx, y, ty []T, n int) {
+	w, _ := l.split(p)
+	dw, db := l.split(dir)
+	beta := T(0)
+	if tx != nil {
+		Gemm(false, false, n, l.nout, l.nin, 1, tx, l.nin, w, l.nout, 0, ty, l.nout)
+		beta = 1
+	}
+	Gemm(false, false, n, l.nout, l.nin, 1, x, l.nin, dw, l.nout, beta, ty, l.nout)
+	biasAct(ty, db, y, n, l.nout, l.relu)
+}
+
+// xavier fills w (fanIn x fanOut) from U(-a, a), a = sqrt(6/(fanIn+fanOut)).
+func xavier[T Float](w []T, fanIn, fanOut int, rng *rand.Rand) {
+	a := math.Sqrt(6 / float64(fanIn+fanOut))
+	for i := range w {
+		w[i] = T((2*rng.Float64() - 1) * a)
+	}
+}
+
+// biasAct adds the bias b to each of the n rows of y (n x m). With relu it
+// then applies the ReLU: when gate is nil the gate is y itself (a forward
+// pass); otherwise entries where gate <= 0 are zeroed (a tangent pass).
+func biasAct[T Float](y, b, gate []T, n, m int, relu bool) {
+	b = b[:m]
+	parallelFor(n, n*m, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := y[i*m : i*m+m : i*m+m]
+			switch {
+			case !relu:
+				for j := range row {
+					row[j] += b[j]
+				}
+			case gate == nil:
+				for j := range row {
+					row[j] = max(row[j]+b[j], 0)
+				}
+			default:
+				for j := range row {
+					row[j] += b[j]
+				}
+				gateRow(row, gate[i*m:i*m+m])
+			}
+		}
+	})
+}
+
+// maskColSum zeroes dy where y <= 0 (when relu) and adds the column sums of
+// the result to db. part holds per-worker partial sums and is returned,
+// grown as needed.
+func maskColSum[T Float](dy, y, db []T, n, m int, relu bool, part [][]T) [][]T {
+	for len(part) < maxWorkers() {
+		part = append(part, nil)
+	}
+	for w := range part {
+		if cap(part[w]) < m {
+			part[w] = make([]T, m)
+		}
+		part[w] = part[w][:m]
+		clear(part[w])
+	}
+	used := make([]bool, len(part))
+	parallelFor(n, n*m, func(w, lo, hi int) {
+		used[w] = true
+		s := part[w][:m:m]
+		for i := lo; i < hi; i++ {
+			row := dy[i*m : i*m+m : i*m+m]
+			if !relu {
+				for j := range row {
+					s[j] += row[j]
+				}
+				continue
+			}
+			gateRowSum(row, y[i*m:i*m+m], s)
+		}
+	})
+	for w, s := range part {
+		if !used[w] {
+			continue
+		}
+		for j, v := range s {
+			db[j] += v
+		}
+	}
+	return part
+}

@@ -1,0 +1,320 @@
+package nets
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// layer is one differentiable stage of a Net. Sizes are per sample.
+type layer[T Float] interface {
+	in() int
+	out() int
+	nparams() int
+	init(p []T, rng *rand.Rand)
+	// forward writes y (n x out) from x (n x in).
+	forward(p, x, y []T, n int)
+	// backward adds the parameter gradient for output cotangents dy to dp
+	// and writes the input cotangents to dx unless dx is nil. It may
+	// overwrite dy and relies on the forward pass of the same x.
+	backward(p, x, y, dy, dp, dx []T, n int)
+	// tangent writes the output tangent ty for the parameter direction dir
+	// and input tangent tx (nil means zero). It relies on the forward pass
+	// of the same x.
+	tangent(p, dir, x, tx, y, ty []T, n int)
+}
+
+// Spec describes an architecture; see ParseSpec.
+type Spec struct {
+	Kind   string // "linear", "mlp", "cnn" (max-pool) or "cnns" (stride 2)
+	Widths []int  // hidden widths (mlp) or channels (cnn, cnns)
+}
+
+// ParseSpec reads an architecture:
+//
+//	linear           logistic (or softmax) regression
+//	mlp:W1,W2,...    ReLU MLP with the given hidden widths; "mlp" = mlp:390,390
+//	cnn:C1,C2        conv3x3+ReLU+maxpool2, twice, then dense; "cnn" = cnn:16,32
+//	cnns:C1,C2       the same with stride-2 convolutions instead of pooling
+func ParseSpec(s string) (Spec, error) {
+	kind, args, hasArgs := strings.Cut(strings.TrimSpace(s), ":")
+	var sp Spec
+	switch kind {
+	case "linear":
+		if hasArgs {
+			return sp, fmt.Errorf("nets: model %q: linear takes no widths", s)
+		}
+		return Spec{Kind: kind}, nil
+	case "mlp":
+		sp = Spec{Kind: kind, Widths: []int{390, 390}}
+	case "cnn", "cnns":
+		sp = Spec{Kind: kind, Widths: []int{16, 32}}
+	default:
+		return sp, fmt.Errorf("nets: model %q: unknown kind %q (want linear, mlp:W1,W2,..., cnn:C1,C2 or cnns:C1,C2)", s, kind)
+	}
+	if hasArgs {
+		sp.Widths = nil
+		for _, f := range strings.Split(args, ",") {
+			w, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || w <= 0 || w > 1<<16 {
+				return Spec{}, fmt.Errorf("nets: model %q: width %q is not a positive integer", s, f)
+			}
+			sp.Widths = append(sp.Widths, w)
+		}
+		if (kind == "cnn" || kind == "cnns") && len(sp.Widths) != 2 {
+			return Spec{}, fmt.Errorf("nets: model %q: %s takes exactly two channel counts", s, kind)
+		}
+	}
+	return sp, nil
+}
+
+// String gives the canonical form accepted by ParseSpec.
+func (s Spec) String() string {
+	if s.Kind == "linear" {
+		return s.Kind
+	}
+	f := make([]string, len(s.Widths))
+	for i, w := range s.Widths {
+		f[i] = strconv.Itoa(w)
+	}
+	return s.Kind + ":" + strings.Join(f, ",")
+}
+
+// workBudget bounds the number of activation values a Net keeps per chunk
+// (about 512 MiB of float32); larger batches are processed in chunks.
+const workBudget = 128 << 20
+
+// Net is a feed-forward network over a flat parameter vector.
+type Net[T Float] struct {
+	spec   Spec
+	in     Shape
+	k      int
+	layers []layer[T]
+	off    []int // parameter offset of each layer, plus the total
+	chunk  int   // samples per chunk
+
+	acts [][]T // acts[i]: output of layer i for the current chunk
+	g    [2][]T
+	t    [2][]T
+}
+
+// New builds the network spec for inputs of shape in and k outputs.
+// Flat inputs may use Shape{C: D, H: 1, W: 1}; cnn needs an image shape.
+func New[T Float](spec Spec, in Shape, k int) (*Net[T], error) {
+	if in.Size() <= 0 || k <= 0 {
+		return nil, fmt.Errorf("nets: model %s: bad input shape %v or output count %d", spec, in, k)
+	}
+	m := &Net[T]{spec: spec, in: in, k: k}
+	d := in.Size()
+	switch spec.Kind {
+	case "linear":
+		m.layers = append(m.layers, newDense[T](d, k, false))
+	case "mlp":
+		for _, w := range spec.Widths {
+			m.layers = append(m.layers, newDense[T](d, w, true))
+			d = w
+		}
+		m.layers = append(m.layers, newDense[T](d, k, false))
+	case "cnn", "cnns":
+		if in.H < 4 || in.W < 4 {
+			return nil, fmt.Errorf("nets: model %s needs image inputs of at least 4x4, got %dx%dx%d (use linear or mlp for flat features)", spec, in.C, in.H, in.W)
+		}
+		s, lay := in, chw(in)
+		for _, c := range spec.Widths {
+			if spec.Kind == "cnn" {
+				cv := newConv[T](s, lay, c, 1)
+				mp := newMaxPool[T](cv.outShape())
+				m.layers = append(m.layers, cv, mp)
+				s = mp.outShape()
+			} else {
+				cv := newConv[T](s, lay, c, 2)
+				m.layers = append(m.layers, cv)
+				s = cv.outShape()
+			}
+			lay = hwc(s)
+		}
+		m.layers = append(m.layers, newDense[T](s.Size(), k, false))
+	default:
+		return nil, fmt.Errorf("nets: unknown model kind %q", spec.Kind)
+	}
+	m.off = make([]int, len(m.layers)+1)
+	per := 0
+	for i, l := range m.layers {
+		m.off[i+1] = m.off[i] + l.nparams()
+		per += 2 * l.out()
+	}
+	m.chunk = max(64, workBudget/per)
+	return m, nil
+}
+
+// MustNew is New for specs known to be valid; it panics on error.
+func MustNew[T Float](spec string, in Shape, k int) *Net[T] {
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		panic(err)
+	}
+	m, err := New[T](sp, in, k)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// Spec returns the architecture.
+func (m *Net[T]) Spec() Spec { return m.spec }
+
+// InShape returns the per-sample input shape.
+func (m *Net[T]) InShape() Shape { return m.in }
+
+// Outputs returns K, the number of logits per sample.
+func (m *Net[T]) Outputs() int { return m.k }
+
+// NumParams returns the length of the parameter vector.
+func (m *Net[T]) NumParams() int { return m.off[len(m.layers)] }
+
+// SetChunk sets the number of samples processed at once (default: as many
+// as fit a budget of 128M activation values). It is for tests and tuning.
+func (m *Net[T]) SetChunk(c int) { m.chunk = max(1, c) }
+
+// FLOPs returns the multiply-add count times two of one forward pass of one
+// sample through the weight layers (GEMM work only).
+func (m *Net[T]) FLOPs() float64 {
+	var f float64
+	for _, l := range m.layers {
+		switch l := l.(type) {
+		case *dense[T]:
+			f += 2 * float64(l.nin*l.nout)
+		case *conv[T]:
+			f += 2 * float64(l.ho*l.wo*l.k()*l.co)
+		}
+	}
+	return f
+}
+
+// Init writes Xavier-uniform weights and zero biases into theta.
+func (m *Net[T]) Init(theta []T, rng *rand.Rand) {
+	m.check(theta, "theta")
+	for i, l := range m.layers {
+		l.init(theta[m.off[i]:m.off[i+1]], rng)
+	}
+}
+
+func (m *Net[T]) check(v []T, name string) {
+	if len(v) != m.NumParams() {
+		panic(fmt.Sprintf("nets: %s has length %d, model %s has %d parameters", name, len(v), m.spec, m.NumParams()))
+	}
+}
+
+func (m *Net[T]) checkX(x []T, n int) {
+	if len(x) < n*m.in.Size() {
+		panic(fmt.Sprintf("nets: x has %d values, want %d x %d", len(x), n, m.in.Size()))
+	}
+}
+
+func (m *Net[T]) ensure(c int) {
+	if len(m.acts) != len(m.layers) {
+		m.acts = make([][]T, len(m.layers))
+	}
+	widest := 0
+	for i, l := range m.layers {
+		m.acts[i] = grow(m.acts[i], c*l.out())
+		widest = max(widest, l.out(), l.in())
+	}
+	for i := range m.g {
+		m.g[i] = grow(m.g[i], c*widest)
+		m.t[i] = grow(m.t[i], c*widest)
+	}
+}
+
+func (m *Net[T]) p(theta []T, i int) []T { return theta[m.off[i]:m.off[i+1]] }
+
+// forwardChunk runs the layers on c samples x; the logits end in acts[last].
+func (m *Net[T]) forwardChunk(theta, x []T, c int) {
+	in := x
+	for i, l := range m.layers {
+		l.forward(m.p(theta, i), in, m.acts[i], c)
+		in = m.acts[i]
+	}
+}
+
+func (m *Net[T]) input(i int, x []T) []T {
+	if i == 0 {
+		return x
+	}
+	return m.acts[i-1]
+}
+
+// Forward writes the logits (n x K) of the n samples in x.
+func (m *Net[T]) Forward(theta, x []T, n int, logits []T) {
+	m.check(theta, "theta")
+	m.checkX(x, n)
+	d, k := m.in.Size(), m.k
+	for lo := 0; lo < n; lo += m.chunk {
+		c := min(m.chunk, n-lo)
+		m.ensure(c)
+		m.forwardChunk(theta, x[lo*d:], c)
+		copy(logits[lo*k:(lo+c)*k], m.acts[len(m.layers)-1])
+	}
+}
+
+// Backprop computes grad = J^T c, the parameter gradient of sum_i c_i . f_i,
+// where the cotangents c are produced chunk by chunk: after the forward
+// pass of samples [lo, hi), fill receives their logits and writes their
+// cotangents into cot (both (hi-lo) x K). grad is overwritten.
+func (m *Net[T]) Backprop(theta, x []T, n int, fill func(lo, hi int, logits, cot []T), grad []T) {
+	m.check(theta, "theta")
+	m.check(grad, "grad")
+	m.checkX(x, n)
+	clear(grad)
+	d, k, last := m.in.Size(), m.k, len(m.layers)-1
+	for lo := 0; lo < n; lo += m.chunk {
+		c := min(m.chunk, n-lo)
+		m.ensure(c)
+		xc := x[lo*d:]
+		m.forwardChunk(theta, xc, c)
+		dy := m.g[0][:c*k]
+		fill(lo, lo+c, m.acts[last][:c*k], dy)
+		for i := last; i >= 0; i-- {
+			var dx []T
+			if i > 0 {
+				dx = m.g[(last-i+1)%2]
+			}
+			m.layers[i].backward(m.p(theta, i), m.input(i, xc), m.acts[i], dy, m.p(grad, i), dx, c)
+			dy = dx
+		}
+	}
+}
+
+// VJP computes grad = J^T cot for output cotangents cot (n x K).
+func (m *Net[T]) VJP(theta, x []T, n int, cot, grad []T) {
+	k := m.k
+	m.Backprop(theta, x, n, func(lo, hi int, _, c []T) { copy(c, cot[lo*k:hi*k]) }, grad)
+}
+
+// JVP writes the per-sample output tangents tan = J dir (n x K) for the
+// parameter direction dir, by forward-mode tangent propagation, and the
+// logits too unless logits is nil.
+func (m *Net[T]) JVP(theta, x []T, n int, dir, logits, tan []T) {
+	m.check(theta, "theta")
+	m.check(dir, "dir")
+	m.checkX(x, n)
+	d, k, last := m.in.Size(), m.k, len(m.layers)-1
+	for lo := 0; lo < n; lo += m.chunk {
+		c := min(m.chunk, n-lo)
+		m.ensure(c)
+		xc := x[lo*d:]
+		var tx []T
+		for i, l := range m.layers {
+			in := m.input(i, xc)
+			l.forward(m.p(theta, i), in, m.acts[i], c)
+			ty := m.t[i%2]
+			l.tangent(m.p(theta, i), m.p(dir, i), in, tx, m.acts[i], ty, c)
+			tx = ty
+		}
+		copy(tan[lo*k:(lo+c)*k], tx[:c*k])
+		if logits != nil {
+			copy(logits[lo*k:(lo+c)*k], m.acts[last])
+		}
+	}
+}

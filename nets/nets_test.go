@@ -1,0 +1,306 @@
+package nets
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+type netCase struct {
+	name string
+	spec string
+	in   Shape
+	k    int
+}
+
+var netCases = []netCase{
+	{"linear-binary", "linear", Shape{7, 1, 1}, 1},
+	{"linear-softmax", "linear", Shape{7, 1, 1}, 3},
+	{"mlp-binary", "mlp:6,5", Shape{7, 1, 1}, 1},
+	{"mlp-softmax", "mlp:6,5", Shape{7, 1, 1}, 4},
+	{"mlp-deep", "mlp:5,4,3", Shape{6, 1, 1}, 1},
+	{"cnn-pool-binary", "cnn:3,4", Shape{2, 6, 6}, 1},
+	{"cnn-pool-softmax", "cnn:2,3", Shape{2, 7, 5}, 3},
+	{"cnn-stride-binary", "cnns:3,2", Shape{2, 6, 6}, 1},
+}
+
+func randVec(rng *rand.Rand, n int, s float64) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = rng.NormFloat64() * s
+	}
+	return v
+}
+
+func setup(t *testing.T, c netCase, n int, seed uint64) (*Net[float64], []float64, []float64, *rand.Rand) {
+	t.Helper()
+	m := MustNew[float64](c.spec, c.in, c.k)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	theta := make([]float64, m.NumParams())
+	m.Init(theta, rng)
+	// Biases are zero after Init; perturb everything so that every
+	// parameter matters.
+	for i := range theta {
+		theta[i] += 0.3 * rng.NormFloat64()
+	}
+	return m, theta, randVec(rng, n*c.in.Size(), 1), rng
+}
+
+// pattern is the set of ReLU signs and pooling choices of the last forward
+// pass: derivatives are only compared where a perturbation leaves it as is.
+func (m *Net[T]) pattern() []int32 {
+	var p []int32
+	for i, l := range m.layers {
+		switch l := l.(type) {
+		case *maxPool[T]:
+			p = append(p, l.arg...)
+		case *dense[T]:
+			if !l.relu {
+				continue
+			}
+			for _, v := range m.acts[i] {
+				p = append(p, b2i(v > 0))
+			}
+		case *conv[T]:
+			for _, v := range m.acts[i] {
+				p = append(p, b2i(v > 0))
+			}
+		}
+	}
+	return p
+}
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func closeRel(a, b, scale, tol float64) bool {
+	return math.Abs(a-b) <= tol*(math.Max(math.Abs(a), math.Abs(b))+scale)
+}
+
+func TestVJPFiniteDifference(t *testing.T) {
+	const n, h = 5, 1e-6
+	for _, c := range netCases {
+		t.Run(c.name, func(t *testing.T) {
+			m, theta, x, rng := setup(t, c, n, 1)
+			cot := randVec(rng, n*c.k, 1)
+			grad := make([]float64, m.NumParams())
+			m.VJP(theta, x, n, cot, grad)
+			logits := make([]float64, n*c.k)
+			obj := func(th []float64) ([]int32, float64) {
+				m.Forward(th, x, n, logits)
+				return m.pattern(), Dot(cot, logits)
+			}
+			base, _ := obj(theta)
+			gmax := 0.0
+			for _, g := range grad {
+				gmax = math.Max(gmax, math.Abs(g))
+			}
+			skipped := 0
+			for j := range theta {
+				th := slices.Clone(theta)
+				th[j] = theta[j] + h
+				pp, fp := obj(th)
+				th[j] = theta[j] - h
+				pm, fm := obj(th)
+				if !slices.Equal(pp, base) || !slices.Equal(pm, base) {
+					skipped++
+					continue
+				}
+				fd := (fp - fm) / (2 * h)
+				if !closeRel(grad[j], fd, 1e-3*gmax, 1e-6) {
+					t.Errorf("param %d: VJP %.12g, finite difference %.12g", j, grad[j], fd)
+				}
+			}
+			if skipped > len(theta)/10 {
+				t.Errorf("%d of %d parameters sit on a kink", skipped, len(theta))
+			}
+		})
+	}
+}
+
+func TestJVPFiniteDifference(t *testing.T) {
+	const n, h = 6, 1e-6
+	for _, c := range netCases {
+		t.Run(c.name, func(t *testing.T) {
+			m, theta, x, rng := setup(t, c, n, 2)
+			dir := randVec(rng, m.NumParams(), 1)
+			tan := make([]float64, n*c.k)
+			logits := make([]float64, n*c.k)
+			m.JVP(theta, x, n, dir, logits, tan)
+			want := make([]float64, n*c.k)
+			m.Forward(theta, x, n, want)
+			for i := range want {
+				if math.Abs(want[i]-logits[i]) > 1e-12*(1+math.Abs(want[i])) {
+					t.Fatalf("JVP logits %d: %g, Forward %g", i, logits[i], want[i])
+				}
+			}
+			base := m.pattern()
+			plus, minus := make([]float64, n*c.k), make([]float64, n*c.k)
+			th := make([]float64, len(theta))
+			for i := range th {
+				th[i] = theta[i] + h*dir[i]
+			}
+			m.Forward(th, x, n, plus)
+			pp := m.pattern()
+			for i := range th {
+				th[i] = theta[i] - h*dir[i]
+			}
+			m.Forward(th, x, n, minus)
+			if !slices.Equal(pp, base) || !slices.Equal(m.pattern(), base) {
+				t.Skip("the direction crosses a ReLU or pooling kink; change the seed")
+			}
+			tmax := 0.0
+			for _, v := range tan {
+				tmax = math.Max(tmax, math.Abs(v))
+			}
+			for i := range tan {
+				fd := (plus[i] - minus[i]) / (2 * h)
+				if !closeRel(tan[i], fd, 1e-3*tmax, 1e-6) {
+					t.Errorf("output %d: JVP %.12g, finite difference %.12g", i, tan[i], fd)
+				}
+			}
+		})
+	}
+}
+
+func TestAdjointIdentity(t *testing.T) {
+	const n = 9
+	for _, c := range netCases {
+		t.Run(c.name, func(t *testing.T) {
+			m, theta, x, rng := setup(t, c, n, 3)
+			for trial := 0; trial < 3; trial++ {
+				g := randVec(rng, m.NumParams(), 1)
+				cot := randVec(rng, n*c.k, 1)
+				jtc := make([]float64, m.NumParams())
+				m.VJP(theta, x, n, cot, jtc)
+				jg := make([]float64, n*c.k)
+				m.JVP(theta, x, n, g, nil, jg)
+				a, b := Dot(g, jtc), Dot(jg, cot)
+				if !closeRel(a, b, 1e-12, 1e-10) {
+					t.Errorf("g.(J^T c) = %.15g but (J g).c = %.15g", a, b)
+				}
+			}
+		})
+	}
+}
+
+func TestChunkingAgrees(t *testing.T) {
+	const n = 11
+	for _, c := range netCases {
+		t.Run(c.name, func(t *testing.T) {
+			m, theta, x, rng := setup(t, c, n, 4)
+			cot := randVec(rng, n*c.k, 1)
+			dir := randVec(rng, m.NumParams(), 1)
+			run := func(chunk int) (f, g, tan []float64) {
+				m.SetChunk(chunk)
+				f, g, tan = make([]float64, n*c.k), make([]float64, m.NumParams()), make([]float64, n*c.k)
+				m.Forward(theta, x, n, f)
+				m.VJP(theta, x, n, cot, g)
+				m.JVP(theta, x, n, dir, nil, tan)
+				return
+			}
+			f1, g1, t1 := run(n)
+			f2, g2, t2 := run(3)
+			for _, p := range [][2][]float64{{f1, f2}, {g1, g2}, {t1, t2}} {
+				for i := range p[0] {
+					if !closeRel(p[0][i], p[1][i], 1e-12, 1e-12) {
+						t.Fatalf("chunked result differs at %d: %g vs %g", i, p[0][i], p[1][i])
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestFloat32MatchesFloat64(t *testing.T) {
+	const n = 8
+	for _, c := range netCases {
+		t.Run(c.name, func(t *testing.T) {
+			m64, theta, x, _ := setup(t, c, n, 5)
+			m32 := MustNew[float32](c.spec, c.in, c.k)
+			th32, x32 := to32(theta), to32(x)
+			f64, f32 := make([]float64, n*c.k), make([]float32, n*c.k)
+			m64.Forward(theta, x, n, f64)
+			m32.Forward(th32, x32, n, f32)
+			for i := range f64 {
+				if !closeRel(float64(f32[i]), f64[i], 1e-2, 1e-4) {
+					t.Errorf("logit %d: float32 %g, float64 %g", i, f32[i], f64[i])
+				}
+			}
+		})
+	}
+}
+
+func to32(v []float64) []float32 {
+	o := make([]float32, len(v))
+	for i, x := range v {
+		o[i] = float32(x)
+	}
+	return o
+}
+
+func TestInitXavier(t *testing.T) {
+	m := MustNew[float64]("mlp:50", Shape{40, 1, 1}, 1)
+	theta := make([]float64, m.NumParams())
+	m.Init(theta, rand.New(rand.NewPCG(1, 2)))
+	a := math.Sqrt(6.0 / 90)
+	w, b := theta[:2000], theta[2000:2050]
+	var sq float64
+	for _, v := range w {
+		if math.Abs(v) > a {
+			t.Fatalf("weight %g outside [-%g, %g]", v, a, a)
+		}
+		sq += v * v
+	}
+	// U(-a, a) has variance a^2/3.
+	if got, want := sq/float64(len(w)), a*a/3; math.Abs(got-want) > 0.1*want {
+		t.Errorf("weight variance %g, want about %g", got, want)
+	}
+	for _, v := range b {
+		if v != 0 {
+			t.Fatalf("bias %g, want 0", v)
+		}
+	}
+	again := make([]float64, m.NumParams())
+	m.Init(again, rand.New(rand.NewPCG(1, 2)))
+	if !slices.Equal(theta, again) {
+		t.Error("Init with the same seed differs")
+	}
+}
+
+func TestParseSpec(t *testing.T) {
+	cases := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"linear", "linear", true},
+		{"mlp", "mlp:390,390", true},
+		{"mlp:64,32", "mlp:64,32", true},
+		{"cnn", "cnn:16,32", true},
+		{"cnns:8,8", "cnns:8,8", true},
+		{"mlp:0", "", false},
+		{"mlp:a", "", false},
+		{"cnn:1,2,3", "", false},
+		{"linear:3", "", false},
+		{"resnet", "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.in, func(t *testing.T) {
+			s, err := ParseSpec(c.in)
+			if (err == nil) != c.ok {
+				t.Fatalf("ParseSpec(%q) error %v, want ok=%v", c.in, err, c.ok)
+			}
+			if c.ok && s.String() != c.want {
+				t.Errorf("ParseSpec(%q) = %s, want %s", c.in, s, c.want)
+			}
+		})
+	}
+	if _, err := New[float32](Spec{Kind: "cnn", Widths: []int{2, 2}}, Shape{10, 1, 1}, 1); err == nil {
+		t.Error("cnn on flat features: want an error")
+	}
+}
