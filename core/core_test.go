@@ -1,0 +1,388 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/nets"
+)
+
+// tinySplit makes a split of n samples of dimension d with two
+// environments and (label, attribute) groups.
+func tinySplit(name string, n, d, classes int, envBase int32, rng *rand.Rand) *loaders.Dataset {
+	ds := &loaders.Dataset{Name: name, N: n, D: d, Shape: loaders.Shape{C: d, H: 1, W: 1}, Classes: classes,
+		EnvNames: []string{"e0", "e1", "test"}, X: make([]float32, n*d), Y: make([]int32, n),
+		Env: make([]int32, n), Group: make([]int32, n), Attr: make([]int32, n), ID: make([]int64, n)}
+	ds.GroupNames = make([]string, 2*classes)
+	for g := range ds.GroupNames {
+		ds.GroupNames[g] = string(rune('a' + g))
+	}
+	for i := 0; i < n; i++ {
+		ds.Y[i] = int32(rng.IntN(classes))
+		ds.Attr[i] = int32(rng.IntN(2))
+		ds.Env[i] = envBase + int32(i%2)
+		if envBase == 2 {
+			ds.Env[i] = 2
+		}
+		ds.Group[i] = 2*ds.Y[i] + ds.Attr[i]
+		ds.ID[i] = int64(i)
+		for j := 0; j < d; j++ {
+			ds.X[i*d+j] = float32(rng.NormFloat64() + 0.5*float64(ds.Y[i]) - 0.3*float64(ds.Attr[i]))
+		}
+	}
+	return ds
+}
+
+func tinySplits(n, classes int, seed uint64) *loaders.Splits {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	return &loaders.Splits{Name: "tiny", Train: tinySplit("train", n, 3, classes, 0, rng),
+		Val: tinySplit("val", 10, 3, classes, 0, rng), Test: tinySplit("test", 10, 3, classes, 2, rng)}
+}
+
+func tinySettings(obj string) Settings {
+	s := DefaultSettings()
+	s.Model, s.Objective, s.InnerSteps, s.OuterIters, s.Beta = "mlp:4", obj, 3, 5, 0.3
+	s.WeightDecay = 0.01
+	return s
+}
+
+func relErr(a, b, scale float64) float64 {
+	return math.Abs(a-b) / (math.Max(math.Abs(a), math.Abs(b)) + scale)
+}
+
+// TestHypergradientFiniteDifference checks every component of dR/dw and
+// dR/dm against the central difference of R(theta_T(u)), theta_T the last
+// inner step recomputed from the saved theta_{T-1} and momentum buffer.
+func TestHypergradientFiniteDifference(t *testing.T) {
+	cases := []struct {
+		obj     string
+		classes int
+		outerOn string
+	}{
+		{"irmv1", 2, "val"}, {"irmv1b", 2, "val"}, {"rex", 2, "val"}, {"cvar", 2, "val"},
+		{"worst-group", 2, "val"}, {"erm", 2, "val"}, {"irmv1", 3, "val"}, {"rex", 2, "train"},
+	}
+	for _, c := range cases {
+		t.Run(c.obj+"-"+string(rune('0'+c.classes))+"-"+c.outerOn, func(t *testing.T) {
+			set := tinySettings(c.obj)
+			set.OuterOn = c.outerOn
+			e, err := newEngine[float64](tinySplits(12, c.classes, 3), set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := e.train.n
+			rng := rand.New(rand.NewPCG(9, 9))
+			w, m := make([]float64, n), make([]float64, n)
+			for i := range w {
+				w[i] = 0.5 + rng.Float64()
+				m[i] = float64(rng.IntN(4) / 3) // mostly 0: kept samples only train
+				if i < 2 {
+					m[i] = 1
+				}
+			}
+			u := func(w, m []float64) []float64 {
+				o := make([]float64, n)
+				for i := range o {
+					o[i] = w[i] * m[i]
+				}
+				return o
+			}
+			lab := e.outer.labels()
+			if c.obj == "irmv1b" {
+				lab.Half = e.halves()
+			}
+			st, err := e.innerTrain(e.theta0, u(w, m), set.InnerLR)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, g, _, err := e.outerGrad(st.final, lab)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := e.hypergrad(st, g, u(w, m), set.InnerLR)
+			// R after the last step, recomputed for any weights.
+			risk := func(uu []float64) float64 {
+				var s float64
+				for _, v := range uu {
+					s += v
+				}
+				grad := make([]float64, len(st.prev))
+				e.net.Backprop(st.prev, e.train.x, n, func(lo, hi int, f, cot []float64) {
+					nets.Losses(e.loss, f, e.train.ds.Y[lo:hi], e.k, nil, cot)
+					for j := range cot {
+						cot[j] *= uu[lo+j/e.k] / s
+					}
+				}, grad)
+				opt := nets.SGD[float64]{LR: set.InnerLR, Momentum: set.Momentum, WeightDecay: set.WeightDecay, Buf: slices.Clone(st.buf)}
+				th := slices.Clone(st.prev)
+				opt.Step(th, grad)
+				f := make([]float64, e.outer.n*e.k)
+				e.net.Forward(th, e.outer.x, e.outer.n, f)
+				r, err := e.obj.Eval(f, lab, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			// The recomputed last step reproduces theta_T.
+			if r0, r1 := risk(u(w, m)), mustRisk(t, e, st.final, lab); relErr(r0, r1, 1e-12) > 1e-12 {
+				t.Fatalf("replayed last step gives R = %g, the inner loop %g", r0, r1)
+			}
+			const eps = 1e-6
+			var hmax float64
+			for _, v := range h {
+				hmax = math.Max(hmax, math.Abs(v))
+			}
+			for i := 0; i < n; i++ {
+				for _, which := range []string{"w", "m"} {
+					wp, wm, mp, mm := slices.Clone(w), slices.Clone(w), slices.Clone(m), slices.Clone(m)
+					want := m[i] * h[i]
+					if which == "w" {
+						wp[i] += eps
+						wm[i] -= eps
+					} else {
+						mp[i] += eps
+						mm[i] -= eps
+						want = w[i] * h[i]
+					}
+					fd := (risk(u(wp, mp)) - risk(u(wm, mm))) / (2 * eps)
+					if e := relErr(want, fd, 1e-4*hmax); e > 1e-5 {
+						t.Errorf("dR/d%s[%d] = %.10g, finite difference %.10g (rel err %.2g)", which, i, want, fd, e)
+					}
+				}
+			}
+			if hmax == 0 {
+				t.Fatal("hypergradient is identically zero")
+			}
+		})
+	}
+}
+
+func mustRisk(t *testing.T, e *engine[float64], theta []float64, lab Labels) float64 {
+	f := make([]float64, e.outer.n*e.k)
+	e.net.Forward(theta, e.outer.x, e.outer.n, f)
+	r, err := e.obj.Eval(f, lab, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestObjectiveCotangents(t *testing.T) {
+	for _, obj := range Objectives {
+		for _, k := range []int{1, 3} {
+			t.Run(obj+"-"+string(rune('0'+k)), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(5, uint64(k)))
+				const n = 24
+				f := make([]float64, n*k)
+				for i := range f {
+					f[i] = 2 * rng.NormFloat64()
+				}
+				lab := Labels{Y: make([]int32, n), Env: make([]int32, n), Group: make([]int32, n), Half: make([]bool, n)}
+				classes := max(2, k)
+				for i := 0; i < n; i++ {
+					lab.Y[i] = int32(rng.IntN(classes))
+					lab.Env[i] = int32(i % 3)
+					lab.Group[i] = int32(rng.IntN(4))
+					lab.Half[i] = (i/3)%2 == 1
+				}
+				o := Objective{Name: obj, Beta: 0.2, Alpha: 0.3, Loss: nets.LossFor(k), K: k}
+				cot := make([]float64, n*k)
+				if _, err := o.Eval(f, lab, cot); err != nil {
+					t.Fatal(err)
+				}
+				const h = 1e-5
+				var cmax float64
+				for _, v := range cot {
+					cmax = math.Max(cmax, math.Abs(v))
+				}
+				for j := range f {
+					fp, fm := slices.Clone(f), slices.Clone(f)
+					fp[j] += h
+					fm[j] -= h
+					rp, _ := o.Eval(fp, lab, nil)
+					rm, _ := o.Eval(fm, lab, nil)
+					if fd := (rp - rm) / (2 * h); relErr(cot[j], fd, 1e-3*cmax) > 1e-6 {
+						t.Errorf("dR/df[%d] = %.10g, finite difference %.10g", j, cot[j], fd)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestObjectiveValues(t *testing.T) {
+	// Two envs with mean losses a and b: REx = ((a-b)/2)^2.
+	f := []float64{0, 0, 2, -1}
+	lab := Labels{Y: []int32{1, 1, 1, 0}, Env: []int32{0, 0, 1, 1}, Group: []int32{0, 0, 1, 1}}
+	l := make([]float64, 4)
+	nets.Losses(nets.BCE, f, lab.Y, 1, l, nil)
+	a, b := (l[0]+l[1])/2, (l[2]+l[3])/2
+	o := Objective{Name: "rex", Loss: nets.BCE, K: 1}
+	if r, _ := o.Eval(f, lab, nil); relErr(r, (a-b)*(a-b)/4, 0) > 1e-14 {
+		t.Errorf("rex %g, want %g", r, (a-b)*(a-b)/4)
+	}
+	o.Name = "worst-group"
+	if r, _ := o.Eval(f, lab, nil); r != math.Max(a, b) {
+		t.Errorf("worst-group %g, want %g", r, math.Max(a, b))
+	}
+	o.Name, o.Alpha = "cvar", 0.5
+	top := slices.Clone(l)
+	slices.Sort(top)
+	if r, _ := o.Eval(f, lab, nil); relErr(r, (top[2]+top[3])/2, 0) > 1e-14 {
+		t.Errorf("cvar %g, want %g", r, (top[2]+top[3])/2)
+	}
+	// IRMv1 at logit 0 with label 1: l'(0) f = 0 for env 0.
+	o.Name = "irmv1"
+	s := nets.Sigmoid(2)
+	p := nets.Sigmoid(-1)
+	want := math.Pow(((s-1)*2+p*(-1))/2, 2)
+	if r, _ := o.Eval(f, lab, nil); relErr(r, want, 0) > 1e-14 {
+		t.Errorf("irmv1 %g, want %g", r, want)
+	}
+	o.Name = "erm"
+	if r, _ := o.Eval(f, lab, nil); relErr(r, (l[0]+l[1]+l[2]+l[3])/4, 0) > 1e-14 {
+		t.Errorf("erm %g", r)
+	}
+}
+
+func TestMaskStraightThrough(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for trial := 0; trial < 50; trial++ {
+		s := 0.05 + 0.9*rng.Float64()
+		g0, g1 := gumbel(rng.Float64()), gumbel(rng.Float64())
+		tau := 1 + 5*rng.Float64()
+		expr := func(s float64) float64 {
+			return 1 / (1 + math.Exp(-(math.Log(s)-math.Log(1-s)+g1-g0)*tau))
+		}
+		m, d := Mask(s, g0, g1, tau)
+		if want := float64(b2f(expr(s) >= 0.5)); m != want {
+			t.Fatalf("mask %g, want %g", m, want)
+		}
+		const h = 1e-6
+		if fd := (expr(s+h) - expr(s-h)) / (2 * h); relErr(d, fd, 1e-4) > 1e-6 {
+			t.Errorf("dm/ds = %g, finite difference %g", d, fd)
+		}
+	}
+	// Empirical keep rate at tau = 1 is s (the Gumbel-max trick).
+	kept := 0
+	for i := 0; i < 20000; i++ {
+		m, _ := Mask(0.3, gumbel(rng.Float64()), gumbel(rng.Float64()), 1)
+		kept += int(m)
+	}
+	if r := float64(kept) / 20000; math.Abs(r-0.3) > 0.015 {
+		t.Errorf("keep rate %g, want 0.3", r)
+	}
+}
+
+func b2f(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestSchedules(t *testing.T) {
+	const T, k0, k = 100, 1000.0, 300.0
+	cases := []struct {
+		t    int
+		want float64
+	}{{0, k0}, {16, k0}, {60, k}, {100, k}, {38, k + (k0-k)*0.125}, {27, k + (k0-k)*math.Pow(0.75, 3)}}
+	for _, c := range cases {
+		if got := KeepSize(c.t, T, k0, k, 0.16, 0.6); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("K_%d = %g, want %g", c.t, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		t    int
+		want float64
+	}{{0, 1}, {100, 1 / 0.03}, {50, 1 / (0.97*0.5 + 0.03)}, {90, 1 / (0.97*0.1 + 0.03)}} {
+		if got := Temperature(c.t, T); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("tau_%d = %g, want %g", c.t, got, c.want)
+		}
+	}
+}
+
+func TestProjectKeep(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for trial := 0; trial < 100; trial++ {
+		n := 1 + rng.IntN(30)
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = 1.5*rng.Float64() - 0.25
+		}
+		k := rng.Float64() * float64(n)
+		orig := slices.Clone(s)
+		v := ProjectKeep(s, k)
+		// Brute force: the sum of clamp(x - v) is piecewise linear in v
+		// with breakpoints at x and x - 1; solve exactly between them.
+		want := bruteKeep(orig, k)
+		if math.Abs(v-want) > 1e-9 {
+			t.Fatalf("shift %g, brute force %g (s=%v k=%g)", v, want, orig, k)
+		}
+		var sum float64
+		for _, x := range s {
+			if x < 0 || x > 1 {
+				t.Fatalf("projected value %g outside [0,1]", x)
+			}
+			sum += x
+		}
+		if sum > k+1e-9 {
+			t.Fatalf("sum %g exceeds K %g", sum, k)
+		}
+	}
+	w := []float64{-1, 0, 2, math.NaN()}
+	ProjectWeights(w)
+	if !slices.Equal(w, []float64{0, 0, 2, 0}) {
+		t.Errorf("ProjectWeights: %v", w)
+	}
+}
+
+func bruteKeep(s []float64, k float64) float64 {
+	sum := func(v float64) float64 {
+		var t float64
+		for _, x := range s {
+			t += min(max(x-v, 0), 1)
+		}
+		return t
+	}
+	if sum(0) <= k {
+		return 0
+	}
+	bps := []float64{0}
+	for _, x := range s {
+		if x > 0 {
+			bps = append(bps, x)
+		}
+		if x-1 > 0 {
+			bps = append(bps, x-1)
+		}
+	}
+	slices.Sort(bps)
+	for i := 1; i < len(bps); i++ {
+		a, b := bps[i-1], bps[i]
+		if sa, sb := sum(a), sum(b); sa > k && sb <= k {
+			return a + (sa-k)/(sa-sb)*(b-a)
+		}
+	}
+	return bps[len(bps)-1]
+}
+
+func TestAdamClip(t *testing.T) {
+	a := newAdam(2)
+	x := []float64{0, 0}
+	g := []float64{30, 40}
+	if norm := a.step(x, g, 0.1, 3); norm != 50 {
+		t.Errorf("norm %g", norm)
+	}
+	if relErr(g[0], 1.8, 0) > 1e-15 || relErr(g[1], 2.4, 0) > 1e-15 {
+		t.Errorf("clipped gradient %v, want [1.8 2.4]", g)
+	}
+	// First bias-corrected Adam step moves each coordinate by about -lr.
+	if relErr(x[0], -0.1, 0) > 1e-6 || relErr(x[1], -0.1, 0) > 1e-6 {
+		t.Errorf("after one step %v", x)
+	}
+}

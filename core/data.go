@@ -1,0 +1,98 @@
+package core
+
+import (
+	"math"
+
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/nets"
+)
+
+// data is a split with its features in the engine's float type.
+type data[T nets.Float] struct {
+	ds *loaders.Dataset
+	x  []T
+	n  int
+}
+
+func newData[T nets.Float](ds *loaders.Dataset) data[T] {
+	if x, ok := any(ds.X).([]T); ok {
+		return data[T]{ds: ds, x: x, n: ds.N}
+	}
+	x := make([]T, len(ds.X))
+	for i, v := range ds.X {
+		x[i] = T(v)
+	}
+	return data[T]{ds: ds, x: x, n: ds.N}
+}
+
+func (d data[T]) labels() Labels { return Labels{Y: d.ds.Y, Env: d.ds.Env, Group: d.ds.Group} }
+
+func shapeOf(ds *loaders.Dataset) nets.Shape {
+	return nets.Shape{C: ds.Shape.C, H: ds.Shape.H, W: ds.Shape.W}
+}
+
+// outputs is K: 1 logit for binary tasks, else one per class.
+func outputs(ds *loaders.Dataset) int {
+	if ds.Classes == 2 {
+		return 1
+	}
+	return ds.Classes
+}
+
+// Accuracy is the accuracy of predictions on a split, overall and per group.
+type Accuracy struct {
+	Avg      float64   `json:"acc"`
+	Worst    float64   `json:"worst_group_acc"` // over groups with samples
+	PerGroup []float64 `json:"per_group_acc"`   // NaN-free: -1 for an empty group
+}
+
+func accuracy[T nets.Float](logits []T, k int, ds *loaders.Dataset) Accuracy {
+	ng := len(ds.GroupNames)
+	right, cnt := make([]int, ng), make([]int, ng)
+	total := 0
+	for i := 0; i < ds.N; i++ {
+		ok := nets.Predict(logits, k, i) == ds.Y[i]
+		if ok {
+			total++
+		}
+		if ng > 0 {
+			g := ds.Group[i]
+			cnt[g]++
+			if ok {
+				right[g]++
+			}
+		}
+	}
+	a := Accuracy{Avg: float64(total) / float64(ds.N), Worst: math.Inf(1), PerGroup: make([]float64, ng)}
+	for g := range cnt {
+		a.PerGroup[g] = -1
+		if cnt[g] > 0 {
+			a.PerGroup[g] = float64(right[g]) / float64(cnt[g])
+			a.Worst = math.Min(a.Worst, a.PerGroup[g])
+		}
+	}
+	if math.IsInf(a.Worst, 1) {
+		a.Worst = a.Avg
+	}
+	return a
+}
+
+func to64[T nets.Float](v []T) []float64 {
+	if f, ok := any(v).([]float64); ok {
+		return f
+	}
+	o := make([]float64, len(v))
+	for i, x := range v {
+		o[i] = float64(x)
+	}
+	return o
+}
+
+func finite(v ...float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}

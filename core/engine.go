@@ -1,0 +1,581 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/nets"
+)
+
+// engine is the MAPLE search over a float type T (float32 in use, float64
+// in the derivative tests).
+type engine[T nets.Float] struct {
+	set              Settings
+	sp               *loaders.Splits
+	train, val, test data[T]
+	outer            *data[T]
+	net              *nets.Net[T]
+	k                int
+	loss             nets.Loss
+	obj              Objective
+	theta0           []T
+
+	// Search state.
+	iter   int
+	w, s   []float64
+	aw, as adam
+	pcg    *rand.PCG
+	rng    *rand.Rand
+	lr     LearningRates
+	theta  []T // warm start only
+
+	// Per-iteration buffers.
+	m, dmds, u []float64
+}
+
+func newEngine[T nets.Float](sp *loaders.Splits, set Settings) (*engine[T], error) {
+	if err := set.Check(); err != nil {
+		return nil, err
+	}
+	if err := sp.Validate(); err != nil {
+		return nil, err
+	}
+	spec, _ := nets.ParseSpec(set.Model)
+	k := outputs(sp.Train)
+	net, err := nets.New[T](spec, shapeOf(sp.Train), k)
+	if err != nil {
+		return nil, fmt.Errorf("core: %w", err)
+	}
+	e := &engine[T]{set: set, sp: sp, train: newData[T](sp.Train), val: newData[T](sp.Val), test: newData[T](sp.Test),
+		net: net, k: k, loss: nets.LossFor(k)}
+	e.outer = &e.val
+	if set.OuterOn == "train" {
+		e.outer = &e.train
+	}
+	e.obj = Objective{Name: set.Objective, Beta: set.Beta, Alpha: set.CVaRAlpha, Loss: e.loss, K: k}
+	e.theta0 = make([]T, net.NumParams())
+	net.Init(e.theta0, rand.New(rand.NewPCG(set.Seed, 0x7e7a)))
+	n := e.train.n
+	e.w, e.s = make([]float64, n), make([]float64, n)
+	for i := range e.w {
+		e.w[i], e.s[i] = 1, set.Keep0
+	}
+	e.aw, e.as = newAdam(n), newAdam(n)
+	e.pcg = rand.NewPCG(set.Seed, 0x3a91e)
+	e.rng = rand.New(e.pcg)
+	e.lr = LearningRates{Weight: set.WeightLR, Keep: set.KeepLR, Inner: set.InnerLR}
+	if set.InnerInit == "warm" {
+		e.theta = append([]T(nil), e.theta0...)
+	}
+	e.m, e.dmds, e.u = make([]float64, n), make([]float64, n), make([]float64, n)
+	return e, nil
+}
+
+func (e *engine[T]) state() *State {
+	rng, _ := e.pcg.MarshalBinary()
+	st := &State{Iter: e.iter, W: e.w, S: e.s, WM: e.aw.M, WV: e.aw.V, SM: e.as.M, SV: e.as.V,
+		AdamT: e.aw.T, RNG: rng, LR: e.lr}
+	for _, v := range e.theta {
+		st.Theta = append(st.Theta, float32(v))
+	}
+	return st.Clone()
+}
+
+func (e *engine[T]) restore(st *State) error {
+	n := e.train.n
+	for _, v := range [][]float64{st.W, st.S, st.WM, st.WV, st.SM, st.SV} {
+		if len(v) != n {
+			return fmt.Errorf("core: state holds %d values per vector, the training set has %d samples", len(v), n)
+		}
+	}
+	if st.Iter < 0 || st.Iter > e.set.OuterIters {
+		return fmt.Errorf("core: state at iteration %d, the search has %d", st.Iter, e.set.OuterIters)
+	}
+	if err := st.LR.Check(); err != nil {
+		return err
+	}
+	if e.set.InnerInit == "warm" && len(st.Theta) != e.net.NumParams() {
+		return fmt.Errorf("core: warm-start state holds %d parameters, the model has %d", len(st.Theta), e.net.NumParams())
+	}
+	pcg := rand.NewPCG(0, 0)
+	if err := pcg.UnmarshalBinary(st.RNG); err != nil {
+		return fmt.Errorf("core: state's generator: %w", err)
+	}
+	c := st.Clone()
+	e.iter, e.w, e.s, e.lr = c.Iter, c.W, c.S, c.LR
+	e.aw = adam{M: c.WM, V: c.WV, T: c.AdamT}
+	e.as = adam{M: c.SM, V: c.SV, T: c.AdamT}
+	e.pcg, e.rng = pcg, rand.New(pcg)
+	if e.set.InnerInit == "warm" {
+		for i, v := range c.Theta {
+			e.theta[i] = T(v)
+		}
+	}
+	return nil
+}
+
+// errNonFinite marks a NaN or Inf found during an iteration.
+var errNonFinite = errors.New("non-finite value")
+
+// step is the result of inner training with the last step unrolled.
+type step[T nets.Float] struct {
+	prev, buf, final []T     // theta_{T-1}, the momentum buffer before the last step, theta_T
+	loss             float64 // weighted loss at theta_{T-1}
+	sumU             float64
+}
+
+// innerTrain runs T_in SGD steps on L(theta; u) = sum u_i l_i / sum u_i
+// over the samples with u_i > 0, from theta0.
+func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], error) {
+	var idx []int
+	var sumU float64
+	for i, v := range u {
+		if v > 0 {
+			idx = append(idx, i)
+			sumU += v
+		}
+	}
+	if len(idx) == 0 || !(sumU > 0) || math.IsInf(sumU, 0) {
+		return nil, fmt.Errorf("core: every sample weight is zero or the total is %g; raise the keep fraction or lower the weight learning rate", sumU)
+	}
+	d := e.train.ds.D
+	xk := make([]T, len(idx)*d)
+	yk := make([]int32, len(idx))
+	uk := make([]T, len(idx))
+	for j, i := range idx {
+		copy(xk[j*d:(j+1)*d], e.train.x[i*d:(i+1)*d])
+		yk[j], uk[j] = e.train.ds.Y[i], T(u[i]/sumU)
+	}
+	theta := append([]T(nil), theta0...)
+	grad := make([]T, len(theta))
+	opt := nets.SGD[T]{LR: lr, Momentum: e.set.Momentum, WeightDecay: e.set.WeightDecay}
+	st := &step[T]{sumU: sumU}
+	l := make([]T, len(idx))
+	k := e.k
+	last := e.set.InnerSteps - 1
+	for t := 0; t <= last; t++ {
+		if t == last {
+			st.prev = append([]T(nil), theta...)
+			st.buf = make([]T, len(theta))
+			copy(st.buf, opt.Buf)
+		}
+		e.net.Backprop(theta, xk, len(idx), func(lo, hi int, f, cot []T) {
+			var lt []T
+			if t == last {
+				lt = l[lo:hi]
+			}
+			nets.Losses(e.loss, f, yk[lo:hi], k, lt, cot)
+			for j := lo; j < hi; j++ {
+				for q := 0; q < k; q++ {
+					cot[(j-lo)*k+q] *= uk[j]
+				}
+			}
+		}, grad)
+		opt.Step(theta, grad)
+	}
+	for j := range l {
+		st.loss += float64(uk[j]) * float64(l[j])
+	}
+	st.final = theta
+	if !finite(st.loss) {
+		return nil, fmt.Errorf("core: inner loss is %g: %w; lower the inner learning rate", st.loss, errNonFinite)
+	}
+	return st, nil
+}
+
+// outerGrad returns R(theta) on the outer set, g = dR/dtheta, and the
+// outer set's logits.
+func (e *engine[T]) outerGrad(theta []T, lab Labels) (float64, []T, []T, error) {
+	o := e.outer
+	f := make([]T, o.n*e.k)
+	e.net.Forward(theta, o.x, o.n, f)
+	cot := make([]float64, o.n*e.k)
+	r, err := e.obj.Eval(to64(f), lab, cot)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	if !finite(r) {
+		return 0, nil, nil, fmt.Errorf("core: outer risk is %g: %w; lower the inner learning rate", r, errNonFinite)
+	}
+	c := make([]T, len(cot))
+	for i, v := range cot {
+		c[i] = T(v)
+	}
+	g := make([]T, len(theta))
+	e.net.VJP(theta, o.x, o.n, c, g)
+	return r, g, f, nil
+}
+
+// hypergrad returns h_i = dR/du_i through the last inner step:
+// h_i = -(eta/S)(d_i - sum_j u_j d_j / S), d_i = l'(f_i, y_i) . (J g)_i at
+// theta_{T-1}, J g one forward-mode JVP over all n training samples.
+func (e *engine[T]) hypergrad(st *step[T], g []T, u []float64, lr float64) []float64 {
+	n, k := e.train.n, e.k
+	f, jg := make([]T, n*k), make([]T, n*k)
+	e.net.JVP(st.prev, e.train.x, n, g, f, jg)
+	dl := make([]T, n*k)
+	nets.Losses(e.loss, f, e.train.ds.Y, k, nil, dl)
+	d := make([]float64, n)
+	var ud float64
+	for i := range d {
+		for q := 0; q < k; q++ {
+			d[i] += float64(dl[i*k+q]) * float64(jg[i*k+q])
+		}
+		ud += u[i] * d[i]
+	}
+	h := make([]float64, n)
+	for i := range h {
+		h[i] = -(lr / st.sumU) * (d[i] - ud/st.sumU)
+	}
+	return h
+}
+
+// halves assigns each outer sample to a random half of its environment.
+func (e *engine[T]) halves() []bool {
+	env := e.outer.ds.Env
+	byEnv := map[int32][]int{}
+	for i, v := range env {
+		byEnv[v] = append(byEnv[v], i)
+	}
+	h := make([]bool, len(env))
+	for v := int32(0); int(v) < len(e.outer.ds.EnvNames); v++ {
+		idx := byEnv[v]
+		for j, p := range e.rng.Perm(len(idx)) {
+			h[idx[p]] = j%2 == 1
+		}
+	}
+	return h
+}
+
+func (e *engine[T]) innerStart() []T {
+	switch e.set.InnerInit {
+	case "fresh":
+		th := make([]T, e.net.NumParams())
+		e.net.Init(th, e.rng)
+		return th
+	case "warm":
+		return e.theta
+	}
+	return e.theta0
+}
+
+// iterate runs one outer iteration. On error the search state is as it
+// was before the call.
+func (e *engine[T]) iterate() (*Snapshot, error) {
+	before := e.state()
+	snap, err := e.tryIterate()
+	if err != nil {
+		if rerr := e.restore(before); rerr != nil {
+			panic(rerr) // the state was just taken from this engine
+		}
+		return nil, err
+	}
+	return snap, nil
+}
+
+func (e *engine[T]) tryIterate() (*Snapshot, error) {
+	set, n, t, T_ := e.set, e.train.n, e.iter, e.set.OuterIters
+	kt := KeepSize(t, T_, set.Keep0*float64(n), set.Keep*float64(n), set.AnnealStart, set.AnnealEnd)
+	tau := Temperature(t, T_)
+	kept := 0
+	for i := range e.m {
+		if set.sparse() {
+			e.m[i], e.dmds[i] = Mask(e.s[i], gumbel(e.open01()), gumbel(e.open01()), tau)
+		} else {
+			e.m[i], e.dmds[i] = 1, 0
+		}
+		e.u[i] = e.w[i] * e.m[i]
+		if e.m[i] == 1 {
+			kept++
+		}
+	}
+	lab := e.outer.labels()
+	if set.Objective == "irmv1b" {
+		lab.Half = e.halves()
+	}
+	var tm Timing
+	t0 := time.Now()
+	st, err := e.innerTrain(e.innerStart(), e.u, e.lr.Inner)
+	if err != nil {
+		return nil, err
+	}
+	t1 := time.Now()
+	r, g, outerLogits, err := e.outerGrad(st.final, lab)
+	if err != nil {
+		return nil, err
+	}
+	t2 := time.Now()
+	h := e.hypergrad(st, g, e.u, e.lr.Inner)
+	gw, gs := make([]float64, n), make([]float64, n)
+	for i, hi := range h {
+		gw[i] = e.m[i] * hi
+		gs[i] = e.w[i] * hi * e.dmds[i]
+	}
+	if !finite(gw...) || !finite(gs...) {
+		return nil, fmt.Errorf("core: hypergradient: %w; lower the inner learning rate", errNonFinite)
+	}
+	tm.Inner, tm.OuterGrad, tm.Hyper = t1.Sub(t0).Seconds(), t2.Sub(t1).Seconds(), time.Since(t2).Seconds()
+
+	snap := e.metrics(st.final, outerLogits)
+	snap.OuterRisk, snap.InnerLoss, snap.Seconds = r, st.loss, tm
+	snap.KeepFrac, snap.KeepSize, snap.Temp = float64(kept)/float64(n), kt, tau
+	e.groupStats(snap)
+
+	snap.HyperNorm = e.aw.step(e.w, gw, e.lr.Weight, set.ClipNorm)
+	ProjectWeights(e.w)
+	if set.sparse() {
+		snap.KeepNorm = e.as.step(e.s, gs, e.lr.Keep, set.ClipNorm)
+		ProjectKeep(e.s, kt)
+	} else {
+		e.as.T = e.aw.T
+	}
+	if set.InnerInit == "warm" {
+		copy(e.theta, st.final)
+	}
+	e.iter++
+	snap.Iter, snap.Total, snap.LR, snap.Status = e.iter, T_, e.lr, StatusRunning
+	return snap, nil
+}
+
+func (e *engine[T]) open01() float64 {
+	for {
+		if u := e.rng.Float64(); u > 0 {
+			return u
+		}
+	}
+}
+
+// metrics evaluates theta_T on validation and test.
+func (e *engine[T]) metrics(theta, outerLogits []T) *Snapshot {
+	vl := outerLogits
+	if e.outer != &e.val {
+		vl = make([]T, e.val.n*e.k)
+		e.net.Forward(theta, e.val.x, e.val.n, vl)
+	}
+	tl := make([]T, e.test.n*e.k)
+	e.net.Forward(theta, e.test.x, e.test.n, tl)
+	va, ta := accuracy(vl, e.k, e.val.ds), accuracy(tl, e.k, e.test.ds)
+	return &Snapshot{ValAcc: va.Avg, ValWorst: va.Worst, TestAcc: ta.Avg, TestWorst: ta.Worst}
+}
+
+// histBins is the number of weight histogram bins.
+const histBins = 20
+
+// groupStats fills the group weight fractions and histograms from u.
+func (e *engine[T]) groupStats(s *Snapshot) {
+	ds := e.train.ds
+	ng := len(ds.GroupNames)
+	s.GroupNames = append([]string(nil), ds.GroupNames...)
+	s.GroupFrac = make([]float64, ng)
+	var total, hi float64
+	for i, u := range e.u {
+		s.GroupFrac[ds.Group[i]] += u
+		total += u
+		hi = math.Max(hi, u)
+	}
+	for g := range s.GroupFrac {
+		s.GroupFrac[g] /= total
+	}
+	if hi == 0 {
+		hi = 1
+	}
+	s.HistEdges = make([]float64, histBins+1)
+	for b := range s.HistEdges {
+		s.HistEdges[b] = hi * float64(b) / histBins
+	}
+	s.Hist = make([][]int, ng)
+	for g := range s.Hist {
+		s.Hist[g] = make([]int, histBins)
+	}
+	for i, u := range e.u {
+		b := min(int(u/hi*histBins), histBins-1)
+		s.Hist[ds.Group[i]][b]++
+	}
+}
+
+// output draws the final mask from s (all kept without sparsity) and
+// returns u = w * m.
+func (e *engine[T]) output() (w, s []float64, keep []bool) {
+	keep = make([]bool, len(e.w))
+	for i := range keep {
+		keep[i] = true
+		if e.set.sparse() {
+			m, _ := Mask(e.s[i], gumbel(e.open01()), gumbel(e.open01()), Temperature(e.set.OuterIters, e.set.OuterIters))
+			keep[i] = m == 1
+		}
+	}
+	return append([]float64(nil), e.w...), append([]float64(nil), e.s...), keep
+}
+
+// Output is what a search produces: per training sample, the weight, the
+// keep probability and whether it is kept. The weighted set is
+// {(x_i, y_i, W_i) : Keep_i}.
+type Output struct {
+	W, S []float64
+	Keep []bool
+}
+
+// Weights returns u_i = W_i if kept, else 0.
+func (o *Output) Weights() []float64 {
+	u := make([]float64, len(o.W))
+	for i, k := range o.Keep {
+		if k {
+			u[i] = o.W[i]
+		}
+	}
+	return u
+}
+
+// Engine runs a MAPLE search. Create it with New, run it with Run in a
+// goroutine of its own, and steer it with Pause, Resume, SetLR,
+// Checkpoint and Stop from any goroutine.
+type Engine struct {
+	e    *engine[float32]
+	cmds chan command
+}
+
+type command struct {
+	kind EventKind
+	lr   LearningRates
+}
+
+// New prepares a search of sp's training set with the settings set.
+func New(sp *loaders.Splits, set Settings) (*Engine, error) {
+	e, err := newEngine[float32](sp, set)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{e: e, cmds: make(chan command, 64)}, nil
+}
+
+// Settings returns the settings the engine was made with.
+func (E *Engine) Settings() Settings { return E.e.set }
+
+// State returns a deep copy of the search state. Call it only while Run
+// is not running (before, after, or from a Recorder callback).
+func (E *Engine) State() *State { return E.e.state() }
+
+// Restore replaces the search state; Run then continues from st.Iter.
+func (E *Engine) Restore(st *State) error { return E.e.restore(st) }
+
+// Output returns the learned weights and a keep mask drawn from the keep
+// probabilities. Call it after Run has finished.
+func (E *Engine) Output() *Output {
+	w, s, k := E.e.output()
+	return &Output{W: w, S: s, Keep: k}
+}
+
+// Pause asks the search to pause before its next outer iteration.
+func (E *Engine) Pause() { E.cmds <- command{kind: EventPause} }
+
+// Resume continues a paused search.
+func (E *Engine) Resume() { E.cmds <- command{kind: EventResume} }
+
+// SetLR changes the learning rates from the next outer iteration on, after
+// a checkpoint. Invalid rates are refused here and change nothing.
+func (E *Engine) SetLR(lr LearningRates) error {
+	if err := lr.Check(); err != nil {
+		return err
+	}
+	E.cmds <- command{kind: EventSetLR, lr: lr}
+	return nil
+}
+
+// Checkpoint asks for a checkpoint before the next outer iteration.
+func (E *Engine) Checkpoint() { E.cmds <- command{kind: EventCheckpoint} }
+
+// Stop ends the search before its next outer iteration.
+func (E *Engine) Stop() { E.cmds <- command{kind: EventStop} }
+
+// Run performs the outer iterations that remain, reporting to rec. It
+// returns StatusDone after the last one, StatusStopped after Stop, or the
+// context's error. A NaN or Inf, or an error from rec, pauses the search
+// with the last good state kept; Resume (after SetLR, say) retries.
+func (E *Engine) Run(ctx context.Context, rec Recorder) (Status, error) {
+	e := E.e
+	start := time.Now()
+	paused := false
+	var pending *Snapshot // a snapshot the recorder has not taken yet
+	apply := func(c command) (stop bool, err error) {
+		ev := Event{Kind: c.kind, Iter: e.iter}
+		switch c.kind {
+		case EventPause:
+			paused = true
+		case EventResume:
+			paused = false
+		case EventStop:
+			stop = true
+		case EventCheckpoint:
+			if err := rec.Checkpoint(e.state()); err != nil {
+				return false, err
+			}
+		case EventSetLR:
+			if err := rec.Checkpoint(e.state()); err != nil {
+				return false, err
+			}
+			lr := c.lr
+			e.lr, ev.LR = lr, &lr
+		}
+		return stop, rec.Event(ev)
+	}
+	fail := func(err error) {
+		paused = true
+		_ = rec.Event(Event{Kind: EventError, Iter: e.iter, Error: err.Error()})
+	}
+	for {
+		// Apply what has been asked, then wait while paused.
+		for drained := false; !drained; {
+			var c command
+			select {
+			case c = <-E.cmds:
+			case <-ctx.Done():
+				return StatusStopped, ctx.Err()
+			default:
+				if !paused {
+					drained = true
+					continue
+				}
+				select {
+				case c = <-E.cmds:
+				case <-ctx.Done():
+					return StatusStopped, ctx.Err()
+				}
+			}
+			stop, err := apply(c)
+			if err != nil {
+				fail(err)
+			}
+			if stop {
+				return StatusStopped, nil
+			}
+		}
+		if pending != nil {
+			if err := rec.Snapshot(pending); err != nil {
+				fail(err)
+				continue
+			}
+			pending = nil
+		}
+		if e.iter >= e.set.OuterIters {
+			return StatusDone, nil
+		}
+		snap, err := e.iterate()
+		if err != nil {
+			fail(err)
+			continue
+		}
+		snap.Elapsed = time.Since(start).Seconds()
+		if e.iter == e.set.OuterIters {
+			snap.Status = StatusDone
+		}
+		if err := rec.Snapshot(snap); err != nil {
+			pending = snap
+			fail(err)
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package core
+
+import "math"
+
+// KeepSize is K_t, the keep budget at outer iteration t of T for n
+// samples: K0 until ts*T, then the cubic annealing
+// K + (K0-K)(1-(t-ts*T)/((te-ts)T))^3 until te*T, then K.
+func KeepSize(t, T int, k0, k, ts, te float64) float64 {
+	start, end := ts*float64(T), te*float64(T)
+	switch ft := float64(t); {
+	case ft <= start:
+		return k0
+	case ft >= end:
+		return k
+	default:
+		r := 1 - (ft-start)/(end-start)
+		return k + (k0-k)*r*r*r
+	}
+}
+
+// Temperature is tau_t = 1/((1-0.03)(1-t/T)+0.03).
+func Temperature(t, T int) float64 {
+	return 1 / ((1-0.03)*(1-float64(t)/float64(T)) + 0.03)
+}
+
+// sEps keeps the logit of a keep probability finite.
+const sEps = 1e-6
+
+// Mask draws m = 1[sigmoid((log s - log(1-s) + G1 - G0) tau) >= 0.5] with
+// G0, G1 the given Gumbel(0,1) draws and returns m and the straight-through
+// derivative dm/ds, the derivative of the sigmoid expression.
+func Mask(s, g0, g1, tau float64) (m, dmds float64) {
+	sc := min(max(s, sEps), 1-sEps)
+	z := (math.Log(sc) - math.Log(1-sc) + g1 - g0) * tau
+	sig := 1 / (1 + math.Exp(-z))
+	if sig >= 0.5 {
+		m = 1
+	}
+	return m, sig * (1 - sig) * tau / (sc * (1 - sc))
+}
+
+// gumbel draws a standard Gumbel variate from u in (0, 1).
+func gumbel(u float64) float64 { return -math.Log(-math.Log(u)) }

@@ -1,0 +1,104 @@
+package core
+
+// Status is the state of a search.
+type Status string
+
+// The statuses a search goes through.
+const (
+	StatusRunning Status = "running"
+	StatusPaused  Status = "paused"
+	StatusDone    Status = "done"
+	StatusStopped Status = "stopped"
+	StatusFailed  Status = "failed"
+)
+
+// Snapshot is what the engine reports after each outer iteration
+// (DESIGN.md section 4). It owns all its slices.
+type Snapshot struct {
+	Iter       int      `json:"iter"`  // outer iterations completed (1-based)
+	Total      int      `json:"total"` // T
+	OuterRisk  float64  `json:"outer_risk"`
+	InnerLoss  float64  `json:"inner_loss"` // weighted loss at the last inner step
+	ValAcc     float64  `json:"val_acc"`
+	ValWorst   float64  `json:"val_worst_group_acc"`
+	TestAcc    float64  `json:"test_acc"` // test figures are for display, never for selection
+	TestWorst  float64  `json:"test_worst_group_acc"`
+	GroupNames []string `json:"group_names"`
+	// GroupFrac[g] = sum_{i in g} u_i / sum_i u_i over training groups.
+	GroupFrac []float64 `json:"group_frac"`
+	// Hist[g][b] counts training samples of group g whose weight u_i
+	// falls in bin b of HistEdges (len(HistEdges) = bins + 1).
+	Hist      [][]int       `json:"hist"`
+	HistEdges []float64     `json:"hist_edges"`
+	KeepFrac  float64       `json:"keep_frac"` // fraction of samples with m_i = 1
+	KeepSize  float64       `json:"keep_size"` // K_t
+	Temp      float64       `json:"temperature"`
+	HyperNorm float64       `json:"hypergrad_norm"` // norm of dR/dw before clipping
+	KeepNorm  float64       `json:"keepgrad_norm"`  // norm of dR/ds before clipping
+	Seconds   Timing        `json:"seconds"`
+	LR        LearningRates `json:"lr"`
+	Status    Status        `json:"status"`
+	Err       string        `json:"error,omitempty"`
+	Elapsed   float64       `json:"elapsed"` // seconds since Run started
+}
+
+// Timing is the time spent in the three phases of an outer iteration.
+type Timing struct {
+	Inner     float64 `json:"inner"`
+	OuterGrad float64 `json:"outer_grad"`
+	Hyper     float64 `json:"hypergrad"`
+}
+
+// EventKind names a change made from outside the engine.
+type EventKind string
+
+// The events an engine reports.
+const (
+	EventPause      EventKind = "pause"
+	EventResume     EventKind = "resume"
+	EventSetLR      EventKind = "set_lr"
+	EventCheckpoint EventKind = "checkpoint"
+	EventStop       EventKind = "stop"
+	EventError      EventKind = "error"
+)
+
+// Event is one change, stamped with the outer iteration it applies before.
+type Event struct {
+	Kind  EventKind      `json:"kind"`
+	Iter  int            `json:"iter"`
+	LR    *LearningRates `json:"lr,omitempty"`
+	Error string         `json:"error,omitempty"`
+}
+
+// Recorder receives what the engine reports, synchronously, from the
+// engine's goroutine. An error pauses the search (nothing is lost: the
+// engine retries the failed report when resumed).
+type Recorder interface {
+	Snapshot(s *Snapshot) error
+	Event(e Event) error
+	// Checkpoint is asked to persist st; st is the engine's own copy.
+	Checkpoint(st *State) error
+}
+
+// State is everything needed to continue a search bit for bit.
+type State struct {
+	Iter   int           `json:"iter"` // outer iterations completed
+	W, S   []float64     `json:"-"`
+	WM, WV []float64     `json:"-"` // Adam moments of w
+	SM, SV []float64     `json:"-"` // Adam moments of s
+	AdamT  int           `json:"adam_t"`
+	RNG    []byte        `json:"-"` // the engine generator's state
+	LR     LearningRates `json:"lr"`
+	Theta  []float32     `json:"-"` // warm inner start only
+}
+
+// Clone returns a deep copy.
+func (st *State) Clone() *State {
+	c := *st
+	for _, p := range []*[]float64{&c.W, &c.S, &c.WM, &c.WV, &c.SM, &c.SV} {
+		*p = append([]float64(nil), (*p)...)
+	}
+	c.RNG = append([]byte(nil), st.RNG...)
+	c.Theta = append([]float32(nil), st.Theta...)
+	return &c
+}
