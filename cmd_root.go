@@ -10,6 +10,6 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(dataCmd())
+	root.AddCommand(dataCmd(), runCmd())
 	return root
 }

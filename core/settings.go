@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/maple-ood/maple/nets"
 )
@@ -88,7 +89,7 @@ func (l LearningRates) Check() error {
 		name string
 		v    float64
 	}{{"weight", l.Weight}, {"keep", l.Keep}, {"inner", l.Inner}} {
-		if !(v.v > 0 && v.v < 1e6) {
+		if !(v.v > 0) || math.IsInf(v.v, 0) {
 			return fmt.Errorf("core: %s learning rate %g must be a positive number", v.name, v.v)
 		}
 	}

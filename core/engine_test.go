@@ -1,0 +1,349 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/maple-ood/maple/loaders"
+)
+
+// scriptRec records everything and runs hooks after snapshots.
+type scriptRec struct {
+	mu      sync.Mutex
+	snaps   []*Snapshot
+	events  []Event
+	ckpts   []*State
+	after   func(s *Snapshot)
+	failOne bool // fail the next Snapshot call
+}
+
+func (r *scriptRec) Snapshot(s *Snapshot) error {
+	r.mu.Lock()
+	if r.failOne {
+		r.failOne = false
+		r.mu.Unlock()
+		return errors.New("disk full")
+	}
+	r.snaps = append(r.snaps, s)
+	r.mu.Unlock()
+	if r.after != nil {
+		r.after(s)
+	}
+	return nil
+}
+
+func (r *scriptRec) Event(e Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+	return nil
+}
+
+func (r *scriptRec) Checkpoint(st *State) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ckpts = append(r.ckpts, st)
+	return nil
+}
+
+func engineSettings(mode string) Settings {
+	s := tinySettings("rex")
+	s.InnerSteps, s.OuterIters, s.InnerInit = 4, 8, mode
+	s.Keep, s.Keep0 = 0.5, 0.9
+	return s
+}
+
+func runAll(t *testing.T, e *Engine, rec Recorder) Status {
+	t.Helper()
+	st, err := e.Run(context.Background(), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func bitsEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSameSeedSameWeights(t *testing.T) {
+	for _, mode := range []string{"fixed", "fresh", "warm"} {
+		t.Run(mode, func(t *testing.T) {
+			var outs []*Output
+			for range 2 {
+				e, err := New(tinySplits(40, 2, 1), engineSettings(mode))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if st := runAll(t, e, &scriptRec{}); st != StatusDone {
+					t.Fatalf("status %s", st)
+				}
+				outs = append(outs, e.Output())
+			}
+			if !bitsEqual(outs[0].W, outs[1].W) || !bitsEqual(outs[0].S, outs[1].S) || !slices.Equal(outs[0].Keep, outs[1].Keep) {
+				t.Error("two runs with the same seed differ")
+			}
+			if bitsEqual(outs[0].W, make([]float64, len(outs[0].W))) {
+				t.Error("weights are all zero")
+			}
+		})
+	}
+}
+
+func TestRestoreContinuesBitForBit(t *testing.T) {
+	for _, mode := range []string{"fixed", "fresh", "warm"} {
+		t.Run(mode, func(t *testing.T) {
+			sp := tinySplits(40, 2, 2)
+			set := engineSettings(mode)
+			ref, _ := New(sp, set)
+			refRec := &scriptRec{}
+			runAll(t, ref, refRec)
+
+			first, _ := New(sp, set)
+			rec := &scriptRec{}
+			rec.after = func(s *Snapshot) {
+				if s.Iter == 3 {
+					first.Stop()
+				}
+			}
+			if st := runAll(t, first, rec); st != StatusStopped {
+				t.Fatalf("status %s, want stopped", st)
+			}
+			st := first.State()
+			if st.Iter != 3 {
+				t.Fatalf("stopped at %d", st.Iter)
+			}
+			second, _ := New(sp, set)
+			if err := second.Restore(st); err != nil {
+				t.Fatal(err)
+			}
+			rec2 := &scriptRec{}
+			runAll(t, second, rec2)
+			a, b := ref.Output(), second.Output()
+			if !bitsEqual(a.W, b.W) || !bitsEqual(a.S, b.S) || !slices.Equal(a.Keep, b.Keep) {
+				t.Error("restored search differs from the uninterrupted one")
+			}
+			if len(rec2.snaps) != 5 || rec2.snaps[0].Iter != 4 {
+				t.Errorf("restored run reported %d snapshots from iteration %d", len(rec2.snaps), rec2.snaps[0].Iter)
+			}
+			for i, s := range rec2.snaps {
+				if s.OuterRisk != refRec.snaps[i+3].OuterRisk {
+					t.Errorf("iteration %d: outer risk %g, uninterrupted %g", s.Iter, s.OuterRisk, refRec.snaps[i+3].OuterRisk)
+				}
+			}
+		})
+	}
+}
+
+func TestCommands(t *testing.T) {
+	e, _ := New(tinySplits(40, 2, 3), engineSettings("fixed"))
+	rec := &scriptRec{}
+	newLR := LearningRates{Weight: 0.1, Keep: 0.02, Inner: 0.05}
+	rec.after = func(s *Snapshot) {
+		switch s.Iter {
+		case 2:
+			e.Pause()
+			if err := e.SetLR(LearningRates{Weight: -1, Keep: 1, Inner: 1}); err == nil {
+				t.Error("negative learning rate accepted")
+			}
+			if err := e.SetLR(newLR); err != nil {
+				t.Error(err)
+			}
+			e.Checkpoint()
+			e.Resume()
+		}
+	}
+	if st := runAll(t, e, rec); st != StatusDone {
+		t.Fatalf("status %s", st)
+	}
+	var kinds []EventKind
+	for _, ev := range rec.events {
+		kinds = append(kinds, ev.Kind)
+		if ev.Iter != 2 {
+			t.Errorf("event %s at iteration %d, want 2", ev.Kind, ev.Iter)
+		}
+	}
+	if want := []EventKind{EventPause, EventSetLR, EventCheckpoint, EventResume}; !slices.Equal(kinds, want) {
+		t.Errorf("events %v, want %v", kinds, want)
+	}
+	if len(rec.ckpts) != 2 || rec.ckpts[0].Iter != 2 || rec.ckpts[0].LR.Weight != 0.25 {
+		t.Errorf("want a checkpoint with the old rates before the change, then one on request; got %d", len(rec.ckpts))
+	}
+	if rec.snaps[1].LR.Weight != 0.25 || rec.snaps[2].LR != newLR {
+		t.Errorf("rates in force: %v then %v", rec.snaps[1].LR, rec.snaps[2].LR)
+	}
+	if len(rec.snaps) != 8 || rec.snaps[7].Status != StatusDone {
+		t.Errorf("%d snapshots, last status %s", len(rec.snaps), rec.snaps[len(rec.snaps)-1].Status)
+	}
+}
+
+func TestNonFinitePausesAndKeepsState(t *testing.T) {
+	set := engineSettings("fixed")
+	set.InnerLR = 1e30 // overflows at once
+	e, err := New(tinySplits(40, 2, 4), set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := e.State()
+	rec := &scriptRec{}
+	done := make(chan Status)
+	go func() {
+		st, _ := e.Run(context.Background(), rec)
+		done <- st
+	}()
+	// Wait for the error event, then check the state and recover.
+	for {
+		rec.mu.Lock()
+		n := len(rec.events)
+		rec.mu.Unlock()
+		if n > 0 {
+			break
+		}
+	}
+	rec.mu.Lock()
+	ev := rec.events[0]
+	rec.mu.Unlock()
+	if ev.Kind != EventError || ev.Iter != 0 || ev.Error == "" {
+		t.Fatalf("event %+v, want an error at iteration 0", ev)
+	}
+	if err := e.SetLR(LearningRates{Weight: 0.25, Keep: 0.05, Inner: 0.1}); err != nil {
+		t.Fatal(err)
+	}
+	e.Resume()
+	if st := <-done; st != StatusDone {
+		t.Fatalf("status %s", st)
+	}
+	// The checkpoint taken before the rate change is the untouched state.
+	c := rec.ckpts[0]
+	if c.Iter != 0 || !bitsEqual(c.W, before.W) || !slices.Equal(c.RNG, before.RNG) {
+		t.Error("the failed iteration changed the search state")
+	}
+	if len(rec.snaps) != set.OuterIters {
+		t.Errorf("%d snapshots, want %d", len(rec.snaps), set.OuterIters)
+	}
+}
+
+func TestRecorderFailurePausesWithoutLoss(t *testing.T) {
+	e, _ := New(tinySplits(40, 2, 5), engineSettings("fixed"))
+	rec := &scriptRec{}
+	rec.after = func(s *Snapshot) {
+		if s.Iter == 2 {
+			rec.mu.Lock()
+			rec.failOne = true
+			rec.mu.Unlock()
+		}
+	}
+	done := make(chan Status)
+	go func() { st, _ := e.Run(context.Background(), rec); done <- st }()
+	for {
+		rec.mu.Lock()
+		n := len(rec.events)
+		rec.mu.Unlock()
+		if n > 0 {
+			break
+		}
+	}
+	e.Resume()
+	<-done
+	for i, s := range rec.snaps {
+		if s.Iter != i+1 {
+			t.Fatalf("snapshot %d is iteration %d: a record was lost or repeated", i, s.Iter)
+		}
+	}
+	if len(rec.snaps) != 8 {
+		t.Errorf("%d snapshots", len(rec.snaps))
+	}
+}
+
+func TestSnapshotContents(t *testing.T) {
+	e, _ := New(tinySplits(40, 2, 6), engineSettings("fixed"))
+	rec := &scriptRec{}
+	runAll(t, e, rec)
+	s := rec.snaps[0]
+	var frac float64
+	for _, f := range s.GroupFrac {
+		frac += f
+	}
+	if math.Abs(frac-1) > 1e-12 {
+		t.Errorf("group fractions sum to %g", frac)
+	}
+	total := 0
+	for _, h := range s.Hist {
+		for _, c := range h {
+			total += c
+		}
+	}
+	if total != 40 {
+		t.Errorf("histogram counts %d samples, want 40", total)
+	}
+	if s.KeepSize != 0.9*40 || s.Temp != 1 || s.KeepFrac <= 0 || s.KeepFrac > 1 {
+		t.Errorf("keep size %g, temperature %g, keep fraction %g", s.KeepSize, s.Temp, s.KeepFrac)
+	}
+	// Snapshots own their data.
+	s.GroupFrac[0] = 42
+	if rec.snaps[1].GroupFrac[0] == 42 {
+		t.Error("snapshots share buffers")
+	}
+}
+
+// TestLinearCase checks the paper's Theorem 4.1 on the synthetic data with
+// a linear model: ERM leans on the spurious direction, MAPLE's weights
+// remove most of it, and weighted ERM on them is close to the oracle.
+func TestLinearCase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains several models")
+	}
+	sp, err := loaders.Synthetic(loaders.DefaultSynthetic())
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := DefaultSettings()
+	set.Model, set.Objective = "linear", "rex"
+	es := DefaultEval()
+	es.Model = "linear"
+	ctx := context.Background()
+	e, err := New(sp, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runAll(t, e, &scriptRec{})
+	maple, err := WeightedERM(ctx, sp, e.Output().Weights(), es, "maple")
+	if err != nil {
+		t.Fatal(err)
+	}
+	erm, err := Baseline(ctx, sp, "erm", es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle, err := Baseline(ctx, sp, "oracle", es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shM, _ := SpuriousShare(sp, maple.Theta)
+	shE, _ := SpuriousShare(sp, erm.Theta)
+	t.Logf("spurious share: erm %.4f maple %.4f; test acc: erm %.4f maple %.4f oracle %.4f", shE, shM, erm.TestAcc, maple.TestAcc, oracle.TestAcc)
+	if shE < 0.2 {
+		t.Errorf("ERM's spurious share %.3f: want clearly non-zero", shE)
+	}
+	if shM > shE/4 {
+		t.Errorf("MAPLE's spurious share %.4f is not below a quarter of ERM's %.4f", shM, shE)
+	}
+	if maple.TestAcc < oracle.TestAcc-0.05 {
+		t.Errorf("MAPLE test acc %.4f more than 5 points below the oracle's %.4f", maple.TestAcc, oracle.TestAcc)
+	}
+	if maple.TestAcc < erm.TestAcc+0.15 {
+		t.Errorf("MAPLE test acc %.4f not 15 points above ERM's %.4f", maple.TestAcc, erm.TestAcc)
+	}
+}

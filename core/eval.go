@@ -1,0 +1,352 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/nets"
+)
+
+// EvalSettings configures the final weighted ERM and the baselines: full
+// batch SGD from a fresh seeded model, checkpoint selected on validation.
+type EvalSettings struct {
+	Model       string  // architecture (nets.ParseSpec); default "mlp:390,390"
+	Steps       int     // SGD steps; default 500
+	LR          float64 // learning rate; default 0.1
+	Momentum    float64 // default 0.9
+	WeightDecay float64 // default 0.001
+	EvalEvery   int     // validation check every N steps; default 10
+	Seed        uint64  // model initialisation seed; default 1
+
+	Penalty       float64 // irmv1 / rex penalty weight; default 1000
+	PenaltyAnneal int     // steps with penalty weight 1 before the full weight; default 100
+	DROStep       float64 // groupdro step size eta_q of the group weights; default 0.01
+	CVaRAlpha     float64 // cvar tail fraction; default 0.2
+	JTTSteps      int     // jtt first-stage ERM steps; default 100
+	JTTUp         float64 // jtt upweight of first-stage errors; default 6
+}
+
+// DefaultEval returns the defaults documented on EvalSettings.
+func DefaultEval() EvalSettings {
+	return EvalSettings{Model: "mlp:390,390", Steps: 500, LR: 0.1, Momentum: 0.9, WeightDecay: 0.001,
+		EvalEvery: 10, Seed: 1, Penalty: 1000, PenaltyAnneal: 100, DROStep: 0.01, CVaRAlpha: 0.2,
+		JTTSteps: 100, JTTUp: 6}
+}
+
+// Methods lists what Baseline and the maple search can run.
+var Methods = []string{"maple", "erm", "oracle", "irmv1", "rex", "groupdro", "cvar", "jtt", "upweight"}
+
+// Result is the evaluation of one trained model, selected on validation.
+type Result struct {
+	Method       string    `json:"method"`
+	Dataset      string    `json:"dataset"`
+	Model        string    `json:"model"`
+	Seed         uint64    `json:"seed"`
+	Selection    string    `json:"selection"` // always "validation"
+	Criterion    string    `json:"criterion"` // val worst-group accuracy, or val accuracy without groups
+	SelectedStep int       `json:"selected_step"`
+	ValAcc       float64   `json:"val_acc"`
+	ValWorst     float64   `json:"val_worst_group_acc"`
+	TestAcc      float64   `json:"test_acc"`
+	TestWorst    float64   `json:"test_worst_group_acc"`
+	PerGroupTest []float64 `json:"per_group_test_acc"`
+	GroupNames   []string  `json:"group_names"`
+	// OracleSelection is the checkpoint chosen by test worst-group
+	// accuracy: shown for reference only, never as the result.
+	OracleSelection OracleFigures `json:"oracle_selection"`
+	Done            bool          `json:"done"`
+
+	Theta []float32 `json:"-"` // parameters of the selected checkpoint
+}
+
+// OracleFigures are test-selected figures, labelled as such.
+type OracleFigures struct {
+	Step      int     `json:"step"`
+	TestAcc   float64 `json:"test_acc"`
+	TestWorst float64 `json:"test_worst_group_acc"`
+}
+
+func (es EvalSettings) check() error {
+	if _, err := nets.ParseSpec(es.Model); err != nil {
+		return fmt.Errorf("core: eval model: %w", err)
+	}
+	if es.Steps < 1 || es.EvalEvery < 1 || !(es.LR > 0) {
+		return fmt.Errorf("core: eval steps %d and eval-every %d must be >= 1 and the learning rate %g > 0", es.Steps, es.EvalEvery, es.LR)
+	}
+	return nil
+}
+
+// trainer trains one fresh model on a split set and selects on validation.
+type trainer struct {
+	es          EvalSettings
+	sp          *loaders.Splits
+	net         *nets.Net[float32]
+	k           int
+	loss        nets.Loss
+	theta, grad []float32
+	opt         nets.SGD[float32]
+	trainF      []float32
+}
+
+func newTrainer(sp *loaders.Splits, es EvalSettings) (*trainer, error) {
+	if err := es.check(); err != nil {
+		return nil, err
+	}
+	spec, _ := nets.ParseSpec(es.Model)
+	k := outputs(sp.Train)
+	net, err := nets.New[float32](spec, shapeOf(sp.Train), k)
+	if err != nil {
+		return nil, fmt.Errorf("core: %w", err)
+	}
+	tr := &trainer{es: es, sp: sp, net: net, k: k, loss: nets.LossFor(k)}
+	tr.theta = make([]float32, net.NumParams())
+	tr.grad = make([]float32, net.NumParams())
+	net.Init(tr.theta, rand.New(rand.NewPCG(es.Seed, 0xe7a1)))
+	tr.opt = nets.SGD[float32]{LR: es.LR, Momentum: es.Momentum, WeightDecay: es.WeightDecay}
+	return tr, nil
+}
+
+// weightedGrad sets grad to the gradient of sum u_i l_i / sum u_i.
+func (tr *trainer) weightedGrad(u []float64) error {
+	var s float64
+	for _, v := range u {
+		s += v
+	}
+	if !(s > 0) {
+		return fmt.Errorf("core: every training weight is zero")
+	}
+	d := tr.sp.Train
+	tr.net.Backprop(tr.theta, d.X, d.N, func(lo, hi int, f, cot []float32) {
+		nets.Losses(tr.loss, f, d.Y[lo:hi], tr.k, nil, cot)
+		for j := range cot {
+			cot[j] *= float32(u[lo+j/tr.k] / s)
+		}
+	}, tr.grad)
+	return nil
+}
+
+// logits returns the training logits at the current parameters, in float64.
+func (tr *trainer) logits() []float64 {
+	d := tr.sp.Train
+	tr.trainF = grow32(tr.trainF, d.N*tr.k)
+	tr.net.Forward(tr.theta, d.X, d.N, tr.trainF)
+	return to64(tr.trainF)
+}
+
+func grow32(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return make([]float32, n)
+	}
+	return b[:n]
+}
+
+// cotGrad sets grad to J^T cot on the training set.
+func (tr *trainer) cotGrad(cot []float64) {
+	c := make([]float32, len(cot))
+	for i, v := range cot {
+		c[i] = float32(v)
+	}
+	d := tr.sp.Train
+	tr.net.VJP(tr.theta, d.X, d.N, c, tr.grad)
+}
+
+// run trains for the configured steps; grad(step) must fill tr.grad.
+func (tr *trainer) run(ctx context.Context, method string, grad func(step int) error) (*Result, error) {
+	val, test := tr.sp.Val, tr.sp.Test
+	res := &Result{Method: method, Dataset: tr.sp.Name, Model: tr.es.Model, Seed: tr.es.Seed, Selection: "validation",
+		Criterion: "val worst-group accuracy", GroupNames: test.GroupNames, SelectedStep: -1}
+	if len(val.GroupNames) == 0 {
+		res.Criterion = "val accuracy"
+	}
+	vf, tf := make([]float32, val.N*tr.k), make([]float32, test.N*tr.k)
+	best, bestOracle := math.Inf(-1), math.Inf(-1)
+	for step := 0; step <= tr.es.Steps; step++ {
+		if step%tr.es.EvalEvery == 0 || step == tr.es.Steps {
+			tr.net.Forward(tr.theta, val.X, val.N, vf)
+			tr.net.Forward(tr.theta, test.X, test.N, tf)
+			va, ta := accuracy(vf, tr.k, val), accuracy(tf, tr.k, test)
+			crit := va.Worst
+			if len(val.GroupNames) == 0 {
+				crit = va.Avg
+			}
+			if crit > best {
+				best = crit
+				res.SelectedStep, res.ValAcc, res.ValWorst = step, va.Avg, va.Worst
+				res.TestAcc, res.TestWorst, res.PerGroupTest = ta.Avg, ta.Worst, ta.PerGroup
+				res.Theta = append(res.Theta[:0], tr.theta...)
+			}
+			if ta.Worst > bestOracle {
+				bestOracle = ta.Worst
+				res.OracleSelection = OracleFigures{Step: step, TestAcc: ta.Avg, TestWorst: ta.Worst}
+			}
+		}
+		if step == tr.es.Steps {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := grad(step); err != nil {
+			return nil, err
+		}
+		for _, g := range tr.grad {
+			if math.IsNaN(float64(g)) || math.IsInf(float64(g), 0) {
+				return nil, fmt.Errorf("core: %s: gradient is not finite at step %d; lower the learning rate", method, step)
+			}
+		}
+		tr.opt.Step(tr.theta, tr.grad)
+	}
+	res.Done = true
+	return res, nil
+}
+
+// WeightedERM trains a fresh es.Model by weighted ERM with per-sample
+// training weights u (0 drops a sample) and selects on validation.
+func WeightedERM(ctx context.Context, sp *loaders.Splits, u []float64, es EvalSettings, method string) (*Result, error) {
+	if len(u) != sp.Train.N {
+		return nil, fmt.Errorf("core: %d weights for %d training samples", len(u), sp.Train.N)
+	}
+	tr, err := newTrainer(sp, es)
+	if err != nil {
+		return nil, err
+	}
+	return tr.run(ctx, method, func(int) error { return tr.weightedGrad(u) })
+}
+
+// Baseline trains one of the comparison methods on sp: erm, oracle (ERM on
+// the dataset's variant without the spurious signal), irmv1 and rex (ERM
+// plus the penalty), groupdro (online group DRO), cvar, jtt (ERM, then
+// upweight its training errors) or upweight (inverse group frequency).
+func Baseline(ctx context.Context, sp *loaders.Splits, method string, es EvalSettings) (*Result, error) {
+	n := sp.Train.N
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	switch method {
+	case "erm":
+		return WeightedERM(ctx, sp, ones, es, method)
+	case "oracle":
+		if sp.Oracle == nil {
+			return nil, fmt.Errorf("core: dataset %s has no oracle variant", sp.Name)
+		}
+		r, err := WeightedERM(ctx, sp.Oracle, ones, es, method)
+		if r != nil {
+			r.Dataset = sp.Name
+		}
+		return r, err
+	case "upweight":
+		cnt := make([]float64, len(sp.Train.GroupNames))
+		for _, g := range sp.Train.Group {
+			cnt[g]++
+		}
+		u := make([]float64, n)
+		for i, g := range sp.Train.Group {
+			u[i] = 1 / cnt[g]
+		}
+		return WeightedERM(ctx, sp, u, es, method)
+	case "jtt":
+		first := es
+		first.Steps = es.JTTSteps
+		tr, err := newTrainer(sp, first)
+		if err != nil {
+			return nil, err
+		}
+		for step := 0; step < first.Steps; step++ {
+			if err := tr.weightedGrad(ones); err != nil {
+				return nil, err
+			}
+			tr.opt.Step(tr.theta, tr.grad)
+		}
+		f := tr.logits()
+		u := make([]float64, n)
+		for i := range u {
+			u[i] = 1
+			if nets.Predict(f, tr.k, i) != sp.Train.Y[i] {
+				u[i] = es.JTTUp
+			}
+		}
+		return WeightedERM(ctx, sp, u, es, method)
+	}
+	tr, err := newTrainer(sp, es)
+	if err != nil {
+		return nil, err
+	}
+	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
+	erm := Objective{Name: "erm", Loss: tr.loss, K: tr.k}
+	switch method {
+	case "irmv1", "rex":
+		pen := Objective{Name: method, Loss: tr.loss, K: tr.k}
+		return tr.run(ctx, method, func(step int) error {
+			f := tr.logits()
+			c0, c1 := make([]float64, len(f)), make([]float64, len(f))
+			if _, err := erm.Eval(f, lab, c0); err != nil {
+				return err
+			}
+			if _, err := pen.Eval(f, lab, c1); err != nil {
+				return err
+			}
+			lam := 1.0
+			if step >= es.PenaltyAnneal {
+				lam = es.Penalty
+			}
+			for i := range c0 {
+				c0[i] = (c0[i] + lam*c1[i]) / max(lam, 1)
+			}
+			tr.cotGrad(c0)
+			return nil
+		})
+	case "cvar":
+		obj := Objective{Name: "cvar", Alpha: es.CVaRAlpha, Loss: tr.loss, K: tr.k}
+		return tr.run(ctx, method, func(int) error {
+			f := tr.logits()
+			c := make([]float64, len(f))
+			if _, err := obj.Eval(f, lab, c); err != nil {
+				return err
+			}
+			tr.cotGrad(c)
+			return nil
+		})
+	case "groupdro":
+		ng := len(sp.Train.GroupNames)
+		q := make([]float64, ng)
+		cnt := make([]float64, ng)
+		for _, g := range sp.Train.Group {
+			cnt[g]++
+		}
+		for g := range q {
+			q[g] = 1 / float64(ng)
+		}
+		return tr.run(ctx, method, func(int) error {
+			f := tr.logits()
+			l, d := make([]float64, n), make([]float64, len(f))
+			nets.Losses(tr.loss, f, sp.Train.Y, tr.k, l, d)
+			lg := make([]float64, ng)
+			for i, g := range sp.Train.Group {
+				lg[g] += l[i] / cnt[g]
+			}
+			var z float64
+			for g := range q {
+				if cnt[g] > 0 {
+					q[g] *= math.Exp(es.DROStep * lg[g])
+				} else {
+					q[g] = 0
+				}
+				z += q[g]
+			}
+			for g := range q {
+				q[g] /= z
+			}
+			for i := range d {
+				g := sp.Train.Group[i/tr.k]
+				d[i] *= q[g] / cnt[g]
+			}
+			tr.cotGrad(d)
+			return nil
+		})
+	}
+	return nil, fmt.Errorf("core: unknown method %q: want one of %v", method, Methods)
+}
