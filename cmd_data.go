@@ -12,13 +12,15 @@ import (
 
 func dataCmd() *cobra.Command {
 	var asJSON bool
-	var dataDir string
+	var seed uint64
+	df := &dataFlags{}
 	c := &cobra.Command{
 		Use:   "data NAME",
 		Short: "Describe a dataset: split sizes, label/attribute agreement per env, group counts",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := loadDataset(args[0], dataDir, 1)
+			df.name = args[0]
+			s, err := df.load(seed)
 			if err != nil {
 				return err
 			}
@@ -33,7 +35,8 @@ func dataCmd() *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
-	c.Flags().StringVar(&dataDir, "data-dir", "", "data directory (default $MAPLE_DATA_DIR, else the user cache dir)")
+	c.Flags().Uint64Var(&seed, "seed", 1, "seed of the dataset's random draws")
+	df.register(c.Flags())
 	return c
 }
 
@@ -41,14 +44,17 @@ func printSummary(w io.Writer, s loaders.Summary) {
 	fmt.Fprintf(w, "dataset %s (from %s): dim %d, shape %dx%dx%d, %d classes, label noise %g, oracle variant: %v\n",
 		s.Name, s.Source, s.Dim, s.Shape[0], s.Shape[1], s.Shape[2], s.Classes, s.LabelNoise, s.HasOracle)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "split\tn\tenv\tenv n\tlabel=attr")
+	fmt.Fprintln(tw, "split\tn\tlabel noise\tenv\tenv n\tlabel=attr")
 	for _, sp := range s.Splits {
 		for i, e := range sp.Envs {
-			name, n := sp.Split, fmt.Sprint(sp.N)
-			if i > 0 {
-				name, n = "", ""
+			name, n, noise := sp.Split, fmt.Sprint(sp.N), "unknown"
+			if sp.LabelNoise >= 0 {
+				noise = fmt.Sprintf("%.3f", sp.LabelNoise)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.3f\n", name, n, e.Env, e.N, e.Agreement)
+			if i > 0 {
+				name, n, noise = "", "", ""
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.3f\n", name, n, noise, e.Env, e.N, e.Agreement)
 		}
 	}
 	tw.Flush()
@@ -66,17 +72,4 @@ func printSummary(w io.Writer, s loaders.Summary) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
-}
-
-// loadDataset resolves a dataset name. Only the built-in synthetic
-// dataset exists so far; seed selects its generator seed.
-func loadDataset(name, dataDir string, seed uint64) (*loaders.Splits, error) {
-	_ = dataDir
-	switch name {
-	case "synthetic":
-		c := loaders.DefaultSynthetic()
-		c.Seed = seed
-		return loaders.Synthetic(c)
-	}
-	return nil, fmt.Errorf("unknown dataset %q: this build has synthetic (cmnist, mnist-fashion, cifar-mnist, waterbirds, celeba and features are not built yet)", name)
 }

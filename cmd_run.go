@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -15,11 +16,12 @@ import (
 
 // runFlags are the settings of `maple run`.
 type runFlags struct {
-	dataset, method, dataDir, runsDir string
-	headless, json                    bool
-	set                               core.Settings
-	eval                              core.EvalSettings
-	evalModel                         string
+	data            dataFlags
+	method, runsDir string
+	headless, json  bool
+	set             core.Settings
+	eval            core.EvalSettings
+	evalModel       string
 }
 
 func runCmd() *cobra.Command {
@@ -29,7 +31,7 @@ func runCmd() *cobra.Command {
 		Short: "Run a MAPLE search (or a baseline) and evaluate it by weighted ERM",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("model") && f.dataset == "synthetic" {
+			if !cmd.Flags().Changed("model") && f.data.name == "synthetic" {
 				f.set.Model = "linear"
 			}
 			if f.evalModel == "" {
@@ -41,7 +43,8 @@ func runCmd() *cobra.Command {
 	}
 	fl := c.Flags()
 	s, e := &f.set, &f.eval
-	fl.StringVar(&f.dataset, "dataset", "synthetic", "dataset name (see maple data)")
+	fl.StringVar(&f.data.name, "dataset", "synthetic", "dataset: "+strings.Join(datasetNames, ", "))
+	f.data.register(fl)
 	fl.StringVar(&f.method, "method", "maple", "maple, erm, oracle, irmv1, rex, groupdro, cvar, jtt or upweight")
 	fl.StringVar(&s.Objective, "objective", s.Objective, "outer objective: irmv1, irmv1b, rex, cvar, worst-group, erm")
 	fl.Float64Var(&s.Beta, "beta", s.Beta, "weight of the mean loss added to the outer objective")
@@ -64,7 +67,6 @@ func runCmd() *cobra.Command {
 	fl.Float64Var(&e.LR, "eval-lr", e.LR, "learning rate of the final weighted ERM and the baselines")
 	fl.IntVar(&e.EvalEvery, "eval-every", e.EvalEvery, "validation check every N steps")
 	fl.Float64Var(&e.Penalty, "penalty", e.Penalty, "irmv1/rex baseline penalty weight")
-	fl.StringVar(&f.dataDir, "data-dir", "", "data directory (default $MAPLE_DATA_DIR, else the user cache dir)")
 	fl.StringVar(&f.runsDir, "runs-dir", "runs", "runs directory (persistence is not built yet)")
 	fl.BoolVar(&f.headless, "headless", false, "print progress lines instead of the dashboard")
 	fl.BoolVar(&f.json, "json", false, "print the summary as one JSON object on the last line of stdout")
@@ -86,7 +88,7 @@ func runMain(cmd *cobra.Command, f *runFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	sp, err := loadDataset(f.dataset, f.dataDir, f.set.Seed)
+	sp, err := f.data.load(f.set.Seed)
 	if err != nil {
 		return err
 	}

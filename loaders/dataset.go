@@ -23,6 +23,9 @@ type Dataset struct {
 	Group []int32   // group index in [0, len(GroupNames)), e.g. (label, attribute)
 	Attr  []int32   // spurious attribute
 	ID    []int64   // stable sample id for joining exported weights back
+	// CleanY is the label before the construction's label noise, where
+	// the dataset adds some; else nil.
+	CleanY []int32
 
 	Classes    int      // number of classes; 2 for binary
 	EnvNames   []string // names of all environments, indexed by Env
@@ -41,6 +44,12 @@ func (d *Dataset) Subset(name string, idx []int) *Dataset {
 	for j, i := range idx {
 		copy(s.X[j*d.D:(j+1)*d.D], d.Row(i))
 		s.Y[j], s.Env[j], s.Group[j], s.Attr[j], s.ID[j] = d.Y[i], d.Env[i], d.Group[i], d.Attr[i], d.ID[i]
+	}
+	if d.CleanY != nil {
+		s.CleanY = make([]int32, len(idx))
+		for j, i := range idx {
+			s.CleanY[j] = d.CleanY[i]
+		}
 	}
 	return s
 }

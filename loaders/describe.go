@@ -14,10 +14,13 @@ type Summary struct {
 
 // SplitSummary describes one split.
 type SplitSummary struct {
-	Split  string       `json:"split"`
-	N      int          `json:"n"`
-	Envs   []EnvSummary `json:"envs"`
-	Groups []Count      `json:"groups"`
+	Split string `json:"split"`
+	N     int    `json:"n"`
+	// LabelNoise is the measured fraction of labels that differ from the
+	// clean label, or -1 where the dataset does not know it.
+	LabelNoise float64      `json:"label_noise"`
+	Envs       []EnvSummary `json:"envs"`
+	Groups     []Count      `json:"groups"`
 }
 
 // EnvSummary gives, for one environment inside a split, its size and the
@@ -40,7 +43,16 @@ func Describe(s *Splits) Summary {
 	sum := Summary{Name: s.Name, Source: s.Source, Dim: t.D, Shape: [3]int{t.Shape.C, t.Shape.H, t.Shape.W},
 		Classes: t.Classes, LabelNoise: s.LabelNoise, HasOracle: s.Oracle != nil}
 	for _, d := range []*Dataset{s.Train, s.Val, s.Test} {
-		ss := SplitSummary{Split: d.Name, N: d.N}
+		ss := SplitSummary{Split: d.Name, N: d.N, LabelNoise: -1}
+		if d.CleanY != nil {
+			flipped := 0
+			for i, y := range d.Y {
+				if y != d.CleanY[i] {
+					flipped++
+				}
+			}
+			ss.LabelNoise = float64(flipped) / float64(d.N)
+		}
 		n := make([]int, len(d.EnvNames))
 		agree := make([]int, len(d.EnvNames))
 		for i := 0; i < d.N; i++ {

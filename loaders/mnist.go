@@ -1,0 +1,201 @@
+package loaders
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+)
+
+// images is a set of 8-bit images with integer labels.
+type images struct {
+	n, c, h, w int
+	pix        []byte // n x c x h x w
+	labels     []byte
+}
+
+func (im *images) size() int { return im.c * im.h * im.w }
+
+// loadIDXPair reads an MNIST-format image file and its label file and
+// checks that they agree.
+func loadIDXPair(fe *Fetcher, imgF, labF PublicFile) (*images, error) {
+	ip, err := fe.Path(imgF)
+	if err != nil {
+		return nil, err
+	}
+	lp, err := fe.Path(labF)
+	if err != nil {
+		return nil, err
+	}
+	img, err := ReadIDXFile(ip)
+	if err != nil {
+		return nil, err
+	}
+	lab, err := ReadIDXFile(lp)
+	if err != nil {
+		return nil, err
+	}
+	if len(img.Dims) != 3 {
+		return nil, fmt.Errorf("loaders: %s: dimensions %v, want N x H x W images; is it an image file?", ip, img.Dims)
+	}
+	if len(lab.Dims) != 1 || lab.Dims[0] != img.Dims[0] {
+		return nil, fmt.Errorf("loaders: %s: dimensions %v, want %d labels to match %s", lp, lab.Dims, img.Dims[0], ip)
+	}
+	for i, l := range lab.Data {
+		if l > 9 {
+			return nil, fmt.Errorf("loaders: %s: label %d of sample %d out of range 0-9; the file is corrupted, delete it so that it is fetched again", lp, l, i)
+		}
+	}
+	return &images{n: img.Dims[0], c: 1, h: img.Dims[1], w: img.Dims[2], pix: img.Data, labels: lab.Data}, nil
+}
+
+// CMNISTConfig configures ColoredMNIST as the IRM paper builds it.
+type CMNISTConfig struct {
+	Seed       uint64     // seed of the label noise, colours and splits; default 1
+	Flips      [3]float64 // colour flip probability of train env 0, train env 1 and test; default (0.1, 0.2, 0.9)
+	LabelNoise float64    // label flip probability; default 0.25
+	ValFrac    float64    // seeded fraction of the training envs held out; default 0.1
+	TrainSize  int        // keep a seeded subset of this many training samples (ColoredMNIST-N); 0 = all 45000
+}
+
+// DefaultCMNIST returns the defaults documented on CMNISTConfig.
+func DefaultCMNIST() CMNISTConfig {
+	return CMNISTConfig{Seed: 1, Flips: [3]float64{0.1, 0.2, 0.9}, LabelNoise: 0.25, ValFrac: 0.1}
+}
+
+func checkProbs(name string, ps ...float64) error {
+	for _, p := range ps {
+		if !(p >= 0 && p <= 1) {
+			return fmt.Errorf("loaders: %s: probability %g outside [0, 1]", name, p)
+		}
+	}
+	return nil
+}
+
+// CMNIST builds ColoredMNIST from the MNIST training files: the first
+// 50000 images, even indices to env 0 and odd to env 1, the last 10000 as
+// the test env; 28x28 -> 14x14 by taking every other pixel; label = digit
+// < 5, flipped with probability LabelNoise; colour = label flipped with the
+// env's probability; two channels, the other colour's zeroed; values in
+// [0, 1]; group = 2 label + colour. The oracle variant draws the colour of
+// the training envs independently of the label.
+func CMNIST(fe *Fetcher, c CMNISTConfig) (*Splits, error) {
+	if err := checkProbs("cmnist", append(c.Flips[:], c.LabelNoise, c.ValFrac)...); err != nil {
+		return nil, err
+	}
+	if c.TrainSize < 0 || c.TrainSize > 50000 {
+		return nil, fmt.Errorf("loaders: cmnist: train size %d outside 0..45000", c.TrainSize)
+	}
+	im, err := loadIDXPair(fe, MNISTTrainImages, MNISTTrainLabels)
+	if err != nil {
+		return nil, err
+	}
+	if im.n != 60000 || im.h != 28 || im.w != 28 {
+		return nil, fmt.Errorf("loaders: MNIST training files hold %d images of %dx%d, want 60000 of 28x28", im.n, im.h, im.w)
+	}
+	envNames := []string{
+		fmt.Sprintf("train0 (colour flip %g)", c.Flips[0]),
+		fmt.Sprintf("train1 (colour flip %g)", c.Flips[1]),
+		fmt.Sprintf("test (colour flip %g)", c.Flips[2]),
+	}
+	build := func(name string, idx []int, flip func(env int) float64, env func(i int) int) *Dataset {
+		n := len(idx)
+		ds := newDataset(name, n, Shape{C: 2, H: 14, W: 14}, 2, envNames, binaryGroups)
+		ds.CleanY = make([]int32, n)
+		rngs := map[int]*rand.Rand{}
+		for j, i := range idx {
+			e := env(i)
+			rng, ok := rngs[e]
+			if !ok {
+				rng = rand.New(rand.NewPCG(c.Seed, uint64(0xc0+e)))
+				rngs[e] = rng
+			}
+			clean := int32(0)
+			if im.labels[i] < 5 {
+				clean = 1
+			}
+			y := clean
+			if rng.Float64() < c.LabelNoise {
+				y = 1 - y
+			}
+			colour := y
+			if rng.Float64() < flip(e) {
+				colour = 1 - colour
+			}
+			row := ds.Row(j)
+			pix := im.pix[i*784:]
+			for h := 0; h < 14; h++ {
+				for w := 0; w < 14; w++ {
+					row[int(colour)*196+h*14+w] = float32(pix[2*h*28+2*w]) / 255
+				}
+			}
+			ds.Y[j], ds.CleanY[j], ds.Attr[j], ds.Env[j], ds.Group[j], ds.ID[j] = y, clean, colour, int32(e), 2*y+colour, int64(i)
+		}
+		return ds
+	}
+	pool := make([]int, 50000)
+	for i := range pool {
+		pool[i] = i
+	}
+	test := make([]int, 10000)
+	for i := range test {
+		test[i] = 50000 + i
+	}
+	trainIdx, valIdx := splitVal(pool, c.ValFrac, c.TrainSize, c.Seed)
+	byParity := func(i int) int {
+		if i >= 50000 {
+			return 2
+		}
+		return i % 2
+	}
+	mk := func(name string, flips [3]float64) *Splits {
+		// Every sample draws from its env's stream in index order, so the
+		// labels are the same in the main and the oracle variant.
+		f := func(e int) float64 { return flips[e] }
+		all := build("train+val", pool, f, byParity)
+		pos := make(map[int]int, len(pool))
+		for j, i := range pool {
+			pos[i] = j
+		}
+		sub := func(nm string, idx []int) *Dataset {
+			js := make([]int, len(idx))
+			for k, i := range idx {
+				js[k] = pos[i]
+			}
+			return all.Subset(nm, js)
+		}
+		return &Splits{Name: name, Train: sub("train", trainIdx), Val: sub("val", valIdx),
+			Test: build("test", test, f, byParity), LabelNoise: c.LabelNoise}
+	}
+	s := mk("cmnist", c.Flips)
+	s.Oracle = mk("cmnist-oracle", [3]float64{0.5, 0.5, c.Flips[2]})
+	s.Oracle.Test = s.Test
+	s.Source = filepath.Join(fe.Dir, MNISTTrainImages.Dir)
+	s.Oracle.Source = s.Source
+	return s, s.Validate()
+}
+
+// splitVal holds out a seeded fraction of pool for validation and keeps
+// a seeded subset of trainSize of the rest (0 = all). Both come back sorted.
+func splitVal(pool []int, frac float64, trainSize int, seed uint64) (train, val []int) {
+	perm := rand.New(rand.NewPCG(seed, 0x5a1)).Perm(len(pool))
+	nv := int(math.Round(frac * float64(len(pool))))
+	for k, p := range perm {
+		if k < nv {
+			val = append(val, pool[p])
+		} else if trainSize <= 0 || len(train) < trainSize {
+			train = append(train, pool[p])
+		}
+	}
+	slices.Sort(train)
+	slices.Sort(val)
+	return train, val
+}
+
+func newDataset(name string, n int, sh Shape, classes int, envs, groups []string) *Dataset {
+	d := sh.Size()
+	return &Dataset{Name: name, N: n, D: d, Shape: sh, Classes: classes, EnvNames: envs, GroupNames: groups,
+		X: make([]float32, n*d), Y: make([]int32, n), Env: make([]int32, n), Group: make([]int32, n),
+		Attr: make([]int32, n), ID: make([]int64, n)}
+}
