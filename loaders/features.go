@@ -1,0 +1,291 @@
+package loaders
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FeaturesConfig describes a bring-your-own table: a CSV file with a
+// header, holding the features and the annotations, or a .npy feature
+// matrix (N x D) with a CSV of annotations, one row per sample.
+type FeaturesConfig struct {
+	CSV   string // path of the CSV file; required
+	NPY   string // path of the .npy features; empty = features come from the CSV
+	Label string // label column (integers 0..C-1); default "label"
+	Env   string // environment column (integers or names); default "env"; optional in the file
+	Group string // group column (integers or names); default "group"; optional in the file
+	Split string // split column: train/val/test or 0/1/2; default "split"
+	Attr  string // spurious attribute column (integers); default "attr"; optional in the file
+	ID    string // sample id column (integers); default "id"; optional (row number)
+}
+
+// DefaultFeatures returns the defaults documented on FeaturesConfig.
+func DefaultFeatures() FeaturesConfig {
+	return FeaturesConfig{Label: "label", Env: "env", Group: "group", Split: "split", Attr: "attr", ID: "id"}
+}
+
+// table is a CSV file read whole.
+type table struct {
+	path   string
+	header []string
+	rows   [][]string
+}
+
+func readCSV(path string) (*table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("loaders: %w", err)
+	}
+	defer f.Close()
+	t, err := parseCSV(f, path)
+	if err != nil {
+		return nil, fmt.Errorf("loaders: %s: %w", path, err)
+	}
+	return t, nil
+}
+
+func parseCSV(r io.Reader, path string) (*table, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = false
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("empty file; want a header line of column names")
+	}
+	if err != nil {
+		return nil, err
+	}
+	t := &table{path: path, header: header}
+	for i := range t.header {
+		t.header[i] = strings.TrimSpace(strings.TrimPrefix(t.header[i], "\ufeff"))
+	}
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		t.rows = append(t.rows, rec)
+	}
+	if len(t.rows) == 0 {
+		return nil, fmt.Errorf("no data rows after the header")
+	}
+	return t, nil
+}
+
+func (t *table) col(name string) int { return slices.Index(t.header, name) }
+
+func (t *table) need(name, what string) (int, error) {
+	if c := t.col(name); c >= 0 {
+		return c, nil
+	}
+	return -1, fmt.Errorf("loaders: %s: no %s column %q (columns: %s); name it with the matching flag", t.path, what, name, strings.Join(t.header, ", "))
+}
+
+func (t *table) int(row, col int, what string) (int64, error) {
+	v, err := strconv.ParseInt(strings.TrimSpace(t.rows[row][col]), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("loaders: %s: row %d: %s %q is not an integer", t.path, row+2, what, t.rows[row][col])
+	}
+	return v, nil
+}
+
+// indexer maps integer or named categories to indices: integers map to
+// themselves, names to their rank in sorted order.
+func (t *table) categories(col int, what string) ([]int32, []string, error) {
+	vals := make([]int32, len(t.rows))
+	ints := true
+	for r := range t.rows {
+		v, err := strconv.Atoi(strings.TrimSpace(t.rows[r][col]))
+		if err != nil || v < 0 {
+			ints = false
+			break
+		}
+		vals[r] = int32(v)
+	}
+	if ints {
+		hi := slices.Max(vals)
+		names := make([]string, hi+1)
+		for i := range names {
+			names[i] = fmt.Sprintf("%s=%d", what, i)
+		}
+		return vals, names, nil
+	}
+	var names []string
+	for r := range t.rows {
+		names = append(names, strings.TrimSpace(t.rows[r][col]))
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	for r := range t.rows {
+		vals[r] = int32(slices.Index(names, strings.TrimSpace(t.rows[r][col])))
+	}
+	return vals, names, nil
+}
+
+func splitOf(s string) int {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "train", "0":
+		return 0
+	case "val", "valid", "validation", "1":
+		return 1
+	case "test", "2":
+		return 2
+	}
+	return -1
+}
+
+// Features loads a bring-your-own dataset.
+func Features(c FeaturesConfig) (*Splits, error) {
+	t, err := readCSV(c.CSV)
+	if err != nil {
+		return nil, err
+	}
+	n := len(t.rows)
+	var x []float32
+	d := 0
+	if c.NPY != "" {
+		shape, data, err := ReadNPYFile(c.NPY)
+		if err != nil {
+			return nil, err
+		}
+		if shape[0] != n {
+			return nil, fmt.Errorf("loaders: %s has %d rows but %s has %d; they must describe the same samples in the same order", c.NPY, shape[0], c.CSV, n)
+		}
+		x, d = data, 1
+		if len(shape) == 2 {
+			d = shape[1]
+		}
+	}
+	return fromTable(t, c, x, d, "features", c.CSV)
+}
+
+// fromTable builds splits from an annotation table and features x (n x d)
+// or, when x is nil, from the table's remaining numeric columns.
+func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source string) (*Splits, error) {
+	n := len(t.rows)
+	lc, err := t.need(c.Label, "label")
+	if err != nil {
+		return nil, err
+	}
+	sc, err := t.need(c.Split, "split")
+	if err != nil {
+		return nil, err
+	}
+	used := []int{lc, sc}
+	y := make([]int32, n)
+	for r := 0; r < n; r++ {
+		v, err := t.int(r, lc, "label")
+		if err != nil {
+			return nil, err
+		}
+		if v < 0 || v > 1000 {
+			return nil, fmt.Errorf("loaders: %s: row %d: label %d out of range 0..1000", t.path, r+2, v)
+		}
+		y[r] = int32(v)
+	}
+	classes := int(slices.Max(y)) + 1
+	if classes < 2 {
+		return nil, fmt.Errorf("loaders: %s: every label is %d; want at least two classes", t.path, y[0])
+	}
+	opt := func(col, what string, dflt func(r int) int32) ([]int32, []string, error) {
+		ci := t.col(col)
+		if col == "" || ci < 0 {
+			v := make([]int32, n)
+			for r := range v {
+				v[r] = dflt(r)
+			}
+			return v, nil, nil
+		}
+		used = append(used, ci)
+		return t.categories(ci, what)
+	}
+	env, envNames, err := opt(c.Env, "env", func(int) int32 { return 0 })
+	if err != nil {
+		return nil, err
+	}
+	if envNames == nil {
+		envNames = []string{"all"}
+	}
+	attr, _, err := opt(c.Attr, "attr", func(int) int32 { return 0 })
+	if err != nil {
+		return nil, err
+	}
+	group, groupNames, err := opt(c.Group, "group", func(r int) int32 { return y[r] })
+	if err != nil {
+		return nil, err
+	}
+	if groupNames == nil {
+		for k := 0; k < classes; k++ {
+			groupNames = append(groupNames, fmt.Sprintf("y=%d", k))
+		}
+	}
+	ids := make([]int64, n)
+	if ic := t.col(c.ID); c.ID != "" && ic >= 0 {
+		used = append(used, ic)
+		for r := range ids {
+			if ids[r], err = t.int(r, ic, "id"); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		for r := range ids {
+			ids[r] = int64(r)
+		}
+	}
+	if x == nil {
+		var fc []int
+		for i := range t.header {
+			if !slices.Contains(used, i) {
+				fc = append(fc, i)
+			}
+		}
+		if len(fc) == 0 {
+			return nil, fmt.Errorf("loaders: %s: no feature columns besides the annotations; pass a .npy of features", t.path)
+		}
+		d = len(fc)
+		x = make([]float32, n*d)
+		for r := 0; r < n; r++ {
+			if len(t.rows[r]) != len(t.header) {
+				return nil, fmt.Errorf("loaders: %s: row %d has %d fields, the header %d", t.path, r+2, len(t.rows[r]), len(t.header))
+			}
+			for j, ci := range fc {
+				v, err := strconv.ParseFloat(strings.TrimSpace(t.rows[r][ci]), 32)
+				if err != nil {
+					return nil, fmt.Errorf("loaders: %s: row %d column %q: %q is not a number", t.path, r+2, t.header[ci], t.rows[r][ci])
+				}
+				x[r*d+j] = float32(v)
+			}
+		}
+	}
+	for i, v := range x {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, fmt.Errorf("loaders: %s: sample %d (row %d) feature %d is %v; clean or drop it", source, i/d, i/d+2, i%d, v)
+		}
+	}
+	all := &Dataset{Name: "all", N: n, D: d, Shape: Shape{C: d, H: 1, W: 1}, X: x, Y: y, Env: env, Group: group,
+		Attr: attr, ID: ids, Classes: classes, EnvNames: envNames, GroupNames: groupNames}
+	var parts [3][]int
+	for r := 0; r < n; r++ {
+		s := splitOf(t.rows[r][sc])
+		if s < 0 {
+			return nil, fmt.Errorf("loaders: %s: row %d: split %q, want train, val or test (or 0, 1, 2)", t.path, r+2, t.rows[r][sc])
+		}
+		parts[s] = append(parts[s], r)
+	}
+	for s, nm := range []string{"train", "val", "test"} {
+		if len(parts[s]) == 0 {
+			return nil, fmt.Errorf("loaders: %s: no %s rows; every split needs samples", t.path, nm)
+		}
+	}
+	sp := &Splits{Name: name, Source: source, Train: all.Subset("train", parts[0]), Val: all.Subset("val", parts[1]), Test: all.Subset("test", parts[2])}
+	return sp, sp.Validate()
+}

@@ -1,0 +1,262 @@
+package loaders
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sbinet/npyio/npy"
+	"gonum.org/v1/gonum/mat"
+)
+
+func writeFile(t *testing.T, path, content string) string {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const goodCSV = `id,f1,f2,label,env,group,split
+10,0.5,1,0,a,0,train
+11,1.5,2,1,b,1,train
+12,2.5,3,1,a,1,val
+13,3.5,4,0,b,0,test
+14,4.5,5,1,b,1,test
+`
+
+func TestFeaturesCSV(t *testing.T) {
+	dir := t.TempDir()
+	c := DefaultFeatures()
+	c.CSV = writeFile(t, filepath.Join(dir, "t.csv"), goodCSV)
+	s, err := Features(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Train.N != 2 || s.Val.N != 1 || s.Test.N != 2 || s.Train.D != 2 {
+		t.Fatalf("sizes %d %d %d dim %d", s.Train.N, s.Val.N, s.Test.N, s.Train.D)
+	}
+	if s.Test.ID[1] != 14 || s.Test.X[2] != 4.5 || s.Test.X[3] != 5 || s.Train.Env[1] != 1 || s.Train.EnvNames[1] != "b" {
+		t.Errorf("test row: id %d x %v env %v", s.Test.ID, s.Test.X, s.Train.EnvNames)
+	}
+	bad := []struct{ name, csv, want string }{
+		{"no label", strings.Replace(goodCSV, "label", "lab", 1), `no label column "label"`},
+		{"label out of range", strings.Replace(goodCSV, "0.5,1,0,a", "0.5,1,-3,a", 1), "label -3"},
+		{"nan", strings.Replace(goodCSV, "0.5,1,0", "NaN,1,0", 1), "is NaN"},
+		{"not a number", strings.Replace(goodCSV, "0.5,1,0", "x,1,0", 1), `"x" is not a number`},
+		{"bad split", strings.Replace(goodCSV, "val\n", "dev\n", 1), `split "dev"`},
+		{"empty split", strings.Replace(goodCSV, "val\n", "train\n", 1), "no val rows"},
+		{"short row", strings.Replace(goodCSV, "10,0.5,1,0,a,0,train", "10,0.5,1,0,a,0", 1), "wrong number of fields"},
+		{"empty", "", "empty file"},
+		{"one class", strings.ReplaceAll(goodCSV, ",1,", ",0,"), "two classes"},
+	}
+	for _, b := range bad {
+		t.Run(b.name, func(t *testing.T) {
+			c.CSV = writeFile(t, filepath.Join(dir, "bad.csv"), b.csv)
+			_, err := Features(c)
+			if err == nil || !strings.Contains(err.Error(), b.want) || !strings.Contains(err.Error(), "bad.csv") {
+				t.Errorf("error %v, want one naming bad.csv and %q", err, b.want)
+			}
+		})
+	}
+}
+
+func writeNPY2(t *testing.T, path string, rows, cols int, f func(r, c int) float64) {
+	t.Helper()
+	m := mat.NewDense(rows, cols, nil)
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			m.Set(r, c, f(r, c))
+		}
+	}
+	var b bytes.Buffer
+	if err := npy.Write(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, b.String())
+}
+
+func TestFeaturesNPY(t *testing.T) {
+	dir := t.TempDir()
+	c := DefaultFeatures()
+	c.CSV = writeFile(t, filepath.Join(dir, "a.csv"), "label,split,group\n0,train,0\n1,train,1\n0,val,0\n1,test,1\n")
+	c.NPY = filepath.Join(dir, "x.npy")
+	writeNPY2(t, c.NPY, 4, 3, func(r, c int) float64 { return float64(10*r + c) })
+	s, err := Features(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Train.D != 3 || s.Test.X[0] != 30 || s.Test.X[2] != 32 {
+		t.Errorf("features %v", s.Test.X)
+	}
+	writeNPY2(t, c.NPY, 3, 3, func(r, c int) float64 { return 0 })
+	if _, err := Features(c); err == nil || !strings.Contains(err.Error(), "same samples") {
+		t.Errorf("row mismatch: %v", err)
+	}
+}
+
+func TestNPYRoundTripAndBadInput(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteNPY(&b, []float32{1, 2.5, -3}); err != nil {
+		t.Fatal(err)
+	}
+	raw := b.Bytes()
+	if !bytes.HasPrefix(raw, []byte("\x93NUMPY\x01\x00")) || !bytes.Contains(raw, []byte("'descr': '<f4'")) || !bytes.Contains(raw, []byte("'fortran_order': False")) {
+		t.Errorf("header %q is not a version 1.0 little-endian C-order header", raw[:60])
+	}
+	if (len(raw)-3*4)%64 != 0 {
+		t.Errorf("header length %d is not 64-aligned", len(raw)-12)
+	}
+	shape, data, err := ReadNPY(bytes.NewReader(raw))
+	if err != nil || len(shape) != 1 || shape[0] != 3 || data[1] != 2.5 {
+		t.Fatalf("round trip: %v %v %v", shape, data, err)
+	}
+	var b64 bytes.Buffer
+	WriteNPY(&b64, []float64{math.Pi})
+	if _, d, err := ReadNPY(&b64); err != nil || d[0] != float32(math.Pi) {
+		t.Errorf("float64: %v %v", d, err)
+	}
+	for _, c := range []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"empty", nil, "not a .npy"},
+		{"text", []byte("hello world, this is not numpy"), "not a .npy"},
+		{"truncated", raw[:len(raw)-5], "truncated"},
+		{"fortran", bytes.Replace(raw, []byte("False, "), []byte("True,  "), 1), "fortran"},
+		{"complex", bytes.Replace(raw, []byte("<f4"), []byte("<c8"), 1), "element type"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, _, err := ReadNPY(bytes.NewReader(c.in)); err == nil || !strings.Contains(strings.ToLower(err.Error()), c.want) {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+func FuzzReadNPY(f *testing.F) {
+	var b bytes.Buffer
+	WriteNPY(&b, []float32{1, 2, 3})
+	f.Add(b.Bytes())
+	f.Add([]byte("\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		shape, data, err := ReadNPY(bytes.NewReader(in))
+		if err != nil {
+			return
+		}
+		n := 1
+		for _, d := range shape {
+			n *= d
+		}
+		if n != len(data) {
+			t.Fatalf("shape %v, %d values", shape, len(data))
+		}
+	})
+}
+
+func FuzzParseCSV(f *testing.F) {
+	f.Add(goodCSV)
+	f.Add("a,b\n\"x,1\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		tb, err := parseCSV(strings.NewReader(in), "fuzz.csv")
+		if err != nil {
+			return
+		}
+		c := DefaultFeatures()
+		fromTable(tb, c, nil, 0, "fuzz", "fuzz.csv") // must not panic
+	})
+}
+
+func writeImage(t *testing.T, path string, w, h int, col color.RGBA) {
+	t.Helper()
+	im := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			im.Set(x, y, col)
+		}
+	}
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if strings.HasSuffix(path, ".png") {
+		png.Encode(f, im)
+	} else {
+		jpeg.Encode(f, im, &jpeg.Options{Quality: 100})
+	}
+}
+
+func TestWaterbirds(t *testing.T) {
+	dir := t.TempDir()
+	meta := "img_id,img_filename,y,split,place,place_filename\n"
+	for i := 0; i < 12; i++ {
+		name := fmt.Sprintf("%03d.Bird/img_%d.jpg", i%3, i)
+		if i%4 == 0 {
+			name = strings.Replace(name, ".jpg", ".png", 1)
+		}
+		writeImage(t, filepath.Join(dir, name), 40+i, 30, color.RGBA{uint8(20 * i), 100, 200, 255})
+		meta += fmt.Sprintf("%d,%s,%d,%d,%d,/x/y.jpg\n", 100+i, name, i%2, i%3, (i/2)%2)
+	}
+	writeFile(t, filepath.Join(dir, "metadata.csv"), meta)
+	s, err := Waterbirds(ImageConfig{Dir: dir, Size: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Train.N != 4 || s.Train.Shape != (Shape{3, 8, 8}) || s.Train.ID[1] != 103 {
+		t.Fatalf("n %d shape %v ids %v", s.Train.N, s.Train.Shape, s.Train.ID)
+	}
+	// Sample id 103: y 1, place 1 -> group 3; its red channel is 60/255.
+	row := s.Train.Row(1)
+	if s.Train.Group[1] != 3 || math.Abs(float64(row[0]-60.0/255)) > 0.02 || math.Abs(float64(row[64]-100.0/255)) > 0.02 {
+		t.Errorf("group %d pixels %v %v", s.Train.Group[1], row[0], row[64])
+	}
+	np := filepath.Join(dir, "emb.npy")
+	writeNPY2(t, np, 12, 5, func(r, c int) float64 { return float64(r) })
+	s2, err := Waterbirds(ImageConfig{Dir: dir, Features: np})
+	if err != nil || s2.Train.D != 5 || s2.Train.X[5] != 3 {
+		t.Errorf("embeddings: %v", err)
+	}
+	os.Remove(filepath.Join(dir, "001.Bird/img_1.jpg"))
+	if _, err := Waterbirds(ImageConfig{Dir: dir, Size: 8}); err == nil || !strings.Contains(err.Error(), "img_1.jpg") {
+		t.Errorf("missing image: %v", err)
+	}
+}
+
+func TestCelebA(t *testing.T) {
+	dir := t.TempDir()
+	attr := "6\nBald Blond_Hair Male Young\n"
+	part := ""
+	for i := 1; i <= 6; i++ {
+		name := fmt.Sprintf("%06d.jpg", i)
+		writeImage(t, filepath.Join(dir, "img_align_celeba", name), 20, 24, color.RGBA{10, 20, 30, 255})
+		blond, male := []string{"-1", "1"}[i%2], []string{"-1", "1"}[(i/2)%2]
+		attr += fmt.Sprintf("%s -1 %s %s 1\n", name, blond, male)
+		part += fmt.Sprintf("%s %d\n", name, i%3)
+	}
+	writeFile(t, filepath.Join(dir, "list_attr_celeba.txt"), attr)
+	writeFile(t, filepath.Join(dir, "list_eval_partition.txt"), part)
+	s, err := CelebA(ImageConfig{Dir: dir, Size: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Train rows are images 3 and 6: 3 blond (1), male (1); 6 not blond, male.
+	if s.Train.N != 2 || s.Train.ID[0] != 3 || s.Train.Y[0] != 1 || s.Train.Attr[0] != 1 || s.Train.Group[0] != 3 || s.Train.Group[1] != 1 {
+		t.Errorf("train ids %v y %v attr %v group %v", s.Train.ID, s.Train.Y, s.Train.Attr, s.Train.Group)
+	}
+	writeFile(t, filepath.Join(dir, "list_attr_celeba.txt"), "6\nBald Male\n000001.jpg 1 1\n")
+	if _, err := CelebA(ImageConfig{Dir: dir, Size: 4}); err == nil || !strings.Contains(err.Error(), "Blond_Hair") {
+		t.Errorf("missing attribute: %v", err)
+	}
+}

@@ -1,0 +1,162 @@
+package loaders
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/sbinet/npyio/npy"
+)
+
+// ReadNPYFile reads a C-order .npy array of 1 or 2 dimensions with a
+// float32, float64, signed integer or uint8 element type, as float32.
+func ReadNPYFile(path string) (shape []int, data []float32, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loaders: %w", err)
+	}
+	defer f.Close()
+	shape, data, err = ReadNPY(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loaders: %s: %w", path, err)
+	}
+	return shape, data, nil
+}
+
+// ReadNPY reads a .npy stream; see ReadNPYFile.
+func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
+	raw, err := io.ReadAll(io.LimitReader(r, maxIDX+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(raw) > maxIDX {
+		return nil, nil, fmt.Errorf("larger than 1 GiB")
+	}
+	defer func() {
+		// The .npy library is not hardened against every malformed
+		// header; a panic there is a malformed file here.
+		if p := recover(); p != nil {
+			shape, data, err = nil, nil, fmt.Errorf("malformed .npy file (%v)", p)
+		}
+	}()
+	rd, err := npy.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, nil, fmt.Errorf("not a .npy file (%v); save it with numpy.save", err)
+	}
+	h := rd.Header
+	if h.Descr.Fortran {
+		return nil, nil, fmt.Errorf("Fortran-order array; save a C-order copy (numpy.ascontiguousarray)")
+	}
+	if len(h.Descr.Shape) < 1 || len(h.Descr.Shape) > 2 {
+		return nil, nil, fmt.Errorf("shape %v, want 1 or 2 dimensions", h.Descr.Shape)
+	}
+	n := 1
+	for _, d := range h.Descr.Shape {
+		if d < 0 || (d > 0 && n > maxIDX/d) {
+			return nil, nil, fmt.Errorf("shape %v is too large", h.Descr.Shape)
+		}
+		n *= d
+	}
+	dt := strings.TrimLeft(h.Descr.Type, "<|=")
+	size := map[string]int{"f4": 4, "f8": 8, "i4": 4, "i8": 8, "u1": 1, "i2": 2}[dt]
+	if size == 0 {
+		return nil, nil, fmt.Errorf("element type %q, want float32, float64, int16/32/64 or uint8 (little-endian)", h.Descr.Type)
+	}
+	if have := len(raw) - npyHeaderLen(raw); n*size > have {
+		return nil, nil, fmt.Errorf("truncated: shape %v needs %d bytes of data, the file has %d", h.Descr.Shape, n*size, have)
+	}
+	out := make([]float32, n)
+	switch dt {
+	case "f4":
+		err = rd.Read(&out)
+	case "f8":
+		var v []float64
+		if err = rd.Read(&v); err == nil {
+			for i, x := range v {
+				out[i] = float32(x)
+			}
+		}
+	case "i2":
+		var v []int16
+		if err = rd.Read(&v); err == nil {
+			for i, x := range v {
+				out[i] = float32(x)
+			}
+		}
+	case "i4":
+		var v []int32
+		if err = rd.Read(&v); err == nil {
+			for i, x := range v {
+				out[i] = float32(x)
+			}
+		}
+	case "i8":
+		var v []int64
+		if err = rd.Read(&v); err == nil {
+			for i, x := range v {
+				out[i] = float32(x)
+			}
+		}
+	case "u1":
+		var v []uint8
+		if err = rd.Read(&v); err == nil {
+			for i, x := range v {
+				out[i] = float32(x)
+			}
+		}
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the data: %v", err)
+	}
+	if len(out) != n {
+		return nil, nil, fmt.Errorf("truncated: %d of %d values", len(out), n)
+	}
+	return append([]int(nil), h.Descr.Shape...), out, nil
+}
+
+// npyHeaderLen is the length of the magic, version, length field and
+// header of a .npy file (already parsed, so well formed).
+func npyHeaderLen(raw []byte) int {
+	if len(raw) < 12 {
+		return len(raw)
+	}
+	if raw[6] == 1 {
+		return 10 + int(binary.LittleEndian.Uint16(raw[8:10]))
+	}
+	return 12 + int(binary.LittleEndian.Uint32(raw[8:12]))
+}
+
+// WriteNPY writes a 1-D float32 or float64 array in the .npy format with
+// a version 1.0 header (little-endian, C order), readable by numpy.load.
+// (The .npy library writes version 2.0 headers, so this is done here.)
+func WriteNPY[T float32 | float64](w io.Writer, v []T) error {
+	descr, size := "<f8", 8
+	if _, ok := any(v).([]float32); ok {
+		descr, size = "<f4", 4
+	}
+	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }", descr, len(v))
+	// Pad with spaces and a newline so that the data starts 64-aligned.
+	total := 10 + len(dict) + 1
+	pad := (64 - total%64) % 64
+	hdr := make([]byte, 0, total+pad)
+	hdr = append(hdr, "\x93NUMPY\x01\x00"...)
+	hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(dict)+pad+1))
+	hdr = append(hdr, dict...)
+	hdr = append(hdr, bytes.Repeat([]byte{' '}, pad)...)
+	hdr = append(hdr, '\n')
+	buf := make([]byte, 0, len(hdr)+size*len(v))
+	buf = append(buf, hdr...)
+	for _, x := range v {
+		if size == 4 {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(x)))
+		} else {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(float64(x)))
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}
