@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,11 @@ type dataFlags struct {
 	labelNoise float64
 	downsample int
 	offline    bool
+	dir        string // waterbirds / celeba folder
+	imageSize  int
+	features   string // .npy embeddings or features
+	csv        string
+	cols       loaders.FeaturesConfig
 }
 
 func (d *dataFlags) register(fl *pflag.FlagSet) {
@@ -29,6 +35,17 @@ func (d *dataFlags) register(fl *pflag.FlagSet) {
 	fl.Float64Var(&d.labelNoise, "label-noise", -1, "label flip probability (default 0.25 for cmnist, 0.1 for mnist-fashion and cifar-mnist)")
 	fl.IntVar(&d.downsample, "downsample", 0, "mnist-fashion / cifar-mnist: keep every k-th pixel (default 2 and 1)")
 	fl.BoolVar(&d.offline, "offline", false, "never download a missing file")
+	fl.StringVar(&d.dir, "dir", "", "waterbirds / celeba: the dataset folder (default <data-dir>/waterbirds or <data-dir>/celeba)")
+	fl.IntVar(&d.imageSize, "image-size", 64, "waterbirds / celeba: resize and centre-crop images to this size")
+	fl.StringVar(&d.features, "features", "", "waterbirds / celeba / features: .npy of per-sample features, one row per metadata row")
+	fl.StringVar(&d.csv, "csv", "", "features: CSV with a header (features and/or label, env, group, split columns)")
+	d.cols = loaders.DefaultFeatures()
+	fl.StringVar(&d.cols.Label, "label-col", d.cols.Label, "features: label column")
+	fl.StringVar(&d.cols.Env, "env-col", d.cols.Env, "features: environment column (optional in the file)")
+	fl.StringVar(&d.cols.Group, "group-col", d.cols.Group, "features: group column (optional in the file)")
+	fl.StringVar(&d.cols.Split, "split-col", d.cols.Split, "features: split column (train/val/test or 0/1/2)")
+	fl.StringVar(&d.cols.Attr, "attr-col", d.cols.Attr, "features: spurious attribute column (optional in the file)")
+	fl.StringVar(&d.cols.ID, "id-col", d.cols.ID, "features: sample id column (optional; default the row number)")
 }
 
 func parseTriple(flag, s string) ([3]float64, error) {
@@ -48,7 +65,7 @@ func parseTriple(flag, s string) ([3]float64, error) {
 }
 
 // datasetNames lists what load understands.
-var datasetNames = []string{"synthetic", "cmnist", "mnist-fashion", "cifar-mnist"}
+var datasetNames = []string{"synthetic", "cmnist", "mnist-fashion", "cifar-mnist", "waterbirds", "celeba", "features"}
 
 // load builds the dataset with the given seed.
 func (d *dataFlags) load(seed uint64) (*loaders.Splits, error) {
@@ -106,6 +123,22 @@ func (d *dataFlags) load(seed uint64) (*loaders.Splits, error) {
 			return loaders.CIFARMNIST(fe, c)
 		}
 		return loaders.MNISTFashion(fe, c)
+	case "waterbirds", "celeba":
+		c := loaders.ImageConfig{Dir: d.dir, Size: d.imageSize, Features: d.features}
+		if c.Dir == "" {
+			c.Dir = filepath.Join(dir, d.name)
+		}
+		if d.name == "celeba" {
+			return loaders.CelebA(c)
+		}
+		return loaders.Waterbirds(c)
+	case "features":
+		if d.csv == "" {
+			return nil, fmt.Errorf("dataset features needs --csv FILE (and optionally --features FILE.npy)")
+		}
+		c := d.cols
+		c.CSV, c.NPY = d.csv, d.features
+		return loaders.Features(c)
 	}
-	return nil, fmt.Errorf("unknown dataset %q: want one of %s (waterbirds, celeba and features are not built yet)", d.name, strings.Join(datasetNames, ", "))
+	return nil, fmt.Errorf("unknown dataset %q: want one of %s", d.name, strings.Join(datasetNames, ", "))
 }

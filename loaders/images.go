@@ -107,7 +107,7 @@ func withGroups(s *Splits, names []string, shape Shape) {
 func Waterbirds(c ImageConfig) (*Splits, error) {
 	t, err := readCSV(filepath.Join(c.Dir, "metadata.csv"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (waterbirds needs the published folder, metadata.csv beside the images, in %s; or pass --dir)", err, c.Dir)
 	}
 	fc, err := t.need("img_filename", "image file")
 	if err != nil {
@@ -142,7 +142,7 @@ func CelebA(c ImageConfig) (*Splits, error) {
 	attrPath := filepath.Join(c.Dir, "list_attr_celeba.txt")
 	lines, err := readLines(attrPath)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (celeba needs the published layout, list_attr_celeba.txt, list_eval_partition.txt and img_align_celeba/, in %s; or pass --dir)", err, c.Dir)
 	}
 	if len(lines) < 3 {
 		return nil, fmt.Errorf("loaders: %s: want a count line, a line of attribute names and one line per image", attrPath)
