@@ -13,14 +13,14 @@ import (
 func dataCmd() *cobra.Command {
 	var asJSON bool
 	var seed uint64
-	df := &dataFlags{}
+	df := loaders.DefaultSpec("")
 	c := &cobra.Command{
 		Use:   "data NAME",
 		Short: "Describe a dataset: split sizes, label/attribute agreement per env, group counts",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			df.name = args[0]
-			s, err := df.load(seed)
+			df.Name = args[0]
+			s, err := df.Load(seed, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -36,7 +36,7 @@ func dataCmd() *cobra.Command {
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	c.Flags().Uint64Var(&seed, "seed", 1, "seed of the dataset's random draws")
-	df.register(c.Flags())
+	registerData(c.Flags(), &df)
 	return c
 }
 

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
 	"github.com/spf13/cobra"
 )
 
 // runFlags are the settings of `maple run`.
 type runFlags struct {
-	data            dataFlags
+	data            loaders.Spec
 	method, runsDir string
 	headless, json  bool
 	set             core.Settings
@@ -25,13 +26,13 @@ type runFlags struct {
 }
 
 func runCmd() *cobra.Command {
-	f := &runFlags{set: core.DefaultSettings(), eval: core.DefaultEval()}
+	f := &runFlags{set: core.DefaultSettings(), eval: core.DefaultEval(), data: loaders.DefaultSpec("synthetic")}
 	c := &cobra.Command{
 		Use:   "run",
 		Short: "Run a MAPLE search (or a baseline) and evaluate it by weighted ERM",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("model") && f.data.name == "synthetic" {
+			if !cmd.Flags().Changed("model") && f.data.Name == "synthetic" {
 				f.set.Model = "linear"
 			}
 			if f.evalModel == "" {
@@ -43,8 +44,8 @@ func runCmd() *cobra.Command {
 	}
 	fl := c.Flags()
 	s, e := &f.set, &f.eval
-	fl.StringVar(&f.data.name, "dataset", "synthetic", "dataset: "+strings.Join(datasetNames, ", "))
-	f.data.register(fl)
+	fl.StringVar(&f.data.Name, "dataset", "synthetic", "dataset: "+strings.Join(loaders.Names, ", "))
+	registerData(fl, &f.data)
 	fl.StringVar(&f.method, "method", "maple", "maple, erm, oracle, irmv1, rex, groupdro, cvar, jtt or upweight")
 	fl.StringVar(&s.Objective, "objective", s.Objective, "outer objective: irmv1, irmv1b, rex, cvar, worst-group, erm")
 	fl.Float64Var(&s.Beta, "beta", s.Beta, "weight of the mean loss added to the outer objective")
@@ -88,7 +89,7 @@ func runMain(cmd *cobra.Command, f *runFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	sp, err := f.data.load(f.set.Seed)
+	sp, err := f.data.Load(f.set.Seed, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

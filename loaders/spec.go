@@ -1,0 +1,126 @@
+package loaders
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Spec names a dataset and its options: what a run records so that it can
+// load the same data again.
+type Spec struct {
+	Name       string         `json:"name"`                 // one of Names
+	DataDir    string         `json:"data_dir,omitempty"`   // "" = DataDir's default
+	TrainSize  int            `json:"train_size,omitempty"` // seeded training subset; 0 = all
+	Corr       string         `json:"corr,omitempty"`       // per-env spurious parameters "train0,train1,test"; "" = the dataset's default
+	LabelNoise float64        `json:"label_noise"`          // < 0 = the dataset's default
+	Downsample int            `json:"downsample,omitempty"` // 0 = the dataset's default
+	Offline    bool           `json:"offline,omitempty"`    // never download
+	Dir        string         `json:"dir,omitempty"`        // waterbirds / celeba folder; "" = <data dir>/<name>
+	ImageSize  int            `json:"image_size,omitempty"` // waterbirds / celeba; 0 = 64
+	Features   string         `json:"features,omitempty"`   // .npy features or embeddings
+	CSV        string         `json:"csv,omitempty"`        // features: the table
+	Columns    FeaturesConfig `json:"columns"`              // features: column names
+}
+
+// Names lists the datasets Spec.Load knows.
+var Names = []string{"synthetic", "cmnist", "mnist-fashion", "cifar-mnist", "waterbirds", "celeba", "features"}
+
+// DefaultSpec returns a Spec for name with every option at its default.
+func DefaultSpec(name string) Spec {
+	return Spec{Name: name, LabelNoise: -1, Columns: DefaultFeatures()}
+}
+
+func parseTriple(s string) ([3]float64, error) {
+	var t [3]float64
+	f := strings.Split(s, ",")
+	if len(f) != 3 {
+		return t, fmt.Errorf("loaders: --corr %q: want three comma-separated numbers (train env 0, train env 1, test)", s)
+	}
+	for i, v := range f {
+		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || x < 0 || x > 1 {
+			return t, fmt.Errorf("loaders: --corr %q: %q is not a probability in [0, 1]", s, v)
+		}
+		t[i] = x
+	}
+	return t, nil
+}
+
+// Load builds the dataset with the given seed; download progress goes to
+// progress (nil for none).
+func (d Spec) Load(seed uint64, progress io.Writer) (*Splits, error) {
+	dir, err := DataDir(d.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	fe := &Fetcher{Dir: dir, Progress: progress, Offline: d.Offline}
+	var corr [3]float64
+	if d.Corr != "" {
+		if corr, err = parseTriple(d.Corr); err != nil {
+			return nil, err
+		}
+	}
+	switch d.Name {
+	case "synthetic":
+		c := DefaultSynthetic()
+		c.Seed = seed
+		if d.TrainSize > 0 {
+			// Training is (1 - ValFrac) of both envs together.
+			c.PerEnv = int(float64(d.TrainSize)/(1-c.ValFrac)/2 + 0.5)
+		}
+		if d.Corr != "" {
+			c.TrainP, c.TestP = []float64{corr[0], corr[1]}, corr[2]
+		}
+		return Synthetic(c)
+	case "cmnist":
+		c := DefaultCMNIST()
+		c.Seed, c.TrainSize = seed, d.TrainSize
+		if d.LabelNoise >= 0 {
+			c.LabelNoise = d.LabelNoise
+		}
+		if d.Corr != "" {
+			c.Flips = corr
+		}
+		return CMNIST(fe, c)
+	case "mnist-fashion", "cifar-mnist":
+		ds := 2
+		if d.Name == "cifar-mnist" {
+			ds = 1
+		}
+		c := DefaultDomino(ds)
+		c.Seed, c.TrainSize = seed, d.TrainSize
+		if d.Downsample > 0 {
+			c.Downsample = d.Downsample
+		}
+		if d.LabelNoise >= 0 {
+			c.LabelNoise = d.LabelNoise
+		}
+		if d.Corr != "" {
+			c.Corr = corr
+		}
+		if d.Name == "cifar-mnist" {
+			return CIFARMNIST(fe, c)
+		}
+		return MNISTFashion(fe, c)
+	case "waterbirds", "celeba":
+		c := ImageConfig{Dir: d.Dir, Size: d.ImageSize, Features: d.Features}
+		if c.Dir == "" {
+			c.Dir = filepath.Join(dir, d.Name)
+		}
+		if d.Name == "celeba" {
+			return CelebA(c)
+		}
+		return Waterbirds(c)
+	case "features":
+		if d.CSV == "" {
+			return nil, fmt.Errorf("loaders: dataset features needs --csv FILE (and optionally --features FILE.npy)")
+		}
+		c := d.Columns
+		c.CSV, c.NPY = d.CSV, d.Features
+		return Features(c)
+	}
+	return nil, fmt.Errorf("loaders: unknown dataset %q: want one of %s", d.Name, strings.Join(Names, ", "))
+}
