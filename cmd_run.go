@@ -1,35 +1,40 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/runs"
 	"github.com/spf13/cobra"
 )
 
 // runFlags are the settings of `maple run`.
 type runFlags struct {
 	data            loaders.Spec
-	method, runsDir string
+	method          string
 	headless, json  bool
+	detach          bool
 	set             core.Settings
 	eval            core.EvalSettings
 	evalModel       string
+	checkpointEvery int
 }
 
-func runCmd() *cobra.Command {
+func runCmd(g *globals) *cobra.Command {
 	f := &runFlags{set: core.DefaultSettings(), eval: core.DefaultEval(), data: loaders.DefaultSpec("synthetic")}
 	c := &cobra.Command{
 		Use:   "run",
-		Short: "Run a MAPLE search (or a baseline) and evaluate it by weighted ERM",
+		Short: "Start a MAPLE search (or a baseline), keep it in the runs dir and evaluate it by weighted ERM",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("model") && f.data.Name == "synthetic" {
@@ -39,19 +44,40 @@ func runCmd() *cobra.Command {
 				f.evalModel = f.set.Model
 			}
 			f.eval.Model, f.eval.Seed = f.evalModel, f.set.Seed
-			return runMain(cmd, f)
+			if !validMethod(f.method) {
+				return fmt.Errorf("--method %q: want one of %s", f.method, strings.Join(core.Methods, ", "))
+			}
+			if err := f.set.Check(); err != nil {
+				return err
+			}
+			if _, err := nets.ParseSpec(f.eval.Model); err != nil {
+				return fmt.Errorf("--eval-model: %w", err)
+			}
+			if f.checkpointEvery < 1 {
+				return fmt.Errorf("--checkpoint-every %d: want at least 1", f.checkpointEvery)
+			}
+			cfg := runs.Config{Version: version, Dataset: f.data, Method: f.method, Settings: f.set, Eval: f.eval,
+				CheckpointEvery: f.checkpointEvery, Args: os.Args}
+			r, err := runs.Create(g.runsDir, cfg)
+			if err != nil {
+				return err
+			}
+			if f.detach {
+				return detach(cmd, g, r)
+			}
+			return execute(cmd, g, r, f.json)
 		},
 	}
 	fl := c.Flags()
 	s, e := &f.set, &f.eval
 	fl.StringVar(&f.data.Name, "dataset", "synthetic", "dataset: "+strings.Join(loaders.Names, ", "))
 	registerData(fl, &f.data)
-	fl.StringVar(&f.method, "method", "maple", "maple, erm, oracle, irmv1, rex, groupdro, cvar, jtt or upweight")
+	fl.StringVar(&f.method, "method", "maple", "maple, or a baseline: erm, oracle, irmv1, rex, groupdro, cvar, jtt, upweight")
 	fl.StringVar(&s.Objective, "objective", s.Objective, "outer objective: irmv1, irmv1b, rex, cvar, worst-group, erm")
 	fl.Float64Var(&s.Beta, "beta", s.Beta, "weight of the mean loss added to the outer objective")
 	fl.Float64Var(&s.CVaRAlpha, "cvar-alpha", s.CVaRAlpha, "tail fraction of the cvar objective")
 	fl.StringVar(&s.OuterOn, "outer-on", s.OuterOn, "split the outer objective is evaluated on: val or train")
-	fl.StringVar(&s.Model, "model", s.Model, "search model: linear, mlp:W1,W2,..., cnn:C1,C2 (default linear on synthetic)")
+	fl.StringVar(&s.Model, "model", s.Model, "search model: linear, mlp:W1,W2,..., cnn:C1,C2, cnns:C1,C2 (default linear on synthetic)")
 	fl.StringVar(&f.evalModel, "eval-model", "", "model of the final weighted ERM (default: the search model)")
 	fl.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the data, the search and the evaluation")
 	fl.IntVar(&s.OuterIters, "outer-iters", s.OuterIters, "outer iterations")
@@ -66,89 +92,124 @@ func runCmd() *cobra.Command {
 	fl.Float64Var(&s.Keep0, "keep0", s.Keep0, "initial keep fraction K0/n")
 	fl.IntVar(&e.Steps, "eval-steps", e.Steps, "SGD steps of the final weighted ERM and the baselines")
 	fl.Float64Var(&e.LR, "eval-lr", e.LR, "learning rate of the final weighted ERM and the baselines")
-	fl.IntVar(&e.EvalEvery, "eval-every", e.EvalEvery, "validation check every N steps")
+	fl.IntVar(&e.EvalEvery, "eval-every", e.EvalEvery, "validation check every N steps of the final weighted ERM")
 	fl.Float64Var(&e.Penalty, "penalty", e.Penalty, "irmv1/rex baseline penalty weight")
-	fl.StringVar(&f.runsDir, "runs-dir", "runs", "runs directory (persistence is not built yet)")
-	fl.BoolVar(&f.headless, "headless", false, "print progress lines instead of the dashboard")
+	fl.IntVar(&f.checkpointEvery, "checkpoint-every", 5, "outer iterations between checkpoints")
+	fl.BoolVar(&f.headless, "headless", false, "print progress lines instead of the dashboard (the dashboard is not built yet)")
 	fl.BoolVar(&f.json, "json", false, "print the summary as one JSON object on the last line of stdout")
+	fl.BoolVar(&f.detach, "detach", false, "run in the background, surviving the terminal; print the run id and return")
 	return c
 }
 
-// Summary is the final line of `maple run --json`.
-type Summary struct {
-	*core.Result
-	// Linear-case figures on the synthetic dataset with a linear model.
-	SpuriousShare    *float64 `json:"spurious_share,omitempty"`
-	ERMSpuriousShare *float64 `json:"erm_spurious_share,omitempty"`
-	ERMTestAcc       *float64 `json:"erm_test_acc,omitempty"`
-	Objective        string   `json:"objective,omitempty"`
-	Seconds          float64  `json:"seconds"`
+func validMethod(m string) bool {
+	for _, x := range core.Methods {
+		if x == m {
+			return true
+		}
+	}
+	return false
 }
 
-func runMain(cmd *cobra.Command, f *runFlags) error {
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+// execute runs r in this process with progress on stderr.
+func execute(cmd *cobra.Command, g *globals, r *runs.Run, asJSON bool) error {
+	defer r.Close()
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	start := time.Now()
-	sp, err := f.data.Load(f.set.Seed, cmd.ErrOrStderr())
-	if err != nil {
-		return err
-	}
-	if err := f.set.Check(); err != nil {
-		return err
-	}
 	stderr := cmd.ErrOrStderr()
-	var res *core.Result
-	if f.method == "maple" {
-		eng, err := core.New(sp, f.set)
-		if err != nil {
-			return err
+	fmt.Fprintf(stderr, "run %s in %s\n", r.Config.ID, r.Dir)
+	sum, err := runs.Execute(ctx, r, runs.Options{Log: stderr, Socket: true})
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted; the state is checkpointed: continue with maple resume %s --runs-dir %s", r.Config.ID, g.runsDir)
 		}
-		status, err := eng.Run(ctx, &lineRecorder{w: stderr})
-		if err != nil {
-			return err
-		}
-		if status != core.StatusDone {
-			return fmt.Errorf("search %s", status)
-		}
-		out := eng.Output()
-		res, err = core.WeightedERM(ctx, sp, out.Weights(), f.eval, "maple")
-		if err != nil {
-			return err
-		}
-	} else {
-		res, err = core.Baseline(ctx, sp, f.method, f.eval)
-		if err != nil {
-			return err
-		}
+		return err
 	}
-	sum := Summary{Result: res, Seconds: time.Since(start).Seconds()}
-	if f.method == "maple" {
-		sum.Objective = f.set.Objective
-	}
-	if share, err := core.SpuriousShare(sp, res.Theta); err == nil {
-		sum.SpuriousShare = &share
-		if f.method != "erm" {
-			if erm, err := core.Baseline(ctx, sp, "erm", f.eval); err == nil {
-				if es, err := core.SpuriousShare(sp, erm.Theta); err == nil {
-					sum.ERMSpuriousShare, sum.ERMTestAcc = &es, &erm.TestAcc
-				}
-			}
-		}
-	}
-	printResult(stderr, &sum)
-	if f.json {
-		b, _ := json.Marshal(sum)
+	out := resultSummary(cmd.Context(), r.Config, sum)
+	printResult(stderr, out)
+	if asJSON {
+		b, _ := json.Marshal(out)
 		fmt.Fprintln(cmd.OutOrStdout(), string(b))
 	}
 	return nil
 }
 
+// detach starts `maple resume ID` in a new session with its output in the
+// run's log.txt, and returns.
+func detach(cmd *cobra.Command, g *globals, r *runs.Run) error {
+	id := r.Config.ID
+	r.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	logf, err := os.OpenFile(r.Path(runs.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	child := exec.Command(exe, "resume", id, "--runs-dir", g.runsDir)
+	child.Stdout, child.Stderr = logf, logf
+	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := child.Start(); err != nil {
+		return fmt.Errorf("cannot start the background search: %w", err)
+	}
+	child.Process.Release()
+	fmt.Fprintln(cmd.OutOrStdout(), id)
+	fmt.Fprintf(cmd.ErrOrStderr(), "search %s runs in the background (log: %s); watch it with maple attach %s\n", id, r.Path(runs.LogFile), id)
+	return nil
+}
+
+// Summary is the final line of `maple run --json`.
+type Summary struct {
+	*core.Result
+	RunID     string `json:"run_id"`
+	Status    string `json:"status"`
+	Objective string `json:"objective,omitempty"`
+	// Linear-case figures on the synthetic dataset with a linear model.
+	SpuriousShare    *float64 `json:"spurious_share,omitempty"`
+	ERMSpuriousShare *float64 `json:"erm_spurious_share,omitempty"`
+	ERMTestAcc       *float64 `json:"erm_test_acc,omitempty"`
+	Seconds          float64  `json:"seconds"`
+}
+
+func resultSummary(ctx context.Context, cfg runs.Config, s *runs.Summary) *Summary {
+	out := &Summary{Result: s.Result, RunID: cfg.ID, Status: s.Status, Seconds: s.Seconds}
+	if out.Result == nil {
+		out.Result = &core.Result{Method: cfg.Method, Dataset: cfg.Dataset.Name}
+	}
+	if cfg.Method == "maple" {
+		out.Objective = cfg.Settings.Objective
+	}
+	if s.Result == nil || cfg.Dataset.Name != "synthetic" {
+		return out
+	}
+	sp, err := cfg.Dataset.Load(cfg.Settings.Seed, nil)
+	if err != nil {
+		return out
+	}
+	if share, err := core.SpuriousShare(sp, s.Result.Theta); err == nil {
+		out.SpuriousShare = &share
+		if cfg.Method != "erm" {
+			if erm, err := core.Baseline(ctx, sp, "erm", cfg.Eval); err == nil {
+				if es, err := core.SpuriousShare(sp, erm.Theta); err == nil {
+					out.ERMSpuriousShare, out.ERMTestAcc = &es, &erm.TestAcc
+				}
+			}
+		}
+	}
+	return out
+}
+
 func printResult(w io.Writer, s *Summary) {
+	if s.Status != "done" {
+		fmt.Fprintf(w, "run %s: %s\n", s.RunID, s.Status)
+		return
+	}
 	fmt.Fprintf(w, "%s on %s (model %s, seed %d), selected on validation (%s) at step %d:\n",
 		s.Method, s.Dataset, s.Model, s.Seed, s.Criterion, s.SelectedStep)
 	fmt.Fprintf(w, "  val  acc %.4f  worst-group %.4f\n  test acc %.4f  worst-group %.4f\n", s.ValAcc, s.ValWorst, s.TestAcc, s.TestWorst)
 	for g, a := range s.PerGroupTest {
-		fmt.Fprintf(w, "    test group %-10s %.4f\n", s.GroupNames[g], a)
+		fmt.Fprintf(w, "    test group %-16s %.4f\n", s.GroupNames[g], a)
 	}
 	fmt.Fprintf(w, "  oracle selection (test-selected, reference only): test acc %.4f worst-group %.4f at step %d\n",
 		s.OracleSelection.TestAcc, s.OracleSelection.TestWorst, s.OracleSelection.Step)
@@ -160,20 +221,3 @@ func printResult(w io.Writer, s *Summary) {
 		fmt.Fprintln(w)
 	}
 }
-
-// lineRecorder prints one progress line per outer iteration.
-type lineRecorder struct{ w io.Writer }
-
-func (r *lineRecorder) Snapshot(s *core.Snapshot) error {
-	eta := time.Duration(s.Elapsed / float64(s.Iter) * float64(s.Total-s.Iter) * float64(time.Second))
-	fmt.Fprintf(r.w, "iter %4d/%d  outer %.5f  inner %.4f  val wg %.4f  test wg %.4f  |g| %.3g  %5.1fs  eta %s\n",
-		s.Iter, s.Total, s.OuterRisk, s.InnerLoss, s.ValWorst, s.TestWorst, s.HyperNorm, s.Elapsed, eta.Round(time.Second))
-	return nil
-}
-
-func (r *lineRecorder) Event(e core.Event) error {
-	fmt.Fprintf(r.w, "event %s at iteration %d %s\n", e.Kind, e.Iter, e.Error)
-	return nil
-}
-
-func (r *lineRecorder) Checkpoint(*core.State) error { return nil }

@@ -1,0 +1,169 @@
+package runs
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/maple-ood/maple/core"
+)
+
+// checkpoint.bin layout (little-endian):
+//
+//	"MAPLECKP" | uint32 version (1) | uint32 header length | header JSON
+//	  {"iter", "adam_t", "lr", "n", "rng", "theta"}
+//	| W, S, WM, WV, SM, SV: n float64 each | rng bytes | theta float32s
+//	| uint32 CRC-32 (IEEE) of everything before it
+const ckptMagic = "MAPLECKP"
+
+type ckptHeader struct {
+	Iter  int                `json:"iter"`
+	AdamT int                `json:"adam_t"`
+	LR    core.LearningRates `json:"lr"`
+	N     int                `json:"n"`
+	RNG   int                `json:"rng"`
+	Theta int                `json:"theta"`
+}
+
+// EncodeCheckpoint serialises a search state.
+func EncodeCheckpoint(st *core.State) []byte {
+	h, _ := json.Marshal(ckptHeader{Iter: st.Iter, AdamT: st.AdamT, LR: st.LR, N: len(st.W), RNG: len(st.RNG), Theta: len(st.Theta)})
+	var b bytes.Buffer
+	b.WriteString(ckptMagic)
+	binary.Write(&b, binary.LittleEndian, uint32(1))
+	binary.Write(&b, binary.LittleEndian, uint32(len(h)))
+	b.Write(h)
+	for _, v := range [][]float64{st.W, st.S, st.WM, st.WV, st.SM, st.SV} {
+		binary.Write(&b, binary.LittleEndian, v)
+	}
+	b.Write(st.RNG)
+	binary.Write(&b, binary.LittleEndian, st.Theta)
+	binary.Write(&b, binary.LittleEndian, crc32.ChecksumIEEE(b.Bytes()))
+	return b.Bytes()
+}
+
+// DecodeCheckpoint parses and verifies a checkpoint.
+func DecodeCheckpoint(data []byte) (*core.State, error) {
+	if len(data) < len(ckptMagic)+12 || string(data[:len(ckptMagic)]) != ckptMagic {
+		return nil, errors.New("not a maple checkpoint (bad magic or too short)")
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, errors.New("checksum mismatch: the file is truncated or corrupted")
+	}
+	r := bytes.NewReader(body[len(ckptMagic):])
+	var ver, hl uint32
+	binary.Read(r, binary.LittleEndian, &ver)
+	binary.Read(r, binary.LittleEndian, &hl)
+	if ver != 1 {
+		return nil, fmt.Errorf("checkpoint version %d, this maple reads version 1", ver)
+	}
+	if int64(hl) > int64(r.Len()) {
+		return nil, errors.New("header longer than the file")
+	}
+	hb := make([]byte, hl)
+	r.Read(hb)
+	var h ckptHeader
+	if err := json.Unmarshal(hb, &h); err != nil {
+		return nil, fmt.Errorf("bad header: %v", err)
+	}
+	if h.N < 0 || h.RNG < 0 || h.Theta < 0 || int64(r.Len()) != 48*int64(h.N)+int64(h.RNG)+4*int64(h.Theta) {
+		return nil, errors.New("sizes in the header do not match the file")
+	}
+	st := &core.State{Iter: h.Iter, AdamT: h.AdamT, LR: h.LR}
+	for _, p := range []*[]float64{&st.W, &st.S, &st.WM, &st.WV, &st.SM, &st.SV} {
+		*p = make([]float64, h.N)
+		binary.Read(r, binary.LittleEndian, *p)
+	}
+	st.RNG = make([]byte, h.RNG)
+	r.Read(st.RNG)
+	if h.Theta > 0 {
+		st.Theta = make([]float32, h.Theta)
+		binary.Read(r, binary.LittleEndian, st.Theta)
+	}
+	for _, v := range [][]float64{st.W, st.S} {
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, errors.New("non-finite weight in the checkpoint")
+			}
+		}
+	}
+	return st, nil
+}
+
+// WriteCheckpoint writes st to checkpoint.bin atomically, keeping the
+// previous one as checkpoint.prev.bin.
+func (r *Run) WriteCheckpoint(st *core.State) error {
+	data := EncodeCheckpoint(st)
+	path := r.Path(CheckpointFile)
+	return writeAtomic(path, func(f *os.File) error {
+		half := len(data) / 2
+		if _, err := f.Write(data[:half]); err != nil {
+			return err
+		}
+		crashPoint("checkpoint", st.Iter)
+		if _, err := f.Write(data[half:]); err != nil {
+			return err
+		}
+		// Keep the last good checkpoint until the new one is complete.
+		if _, err := os.Stat(path); err == nil {
+			if err := os.Rename(path, r.Path(PrevCheckpoint)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ReadCheckpoint reads the run's checkpoint, falling back to the previous
+// one when the newest is damaged. It returns nil, nil when there is none.
+// warn receives a message for each damaged file skipped.
+func ReadCheckpoint(dir string, warn func(string)) (*core.State, error) {
+	var problems []string
+	for _, name := range []string{CheckpointFile, PrevCheckpoint} {
+		p := filepath.Join(dir, name)
+		data, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("runs: %w", err)
+		}
+		st, err := DecodeCheckpoint(data)
+		if err == nil {
+			for _, m := range problems {
+				warn(m)
+			}
+			return st, nil
+		}
+		problems = append(problems, fmt.Sprintf("%s: %v; it is left in place", p, err))
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("runs: no usable checkpoint: %s", strings.Join(problems, "; "))
+	}
+	return nil, nil
+}
+
+// crashPoint kills the process with SIGKILL at a named point when the
+// environment variable MAPLE_CRASH is "point:iteration" (for the
+// kill-and-resume tests only).
+func crashPoint(point string, iter int) {
+	v := os.Getenv("MAPLE_CRASH")
+	if v == "" {
+		return
+	}
+	p, it, ok := strings.Cut(v, ":")
+	if n, err := strconv.Atoi(it); ok && err == nil && p == point && n == iter {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	}
+}

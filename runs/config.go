@@ -1,0 +1,210 @@
+package runs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
+)
+
+// File names inside a run directory.
+const (
+	ConfigFile     = "run.json"
+	MetricsFile    = "metrics.jsonl"
+	EventsFile     = "events.jsonl"
+	CheckpointFile = "checkpoint.bin"
+	PrevCheckpoint = "checkpoint.prev.bin"
+	WeightsNPY     = "weights.npy"
+	KeepNPY        = "keep_prob.npy"
+	WeightsCSV     = "weights.csv"
+	SummaryFile    = "summary.json"
+	LockFile       = "lock"
+	SocketFile     = "sock"
+	LogFile        = "log.txt"
+)
+
+// Config is run.json: everything needed to repeat or resume the run.
+type Config struct {
+	ID              string            `json:"id"`
+	Version         string            `json:"version"`
+	Started         time.Time         `json:"started"`
+	Dataset         loaders.Spec      `json:"dataset"`
+	Method          string            `json:"method"` // maple or a baseline
+	Settings        core.Settings     `json:"settings"`
+	Eval            core.EvalSettings `json:"eval"`
+	CheckpointEvery int               `json:"checkpoint_every"` // outer iterations between checkpoints
+	Args            []string          `json:"args,omitempty"`   // the command line that started it
+}
+
+// Run is an open run directory whose lock this process holds.
+type Run struct {
+	Dir    string
+	Config Config
+	lock   *os.File
+}
+
+// ErrLocked means another process holds the run.
+var ErrLocked = errors.New("runs: the run is held by another process")
+
+// Create makes a new run directory under runsDir with a fresh id that
+// sorts by start time (YYYYMMDD-HHMMSS-NN, NN counting runs started in the
+// same second), writes run.json and takes the lock.
+func Create(runsDir string, cfg Config) (*Run, error) {
+	if err := os.MkdirAll(runsDir, 0o755); err != nil {
+		return nil, fmt.Errorf("runs: cannot create the runs directory: %w", err)
+	}
+	if cfg.Started.IsZero() {
+		cfg.Started = time.Now()
+	}
+	stamp := cfg.Started.UTC().Format("20060102-150405")
+	for seq := 1; ; seq++ {
+		id := fmt.Sprintf("%s-%02d", stamp, seq)
+		dir := filepath.Join(runsDir, id)
+		err := os.Mkdir(dir, 0o755)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("runs: %w", err)
+		}
+		cfg.ID = id
+		r := &Run{Dir: dir, Config: cfg}
+		if err := r.takeLock(); err != nil {
+			return nil, err
+		}
+		if err := writeJSONAtomic(filepath.Join(dir, ConfigFile), cfg); err != nil {
+			r.Close()
+			return nil, err
+		}
+		return r, nil
+	}
+}
+
+// Open takes the lock of an existing run and reads its config.
+func Open(runsDir, id string) (*Run, error) {
+	dir := filepath.Join(runsDir, id)
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("runs: no run %q in %s (see maple ls)", id, runsDir)
+	}
+	r := &Run{Dir: dir}
+	if err := r.takeLock(); err != nil {
+		return nil, err
+	}
+	cfg, err := ReadConfig(dir)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	r.Config = *cfg
+	return r, nil
+}
+
+// ReadConfig reads run.json of the run in dir.
+func ReadConfig(dir string) (*Config, error) {
+	p := filepath.Join(dir, ConfigFile)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("runs: %w", err)
+	}
+	var c Config
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("runs: %s is not valid JSON (%v); it cannot be resumed, but its other files are untouched", p, err)
+	}
+	return &c, nil
+}
+
+func (r *Run) takeLock() error {
+	f, err := os.OpenFile(filepath.Join(r.Dir, LockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("runs: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		pid, _ := os.ReadFile(f.Name())
+		f.Close()
+		return fmt.Errorf("%w: run %s is being written by process %s; attach to it with maple attach %s, or wait", ErrLocked, filepath.Base(r.Dir), string(pid), filepath.Base(r.Dir))
+	}
+	f.Truncate(0)
+	fmt.Fprintf(f, "%d", os.Getpid())
+	r.lock = f
+	return nil
+}
+
+// Held reports whether some process holds the lock of the run in dir.
+func Held(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, LockFile))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+// Close releases the lock.
+func (r *Run) Close() error {
+	if r.lock == nil {
+		return nil
+	}
+	err := r.lock.Close()
+	r.lock = nil
+	return err
+}
+
+// Path returns the path of a file of the run.
+func (r *Run) Path(name string) string { return filepath.Join(r.Dir, name) }
+
+// writeFileAtomic writes data to a temporary file beside path, syncs it,
+// renames it over path and syncs the directory.
+func writeFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, func(f *os.File) error { _, err := f.Write(data); return err })
+}
+
+func writeAtomic(path string, write func(*os.File) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("runs: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("runs: writing %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("runs: writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("runs: writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("runs: %w", err)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	d.Sync()
+	return nil
+}
+
+func writeJSONAtomic(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("runs: %w", err)
+	}
+	return writeFileAtomic(path, append(b, '\n'))
+}

@@ -1,0 +1,132 @@
+package runs
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/maple-ood/maple/core"
+)
+
+// Summary is summary.json.
+type Summary struct {
+	Done     bool         `json:"done"`   // the search and its evaluation finished
+	Status   string       `json:"status"` // done, stopped or failed
+	Error    string       `json:"error,omitempty"`
+	Iter     int          `json:"iter"`
+	Total    int          `json:"total"`
+	Result   *core.Result `json:"result,omitempty"`
+	Finished time.Time    `json:"finished"`
+	Seconds  float64      `json:"seconds"`
+	// BestValWorst is the best validation worst-group accuracy of the
+	// search model over the outer iterations (NaN-free; -1 if none).
+	BestValWorst float64 `json:"best_val_worst_group_acc"`
+}
+
+// ReadSummary reads summary.json; nil, nil when there is none.
+func ReadSummary(dir string) (*Summary, error) {
+	b, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("runs: %w", err)
+	}
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("runs: %s is damaged (%v)", filepath.Join(dir, SummaryFile), err)
+	}
+	return &s, nil
+}
+
+// Info is one line of `maple ls`.
+type Info struct {
+	ID        string    `json:"id"`
+	Dataset   string    `json:"dataset"`
+	Method    string    `json:"method"` // method, or maple/objective
+	Status    string    `json:"status"` // running, paused, done, stopped, failed, interrupted
+	Iter      int       `json:"iter"`
+	Total     int       `json:"total"`
+	BestVal   float64   `json:"best_val_worst_group_acc"` // over outer iterations; -1 if none
+	TestWorst float64   `json:"test_worst_group_acc"`     // at the validation-selected checkpoint; -1 until evaluated
+	TestAcc   float64   `json:"test_acc"`                 // likewise
+	Started   time.Time `json:"started"`
+	Problem   string    `json:"problem,omitempty"` // a damaged file, when there is one
+}
+
+// Stat describes the run in dir.
+func Stat(dir string) Info {
+	in := Info{ID: filepath.Base(dir), BestVal: -1, TestWorst: -1, TestAcc: -1, Dataset: "?", Method: "?"}
+	var problems []string
+	cfg, err := ReadConfig(dir)
+	if err != nil {
+		problems = append(problems, err.Error())
+	} else {
+		in.Dataset, in.Method, in.Started, in.Total = cfg.Dataset.Name, cfg.Method, cfg.Started, cfg.Settings.OuterIters
+		if cfg.Method == "maple" {
+			in.Method = "maple/" + cfg.Settings.Objective
+		} else {
+			in.Total = 0
+		}
+	}
+	snaps, err := ReadMetrics(dir)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	for _, s := range snaps {
+		in.Iter = s.Iter
+		in.BestVal = math.Max(in.BestVal, s.ValWorst)
+	}
+	sum, err := ReadSummary(dir)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	switch {
+	case sum != nil:
+		in.Status = sum.Status
+		if sum.Result != nil {
+			in.TestWorst, in.TestAcc = sum.Result.TestWorst, sum.Result.TestAcc
+		}
+	case Held(dir):
+		in.Status = "running"
+		if ev, _ := ReadEvents(dir); len(ev) > 0 {
+			switch ev[len(ev)-1].Kind {
+			case core.EventPause, core.EventError:
+				in.Status = "paused"
+			}
+		}
+	default:
+		in.Status = "interrupted"
+	}
+	in.Problem = strings.Join(problems, "; ")
+	return in
+}
+
+// List describes every run under runsDir, oldest first.
+func List(runsDir string) ([]Info, error) {
+	ents, err := os.ReadDir(runsDir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("runs: %w", err)
+	}
+	var out []Info
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(runsDir, e.Name())
+		if _, err := os.Stat(filepath.Join(dir, LockFile)); err != nil {
+			continue // not a run directory
+		}
+		out = append(out, Stat(dir))
+	}
+	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
