@@ -57,6 +57,7 @@ func (r *recorder) Snapshot(s *core.Snapshot) error {
 			r.eng.Pause()
 			r.Event(core.Event{Kind: core.EventError, Iter: s.Iter, Error: err.Error() + "; the search is paused"})
 		}
+		crashPoint("checkpointed", s.Iter)
 	}
 	r.hub.Snapshot(s)
 	if r.log != nil {
@@ -135,12 +136,15 @@ func readJSONL[T any](dir, name string) ([]*T, error) {
 
 // truncateMetrics rewrites metrics.jsonl keeping only iterations <= iter.
 func truncateMetrics(r *Run, iter int) ([]*core.Snapshot, error) {
-	snaps, _ := ReadMetrics(r.Dir)
+	snaps, damaged := ReadMetrics(r.Dir)
 	var keep []*core.Snapshot
 	for _, s := range snaps {
 		if s.Iter <= iter && (len(keep) == 0 || s.Iter == keep[len(keep)-1].Iter+1) {
 			keep = append(keep, s)
 		}
+	}
+	if damaged == nil && len(keep) == len(snaps) {
+		return keep, nil // nothing to drop
 	}
 	err := writeAtomic(r.Path(MetricsFile), func(f *os.File) error {
 		w := bufio.NewWriter(f)

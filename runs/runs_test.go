@@ -1,0 +1,442 @@
+package runs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// maple builds the real binary once per test run.
+func maple(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "maple-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "maple")
+		out, err := exec.Command("go", "build", "-o", binPath, "..").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			t.Log(string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// searchArgs is a small, fast search of the synthetic dataset.
+var searchArgs = []string{"run", "--dataset", "synthetic", "--objective", "rex", "--outer-iters", "12", "--inner-steps", "30",
+	"--keep", "0.6", "--keep0", "0.9", "--eval-steps", "20", "--checkpoint-every", "3", "--headless"}
+
+func runMaple(t *testing.T, env []string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(maple(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func onlyRun(t *testing.T, runsDir string) string {
+	t.Helper()
+	ents, _ := os.ReadDir(runsDir)
+	if len(ents) != 1 {
+		t.Fatalf("%d runs in %s", len(ents), runsDir)
+	}
+	return ents[0].Name()
+}
+
+// TestKillAndResume kills the real binary with SIGKILL at several points,
+// resumes, and compares weights.npy with an uninterrupted run's.
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	ref := t.TempDir()
+	if out, err := runMaple(t, nil, append(searchArgs, "--runs-dir", ref)...); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want, err := os.ReadFile(filepath.Join(ref, onlyRun(t, ref), WeightsNPY))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refMetrics, _ := ReadMetrics(filepath.Join(ref, onlyRun(t, ref)))
+	for _, crash := range []string{"metrics:4", "checkpoint:6", "metrics:9", "checkpoint:12"} {
+		t.Run(crash, func(t *testing.T) {
+			dir := t.TempDir()
+			out, err := runMaple(t, []string{"MAPLE_CRASH=" + crash}, append(searchArgs, "--runs-dir", dir)...)
+			if err == nil {
+				t.Fatalf("the run was not killed:\n%s", out)
+			}
+			id := onlyRun(t, dir)
+			if in := Stat(filepath.Join(dir, id)); in.Status != "interrupted" {
+				t.Errorf("status after kill: %s", in.Status)
+			}
+			if out, err := runMaple(t, nil, "resume", id, "--runs-dir", dir); err != nil {
+				t.Fatalf("resume: %v\n%s", err, out)
+			}
+			got, err := os.ReadFile(filepath.Join(dir, id, WeightsNPY))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Error("weights.npy differs from the uninterrupted run's")
+			}
+			snaps, err := ReadMetrics(filepath.Join(dir, id))
+			if err != nil || len(snaps) != 12 {
+				t.Fatalf("metrics: %d records, %v", len(snaps), err)
+			}
+			for i, s := range snaps {
+				if s.Iter != i+1 || s.OuterRisk != refMetrics[i].OuterRisk {
+					t.Errorf("metrics record %d: iteration %d, risk %g (uninterrupted %g)", i, s.Iter, s.OuterRisk, refMetrics[i].OuterRisk)
+				}
+			}
+		})
+	}
+}
+
+func TestDamagedFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	dir := t.TempDir()
+	if out, err := runMaple(t, []string{"MAPLE_CRASH=metrics:8"}, append(searchArgs, "--runs-dir", dir)...); err == nil {
+		t.Fatalf("not killed:\n%s", out)
+	}
+	id := onlyRun(t, dir)
+	rd := filepath.Join(dir, id)
+	// Damage the newest checkpoint and the last metrics line.
+	ck, _ := os.ReadFile(filepath.Join(rd, CheckpointFile))
+	os.WriteFile(filepath.Join(rd, CheckpointFile), ck[:len(ck)/2], 0o644)
+	f, _ := os.OpenFile(filepath.Join(rd, MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"iter": 9, "outer_ri`)
+	f.Close()
+	if in := Stat(rd); in.Status != "interrupted" || in.Problem == "" || in.Iter != 8 {
+		t.Errorf("ls of a damaged run: %+v", in)
+	}
+	out, err := runMaple(t, nil, "resume", id, "--runs-dir", dir)
+	if err != nil || !strings.Contains(out, "checksum mismatch") || !strings.Contains(out, "previous checkpoint") || !strings.Contains(out, "iteration 3") {
+		t.Fatalf("resume with a damaged checkpoint: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(rd, SummaryFile)); err != nil {
+		t.Error("the resumed run did not finish")
+	}
+	// A damaged run.json: still listed, resume says what is wrong.
+	os.WriteFile(filepath.Join(rd, ConfigFile), []byte("{not json"), 0o644)
+	list, err := List(dir)
+	if err != nil || len(list) != 1 || list[0].Problem == "" {
+		t.Errorf("ls with a damaged run.json: %+v %v", list, err)
+	}
+	out, err = runMaple(t, nil, "resume", id, "--runs-dir", dir)
+	if err == nil || !strings.Contains(out, "run.json is not valid JSON") {
+		t.Errorf("resume with a damaged run.json: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(rd, CheckpointFile)); err != nil {
+		t.Error("a file was deleted")
+	}
+}
+
+func TestUnwritableAndFullDisk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	ro := filepath.Join(t.TempDir(), "ro")
+	os.WriteFile(ro, nil, 0o644) // a file where the runs dir should be
+	out, err := runMaple(t, nil, append(searchArgs, "--runs-dir", filepath.Join(ro, "runs"))...)
+	if err == nil || !strings.Contains(out, "cannot create the runs directory") {
+		t.Errorf("unwritable runs dir: %v\n%s", err, out)
+	}
+}
+
+// TestFullDiskPauses writes the metrics log to /dev/full, where every
+// write fails with ENOSPC: the search must pause with a clear message,
+// keep its state and lose no record once the disk is back.
+func TestFullDiskPauses(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full")
+	}
+	defer full.Close()
+	r, err := Create(t.TempDir(), Config{Method: "maple", CheckpointEvery: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	sp, _ := loaders.Synthetic(loaders.DefaultSynthetic())
+	set := core.DefaultSettings()
+	set.Model, set.OuterIters, set.InnerSteps = "linear", 6, 5
+	eng, err := core.New(sp, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	rec := &recorder{run: r, eng: eng, hub: NewHub(), log: &log, metrics: full}
+	rec.events, _ = os.OpenFile(r.Path(EventsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	defer rec.events.Close()
+	done := make(chan core.Status)
+	go func() { st, _ := eng.Run(context.Background(), rec); done <- st }()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(log.String(), "event error") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(log.String(), "no space left") || !strings.Contains(log.String(), "the search is paused") {
+		t.Fatalf("no clear message about the full disk:\n%s", log.String())
+	}
+	if _, err := os.Stat(r.Path(CheckpointFile)); err == nil {
+		t.Error("a checkpoint was written for an iteration that could not be recorded")
+	}
+	// The disk is back: the same record is written, nothing is lost.
+	good, _ := os.OpenFile(r.Path(MetricsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	defer good.Close()
+	rec.metrics = good
+	eng.Resume()
+	if st := <-done; st != core.StatusDone {
+		t.Fatalf("status %s", st)
+	}
+	snaps, err := ReadMetrics(r.Dir)
+	if err != nil || len(snaps) != 6 || snaps[0].Iter != 1 || snaps[5].Iter != 6 {
+		t.Errorf("metrics after recovery: %d records, %v", len(snaps), err)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestLocking(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Create(dir, Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !Held(r.Dir) {
+		t.Error("lock not held")
+	}
+	if _, err := Open(dir, r.Config.ID); err == nil || !strings.Contains(err.Error(), "being written by process") {
+		t.Errorf("second open of a held run: %v", err)
+	}
+	// Two runs created in the same second get distinct, ordered ids.
+	r2, err := Create(dir, Config{Method: "maple", Started: r.Config.Started})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if r2.Config.ID <= r.Config.ID {
+		t.Errorf("ids %s then %s", r.Config.ID, r2.Config.ID)
+	}
+	r.Close()
+	if Held(r.Dir) {
+		t.Error("lock still held after Close")
+	}
+}
+
+func TestCheckpointRoundTrip(t *testing.T) {
+	st := &core.State{Iter: 7, W: []float64{1, 2}, S: []float64{0.5, 0.25}, WM: []float64{3, 4}, WV: []float64{5, 6},
+		SM: []float64{7, 8}, SV: []float64{9, 10}, AdamT: 7, RNG: []byte("rngstate"), LR: core.LearningRates{Weight: 1, Keep: 2, Inner: 3},
+		Theta: []float32{1.5}}
+	b := EncodeCheckpoint(st)
+	got, err := DecodeCheckpoint(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gb, _ := json.Marshal(got)
+	wb, _ := json.Marshal(st)
+	if !bytes.Equal(EncodeCheckpoint(got), b) || !bytes.Equal(gb, wb) {
+		t.Error("round trip differs")
+	}
+	for i := range b {
+		bad := bytes.Clone(b)
+		bad[i] ^= 0x10
+		if _, err := DecodeCheckpoint(bad); err == nil {
+			t.Fatalf("flipped byte %d accepted", i)
+		}
+	}
+	if _, err := DecodeCheckpoint(b[:len(b)-1]); err == nil {
+		t.Error("truncated checkpoint accepted")
+	}
+}
+
+type fakeCtl struct {
+	mu   sync.Mutex
+	cmds []string
+}
+
+func (f *fakeCtl) add(s string) { f.mu.Lock(); f.cmds = append(f.cmds, s); f.mu.Unlock() }
+func (f *fakeCtl) Pause()       { f.add("pause") }
+func (f *fakeCtl) Resume()      { f.add("resume") }
+func (f *fakeCtl) Checkpoint()  { f.add("checkpoint") }
+func (f *fakeCtl) Stop()        { f.add("stop") }
+func (f *fakeCtl) SetLR(l core.LearningRates) error {
+	if err := l.Check(); err != nil {
+		return err
+	}
+	f.add("set_lr")
+	return nil
+}
+
+func TestSocket(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Create(dir, Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	hub, ctl := NewHub(), &fakeCtl{}
+	hub.Snapshot(&core.Snapshot{Iter: 1, Total: 5})
+	srv, err := Serve(r, hub, ctl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	fi, _ := os.Stat(r.Path(SocketFile))
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode %v, want 0600", fi.Mode().Perm())
+	}
+	// Garbage and a client that vanishes mid-stream do not hurt.
+	raw, err := net.Dial("unix", r.Path(SocketFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.Write([]byte("this is not json\n{\"cmd\":\"dance\"}\n"))
+	sc := bufio.NewScanner(raw)
+	sc.Buffer(nil, 1<<20)
+	var kinds []string
+	for len(kinds) < 3 && sc.Scan() {
+		var m Msg
+		json.Unmarshal(sc.Bytes(), &m)
+		kinds = append(kinds, m.Kind+":"+m.Error)
+	}
+	if len(kinds) != 3 || !strings.HasPrefix(kinds[0], "hello") || !strings.Contains(kinds[1], "not a command") || !strings.Contains(kinds[2], "unknown command") {
+		t.Errorf("replies %v", kinds)
+	}
+	raw.Close()
+	hub.Snapshot(&core.Snapshot{Iter: 2, Total: 5})
+
+	cl, err := Attach(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hello := <-cl.Msgs
+	if hello.Kind != "hello" || len(hello.History) != 2 || hello.Config.ID != r.Config.ID {
+		t.Fatalf("hello %+v", hello)
+	}
+	cl.Pause()
+	if err := cl.SetLR(core.LearningRates{Weight: 0, Keep: 1, Inner: 1}); err == nil {
+		t.Error("client accepted a zero learning rate")
+	}
+	cl.SetLR(core.LearningRates{Weight: 0.1, Keep: 0.1, Inner: 0.1})
+	cl.Resume()
+	hub.Snapshot(&core.Snapshot{Iter: 3, Total: 5})
+	if m := <-cl.Msgs; m.Kind != "snapshot" || m.Snapshot.Iter != 3 {
+		t.Errorf("stream: %+v", m)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		ctl.mu.Lock()
+		n := len(ctl.cmds)
+		ctl.mu.Unlock()
+		if n == 3 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if strings.Join(ctl.cmds, ",") != "pause,set_lr,resume" {
+		t.Errorf("commands %v", ctl.cmds)
+	}
+	cl.Close()
+
+	// Another user is refused by the server...
+	srv.UID = os.Getuid() + 1
+	c2, err := Attach(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := <-c2.Msgs; !ok || m.Kind != "error" || !strings.Contains(m.Error, "refused") {
+		t.Errorf("foreign user: %+v", m)
+	}
+	if _, ok := <-c2.Msgs; ok {
+		t.Error("connection stayed open")
+	}
+	// ...and a socket open to others is refused by the client.
+	os.Chmod(r.Path(SocketFile), 0o666)
+	if _, err := Attach(r.Dir); err == nil || !strings.Contains(err.Error(), "0600") {
+		t.Errorf("world-writable socket: %v", err)
+	}
+}
+
+func TestHubNeverBlocks(t *testing.T) {
+	h := NewHub()
+	sub, _, _ := h.Subscribe()
+	for i := 1; i <= 1000; i++ {
+		h.Snapshot(&core.Snapshot{Iter: i})
+		h.Event(core.Event{Iter: i})
+	}
+	if s := <-sub.Snap; s.Iter != 1000 {
+		t.Errorf("pending snapshot %d, want the newest", s.Iter)
+	}
+	if len(h.History()) != 1000 {
+		t.Error("history dropped a record")
+	}
+	_ = context.Background
+}
+
+// TestNumpyLoads checks that numpy.load reads the exports, where a Python
+// with numpy is installed (.ci/run installs Debian's python3-numpy).
+func TestNumpyLoads(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import numpy").Run(); err != nil {
+		t.Skip("no python3 with numpy")
+	}
+	dir := t.TempDir()
+	out := &core.Output{W: []float64{1.5, 0, 2.25}, S: []float64{1, 0.5, 0.125}, Keep: []bool{true, false, true}}
+	train := &loaders.Dataset{ID: []int64{7, 8, 9}, Y: []int32{0, 1, 1}, Env: []int32{0, 0, 1}, Group: []int32{0, 3, 2}}
+	if err := WriteExports(dir, out, train); err != nil {
+		t.Fatal(err)
+	}
+	script := `import numpy as np, sys
+w = np.load(sys.argv[1] + "/weights.npy"); s = np.load(sys.argv[1] + "/keep_prob.npy")
+assert w.dtype == np.float64 and w.shape == (3,) and list(w) == [1.5, 0, 2.25], w
+assert list(s) == [1, 0.5, 0.125], s
+c = np.genfromtxt(sys.argv[1] + "/weights.csv", delimiter=",", names=True)
+assert list(c["sample_id"]) == [7, 8, 9] and list(c["kept"]) == [1, 0, 1] and list(c["weight"]) == [1.5, 0, 2.25]
+print("ok")`
+	b, err := exec.Command(py, "-c", script, dir).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(b)) != "ok" {
+		t.Errorf("numpy: %v\n%s", err, b)
+	}
+}
