@@ -174,6 +174,10 @@ func writeAtomic(path string, write func(*os.File) error) error {
 		return fmt.Errorf("runs: %w", err)
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("runs: %w", err)
+	}
 	if err := write(tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("runs: writing %s: %w", path, err)

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// buildMaple builds the real binary for end-to-end tests.
+func buildMaple(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "maple")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func run(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(bin, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("maple %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestCommandLine runs a small search and uses every runs command on it.
+func TestCommandLine(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	rd := []string{"--runs-dir", dir}
+	cmd := exec.Command(bin, append([]string{"run", "--objective", "rex", "--outer-iters", "5", "--inner-steps", "20", "--eval-steps", "30", "--headless", "--json"}, rd...)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+		t.Fatalf("last stdout line is not JSON: %v", err)
+	}
+	for _, k := range []string{"method", "dataset", "seed", "test_acc", "test_worst_group_acc", "val_acc", "val_worst_group_acc", "per_group_test_acc", "selection", "done", "run_id", "spurious_share"} {
+		if _, ok := sum[k]; !ok {
+			t.Errorf("summary lacks %q", k)
+		}
+	}
+	if sum["selection"] != "validation" || sum["done"] != true {
+		t.Errorf("summary %v", sum)
+	}
+	id := sum["run_id"].(string)
+
+	var list []map[string]any
+	json.Unmarshal([]byte(run(t, bin, append([]string{"ls", "--json"}, rd...)...)), &list)
+	if len(list) != 1 || list[0]["status"] != "done" || list[0]["iter"] != 5.0 {
+		t.Errorf("ls: %v", list)
+	}
+	if s := run(t, bin, append([]string{"show", id}, rd...)...); !strings.Contains(s, "objective rex") || !strings.Contains(s, "oracle selection (test-selected") {
+		t.Errorf("show:\n%s", s)
+	}
+	exp := t.TempDir()
+	run(t, bin, append([]string{"export", id, "--format", "npy", "--out", exp}, rd...)...)
+	a, _ := os.ReadFile(filepath.Join(exp, "weights.npy"))
+	b, _ := os.ReadFile(filepath.Join(dir, id, "weights.npy"))
+	if len(a) == 0 || string(a) != string(b) {
+		t.Error("exported weights.npy differs from the run's")
+	}
+	run(t, bin, append([]string{"export", id, "--format", "csv", "--out", exp}, rd...)...)
+	if c, _ := os.ReadFile(filepath.Join(exp, "weights.csv")); !strings.HasPrefix(string(c), "index,sample_id,weight,keep_prob,kept,label,env,group\n") {
+		t.Errorf("weights.csv starts %q", c[:min(60, len(c))])
+	}
+	ev := run(t, bin, append([]string{"eval", id, "--model", "mlp:8", "--eval-steps", "20"}, rd...)...)
+	if _, err := os.Stat(filepath.Join(dir, id, "eval-mlp_8.json")); err != nil {
+		t.Errorf("eval result not stored beside the run:\n%s", ev)
+	}
+	// Bad input: clear errors, nothing lost.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"show", "nope"}, `no run "nope"`},
+		{[]string{"resume", id}, "is done"},
+		{[]string{"export", id, "--format", "xls"}, `--format "xls"`},
+		{[]string{"run", "--model", "resnet"}, "unknown kind"},
+		{[]string{"run", "--method", "magic"}, `--method "magic"`},
+		{[]string{"run", "--keep", "2"}, "keep fractions"},
+		{[]string{"data", "cmnist", "--data-dir", t.TempDir(), "--offline"}, "is missing"},
+	} {
+		out, err := exec.Command(bin, append(c.args, rd...)...).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.want) || strings.Contains(string(out), "panic") {
+			t.Errorf("maple %v: %v, output %q, want an error with %q", c.args, err, out, c.want)
+		}
+	}
+	if l, _ := os.ReadDir(dir); len(l) != 1 {
+		t.Errorf("a refused command left %d runs", len(l))
+	}
+}
+
+// TestDetachAndAttach starts a detached search, attaches, pauses and
+// changes a learning rate through the socket, and lets it finish.
+func TestDetachAndAttach(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	rd := []string{"--runs-dir", dir}
+	o, err := exec.Command(bin, append([]string{"run", "--outer-iters", "400", "--inner-steps", "50", "--eval-steps", "10", "--detach"}, rd...)...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSpace(string(o))
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var list []map[string]any
+		json.Unmarshal([]byte(run(t, bin, append([]string{"ls", "--json"}, rd...)...)), &list)
+		if len(list) == 1 && list[0]["status"] == "running" && list[0]["iter"].(float64) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("detached run not running: %v", list)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	att := exec.Command(bin, append([]string{"attach", id}, rd...)...)
+	stdout, _ := att.StdoutPipe()
+	if err := att.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	n, _ := stdout.Read(buf)
+	if !strings.Contains(string(buf[:n]), "attached to "+id) {
+		t.Errorf("attach printed %q", buf[:n])
+	}
+	att.Process.Kill()
+	att.Wait()
+	// Steer it through the socket as a client would.
+	// A long run directory path holds the socket's real path instead.
+	ctl := exec.Command("python3", "-c", `import socket,sys,json,os
+p=sys.argv[1]
+if not os.path.stat.S_ISSOCK(os.stat(p).st_mode): p=open(p).read().strip()
+s=socket.socket(socket.AF_UNIX); s.connect(p)
+for c in [{"cmd":"set_lr","lr":{"weight":0.1,"keep":0.05,"inner":0.1}},{"cmd":"stop"}]:
+    s.sendall((json.dumps(c)+"\n").encode())
+s.recv(100)`, filepath.Join(dir, id, "sock"))
+	if out, err := ctl.CombinedOutput(); err != nil {
+		t.Fatalf("socket client: %v %s", err, out)
+	}
+	deadline = time.Now().Add(20 * time.Second)
+	for {
+		var list []map[string]any
+		json.Unmarshal([]byte(run(t, bin, append([]string{"ls", "--json"}, rd...)...)), &list)
+		if list[0]["status"] == "stopped" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not stopped: %v", list)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	ev, _ := os.ReadFile(filepath.Join(dir, id, "events.jsonl"))
+	if !strings.Contains(string(ev), `"kind":"set_lr"`) || !strings.Contains(string(ev), `"weight":0.1`) || !strings.Contains(string(ev), `"kind":"stop"`) {
+		t.Errorf("events:\n%s", ev)
+	}
+}
