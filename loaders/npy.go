@@ -69,45 +69,20 @@ func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
 	if have := len(raw) - npyHeaderLen(raw); n*size > have {
 		return nil, nil, fmt.Errorf("truncated: shape %v needs %d bytes of data, the file has %d", h.Descr.Shape, n*size, have)
 	}
-	out := make([]float32, n)
+	var out []float32
 	switch dt {
 	case "f4":
-		err = rd.Read(&out)
+		out, err = readAs[float32](rd)
 	case "f8":
-		var v []float64
-		if err = rd.Read(&v); err == nil {
-			for i, x := range v {
-				out[i] = float32(x)
-			}
-		}
+		out, err = readAs[float64](rd)
 	case "i2":
-		var v []int16
-		if err = rd.Read(&v); err == nil {
-			for i, x := range v {
-				out[i] = float32(x)
-			}
-		}
+		out, err = readAs[int16](rd)
 	case "i4":
-		var v []int32
-		if err = rd.Read(&v); err == nil {
-			for i, x := range v {
-				out[i] = float32(x)
-			}
-		}
+		out, err = readAs[int32](rd)
 	case "i8":
-		var v []int64
-		if err = rd.Read(&v); err == nil {
-			for i, x := range v {
-				out[i] = float32(x)
-			}
-		}
+		out, err = readAs[int64](rd)
 	case "u1":
-		var v []uint8
-		if err = rd.Read(&v); err == nil {
-			for i, x := range v {
-				out[i] = float32(x)
-			}
-		}
+		out, err = readAs[uint8](rd)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the data: %v", err)
@@ -116,6 +91,22 @@ func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
 		return nil, nil, fmt.Errorf("truncated: %d of %d values", len(out), n)
 	}
 	return append([]int(nil), h.Descr.Shape...), out, nil
+}
+
+// readAs reads the array as its on-disk element type and converts it.
+func readAs[E float32 | float64 | int16 | int32 | int64 | uint8](rd *npy.Reader) ([]float32, error) {
+	var v []E
+	if err := rd.Read(&v); err != nil {
+		return nil, err
+	}
+	if f, ok := any(v).([]float32); ok {
+		return f, nil
+	}
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(x)
+	}
+	return out, nil
 }
 
 // npyHeaderLen is the length of the magic, version, length field and

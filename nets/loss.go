@@ -56,6 +56,19 @@ func checkLabels(loss Loss, y []int32, k int) {
 	}
 }
 
+// logSumExp returns log sum_j exp(f_j), computed stably.
+func logSumExp[T Float](f []T) float64 {
+	m := math.Inf(-1)
+	for _, v := range f {
+		m = max(m, float64(v))
+	}
+	var s float64
+	for _, v := range f {
+		s += math.Exp(float64(v) - m)
+	}
+	return m + math.Log(s)
+}
+
 // Losses writes the per-sample losses l (length n) and their derivatives
 // with respect to the logits d (n x K) for n = len(y) samples. Either
 // output may be nil.
@@ -75,15 +88,7 @@ func Losses[T Float](loss Loss, logits []T, y []int32, k int, l, d []T) {
 				}
 				continue
 			}
-			m := math.Inf(-1)
-			for _, v := range f {
-				m = max(m, float64(v))
-			}
-			var s float64
-			for _, v := range f {
-				s += math.Exp(float64(v) - m)
-			}
-			lse := m + math.Log(s)
+			lse := logSumExp(f)
 			if l != nil {
 				l[i] = T(lse - float64(f[y[i]]))
 			}
@@ -117,19 +122,11 @@ func ScaleGrads[T Float](loss Loss, logits []T, y []int32, k int, gs, dgs []T) {
 			}
 			continue
 		}
-		m := math.Inf(-1)
-		for _, v := range f {
-			m = max(m, float64(v))
-		}
-		var z float64
-		for j, v := range f {
-			p[j] = math.Exp(float64(v) - m)
-			z += p[j]
-		}
+		lse := logSumExp(f)
 		var pf float64 // p . f
-		for j := range p {
-			p[j] /= z
-			pf += p[j] * float64(f[j])
+		for j, v := range f {
+			p[j] = math.Exp(float64(v) - lse)
+			pf += p[j] * float64(v)
 		}
 		// l' = p - e_y; l' . f = p.f - f_y; H f = p * (f - p.f).
 		gs[i] = T(pf - float64(f[y[i]]))
