@@ -15,6 +15,7 @@ import (
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -65,6 +66,9 @@ func runCmd(g *globals) *cobra.Command {
 			if f.detach {
 				return detach(cmd, g, r)
 			}
+			if !f.headless && !f.json && interactive() {
+				return executeTUI(cmd, g, r)
+			}
 			return execute(cmd, g, r, f.json)
 		},
 	}
@@ -95,7 +99,7 @@ func runCmd(g *globals) *cobra.Command {
 	fl.IntVar(&e.EvalEvery, "eval-every", e.EvalEvery, "validation check every N steps of the final weighted ERM")
 	fl.Float64Var(&e.Penalty, "penalty", e.Penalty, "irmv1/rex baseline penalty weight")
 	fl.IntVar(&f.checkpointEvery, "checkpoint-every", 5, "outer iterations between checkpoints")
-	fl.BoolVar(&f.headless, "headless", false, "print progress lines instead of the dashboard (the dashboard is not built yet)")
+	fl.BoolVar(&f.headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
 	fl.BoolVar(&f.json, "json", false, "print the summary as one JSON object on the last line of stdout")
 	fl.BoolVar(&f.detach, "detach", false, "run in the background, surviving the terminal; print the run id and return")
 	return c
@@ -130,6 +134,82 @@ func execute(cmd *cobra.Command, g *globals, r *runs.Run, asJSON bool) error {
 		b, _ := json.Marshal(out)
 		fmt.Fprintln(cmd.OutOrStdout(), string(b))
 	}
+	return nil
+}
+
+// interactive reports whether stdin and stdout are terminals.
+func interactive() bool {
+	for _, f := range []*os.File{os.Stdin, os.Stdout} {
+		fi, err := f.Stat()
+		if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// executeTUI runs r in this process under the live dashboard; the
+// progress lines go to the run's log.txt.
+func executeTUI(cmd *cobra.Command, g *globals, r *runs.Run) error {
+	defer r.Close()
+	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	logf, err := os.OpenFile(r.Path(runs.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	type result struct {
+		sum *runs.Summary
+		err error
+	}
+	hub := runs.NewHub()
+	ready := make(chan runs.Control, 1)
+	done := make(chan result, 1)
+	go func() {
+		sum, err := runs.Execute(ctx, r, runs.Options{Log: logf, Hub: hub, Socket: true, Ready: func(c runs.Control) { ready <- c }})
+		done <- result{sum, err}
+	}()
+	var ctl runs.Control
+	select {
+	case ctl = <-ready:
+	case res := <-done:
+		if res.err == nil {
+			res.err = fmt.Errorf("run %s ended before it started", r.Config.ID)
+		}
+		return res.err
+	}
+	end := make(chan tui.EndMsg, 1)
+	final := make(chan result, 1)
+	go func() {
+		res := <-done
+		m := tui.EndMsg{Err: res.err}
+		if res.sum != nil {
+			m.Status = res.sum.Status
+		}
+		end <- m
+		final <- res
+	}()
+	uiErr := tui.RunLocal(ctx, tui.IO{}, r.Config, hub, ctl, end)
+	var res result
+	select {
+	case res = <-final:
+	default:
+		// The screen closed while the search runs: stop it (resumable).
+		ctl.Stop()
+		res = <-final
+	}
+	if uiErr != nil {
+		return uiErr
+	}
+	if res.err != nil {
+		return res.err
+	}
+	if res.sum.Status != "done" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "run %s %s at iteration %d; continue with maple resume %s --runs-dir %s\n", r.Config.ID, res.sum.Status, res.sum.Iter, r.Config.ID, g.runsDir)
+		return nil
+	}
+	printResult(cmd.ErrOrStderr(), resultSummary(cmd.Context(), r.Config, res.sum))
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -269,9 +270,10 @@ func evalCmd(g *globals) *cobra.Command {
 }
 
 func attachCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var lines bool
+	c := &cobra.Command{
 		Use:   "attach ID",
-		Short: "Follow a search running in another process (as progress lines until the dashboard lands)",
+		Short: "Open the live dashboard of a search running in another process",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, err := runDir(g, args[0])
@@ -283,6 +285,9 @@ func attachCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer cl.Close()
+			if interactive() && !lines {
+				return tui.RunAttached(cmd.Context(), tui.IO{}, cl)
+			}
 			w := cmd.OutOrStdout()
 			for m := range cl.Msgs {
 				switch m.Kind {
@@ -301,4 +306,6 @@ func attachCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&lines, "lines", false, "print progress lines instead of the dashboard (also without a terminal)")
+	return c
 }
