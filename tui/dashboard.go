@@ -374,6 +374,9 @@ func (d *Dashboard) header(w int) string {
 
 func (d *Dashboard) footer(w int) string {
 	keys := "space pause/resume · l learning rates · s checkpoint · tab pane · ↑/↓ scroll · ? help · q quit"
+	if w < len([]rune(keys)) {
+		keys = "space pause · l rates · s checkpoint · tab pane · ↑↓ scroll · ? help · q quit"
+	}
 	if d.editing {
 		keys = "tab/↑/↓ field · enter apply · esc cancel"
 	}

@@ -1,0 +1,344 @@
+package tui
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+)
+
+// updating reports the -update flag (defined by the golden package that
+// teatest uses): rewrite the golden files.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// script is a fake search: deterministic snapshots of a 4-group problem.
+func script(n, total int) []*core.Snapshot {
+	var out []*core.Snapshot
+	for i := 1; i <= n; i++ {
+		t := float64(i) / float64(total)
+		minor := 0.08 + 0.17*t
+		s := &core.Snapshot{Iter: i, Total: total, OuterRisk: 0.01 * math.Exp(-3*t), InnerLoss: 0.5 - 0.1*t,
+			ValAcc: 0.6 + 0.2*t, ValWorst: 0.4 + 0.3*t, TestAcc: 0.5 + 0.2*t, TestWorst: 0.3 + 0.35*t,
+			GroupNames: []string{"y=0,a=0", "y=0,a=1", "y=1,a=0", "y=1,a=1"},
+			GroupFrac:  []float64{0.5 - minor, minor, minor, 0.5 - minor},
+			HistEdges:  make([]float64, 21), KeepFrac: 1, KeepSize: 9000, Temp: 1 / (0.97*(1-t) + 0.03),
+			HyperNorm: 1e-5 * (1 - t), Seconds: core.Timing{Inner: 0.2, OuterGrad: 0.01, Hyper: 0.02},
+			LR: core.LearningRates{Weight: 0.25, Keep: 0.05, Inner: 0.1}, Status: core.StatusRunning, Elapsed: 0.25 * float64(i)}
+		for b := range s.HistEdges {
+			s.HistEdges[b] = 3 * float64(b) / 20
+		}
+		for g := 0; g < 4; g++ {
+			h := make([]int, 20)
+			for b := range h {
+				h[b] = int(1000 * math.Exp(-math.Pow(float64(b)-float64(4+3*g)*t-5, 2)/8))
+			}
+			s.Hist = append(s.Hist, h)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func testConfig() runs.Config {
+	set := core.DefaultSettings()
+	set.Model, set.OuterIters = "linear", 40
+	return runs.Config{ID: "20261122-000000-01", Dataset: loadersSpec("synthetic"), Method: "maple", Settings: set}
+}
+
+// fakeCtl records commands and answers like the engine, with events.
+type fakeCtl struct {
+	mu   sync.Mutex
+	cmds []string
+	send func(tea.Msg)
+	iter int
+}
+
+func (f *fakeCtl) do(kind core.EventKind, lr *core.LearningRates) {
+	f.mu.Lock()
+	f.cmds = append(f.cmds, string(kind))
+	send := f.send
+	f.mu.Unlock()
+	if send != nil {
+		send(EventMsg{Event: core.Event{Kind: kind, Iter: f.iter, LR: lr}})
+	}
+}
+
+// async wraps a program's Send: commands arrive from inside Update, so
+// the answers must not block it; one goroutine delivers them in order.
+func async(send func(tea.Msg)) func(tea.Msg) {
+	q := make(chan tea.Msg, 64)
+	go func() {
+		for m := range q {
+			send(m)
+		}
+	}()
+	return func(m tea.Msg) { q <- m }
+}
+
+func (f *fakeCtl) Pause()      { f.do(core.EventPause, nil) }
+func (f *fakeCtl) Resume()     { f.do(core.EventResume, nil) }
+func (f *fakeCtl) Checkpoint() { f.do(core.EventCheckpoint, nil) }
+func (f *fakeCtl) Stop() {
+	f.do(core.EventStop, nil)
+	if f.send != nil {
+		f.send(EndMsg{Status: "stopped"})
+	}
+}
+func (f *fakeCtl) SetLR(l core.LearningRates) error {
+	if err := l.Check(); err != nil {
+		return err
+	}
+	f.do(core.EventSetLR, &l)
+	return nil
+}
+func (f *fakeCtl) list() string { f.mu.Lock(); defer f.mu.Unlock(); return strings.Join(f.cmds, ",") }
+
+func key(s string) tea.KeyPressMsg {
+	switch s {
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "ctrl+u":
+		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+func feed(d *Dashboard, snaps []*core.Snapshot) {
+	for _, s := range snaps {
+		d.Update(SnapshotMsg{Snap: s})
+	}
+}
+
+func press(d *Dashboard, keys ...string) tea.Cmd {
+	var cmd tea.Cmd
+	for _, k := range keys {
+		_, cmd = d.Update(key(k))
+	}
+	return cmd
+}
+
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+func TestKeys(t *testing.T) {
+	cases := []struct {
+		name     string
+		detached bool
+		keys     []string
+		wantCmds string
+		check    func(t *testing.T, d *Dashboard, last tea.Cmd)
+	}{
+		{"space pauses", false, []string{"space"}, "pause", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
+			if d.status != "paused" {
+				t.Errorf("status %s", d.status)
+			}
+		}},
+		{"space twice resumes", false, []string{"space", "space"}, "pause,resume", nil},
+		{"s checkpoints", false, []string{"s"}, "checkpoint", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
+			if !strings.Contains(d.note, "checkpoint") {
+				t.Errorf("note %q", d.note)
+			}
+		}},
+		{"l then enter keeps the rates", false, []string{"l", "enter"}, "set_lr", nil},
+		{"l edits a rate", false, []string{"l", "ctrl+u", "0", ".", "5", "enter"}, "set_lr", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
+			if lr := d.lr(); lr.Weight != 0.5 || lr.Keep != 0.05 {
+				t.Errorf("rates %+v", lr)
+			}
+		}},
+		{"a bad rate is refused", false, []string{"l", "ctrl+u", "x", "enter"}, "", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
+			if !d.editing || !strings.Contains(d.note, "not a number") {
+				t.Errorf("editing %v note %q", d.editing, d.note)
+			}
+		}},
+		{"a zero rate is refused", false, []string{"l", "tab", "ctrl+u", "0", "enter"}, "", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
+			if !strings.Contains(d.note, "keep learning rate 0") {
+				t.Errorf("note %q", d.note)
+			}
+		}},
+		{"esc cancels the form", false, []string{"l", "ctrl+u", "9", "esc"}, "", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
+			if d.editing || d.lr().Weight != 0.25 {
+				t.Errorf("editing %v rates %+v", d.editing, d.lr())
+			}
+		}},
+		{"q asks before stopping", false, []string{"q"}, "", func(t *testing.T, d *Dashboard, last tea.Cmd) {
+			if !d.confirmQuit || isQuit(last) {
+				t.Error("q left without asking")
+			}
+		}},
+		{"q then n stays", false, []string{"q", "n"}, "", func(t *testing.T, d *Dashboard, last tea.Cmd) {
+			if d.confirmQuit || isQuit(last) {
+				t.Error("n did not cancel")
+			}
+		}},
+		{"q then y stops", false, []string{"q", "y"}, "stop", nil},
+		{"q leaves an attached view at once", true, []string{"q"}, "", func(t *testing.T, d *Dashboard, last tea.Cmd) {
+			if !isQuit(last) {
+				t.Error("q did not quit")
+			}
+		}},
+		{"? shows help, a key closes it", false, []string{"?"}, "", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
+			if !d.help || !strings.Contains(d.Render(), "this help") {
+				t.Error("no help")
+			}
+			press(d, "x")
+			if d.help {
+				t.Error("help stayed open")
+			}
+		}},
+		{"tab moves focus", false, []string{"tab"}, "", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
+			if d.focus != 1 {
+				t.Errorf("focus %d", d.focus)
+			}
+		}},
+		{"arrows scroll", false, []string{"tab", "down", "down", "k"}, "", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
+			if d.scroll != 1 {
+				t.Errorf("scroll %d", d.scroll)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctl := &fakeCtl{}
+			ctl.iter = 10
+			d := NewDashboard(testConfig(), ctl, c.detached)
+			ctl.send = func(m tea.Msg) { d.Update(m) }
+			feed(d, script(10, 40))
+			last := press(d, c.keys...)
+			if got := ctl.list(); got != c.wantCmds {
+				t.Errorf("commands %q, want %q", got, c.wantCmds)
+			}
+			if c.check != nil {
+				c.check(t, d, last)
+			}
+		})
+	}
+}
+
+func TestEventsAndErrors(t *testing.T) {
+	d := NewDashboard(testConfig(), &fakeCtl{}, false)
+	feed(d, script(3, 40))
+	d.Update(EventMsg{Event: core.Event{Kind: core.EventError, Iter: 3, Error: "core: inner loss is NaN"}})
+	if d.status != "paused" || !strings.Contains(d.Render(), "inner loss is NaN") {
+		t.Error("error not shown")
+	}
+	d.Update(EndMsg{Status: "done"})
+	if d.status != "done" || !isQuit(press(d, "q")) {
+		t.Error("q after the end must leave")
+	}
+}
+
+// golden compares the plain rendering (a fixed, colourless profile) with
+// testdata/name.golden.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	got = ansi.Strip(got) + "\n"
+	path := filepath.Join("testdata", name+".golden")
+	if updating() {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./tui -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test ./tui -update rewrites it):\n%s", name, got)
+	}
+}
+
+func TestGoldenViews(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
+		for _, view := range []string{"charts", "groups", "form", "help", "empty"} {
+			t.Run(fmt.Sprintf("%s-%dx%d", view, sz[0], sz[1]), func(t *testing.T) {
+				d := NewDashboard(testConfig(), &fakeCtl{}, false)
+				d.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+				if view != "empty" {
+					feed(d, script(25, 40))
+				}
+				switch view {
+				case "groups":
+					press(d, "tab")
+				case "form":
+					press(d, "l")
+				case "help":
+					press(d, "?")
+				}
+				out := d.Render()
+				if n := strings.Count(out, "\n") + 1; n > sz[1] {
+					t.Errorf("%d lines for a %d-line terminal", n, sz[1])
+				}
+				for i, l := range strings.Split(out, "\n") {
+					if w := ansi.StringWidth(l); w > sz[0] {
+						t.Errorf("line %d is %d wide", i, w)
+					}
+				}
+				golden(t, fmt.Sprintf("%s-%dx%d", view, sz[0], sz[1]), out)
+			})
+		}
+	}
+}
+
+// TestEndToEnd drives the real bubbletea program: a scripted search,
+// pause, a learning-rate change, resume, quit; the events must match.
+func TestEndToEnd(t *testing.T) {
+	ctl := &fakeCtl{iter: 5}
+	d := NewDashboard(testConfig(), ctl, false)
+	tm := teatest.NewTestModel(t, d, teatest.WithInitialTermSize(120, 40))
+	ctl.mu.Lock()
+	ctl.send = async(tm.Send)
+	ctl.mu.Unlock()
+	for _, s := range script(5, 40) {
+		tm.Send(SnapshotMsg{Snap: s})
+	}
+	// Messages reach the model in order, so the keys can follow at once.
+	tm.Send(key("space"))
+	tm.Send(key("l"))
+	tm.Send(key("ctrl+u"))
+	tm.Type("0.125")
+	tm.Send(key("enter"))
+	tm.Send(key("space"))
+	tm.Send(key("q"))
+	tm.Send(key("y"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if got := ctl.list(); got != "pause,set_lr,resume,stop" {
+		t.Errorf("events %q", got)
+	}
+	fd := tm.FinalModel(t).(*Dashboard)
+	if fd.status != "stopped" || len(fd.snaps) != 5 {
+		t.Errorf("final status %s with %d iterations", fd.status, len(fd.snaps))
+	}
+	if lr := fd.lr(); lr.Weight != 0.125 {
+		t.Errorf("final weight lr %g", lr.Weight)
+	}
+}
