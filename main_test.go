@@ -167,3 +167,68 @@ s.recv(100)`, filepath.Join(dir, id, "sock"))
 		t.Errorf("events:\n%s", ev)
 	}
 }
+
+// TestTmuxDashboard runs the real binary under tmux at 120x40: wait for a
+// chart, pause, set a learning rate, and find it in the header and in
+// events.jsonl.
+func TestTmuxDashboard(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "tmux.sock")
+	tmux := func(args ...string) string {
+		out, _ := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		return string(out)
+	}
+	defer tmux("kill-server")
+	tmux("new-session", "-d", "-x", "120", "-y", "40", bin+" run --outer-iters 100000 --inner-steps 100 --runs-dir "+filepath.Join(dir, "runs")+"; sleep 60")
+	screen := func() string { return tmux("capture-pane", "-p") }
+	waitFor := func(what string) string {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			s := screen()
+			if strings.Contains(s, what) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waited for %q; the screen shows:\n%s", what, s)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	waitFor("group weight fractions")
+	waitFor("┤")
+	tmux("send-keys", "space")
+	waitFor("paused")
+	tmux("send-keys", "l")
+	waitFor("learning rates  (applied")
+	tmux("send-keys", "C-u", "0.0625", "Enter")
+	s := waitFor("weight 0.0625")
+	if !strings.Contains(strings.SplitN(s, "\n", 4)[2], "lr: weight 0.0625") {
+		t.Errorf("rate not in the header:\n%s", s)
+	}
+	tmux("send-keys", "q")
+	waitFor("Stop it and leave?")
+	tmux("send-keys", "y")
+	runs, _ := os.ReadDir(filepath.Join(dir, "runs"))
+	if len(runs) != 1 {
+		t.Fatalf("%d runs", len(runs))
+	}
+	ev := filepath.Join(dir, "runs", runs[0].Name(), "events.jsonl")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(ev)
+		if strings.Contains(string(b), `"kind":"stop"`) {
+			if !strings.Contains(string(b), `"kind":"pause"`) || !strings.Contains(string(b), `"weight":0.0625`) {
+				t.Errorf("events.jsonl:\n%s", b)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no stop event; events.jsonl:\n%s\nscreen:\n%s", b, screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
