@@ -35,6 +35,9 @@ func pct(v float64) string {
 }
 
 func lsMain(cmd *cobra.Command, g *globals, asJSON bool) error {
+	if !asJSON && interactive() {
+		return browse(cmd, g)
+	}
 	list, err := runs.List(g.runsDir)
 	if err != nil {
 		return err
@@ -63,6 +66,33 @@ func lsMain(cmd *cobra.Command, g *globals, asJSON bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Dataset, in.Method, status, it, pct(in.BestVal), pct(in.TestWorst), pct(in.TestAcc))
 	}
 	return tw.Flush()
+}
+
+// browse runs the runs browser, and what it asks for, until the person
+// leaves it.
+func browse(cmd *cobra.Command, g *globals) error {
+	for {
+		act, err := tui.Browse(cmd.Context(), tui.IO{}, g.runsDir)
+		if err != nil || act.Kind == "" {
+			return err
+		}
+		var args []string
+		switch act.Kind {
+		case "attach":
+			args = []string{"attach", act.ID}
+		case "resume":
+			args = []string{"resume", act.ID}
+		case "new":
+			args = act.Args
+		}
+		root := rootCmd()
+		root.SetArgs(append(args, "--runs-dir", g.runsDir))
+		if err := root.ExecuteContext(cmd.Context()); err != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), "maple:", err)
+			fmt.Fprint(cmd.ErrOrStderr(), "press enter to go back to the runs browser ")
+			fmt.Fscanln(os.Stdin)
+		}
+	}
 }
 
 func writeJSON(cmd *cobra.Command, v any) error {

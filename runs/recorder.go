@@ -2,6 +2,7 @@ package runs
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -125,6 +126,9 @@ func readJSONL[T any](dir, name string) ([]*T, error) {
 	line := 0
 	for sc.Scan() {
 		line++
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
 		v := new(T)
 		if err := json.Unmarshal(sc.Bytes(), v); err != nil {
 			return out, fmt.Errorf("runs: %s/%s line %d is damaged (%v); the log is read up to it", dir, name, line, err)

@@ -77,3 +77,11 @@ func RunAttached(ctx context.Context, tio IO, cl *runs.Client) error {
 	_, err := p.Run()
 	return err
 }
+
+// Browse runs the runs browser on dir until the person leaves or picks
+// an action for the caller (attach, resume, new run).
+func Browse(ctx context.Context, tio IO, dir string) (Action, error) {
+	b := NewBrowser(dir)
+	_, err := tea.NewProgram(b, options(ctx, tio)...).Run()
+	return b.Chosen(), err
+}
