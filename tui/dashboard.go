@@ -496,7 +496,7 @@ func (d *Dashboard) groupsView(w int) string {
 		return dimStyle.Render("no iteration yet")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "weights per group (u = w*m, %d bins up to %.3g)\n", len(s.HistEdges)-1, s.HistEdges[len(s.HistEdges)-1])
+	fmt.Fprintf(&b, "u = w·m per group (0 to %.3g)\n", s.HistEdges[len(s.HistEdges)-1])
 	maxC := 1
 	for _, h := range s.Hist {
 		for _, c := range h {
@@ -517,16 +517,16 @@ func (d *Dashboard) groupsView(w int) string {
 		if g < len(s.GroupFrac) {
 			frac = s.GroupFrac[g]
 		}
-		name := fmt.Sprintf("%-16s", s.GroupNames[g])
+		name := fmt.Sprintf("%-9s", s.GroupNames[g])
 		fmt.Fprintf(&b, "%s %s %5.1f%%\n", lipgloss.NewStyle().Foreground(lipgloss.Color(seriesLip[g%len(seriesLip)])).Render(name), spark.String(), 100*frac)
 	}
-	fmt.Fprintf(&b, "\nlast iteration %d\n", s.Iter)
-	fmt.Fprintf(&b, "  outer risk %.5g   inner loss %.4g\n", s.OuterRisk, s.InnerLoss)
-	fmt.Fprintf(&b, "  val  acc %.4f  worst-group %.4f\n", s.ValAcc, s.ValWorst)
-	fmt.Fprintf(&b, "  TEST acc %.4f  worst-group %.4f (not for selection)\n", s.TestAcc, s.TestWorst)
-	fmt.Fprintf(&b, "  keep %.1f%% (K_t %.0f)  temperature %.3g\n", 100*s.KeepFrac, s.KeepSize, s.Temp)
-	fmt.Fprintf(&b, "  |dR/dw| %.3g  |dR/ds| %.3g\n", s.HyperNorm, s.KeepNorm)
-	fmt.Fprintf(&b, "  seconds: inner %.2f  outer grad %.2f  hypergrad %.2f\n", s.Seconds.Inner, s.Seconds.OuterGrad, s.Seconds.Hyper)
+	fmt.Fprintf(&b, "\niteration %d\n", s.Iter)
+	fmt.Fprintf(&b, " outer risk %.4g  inner loss %.4g\n", s.OuterRisk, s.InnerLoss)
+	fmt.Fprintf(&b, " val  acc %.4f  wg %.4f\n", s.ValAcc, s.ValWorst)
+	fmt.Fprintf(&b, " TEST acc %.4f  wg %.4f (display only)\n", s.TestAcc, s.TestWorst)
+	fmt.Fprintf(&b, " keep %.1f%%  K_t %.0f  temp %.3g\n", 100*s.KeepFrac, s.KeepSize, s.Temp)
+	fmt.Fprintf(&b, " |dR/dw| %.3g  |dR/ds| %.3g\n", s.HyperNorm, s.KeepNorm)
+	fmt.Fprintf(&b, " seconds: inner %.2f outer %.2f hyper %.2f\n", s.Seconds.Inner, s.Seconds.OuterGrad, s.Seconds.Hyper)
 	if len(d.events) > 0 {
 		fmt.Fprintln(&b, "\nevents")
 		evs := append([]core.Event(nil), d.events...)

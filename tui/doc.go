@@ -1,7 +1,7 @@
 // Package tui is maple's terminal interface on bubbletea: the live
-// dashboard of a search (in this process, or attached to one running in
-// another through its socket) with its controls. It is the only package
+// dashboard of a search (running in this process, or attached to one in
+// another through its socket) with its controls, and the runs browser
+// (sortable, filterable table, replay of a run's charts, comparison of two
+// runs, and attach / resume / new-run actions). It is the only package
 // that imports the charm libraries and asciigraph.
-//
-// Not built yet: the runs browser and run comparison.
 package tui
