@@ -190,7 +190,7 @@ func executeTUI(cmd *cobra.Command, g *globals, r *runs.Run) error {
 		end <- m
 		final <- res
 	}()
-	uiErr := tui.RunLocal(ctx, tui.IO{}, r.Config, hub, ctl, end)
+	uiErr := tui.RunLocal(ctx, tui.IO{}, r.Dir, r.Config, hub, ctl, end)
 	var res result
 	select {
 	case res = <-final:

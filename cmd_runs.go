@@ -316,7 +316,7 @@ func attachCmd(g *globals) *cobra.Command {
 			}
 			defer cl.Close()
 			if interactive() && !lines {
-				return tui.RunAttached(cmd.Context(), tui.IO{}, cl)
+				return tui.RunAttached(cmd.Context(), tui.IO{}, dir, cl)
 			}
 			w := cmd.OutOrStdout()
 			for m := range cl.Msgs {

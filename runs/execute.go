@@ -139,33 +139,48 @@ func (r *Run) fail(err error, iter, total int, start time.Time) error {
 	return err
 }
 
+// ExportLatest writes the exports of the run in dir from its latest
+// checkpoint and returns the checkpoint's iteration.
+func ExportLatest(dir string) (int, error) {
+	_, sp, out, iter, err := final(dir, nil)
+	if err != nil {
+		return 0, err
+	}
+	return iter, WriteExports(dir, out, sp.Train)
+}
+
 // Final rebuilds a finished (or checkpointed) search: its dataset, and
 // its output from the last checkpoint. It is what export and eval use.
 func Final(dir string, progress io.Writer) (*Config, *loaders.Splits, *core.Output, error) {
+	cfg, sp, out, _, err := final(dir, progress)
+	return cfg, sp, out, err
+}
+
+func final(dir string, progress io.Writer) (*Config, *loaders.Splits, *core.Output, int, error) {
 	cfg, err := ReadConfig(dir)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
 	if cfg.Method != "maple" {
-		return nil, nil, nil, fmt.Errorf("runs: run %s is a %s baseline: it has no learned weights", cfg.ID, cfg.Method)
+		return nil, nil, nil, 0, fmt.Errorf("runs: run %s is a %s baseline: it has no learned weights", cfg.ID, cfg.Method)
 	}
 	st, err := ReadCheckpoint(dir, func(string) {})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
 	if st == nil {
-		return nil, nil, nil, fmt.Errorf("runs: run %s has no checkpoint yet", cfg.ID)
+		return nil, nil, nil, 0, fmt.Errorf("runs: run %s has no checkpoint yet", cfg.ID)
 	}
 	sp, err := cfg.Dataset.Load(cfg.Settings.Seed, progress)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
 	eng, err := core.New(sp, cfg.Settings)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
 	if err := eng.Restore(st); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
-	return cfg, sp, eng.Output(), nil
+	return cfg, sp, eng.Output(), st.Iter, nil
 }

@@ -321,6 +321,7 @@ func (b *Browser) openRun(in runs.Info) {
 	snaps, _ := runs.ReadMetrics(dir)
 	events, _ := runs.ReadEvents(dir)
 	d := NewDashboard(*cfg, nil, true)
+	d.SetDir(dir)
 	d.Update(tea.WindowSizeMsg{Width: b.width, Height: b.height - 1})
 	d.Update(HistoryMsg{Snaps: snaps, Events: events})
 	d.status = in.Status

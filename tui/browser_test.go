@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -161,5 +162,39 @@ func TestBrowserGolden(t *testing.T) {
 		b.dir = dir
 		b.Update(key("enter"))
 		golden(t, fmt.Sprintf("browser-run-%dx%d", sz[0], sz[1]), b.Render())
+	}
+}
+
+func TestExportKey(t *testing.T) {
+	dir := t.TempDir()
+	cfg := testConfig()
+	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.CheckpointEvery = 3, 5, 1
+	cfg.Eval = core.DefaultEval()
+	cfg.Eval.Model, cfg.Eval.Steps = "linear", 5
+	r, err := runs.Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runs.Execute(context.Background(), r, runs.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	for _, f := range []string{runs.WeightsNPY, runs.WeightsCSV} {
+		os.Remove(r.Path(f))
+	}
+	d := NewDashboard(cfg, nil, true)
+	d.SetDir(r.Dir)
+	cmd := press(d, "e")
+	if cmd == nil {
+		t.Fatal("e gave no command")
+	}
+	d.Update(cmd())
+	if !strings.Contains(d.note, "at iteration 3") {
+		t.Errorf("note %q", d.note)
+	}
+	for _, f := range []string{runs.WeightsNPY, runs.WeightsCSV} {
+		if _, err := os.Stat(r.Path(f)); err != nil {
+			t.Errorf("%s not exported", f)
+		}
 	}
 }

@@ -30,6 +30,11 @@ type (
 		Snaps  []*core.Snapshot
 		Events []core.Event
 	}
+	// exportedMsg reports an export done from the dashboard.
+	exportedMsg struct {
+		iter int
+		err  error
+	}
 	// EndMsg says the search has ended (Err nil) or failed, or that the
 	// connection to it closed.
 	EndMsg struct {
@@ -42,6 +47,7 @@ type (
 type Dashboard struct {
 	cfg      runs.Config
 	ctl      runs.Control // nil: view only
+	dir      string       // the run directory, for e (export); "" disables it
 	detached bool         // leaving does not stop the search (attach)
 	snaps    []*core.Snapshot
 	events   []core.Event
@@ -60,6 +66,9 @@ type Dashboard struct {
 	field         int
 	now           func() time.Time
 }
+
+// SetDir names the run directory, which enables e (export).
+func (d *Dashboard) SetDir(dir string) { d.dir = dir }
 
 // NewDashboard returns the dashboard of the run cfg steered through ctl
 // (nil for a read-only view). detached says the search lives in another
@@ -126,6 +135,12 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case EventMsg:
 		d.event(m.Event)
+	case exportedMsg:
+		if m.err != nil {
+			d.note = "export failed: " + m.err.Error()
+		} else {
+			d.note = fmt.Sprintf("exported weights.npy, keep_prob.npy and weights.csv of the checkpoint at iteration %d into %s", m.iter, d.dir)
+		}
 	case EndMsg:
 		d.ended = true
 		if m.Status != "" {
@@ -208,6 +223,14 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			d.ctl.Pause()
 			d.note = "pause asked: it takes effect after the current iteration"
 		}
+	case "e":
+		if d.dir == "" {
+			d.note = "no run directory to export into"
+			return d, nil
+		}
+		d.note = "exporting the weights of the latest checkpoint..."
+		dir := d.dir
+		return d, func() tea.Msg { it, err := runs.ExportLatest(dir); return exportedMsg{it, err} }
 	case "s":
 		if d.ctl != nil && !d.ended {
 			d.ctl.Checkpoint()
@@ -373,9 +396,9 @@ func (d *Dashboard) header(w int) string {
 }
 
 func (d *Dashboard) footer(w int) string {
-	keys := "space pause/resume · l learning rates · s checkpoint · tab pane · ↑/↓ scroll · ? help · q quit"
+	keys := "space pause/resume · l learning rates · s checkpoint · e export · tab pane · ↑/↓ scroll · ? help · q quit"
 	if w < len([]rune(keys)) {
-		keys = "space pause · l rates · s checkpoint · tab pane · ↑↓ scroll · ? help · q quit"
+		keys = "space pause · l rates · s ckpt · e export · tab pane · ↑↓ scroll · ? help · q quit"
 	}
 	if d.editing {
 		keys = "tab/↑/↓ field · enter apply · esc cancel"
@@ -556,6 +579,7 @@ func (d *Dashboard) helpView(w, h int) string {
 		{"space", "pause / resume the search (between outer iterations)"},
 		{"l", "edit the weight, keep-probability and inner learning rates"},
 		{"s", "write a checkpoint now"},
+		{"e", "export the weights of the latest checkpoint (weights.npy, keep_prob.npy, weights.csv)"},
 		{"tab", "move focus between the charts and the groups pane"},
 		{"↑ ↓ PgUp PgDn", "scroll the focused pane"},
 		{"q", "leave (asks before stopping a search this process runs)"},

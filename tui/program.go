@@ -29,8 +29,9 @@ func options(ctx context.Context, tio IO) []tea.ProgramOption {
 // RunLocal shows the dashboard of a search that runs in this process:
 // it follows hub and steers through ctl. end delivers the search's end.
 // Leaving asks first, since it stops the search.
-func RunLocal(ctx context.Context, tio IO, cfg runs.Config, hub *runs.Hub, ctl runs.Control, end <-chan EndMsg) error {
+func RunLocal(ctx context.Context, tio IO, dir string, cfg runs.Config, hub *runs.Hub, ctl runs.Control, end <-chan EndMsg) error {
 	d := NewDashboard(cfg, ctl, false)
+	d.SetDir(dir)
 	sub, hist, evs := hub.Subscribe()
 	defer hub.Unsubscribe(sub)
 	d.Update(HistoryMsg{Snaps: hist, Events: evs})
@@ -58,8 +59,9 @@ func RunLocal(ctx context.Context, tio IO, cfg runs.Config, hub *runs.Hub, ctl r
 
 // RunAttached shows the dashboard of a search in another process through
 // its socket client. Leaving never stops the search.
-func RunAttached(ctx context.Context, tio IO, cl *runs.Client) error {
+func RunAttached(ctx context.Context, tio IO, dir string, cl *runs.Client) error {
 	d := NewDashboard(runs.Config{}, cl, true)
+	d.SetDir(dir)
 	p := tea.NewProgram(d, options(ctx, tio)...)
 	go func() {
 		for m := range cl.Msgs {
