@@ -396,7 +396,30 @@ func (e *engine[T]) groupStats(s *Snapshot) {
 		b := min(int(u/hi*histBins), histBins-1)
 		s.Hist[ds.Group[i]][b]++
 	}
+	// The topK largest weights, by insertion into a short sorted list.
+	var top []int
+	for i, u := range e.u {
+		if len(top) == topK && u <= e.u[top[topK-1]] {
+			continue
+		}
+		j := len(top)
+		if j < topK {
+			top = append(top, i)
+		} else {
+			j = topK - 1
+		}
+		for ; j > 0 && e.u[top[j-1]] < u; j-- {
+			top[j] = top[j-1]
+		}
+		top[j] = i
+	}
+	for _, i := range top {
+		s.Top = append(s.Top, TopSample{Index: i, ID: ds.ID[i], Label: ds.Y[i], Group: ds.Group[i], Weight: e.u[i]})
+	}
 }
+
+// topK is how many top-weighted samples a snapshot lists.
+const topK = 5
 
 // output draws the final mask from s (all kept without sparsity) and
 // returns u = w * m.

@@ -291,6 +291,23 @@ func TestSnapshotContents(t *testing.T) {
 	if s.KeepSize != 0.9*40 || s.Temp != 1 || s.KeepFrac <= 0 || s.KeepFrac > 1 {
 		t.Errorf("keep size %g, temperature %g, keep fraction %g", s.KeepSize, s.Temp, s.KeepFrac)
 	}
+	// The last snapshot's top samples against the engine's last u.
+	last, u := rec.snaps[len(rec.snaps)-1], e.e.u
+	if len(last.Top) != 5 {
+		t.Fatalf("%d top samples", len(last.Top))
+	}
+	listed := map[int]bool{}
+	for k, ts := range last.Top {
+		listed[ts.Index] = true
+		if ts.Weight != u[ts.Index] || (k > 0 && ts.Weight > last.Top[k-1].Weight) {
+			t.Errorf("top sample %d: %+v", k, ts)
+		}
+	}
+	for i, v := range u {
+		if !listed[i] && v > last.Top[4].Weight {
+			t.Errorf("sample %d (u %g) outweighs the listed %g", i, v, last.Top[4].Weight)
+		}
+	}
 	// Snapshots own their data.
 	s.GroupFrac[0] = 42
 	if rec.snaps[1].GroupFrac[0] == 42 {

@@ -28,8 +28,10 @@ type Snapshot struct {
 	GroupFrac []float64 `json:"group_frac"`
 	// Hist[g][b] counts training samples of group g whose weight u_i
 	// falls in bin b of HistEdges (len(HistEdges) = bins + 1).
-	Hist      [][]int       `json:"hist"`
-	HistEdges []float64     `json:"hist_edges"`
+	Hist      [][]int   `json:"hist"`
+	HistEdges []float64 `json:"hist_edges"`
+	// Top lists the training samples with the largest weights u_i.
+	Top       []TopSample   `json:"top"`
 	KeepFrac  float64       `json:"keep_frac"` // fraction of samples with m_i = 1
 	KeepSize  float64       `json:"keep_size"` // K_t
 	Temp      float64       `json:"temperature"`
@@ -40,6 +42,15 @@ type Snapshot struct {
 	Status    Status        `json:"status"`
 	Err       string        `json:"error,omitempty"`
 	Elapsed   float64       `json:"elapsed"` // seconds since Run started
+}
+
+// TopSample is one heavily weighted training sample.
+type TopSample struct {
+	Index  int     `json:"index"` // row in the training split
+	ID     int64   `json:"id"`    // the dataset's sample id
+	Label  int32   `json:"label"`
+	Group  int32   `json:"group"`
+	Weight float64 `json:"weight"` // u_i
 }
 
 // Timing is the time spent in the three phases of an outer iteration.

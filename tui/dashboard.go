@@ -398,7 +398,7 @@ func (d *Dashboard) header(w int) string {
 func (d *Dashboard) footer(w int) string {
 	keys := "space pause/resume · l learning rates · s checkpoint · e export · tab pane · ↑/↓ scroll · ? help · q quit"
 	if w < len([]rune(keys)) {
-		keys = "space pause · l rates · s ckpt · e export · tab pane · ↑↓ scroll · ? help · q quit"
+		keys = "space pause · l rates · s ckpt · e export · tab/↑↓ panes · ? help · q quit"
 	}
 	if d.editing {
 		keys = "tab/↑/↓ field · enter apply · esc cancel"
@@ -550,6 +550,16 @@ func (d *Dashboard) groupsView(w int) string {
 	fmt.Fprintf(&b, " keep %.1f%%  K_t %.0f  temp %.3g\n", 100*s.KeepFrac, s.KeepSize, s.Temp)
 	fmt.Fprintf(&b, " |dR/dw| %.3g  |dR/ds| %.3g\n", s.HyperNorm, s.KeepNorm)
 	fmt.Fprintf(&b, " seconds: inner %.2f outer %.2f hyper %.2f\n", s.Seconds.Inner, s.Seconds.OuterGrad, s.Seconds.Hyper)
+	if len(s.Top) > 0 {
+		fmt.Fprintln(&b, "\ntop-weighted samples (id label group u)")
+		for _, ts := range s.Top {
+			g := fmt.Sprint(ts.Group)
+			if int(ts.Group) < len(s.GroupNames) {
+				g = s.GroupNames[ts.Group]
+			}
+			fmt.Fprintf(&b, " %8d  y=%d  %-9s %.3g\n", ts.ID, ts.Label, g, ts.Weight)
+		}
+	}
 	if len(d.events) > 0 {
 		fmt.Fprintln(&b, "\nevents")
 		evs := append([]core.Event(nil), d.events...)

@@ -39,6 +39,9 @@ func script(n, total int) []*core.Snapshot {
 			HistEdges:  make([]float64, 21), KeepFrac: 1, KeepSize: 9000, Temp: 1 / (0.97*(1-t) + 0.03),
 			HyperNorm: 1e-5 * (1 - t), Seconds: core.Timing{Inner: 0.2, OuterGrad: 0.01, Hyper: 0.02},
 			LR: core.LearningRates{Weight: 0.25, Keep: 0.05, Inner: 0.1}, Status: core.StatusRunning, Elapsed: 0.25 * float64(i)}
+		for k := 0; k < 3; k++ {
+			s.Top = append(s.Top, core.TopSample{Index: 100 * k, ID: int64(7000 + k), Label: int32(k % 2), Group: int32(k % 4), Weight: 3 - 0.5*float64(k)})
+		}
 		for b := range s.HistEdges {
 			s.HistEdges[b] = 3 * float64(b) / 20
 		}
