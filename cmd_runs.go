@@ -195,9 +195,6 @@ func resumeCmd(g *globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := runs.Open(g.runsDir, args[0])
 			if err != nil {
-				if errors.Is(err, runs.ErrLocked) {
-					return err
-				}
 				return err
 			}
 			if sum, _ := runs.ReadSummary(r.Dir); sum != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/maple-ood/maple/loaders"
 )
@@ -48,6 +49,19 @@ func (r *scriptRec) Checkpoint(st *State) error {
 	defer r.mu.Unlock()
 	r.ckpts = append(r.ckpts, st)
 	return nil
+}
+
+// waitEvent waits until the engine has reported an event.
+func (r *scriptRec) waitEvent() {
+	for {
+		r.mu.Lock()
+		n := len(r.events)
+		r.mu.Unlock()
+		if n > 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func engineSettings(mode string) Settings {
@@ -204,14 +218,7 @@ func TestNonFinitePausesAndKeepsState(t *testing.T) {
 		done <- st
 	}()
 	// Wait for the error event, then check the state and recover.
-	for {
-		rec.mu.Lock()
-		n := len(rec.events)
-		rec.mu.Unlock()
-		if n > 0 {
-			break
-		}
-	}
+	rec.waitEvent()
 	rec.mu.Lock()
 	ev := rec.events[0]
 	rec.mu.Unlock()
@@ -247,14 +254,7 @@ func TestRecorderFailurePausesWithoutLoss(t *testing.T) {
 	}
 	done := make(chan Status)
 	go func() { st, _ := e.Run(context.Background(), rec); done <- st }()
-	for {
-		rec.mu.Lock()
-		n := len(rec.events)
-		rec.mu.Unlock()
-		if n > 0 {
-			break
-		}
-	}
+	rec.waitEvent()
 	e.Resume()
 	<-done
 	for i, s := range rec.snaps {

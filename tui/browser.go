@@ -12,7 +12,6 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
@@ -488,11 +487,7 @@ func (b *Browser) formKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (b *Browser) Chosen() Action { return b.action }
 
 // View implements tea.Model.
-func (b *Browser) View() tea.View {
-	v := tea.NewView(b.Render())
-	v.AltScreen = true
-	return v
-}
+func (b *Browser) View() tea.View { return screen(b.Render()) }
 
 // Render draws the browser at its current size.
 func (b *Browser) Render() string {
@@ -537,12 +532,5 @@ func (b *Browser) Render() string {
 		}
 		out = head + "\n" + body + "\n" + foot
 	}
-	lines := strings.Split(out, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "")
-	}
-	return strings.Join(lines, "\n")
+	return fit(out, w, h)
 }

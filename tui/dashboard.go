@@ -320,10 +320,25 @@ var seriesColors = []asciigraph.AnsiColor{asciigraph.Blue, asciigraph.Red, ascii
 var seriesLip = []string{"12", "9", "10", "11", "13", "14"}
 
 // View implements tea.Model.
-func (d *Dashboard) View() tea.View {
-	v := tea.NewView(d.Render())
+func (d *Dashboard) View() tea.View { return screen(d.Render()) }
+
+// screen is a full-window view of s.
+func screen(s string) tea.View {
+	v := tea.NewView(s)
 	v.AltScreen = true
 	return v
+}
+
+// fit cuts s to at most h lines of at most w cells.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Render draws the dashboard at its current size.
@@ -341,15 +356,7 @@ func (d *Dashboard) Render() string {
 	default:
 		body = d.body(w, bodyH)
 	}
-	out := lipgloss.JoinVertical(lipgloss.Left, header, body, footer)
-	lines := strings.Split(out, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "")
-	}
-	return strings.Join(lines, "\n")
+	return fit(lipgloss.JoinVertical(lipgloss.Left, header, body, footer), w, h)
 }
 
 func (d *Dashboard) last() *core.Snapshot {
