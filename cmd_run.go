@@ -17,6 +17,7 @@ import (
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/tui"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // runFlags are the settings of `maple run`.
@@ -38,27 +39,10 @@ func runCmd(g *globals) *cobra.Command {
 		Short: "Start a MAPLE search (or a baseline), keep it in the runs dir and evaluate it by weighted ERM",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("model") && f.data.Name == "synthetic" {
-				f.set.Model = "linear"
-			}
-			if f.evalModel == "" {
-				f.evalModel = f.set.Model
-			}
-			f.eval.Model, f.eval.Seed = f.evalModel, f.set.Seed
-			if !validMethod(f.method) {
-				return fmt.Errorf("--method %q: want one of %s", f.method, strings.Join(core.Methods, ", "))
-			}
-			if err := f.set.Check(); err != nil {
+			cfg, err := f.config(cmd.Flags().Changed("model"))
+			if err != nil {
 				return err
 			}
-			if _, err := nets.ParseSpec(f.eval.Model); err != nil {
-				return fmt.Errorf("--eval-model: %w", err)
-			}
-			if f.checkpointEvery < 1 {
-				return fmt.Errorf("--checkpoint-every %d: want at least 1", f.checkpointEvery)
-			}
-			cfg := runs.Config{Version: version, Dataset: f.data, Method: f.method, Settings: f.set, Eval: f.eval,
-				CheckpointEvery: f.checkpointEvery, Args: os.Args}
 			r, err := runs.Create(g.runsDir, cfg)
 			if err != nil {
 				return err
@@ -73,10 +57,20 @@ func runCmd(g *globals) *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	s, e := &f.set, &f.eval
 	fl.StringVar(&f.data.Name, "dataset", "synthetic", "dataset: "+strings.Join(loaders.Names, ", "))
-	registerData(fl, &f.data)
 	fl.StringVar(&f.method, "method", "maple", "maple, or a baseline: erm, oracle, irmv1, rex, groupdro, cvar, jtt, upweight")
+	f.register(fl)
+	fl.BoolVar(&f.headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
+	fl.BoolVar(&f.json, "json", false, "print the summary as one JSON object on the last line of stdout")
+	fl.BoolVar(&f.detach, "detach", false, "run in the background, surviving the terminal; print the run id and return")
+	return c
+}
+
+// register adds the dataset options and every search and evaluation
+// setting to fl (all but --dataset and --method).
+func (f *runFlags) register(fl *pflag.FlagSet) {
+	s, e := &f.set, &f.eval
+	registerData(fl, &f.data)
 	fl.StringVar(&s.Objective, "objective", s.Objective, "outer objective: irmv1, irmv1b, rex, cvar, worst-group, erm")
 	fl.Float64Var(&s.Beta, "beta", s.Beta, "weight of the mean loss added to the outer objective")
 	fl.Float64Var(&s.CVaRAlpha, "cvar-alpha", s.CVaRAlpha, "tail fraction of the cvar objective")
@@ -99,10 +93,33 @@ func runCmd(g *globals) *cobra.Command {
 	fl.IntVar(&e.EvalEvery, "eval-every", e.EvalEvery, "validation check every N steps of the final weighted ERM")
 	fl.Float64Var(&e.Penalty, "penalty", e.Penalty, "irmv1/rex baseline penalty weight")
 	fl.IntVar(&f.checkpointEvery, "checkpoint-every", 5, "outer iterations between checkpoints")
-	fl.BoolVar(&f.headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
-	fl.BoolVar(&f.json, "json", false, "print the summary as one JSON object on the last line of stdout")
-	fl.BoolVar(&f.detach, "detach", false, "run in the background, surviving the terminal; print the run id and return")
-	return c
+}
+
+// config checks the flags and returns the run's config. The model
+// defaults to linear on the synthetic dataset unless it was set.
+func (f *runFlags) config(modelSet bool) (runs.Config, error) {
+	set, ev := f.set, f.eval
+	if !modelSet && f.data.Name == "synthetic" {
+		set.Model = "linear"
+	}
+	ev.Model, ev.Seed = f.evalModel, set.Seed
+	if ev.Model == "" {
+		ev.Model = set.Model
+	}
+	if !validMethod(f.method) {
+		return runs.Config{}, fmt.Errorf("--method %q: want one of %s", f.method, strings.Join(core.Methods, ", "))
+	}
+	if err := set.Check(); err != nil {
+		return runs.Config{}, err
+	}
+	if _, err := nets.ParseSpec(ev.Model); err != nil {
+		return runs.Config{}, fmt.Errorf("--eval-model: %w", err)
+	}
+	if f.checkpointEvery < 1 {
+		return runs.Config{}, fmt.Errorf("--checkpoint-every %d: want at least 1", f.checkpointEvery)
+	}
+	return runs.Config{Version: version, Dataset: f.data, Method: f.method, Settings: set, Eval: ev,
+		CheckpointEvery: f.checkpointEvery, Args: os.Args}, nil
 }
 
 func validMethod(m string) bool {
