@@ -232,3 +232,39 @@ func TestTmuxDashboard(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestSweep runs a small grid, reruns it (nothing new), resumes a cell
+// whose summary was lost, and prints the table in every format.
+func TestSweep(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	args := []string{"sweep", "--name", "s", "--methods", "erm,maple:rex", "--seeds", "1,2", "--jobs", "2",
+		"--outer-iters", "6", "--inner-steps", "20", "--eval-steps", "30", "--runs-dir", dir}
+	out := run(t, bin, args...)
+	if !strings.Contains(out, "maple/rex  2") || !strings.Contains(out, "sample standard deviation") {
+		t.Fatalf("table:\n%s", out)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 4 {
+		t.Fatalf("%d runs, want 4", len(ents))
+	}
+	if out := run(t, bin, args...); strings.Count(out, "done already") != 4 {
+		t.Errorf("rerun did not skip the finished cells:\n%s", out)
+	}
+	os.Remove(filepath.Join(dir, ents[0].Name(), "summary.json"))
+	out = run(t, bin, args...)
+	if strings.Count(out, "done already") != 3 || !strings.Contains(out, "started ("+ents[0].Name()+")") {
+		t.Errorf("rerun did not resume the interrupted cell:\n%s", out)
+	}
+	if l, _ := os.ReadDir(dir); len(l) != 4 {
+		t.Errorf("%d runs after the reruns", len(l))
+	}
+	csvOut, err := exec.Command(bin, "table", "--sweep", "s", "--format", "csv", "--runs-dir", dir).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(csvOut)), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "dataset,method,n,test_acc_mean") || !strings.HasPrefix(lines[1], "synthetic,erm,2,") {
+		t.Errorf("csv:\n%s", csvOut)
+	}
+}

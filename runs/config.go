@@ -40,6 +40,8 @@ type Config struct {
 	Eval            core.EvalSettings `json:"eval"`
 	CheckpointEvery int               `json:"checkpoint_every"` // outer iterations between checkpoints
 	Args            []string          `json:"args,omitempty"`   // the command line that started it
+	Sweep           string            `json:"sweep,omitempty"`  // the sweep this run is a cell of
+	Cell            string            `json:"cell,omitempty"`   // the cell's key inside the sweep
 }
 
 // Run is an open run directory whose lock this process holds.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -438,5 +439,23 @@ print("ok")`
 	b, err := exec.Command(py, "-c", script, dir).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(b)) != "ok" {
 		t.Errorf("numpy: %v\n%s", err, b)
+	}
+}
+
+func TestMeanSD(t *testing.T) {
+	s := meanSD([]float64{70, 74, 78})
+	if s.Mean != 74 || math.Abs(s.SD-4) > 1e-12 { // sample sd: sqrt((16+0+16)/2) = 4
+		t.Errorf("%+v", s)
+	}
+	if s := meanSD([]float64{50}); s.Mean != 50 || s.SD != 0 {
+		t.Errorf("one seed: %+v", s)
+	}
+	var b strings.Builder
+	WriteTable(&b, []Row{{Dataset: "d", Method: "m", N: 3, TestAcc: MeanSD{74, 4}}}, "markdown")
+	if !strings.Contains(b.String(), "| d | m | 3 | 74.0 ± 4.0 |") {
+		t.Errorf("markdown:\n%s", b.String())
+	}
+	if err := WriteTable(&b, nil, "xls"); err == nil {
+		t.Error("unknown format accepted")
 	}
 }
