@@ -22,6 +22,6 @@ func rootCmd() *cobra.Command {
 		},
 	}
 	root.PersistentFlags().StringVar(&g.runsDir, "runs-dir", "runs", "directory that holds the runs")
-	root.AddCommand(dataCmd(), runCmd(g), lsCmd(g), showCmd(g), resumeCmd(g), exportCmd(g), evalCmd(g), attachCmd(g), sweepCmd(g), tableCmd(g))
+	root.AddCommand(dataCmd(), runCmd(g), lsCmd(g), showCmd(g), resumeCmd(g), exportCmd(g), evalCmd(g), attachCmd(g), sweepCmd(g), tableCmd(g), plotCmd(g))
 	return root
 }

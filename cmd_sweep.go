@@ -208,3 +208,28 @@ func tableCmd(g *globals) *cobra.Command {
 	c.Flags().StringVar(&format, "format", "text", "text, markdown or csv")
 	return c
 }
+
+func plotCmd(g *globals) *cobra.Command {
+	var out string
+	c := &cobra.Command{
+		Use:   "plot ID --out DIR",
+		Short: "Write a run's figures (group weight fractions, weight histograms, outer risk, worst-group accuracy) as PNG and SVG",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := runDir(g, args[0])
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				out = filepath.Join(dir, "figures")
+			}
+			files, err := runs.Plot(dir, out)
+			for _, f := range files {
+				fmt.Fprintln(cmd.OutOrStdout(), f)
+			}
+			return err
+		},
+	}
+	c.Flags().StringVar(&out, "out", "", "output directory (default: the run's figures/)")
+	return c
+}

@@ -459,3 +459,39 @@ func TestMeanSD(t *testing.T) {
 		t.Error("unknown format accepted")
 	}
 }
+
+func TestPlot(t *testing.T) {
+	r, err := Create(t.TempDir(), Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := Plot(r.Dir, t.TempDir()); err == nil || !strings.Contains(err.Error(), "no outer iterations") {
+		t.Errorf("plot of an empty run: %v", err)
+	}
+	var lines []string
+	for i := 1; i <= 5; i++ {
+		s := core.Snapshot{Iter: i, Total: 5, OuterRisk: 1 / float64(i), ValWorst: 0.5, TestWorst: 0.4,
+			GroupNames: []string{"a", "b"}, GroupFrac: []float64{0.6, 0.4}, Hist: [][]int{{3, 1}, {0, 2}}, HistEdges: []float64{0, 1, 2}}
+		b, _ := json.Marshal(s)
+		lines = append(lines, string(b))
+	}
+	os.WriteFile(r.Path(MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	out := t.TempDir()
+	files, err := Plot(r.Dir, out)
+	if err != nil || len(files) != 8 {
+		t.Fatalf("%v %v", files, err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || len(b) < 500 {
+			t.Errorf("%s: %d bytes %v", f, len(b), err)
+		}
+		if strings.HasSuffix(f, ".png") && !bytes.HasPrefix(b, []byte("\x89PNG")) {
+			t.Errorf("%s is not a PNG", f)
+		}
+		if strings.HasSuffix(f, ".svg") && !bytes.Contains(b, []byte("<svg")) {
+			t.Errorf("%s is not an SVG", f)
+		}
+	}
+}

@@ -1,0 +1,141 @@
+package runs
+
+import (
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/maple-ood/maple/core"
+)
+
+// palette colours the lines of a plot, one per series.
+var palette = []color.Color{
+	color.RGBA{31, 119, 180, 255}, color.RGBA{214, 39, 40, 255}, color.RGBA{44, 160, 44, 255},
+	color.RGBA{255, 127, 14, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255},
+}
+
+type series struct {
+	name string
+	xy   plotter.XYs
+	dash bool
+}
+
+func linePlot(title, xlabel, ylabel string, ss []series) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xlabel, ylabel
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	for i, s := range ss {
+		l, err := plotter.NewLine(s.xy)
+		if err != nil {
+			return nil, fmt.Errorf("runs: plot %q: %w", title, err)
+		}
+		l.Color = palette[i%len(palette)]
+		l.Width = vg.Points(1.5)
+		if s.dash {
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		}
+		p.Add(l)
+		p.Legend.Add(s.name, l)
+	}
+	return p, nil
+}
+
+func over(snaps []*core.Snapshot, f func(*core.Snapshot) float64) plotter.XYs {
+	xy := make(plotter.XYs, len(snaps))
+	for i, s := range snaps {
+		xy[i].X, xy[i].Y = float64(s.Iter), f(s)
+	}
+	return xy
+}
+
+// Plot writes the figures of the run in dir into out, as PNG and SVG:
+// group weight fractions over the outer iterations (the paper's Figure 3),
+// the final weight histogram per group (its Figure 4), the outer risk, and
+// validation and test worst-group accuracy over the iterations. It
+// returns the files written.
+func Plot(dir, out string) ([]string, error) {
+	snaps, err := ReadMetrics(dir)
+	if len(snaps) == 0 {
+		if err == nil {
+			err = fmt.Errorf("runs: %s has no outer iterations to plot (a baseline, or not started)", dir)
+		}
+		return nil, err
+	}
+	cfg, _ := ReadConfig(dir)
+	name := filepath.Base(dir)
+	if cfg != nil {
+		name = fmt.Sprintf("%s: maple/%s on %s", cfg.ID, cfg.Settings.Objective, cfg.Dataset.Name)
+	}
+	last := snaps[len(snaps)-1]
+	var figs []struct {
+		file string
+		p    *plot.Plot
+	}
+	add := func(file string, p *plot.Plot, err error) error {
+		if err != nil {
+			return err
+		}
+		figs = append(figs, struct {
+			file string
+			p    *plot.Plot
+		}{file, p})
+		return nil
+	}
+	var fr []series
+	for g, gn := range last.GroupNames {
+		fr = append(fr, series{name: gn, xy: over(snaps, func(s *core.Snapshot) float64 {
+			if g < len(s.GroupFrac) {
+				return s.GroupFrac[g]
+			}
+			return 0
+		})})
+	}
+	p, err := linePlot("group weight fractions, "+name, "outer iteration", "share of the total weight", fr)
+	if err := add("fractions", p, err); err != nil {
+		return nil, err
+	}
+	var hs []series
+	for g, h := range last.Hist {
+		xy := make(plotter.XYs, 0, 2*len(h))
+		for b, c := range h {
+			// Steps: a flat segment over each bin.
+			xy = append(xy, plotter.XY{X: last.HistEdges[b], Y: float64(c)}, plotter.XY{X: last.HistEdges[b+1], Y: float64(c)})
+		}
+		hs = append(hs, series{name: last.GroupNames[g], xy: xy})
+	}
+	p, err = linePlot(fmt.Sprintf("weights per group at iteration %d", last.Iter), "weight u = w·m", "samples", hs)
+	if err := add("histogram", p, err); err != nil {
+		return nil, err
+	}
+	p, err = linePlot("outer risk, "+name, "outer iteration", "R", []series{{name: "outer risk", xy: over(snaps, func(s *core.Snapshot) float64 { return s.OuterRisk })}})
+	if err := add("risk", p, err); err != nil {
+		return nil, err
+	}
+	p, err = linePlot("worst-group accuracy of the inner model, "+name, "outer iteration", "accuracy", []series{
+		{name: "validation", xy: over(snaps, func(s *core.Snapshot) float64 { return s.ValWorst })},
+		{name: "test (not used for selection)", xy: over(snaps, func(s *core.Snapshot) float64 { return s.TestWorst }), dash: true},
+	})
+	if err := add("accuracy", p, err); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("runs: %w", err)
+	}
+	var files []string
+	for _, f := range figs {
+		for _, ext := range []string{".png", ".svg"} {
+			path := filepath.Join(out, f.file+ext)
+			if err := f.p.Save(6*vg.Inch, 4*vg.Inch, path); err != nil {
+				return nil, fmt.Errorf("runs: writing %s: %w", path, err)
+			}
+			files = append(files, path)
+		}
+	}
+	return files, nil
+}
