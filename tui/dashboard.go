@@ -187,6 +187,10 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		switch s {
 		case "y", "Y":
 			if d.ctl != nil && !d.ended {
+				if d.status == "evaluating" {
+					d.note = "the search is done; leaving as soon as the evaluation finishes"
+					return d, nil // EndMsg quits
+				}
 				d.ctl.Stop()
 				d.status = "stopping"
 				d.note = "stopping after this iteration; the run is checkpointed and can be resumed"
@@ -210,6 +214,9 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		d.confirmQuit = true
 		d.note = "leaving stops the search (it stays resumable). Stop it and leave? y/n"
+		if d.status == "evaluating" {
+			d.note = "the evaluation of the learned weights is running. Leave when it ends? y/n"
+		}
 	case "?":
 		d.help = true
 	case "space":

@@ -246,6 +246,23 @@ func TestKeys(t *testing.T) {
 	}
 }
 
+func TestQuitWhileEvaluating(t *testing.T) {
+	ctl := &fakeCtl{}
+	d := NewDashboard(testConfig(), ctl, false)
+	done := script(40, 40)
+	done[39].Status = core.StatusDone
+	feed(d, done)
+	if d.status != "evaluating" {
+		t.Fatalf("status %s after the last iteration", d.status)
+	}
+	if cmd := press(d, "q", "y"); isQuit(cmd) || ctl.list() != "" || !strings.Contains(d.note, "evaluation finishes") {
+		t.Errorf("q y while evaluating: commands %q note %q", ctl.list(), d.note)
+	}
+	if _, cmd := d.Update(EndMsg{Status: "done"}); !isQuit(cmd) {
+		t.Error("the end did not quit after q y")
+	}
+}
+
 func TestEventsAndErrors(t *testing.T) {
 	d := NewDashboard(testConfig(), &fakeCtl{}, false)
 	feed(d, script(3, 40))
