@@ -23,7 +23,7 @@ type cell struct {
 
 func sweepCmd(g *globals) *cobra.Command {
 	f := &runFlags{set: core.DefaultSettings(), eval: core.DefaultEval(), data: loaders.DefaultSpec("synthetic")}
-	var name, datasets, methods, seeds, format string
+	var name, datasets, methods, seeds, models, sizes, format string
 	var jobs int
 	c := &cobra.Command{
 		Use:   "sweep --name NAME --datasets A,B --methods erm,maple:rex,... --seeds 1,2,3",
@@ -39,7 +39,7 @@ func sweepCmd(g *globals) *cobra.Command {
 			if err := runs.WriteTable(new(strings.Builder), nil, format); err != nil {
 				return err
 			}
-			cells, err := sweepCells(f, name, datasets, methods, seeds, cmd.Flags().Changed("model"))
+			cells, err := sweepCells(f, name, datasets, methods, seeds, models, sizes, cmd.Flags().Changed("model"))
 			if err != nil {
 				return err
 			}
@@ -58,15 +58,19 @@ func sweepCmd(g *globals) *cobra.Command {
 	fl.StringVar(&datasets, "datasets", "synthetic", "comma-separated datasets")
 	fl.StringVar(&methods, "methods", "erm,oracle,maple:rex", "comma-separated methods; maple:OBJECTIVE for a search with that outer objective")
 	fl.StringVar(&seeds, "seeds", "1,2,3", "comma-separated seeds")
+	fl.StringVar(&models, "models", "", "semicolon-separated models to sweep (search and evaluation), e.g. 'mlp:64,64;mlp:390,390' (default: --model)")
+	fl.StringVar(&sizes, "train-sizes", "", "comma-separated training sizes to sweep (default: --train-size)")
 	fl.IntVar(&jobs, "jobs", 1, "runs at a time (each uses the BLAS threads of the machine)")
 	fl.StringVar(&format, "format", "text", "table format: text, markdown or csv")
 	f.register(fl)
 	return c
 }
 
-func split(s string) []string {
+func split(s string) []string { return splitOn(s, ",") }
+
+func splitOn(s, sep string) []string {
 	var out []string
-	for _, x := range strings.Split(s, ",") {
+	for _, x := range strings.Split(s, sep) {
 		if x = strings.TrimSpace(x); x != "" {
 			out = append(out, x)
 		}
@@ -75,30 +79,32 @@ func split(s string) []string {
 }
 
 // sweepCells builds the grid's configs from the shared flags.
-func sweepCells(f *runFlags, name, datasets, methods, seeds string, modelSet bool) ([]cell, error) {
+func sweepCells(f *runFlags, name, datasets, methods, seeds, models, sizes string, modelSet bool) ([]cell, error) {
 	var cells []cell
+	modelList := splitOn(models, ";")
+	if len(modelList) == 0 {
+		modelList = []string{""}
+	}
+	sizeList := split(sizes)
+	if len(sizeList) == 0 {
+		sizeList = []string{strconv.Itoa(f.data.TrainSize)}
+	}
 	for _, ds := range split(datasets) {
-		for _, m := range split(methods) {
-			method, obj, isMaple := strings.Cut(m, ":")
-			for _, sd := range split(seeds) {
-				seed, err := strconv.ParseUint(sd, 10, 64)
-				if err != nil {
-					return nil, fmt.Errorf("--seeds: %q is not a seed", sd)
-				}
-				g := *f
-				g.data.Name, g.method, g.set.Seed = ds, method, seed
-				if isMaple {
-					if method != "maple" {
-						return nil, fmt.Errorf("--methods: %q: only maple takes an objective (maple:rex)", m)
+		for _, size := range sizeList {
+			n, err := strconv.Atoi(size)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("--train-sizes: %q is not a size", size)
+			}
+			for _, model := range modelList {
+				for _, m := range split(methods) {
+					for _, sd := range split(seeds) {
+						c, err := sweepCell(f, name, ds, n, model, m, sd, modelSet)
+						if err != nil {
+							return nil, err
+						}
+						cells = append(cells, c)
 					}
-					g.set.Objective = obj
 				}
-				cfg, err := g.config(modelSet)
-				if err != nil {
-					return nil, fmt.Errorf("cell %s %s seed %d: %w", ds, m, seed, err)
-				}
-				cfg.Sweep, cfg.Cell = name, fmt.Sprintf("%s|%s|%d", ds, m, seed)
-				cells = append(cells, cell{key: cfg.Cell, cfg: cfg})
 			}
 		}
 	}
@@ -106,6 +112,33 @@ func sweepCells(f *runFlags, name, datasets, methods, seeds string, modelSet boo
 		return nil, errors.New("the grid is empty: give --datasets, --methods and --seeds")
 	}
 	return cells, nil
+}
+
+// sweepCell builds one cell: dataset ds at training size n, model (""
+// keeps the flags'), method m (maple:OBJECTIVE for a search), seed sd.
+func sweepCell(f *runFlags, name, ds string, n int, model, m, sd string, modelSet bool) (cell, error) {
+	method, obj, isMaple := strings.Cut(m, ":")
+	seed, err := strconv.ParseUint(sd, 10, 64)
+	if err != nil {
+		return cell{}, fmt.Errorf("--seeds: %q is not a seed", sd)
+	}
+	g := *f
+	g.data.Name, g.data.TrainSize, g.method, g.set.Seed = ds, n, method, seed
+	if model != "" {
+		g.set.Model, g.evalModel, modelSet = model, "", true
+	}
+	if isMaple {
+		if method != "maple" {
+			return cell{}, fmt.Errorf("--methods: %q: only maple takes an objective (maple:rex)", m)
+		}
+		g.set.Objective = obj
+	}
+	cfg, err := g.config(modelSet)
+	if err != nil {
+		return cell{}, fmt.Errorf("cell %s %s seed %d: %w", ds, m, seed, err)
+	}
+	cfg.Sweep, cfg.Cell = name, fmt.Sprintf("%s|%d|%s|%s|%d", ds, n, cfg.Settings.Model, m, seed)
+	return cell{key: cfg.Cell, cfg: cfg}, nil
 }
 
 // runSweep runs the cells that are not done, at most jobs at a time:
@@ -212,18 +245,24 @@ func tableCmd(g *globals) *cobra.Command {
 func plotCmd(g *globals) *cobra.Command {
 	var out string
 	c := &cobra.Command{
-		Use:   "plot ID --out DIR",
-		Short: "Write a run's figures (group weight fractions, weight histograms, outer risk, worst-group accuracy) as PNG and SVG",
+		Use:   "plot ID|SWEEP --out DIR",
+		Short: "Write a run's figures (weight fractions, histograms, outer risk, worst-group accuracy) or a sweep's accuracy-vs-width figure, as PNG and SVG",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			var files []string
 			dir, err := runDir(g, args[0])
 			if err != nil {
-				return err
+				// Not a run: a sweep name.
+				if out == "" {
+					out = filepath.Join(g.runsDir, "figures-"+args[0])
+				}
+				files, err = runs.PlotSweep(g.runsDir, args[0], out)
+			} else {
+				if out == "" {
+					out = filepath.Join(dir, "figures")
+				}
+				files, err = runs.Plot(dir, out)
 			}
-			if out == "" {
-				out = filepath.Join(dir, "figures")
-			}
-			files, err := runs.Plot(dir, out)
 			for _, f := range files {
 				fmt.Fprintln(cmd.OutOrStdout(), f)
 			}

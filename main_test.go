@@ -241,7 +241,7 @@ func TestSweep(t *testing.T) {
 	args := []string{"sweep", "--name", "s", "--methods", "erm,maple:rex", "--seeds", "1,2", "--jobs", "2",
 		"--outer-iters", "6", "--inner-steps", "20", "--eval-steps", "30", "--runs-dir", dir}
 	out := run(t, bin, args...)
-	if !strings.Contains(out, "maple/rex  2") || !strings.Contains(out, "sample standard deviation") {
+	if !strings.Contains(out, "maple/rex  2 ") || !strings.Contains(out, "sample standard deviation") {
 		t.Fatalf("table:\n%s", out)
 	}
 	ents, _ := os.ReadDir(dir)
@@ -264,7 +264,7 @@ func TestSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(csvOut)), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "dataset,method,n,test_acc_mean") || !strings.HasPrefix(lines[1], "synthetic,erm,2,") {
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "dataset,train_size,model,method,n,test_acc_mean") || !strings.HasPrefix(lines[1], "synthetic,0,linear,erm,2,") {
 		t.Errorf("csv:\n%s", csvOut)
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -138,4 +141,101 @@ func Plot(dir, out string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// PlotSweep writes the accuracy-vs-width figure of a sweep (the paper's
+// Figure 2): mean test accuracy (with ± sample sd bars) against the first
+// hidden width of the model, one line per method and training size.
+func PlotSweep(runsDir, sweep, out string) ([]string, error) {
+	rows, err := Table(runsDir, sweep)
+	if err != nil {
+		return nil, err
+	}
+	type key struct {
+		method string
+		size   int
+	}
+	pts := map[key]plotter.XYs{}
+	errs := map[key]plotter.YErrors{}
+	for _, r := range rows {
+		w := firstWidth(r.Model)
+		if w <= 0 {
+			continue
+		}
+		k := key{r.Method, r.TrainSize}
+		pts[k] = append(pts[k], plotter.XY{X: float64(w), Y: r.TestAcc.Mean})
+		errs[k] = append(errs[k], struct{ Low, High float64 }{r.TestAcc.SD, r.TestAcc.SD})
+	}
+	if len(pts) == 0 {
+		return nil, fmt.Errorf("runs: sweep %q has no finished runs of models with hidden widths (mlp:W,...)", sweep)
+	}
+	var keys []key
+	for k := range pts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].method != keys[j].method {
+			return keys[i].method < keys[j].method
+		}
+		return keys[i].size < keys[j].size
+	})
+	p := plot.New()
+	p.Title.Text = "test accuracy against model width, sweep " + sweep
+	p.X.Label.Text, p.Y.Label.Text = "hidden width", "test accuracy (%), selected on validation"
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	for i, k := range keys {
+		xy, ye := pts[k], errs[k]
+		idx := make([]int, len(xy))
+		for j := range idx {
+			idx[j] = j
+		}
+		sort.Slice(idx, func(a, b int) bool { return xy[idx[a]].X < xy[idx[b]].X })
+		sx, se := make(plotter.XYs, len(xy)), make(plotter.YErrors, len(xy))
+		for j, o := range idx {
+			sx[j], se[j] = xy[o], ye[o]
+		}
+		ln, pt, err := plotter.NewLinePoints(sx)
+		if err != nil {
+			return nil, err
+		}
+		ln.Color, pt.Color = palette[i%len(palette)], palette[i%len(palette)]
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{sx, se})
+		if err != nil {
+			return nil, err
+		}
+		eb.Color = palette[i%len(palette)]
+		p.Add(ln, pt, eb)
+		size := "all"
+		if k.size > 0 {
+			size = fmt.Sprint(k.size)
+		}
+		p.Legend.Add(fmt.Sprintf("%s, n=%s", k.method, size), ln, pt)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("runs: %w", err)
+	}
+	var files []string
+	for _, ext := range []string{".png", ".svg"} {
+		path := filepath.Join(out, "width"+ext)
+		if err := p.Save(6*vg.Inch, 4*vg.Inch, path); err != nil {
+			return nil, fmt.Errorf("runs: writing %s: %w", path, err)
+		}
+		files = append(files, path)
+	}
+	return files, nil
+}
+
+// firstWidth is the first hidden width of an mlp or cnn spec, else 0.
+func firstWidth(model string) int {
+	_, args, ok := strings.Cut(model, ":")
+	if !ok {
+		return 0
+	}
+	first, _, _ := strings.Cut(args, ",")
+	w, _ := strconv.Atoi(strings.TrimSpace(first))
+	return w
 }

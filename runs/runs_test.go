@@ -451,8 +451,8 @@ func TestMeanSD(t *testing.T) {
 		t.Errorf("one seed: %+v", s)
 	}
 	var b strings.Builder
-	WriteTable(&b, []Row{{Dataset: "d", Method: "m", N: 3, TestAcc: MeanSD{74, 4}}}, "markdown")
-	if !strings.Contains(b.String(), "| d | m | 3 | 74.0 ± 4.0 |") {
+	WriteTable(&b, []Row{{Dataset: "d", Model: "linear", Method: "m", N: 3, TestAcc: MeanSD{74, 4}}}, "markdown")
+	if !strings.Contains(b.String(), "| d | all | linear | m | 3 | 74.0 ± 4.0 |") {
 		t.Errorf("markdown:\n%s", b.String())
 	}
 	if err := WriteTable(&b, nil, "xls"); err == nil {
@@ -493,5 +493,30 @@ func TestPlot(t *testing.T) {
 		if strings.HasSuffix(f, ".svg") && !bytes.Contains(b, []byte("<svg")) {
 			t.Errorf("%s is not an SVG", f)
 		}
+	}
+}
+
+func TestPlotSweep(t *testing.T) {
+	dir := t.TempDir()
+	for i, m := range []string{"mlp:8,8", "mlp:16", "linear"} {
+		cfg := Config{Method: "erm", Sweep: "w", Dataset: loaders.DefaultSpec("synthetic")}
+		cfg.Eval.Model = m
+		r, err := Create(dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(Summary{Done: true, Status: "done", Result: &core.Result{TestAcc: 0.5 + 0.1*float64(i)}})
+		os.WriteFile(r.Path(SummaryFile), b, 0o644)
+		r.Close()
+	}
+	if w := firstWidth("mlp:8,8"); w != 8 {
+		t.Errorf("firstWidth %d", w)
+	}
+	files, err := PlotSweep(dir, "w", t.TempDir())
+	if err != nil || len(files) != 2 {
+		t.Fatalf("%v %v", files, err)
+	}
+	if _, err := PlotSweep(dir, "nope", t.TempDir()); err == nil {
+		t.Error("a sweep without runs plotted")
 	}
 }

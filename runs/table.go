@@ -15,6 +15,8 @@ import (
 type Row struct {
 	Dataset   string
 	Method    string // method, or maple/objective
+	Model     string // the evaluation model (the search model of maple runs may differ)
+	TrainSize int    // --train-size of the dataset (0 = all)
 	N         int    // finished seeds
 	Seeds     []uint64
 	TestAcc   MeanSD
@@ -56,7 +58,11 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		seeds            []uint64
 		test, worst, val []float64
 	}
-	groups := map[[2]string]*acc{}
+	type key struct {
+		dataset, method, model string
+		trainSize              int
+	}
+	groups := map[key]*acc{}
 	for _, in := range infos {
 		dir := filepath.Join(runsDir, in.ID)
 		cfg, err := ReadConfig(dir)
@@ -67,7 +73,7 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
 			continue
 		}
-		k := [2]string{in.Dataset, in.Method}
+		k := key{in.Dataset, in.Method, cfg.Eval.Model, cfg.Dataset.TrainSize}
 		a := groups[k]
 		if a == nil {
 			a = &acc{}
@@ -80,14 +86,20 @@ func Table(runsDir, sweep string) ([]Row, error) {
 	}
 	var rows []Row
 	for k, a := range groups {
-		rows = append(rows, Row{Dataset: k[0], Method: k[1], N: len(a.test), Seeds: a.seeds,
+		rows = append(rows, Row{Dataset: k.dataset, Method: k.method, Model: k.model, TrainSize: k.trainSize, N: len(a.test), Seeds: a.seeds,
 			TestAcc: meanSD(a.test), TestWorst: meanSD(a.worst), ValWorst: meanSD(a.val)})
 	}
 	sort.Slice(rows, func(i, j int) bool {
-		if rows[i].Dataset != rows[j].Dataset {
-			return rows[i].Dataset < rows[j].Dataset
+		a, b := rows[i], rows[j]
+		switch {
+		case a.Dataset != b.Dataset:
+			return a.Dataset < b.Dataset
+		case a.TrainSize != b.TrainSize:
+			return a.TrainSize < b.TrainSize
+		case a.Model != b.Model:
+			return a.Model < b.Model
 		}
-		return rows[i].Method < rows[j].Method
+		return a.Method < b.Method
 	})
 	return rows, nil
 }
@@ -95,13 +107,19 @@ func Table(runsDir, sweep string) ([]Row, error) {
 // WriteTable writes rows as text, markdown or csv.
 func WriteTable(w io.Writer, rows []Row, format string) error {
 	pm := func(s MeanSD) string { return fmt.Sprintf("%.1f ± %.1f", s.Mean, s.SD) }
-	head := []string{"dataset", "method", "n", "test acc", "test worst-group", "val worst-group"}
+	head := []string{"dataset", "train size", "model", "method", "n", "test acc", "test worst-group", "val worst-group"}
+	size := func(r Row) string {
+		if r.TrainSize == 0 {
+			return "all"
+		}
+		return fmt.Sprint(r.TrainSize)
+	}
 	switch format {
 	case "text":
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, strings.Join(head, "\t"))
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", r.Dataset, r.Method, r.N, pm(r.TestAcc), pm(r.TestWorst), pm(r.ValWorst))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.Dataset, size(r), r.Model, r.Method, r.N, pm(r.TestAcc), pm(r.TestWorst), pm(r.ValWorst))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -111,16 +129,16 @@ func WriteTable(w io.Writer, rows []Row, format string) error {
 	case "markdown":
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, r := range rows {
-			fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s |\n", r.Dataset, r.Method, r.N, pm(r.TestAcc), pm(r.TestWorst), pm(r.ValWorst))
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %s | %s | %s |\n", r.Dataset, size(r), r.Model, r.Method, r.N, pm(r.TestAcc), pm(r.TestWorst), pm(r.ValWorst))
 		}
 		_, err := fmt.Fprintf(w, "\n%s\n", Caption)
 		return err
 	case "csv":
 		cw := csv.NewWriter(w)
-		cw.Write([]string{"dataset", "method", "n", "test_acc_mean", "test_acc_sd", "test_worst_mean", "test_worst_sd", "val_worst_mean", "val_worst_sd"})
+		cw.Write([]string{"dataset", "train_size", "model", "method", "n", "test_acc_mean", "test_acc_sd", "test_worst_mean", "test_worst_sd", "val_worst_mean", "val_worst_sd"})
 		for _, r := range rows {
 			f := func(x float64) string { return fmt.Sprintf("%.4f", x) }
-			cw.Write([]string{r.Dataset, r.Method, fmt.Sprint(r.N), f(r.TestAcc.Mean), f(r.TestAcc.SD), f(r.TestWorst.Mean), f(r.TestWorst.SD), f(r.ValWorst.Mean), f(r.ValWorst.SD)})
+			cw.Write([]string{r.Dataset, fmt.Sprint(r.TrainSize), r.Model, r.Method, fmt.Sprint(r.N), f(r.TestAcc.Mean), f(r.TestAcc.SD), f(r.TestWorst.Mean), f(r.TestWorst.SD), f(r.ValWorst.Mean), f(r.ValWorst.SD)})
 		}
 		cw.Flush()
 		return cw.Error()
