@@ -91,6 +91,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&e.Steps, "eval-steps", e.Steps, "SGD steps of the final weighted ERM and the baselines")
 	fl.Float64Var(&e.LR, "eval-lr", e.LR, "learning rate of the final weighted ERM and the baselines")
 	fl.IntVar(&e.EvalEvery, "eval-every", e.EvalEvery, "validation check every N steps of the final weighted ERM")
+	fl.IntVar(&e.MinStep, "eval-min-step", e.MinStep, "first step whose checkpoint may be selected (0 = a tenth of --eval-steps)")
 	fl.Float64Var(&e.Penalty, "penalty", e.Penalty, "irmv1/rex baseline penalty weight")
 	fl.IntVar(&f.checkpointEvery, "checkpoint-every", 5, "outer iterations between checkpoints")
 }

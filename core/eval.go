@@ -19,7 +19,12 @@ type EvalSettings struct {
 	Momentum    float64 // default 0.9
 	WeightDecay float64 // default 0.001
 	EvalEvery   int     // validation check every N steps; default 10
-	Seed        uint64  // model initialisation seed; default 1
+	// MinStep is the first step whose checkpoint may be selected; 0 means
+	// Steps/10. It keeps the untrained initialisation out of the choice:
+	// on ColoredMNIST every trained model fails the validation minority
+	// groups, so worst-group selection would otherwise pick step 0.
+	MinStep int
+	Seed    uint64 // model initialisation seed; default 1
 
 	Penalty       float64 // irmv1 / rex penalty weight; default 1000
 	PenaltyAnneal int     // steps with penalty weight 1 before the full weight; default 100
@@ -163,8 +168,12 @@ func (tr *trainer) run(ctx context.Context, method string, grad func(step int) e
 	}
 	vf, tf := make([]float32, val.N*tr.k), make([]float32, test.N*tr.k)
 	best, bestOracle := math.Inf(-1), math.Inf(-1)
+	minStep := tr.es.MinStep
+	if minStep <= 0 {
+		minStep = tr.es.Steps / 10
+	}
 	for step := 0; step <= tr.es.Steps; step++ {
-		if step%tr.es.EvalEvery == 0 || step == tr.es.Steps {
+		if step >= minStep && (step%tr.es.EvalEvery == 0 || step == tr.es.Steps) {
 			tr.net.Forward(tr.theta, val.X, val.N, vf)
 			tr.net.Forward(tr.theta, test.X, test.N, tf)
 			va, ta := accuracy(vf, tr.k, val), accuracy(tf, tr.k, test)
