@@ -413,7 +413,6 @@ func TestHubNeverBlocks(t *testing.T) {
 	if len(h.History()) != 1000 {
 		t.Error("history dropped a record")
 	}
-	_ = context.Background
 }
 
 // TestNumpyLoads checks that numpy.load reads the exports, where a Python
