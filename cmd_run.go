@@ -303,14 +303,8 @@ func printResult(w io.Writer, s *Summary) {
 		fmt.Fprintf(w, "run %s: %s\n", s.RunID, s.Status)
 		return
 	}
-	fmt.Fprintf(w, "%s on %s (model %s, seed %d), selected on validation (%s) at step %d:\n",
-		s.Method, s.Dataset, s.Model, s.Seed, s.Criterion, s.SelectedStep)
-	fmt.Fprintf(w, "  val  acc %.4f  worst-group %.4f\n  test acc %.4f  worst-group %.4f\n", s.ValAcc, s.ValWorst, s.TestAcc, s.TestWorst)
-	for g, a := range s.PerGroupTest {
-		fmt.Fprintf(w, "    test group %-16s %.4f\n", s.GroupNames[g], a)
-	}
-	fmt.Fprintf(w, "  oracle selection (test-selected, reference only): test acc %.4f worst-group %.4f at step %d\n",
-		s.OracleSelection.TestAcc, s.OracleSelection.TestWorst, s.OracleSelection.Step)
+	fmt.Fprintf(w, "%s on %s (model %s, seed %d), ", s.Method, s.Dataset, s.Model, s.Seed)
+	s.Report(w)
 	if s.SpuriousShare != nil {
 		fmt.Fprintf(w, "  spurious share of the linear coefficient: %.4f", *s.SpuriousShare)
 		if s.ERMSpuriousShare != nil {

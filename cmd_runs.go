@@ -149,13 +149,8 @@ func showCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(w, "  evaluation: model %s, %d steps, lr %g, validation check every %d\n", e.Model, e.Steps, e.LR, e.EvalEvery)
 			}
 			if sum != nil && sum.Result != nil {
-				r := sum.Result
-				fmt.Fprintf(w, "summary (%s, selected on validation at step %d by %s):\n", sum.Status, r.SelectedStep, r.Criterion)
-				fmt.Fprintf(w, "  val acc %.4f worst-group %.4f | test acc %.4f worst-group %.4f\n", r.ValAcc, r.ValWorst, r.TestAcc, r.TestWorst)
-				for i, a := range r.PerGroupTest {
-					fmt.Fprintf(w, "  test %-18s %.4f\n", r.GroupNames[i], a)
-				}
-				fmt.Fprintf(w, "  oracle selection (test-selected, reference only): test worst-group %.4f\n", r.OracleSelection.TestWorst)
+				fmt.Fprintf(w, "summary (%s): ", sum.Status)
+				sum.Result.Report(w)
 			} else if sum != nil {
 				fmt.Fprintf(w, "summary: %s %s\n", sum.Status, sum.Error)
 			}

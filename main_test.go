@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	mruns "github.com/maple-ood/maple/runs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,7 +155,7 @@ s.recv(100)`, filepath.Join(dir, id, "sock"))
 	for {
 		var list []map[string]any
 		json.Unmarshal([]byte(run(t, bin, append([]string{"ls", "--json"}, rd...)...)), &list)
-		if list[0]["status"] == "stopped" {
+		if list[0]["status"] == "stopped" && !mruns.Held(filepath.Join(dir, id)) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -220,7 +221,10 @@ func TestTmuxDashboard(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		b, _ := os.ReadFile(ev)
-		if strings.Contains(string(b), `"kind":"stop"`) {
+		// Done when the run is stopped and its process let go of it (so
+		// that the temporary directory can be removed).
+		rd := filepath.Join(dir, "runs", runs[0].Name())
+		if strings.Contains(string(b), `"kind":"stop"`) && mruns.Stat(rd).Status == "stopped" && !mruns.Held(rd) {
 			if !strings.Contains(string(b), `"kind":"pause"`) || !strings.Contains(string(b), `"weight":0.0625`) {
 				t.Errorf("events.jsonl:\n%s", b)
 			}

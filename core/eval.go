@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 
@@ -65,6 +66,19 @@ type Result struct {
 	Done            bool          `json:"done"`
 
 	Theta []float32 `json:"-"` // parameters of the selected checkpoint
+}
+
+// Report writes the selected checkpoint's figures: validation and test
+// accuracy, test accuracy per group, and the oracle (test-selected)
+// figures, labelled as reference only.
+func (r *Result) Report(w io.Writer) {
+	fmt.Fprintf(w, "selected on validation (%s) at step %d\n", r.Criterion, r.SelectedStep)
+	fmt.Fprintf(w, "  val  acc %.4f  worst-group %.4f\n  test acc %.4f  worst-group %.4f\n", r.ValAcc, r.ValWorst, r.TestAcc, r.TestWorst)
+	for g, a := range r.PerGroupTest {
+		fmt.Fprintf(w, "    test %-18s %.4f\n", r.GroupNames[g], a)
+	}
+	fmt.Fprintf(w, "  oracle selection (test-selected, reference only): test acc %.4f worst-group %.4f at step %d\n",
+		r.OracleSelection.TestAcc, r.OracleSelection.TestWorst, r.OracleSelection.Step)
 }
 
 // OracleFigures are test-selected figures, labelled as such.

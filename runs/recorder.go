@@ -58,7 +58,6 @@ func (r *recorder) Snapshot(s *core.Snapshot) error {
 			r.eng.Pause()
 			r.Event(core.Event{Kind: core.EventError, Iter: s.Iter, Error: err.Error() + "; the search is paused"})
 		}
-		crashPoint("checkpointed", s.Iter)
 	}
 	r.hub.Snapshot(s)
 	if r.log != nil {

@@ -342,13 +342,7 @@ func baselineText(cfg *runs.Config, sum *runs.Summary) string {
 		sb.WriteString("no result yet\n")
 		return sb.String()
 	}
-	r := sum.Result
-	fmt.Fprintf(&sb, "selected on validation (%s) at step %d\n", r.Criterion, r.SelectedStep)
-	fmt.Fprintf(&sb, "  val  acc %.4f  worst-group %.4f\n  test acc %.4f  worst-group %.4f\n", r.ValAcc, r.ValWorst, r.TestAcc, r.TestWorst)
-	for g, a := range r.PerGroupTest {
-		fmt.Fprintf(&sb, "    test %-18s %.4f\n", r.GroupNames[g], a)
-	}
-	fmt.Fprintf(&sb, "  oracle selection (test-selected, reference only): test worst-group %.4f\n", r.OracleSelection.TestWorst)
+	sum.Result.Report(&sb)
 	return sb.String()
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -60,7 +61,7 @@ func script(n, total int) []*core.Snapshot {
 func testConfig() runs.Config {
 	set := core.DefaultSettings()
 	set.Model, set.OuterIters = "linear", 40
-	return runs.Config{ID: "20261122-000000-01", Dataset: loadersSpec("synthetic"), Method: "maple", Settings: set}
+	return runs.Config{ID: "20261122-000000-01", Dataset: loaders.DefaultSpec("synthetic"), Method: "maple", Settings: set}
 }
 
 // fakeCtl records commands and answers like the engine, with events.
