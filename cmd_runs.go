@@ -147,6 +147,11 @@ func showCmd(g *globals) *cobra.Command {
 					fmt.Fprintf(w, "          weight lr %g, keep lr %g, keep %g (from %g), checkpoint every %d\n", s.WeightLR, s.KeepLR, s.Keep, s.Keep0, cfg.CheckpointEvery)
 				}
 				fmt.Fprintf(w, "  evaluation: model %s, %d steps, lr %g, validation check every %d\n", e.Model, e.Steps, e.LR, e.EvalEvery)
+				if snaps, _ := runs.ReadMetrics(dir); cfg.Method == "maple" && len(snaps) > 0 {
+					t, last := runs.SearchTime(snaps), snaps[len(snaps)-1]
+					fmt.Fprintf(w, "search time over %d iterations: inner %.1f s (%.2f s per iteration), outer gradient %.1f s, hypergradient %.1f s; final keep fraction %.3f\n",
+						len(snaps), t.Inner, t.Inner/float64(len(snaps)), t.OuterGrad, t.Hyper, last.KeepFrac)
+				}
 			}
 			if sum != nil && sum.Result != nil {
 				fmt.Fprintf(w, "summary (%s): ", sum.Status)

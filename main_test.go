@@ -63,7 +63,7 @@ func TestCommandLine(t *testing.T) {
 	if len(list) != 1 || list[0]["status"] != "done" || list[0]["iter"] != 5.0 {
 		t.Errorf("ls: %v", list)
 	}
-	if s := run(t, bin, append([]string{"show", id}, rd...)...); !strings.Contains(s, "objective rex") || !strings.Contains(s, "oracle selection (test-selected") {
+	if s := run(t, bin, append([]string{"show", id}, rd...)...); !strings.Contains(s, "objective rex") || !strings.Contains(s, "search time over") || !strings.Contains(s, "oracle selection (test-selected") {
 		t.Errorf("show:\n%s", s)
 	}
 	exp := t.TempDir()

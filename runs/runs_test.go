@@ -519,3 +519,58 @@ func TestPlotSweep(t *testing.T) {
 		t.Error("a sweep without runs plotted")
 	}
 }
+
+func TestTableKeepsVariantsApart(t *testing.T) {
+	dir := t.TempDir()
+	cells := []struct {
+		method, search, eval string
+		keep                 float64
+		acc                  float64
+	}{
+		{"maple", "mlp:8", "mlp:8", 1, 0.60},
+		{"maple", "mlp:8", "mlp:8", 1, 0.70}, // pools with the first: mean 65
+		{"maple", "mlp:4", "mlp:8", 1, 0.50}, // transfer
+		{"maple", "mlp:8", "mlp:8", 0.3, 0.40},
+		{"erm", "mlp:4", "mlp:8", 1, 0.20}, // a baseline's search model is irrelevant
+	}
+	for i, c := range cells {
+		cfg := Config{Method: c.method, Sweep: "v", Dataset: loaders.DefaultSpec("synthetic"), Settings: core.DefaultSettings()}
+		cfg.Settings.Model, cfg.Settings.Keep, cfg.Settings.Seed = c.search, c.keep, uint64(i+1)
+		cfg.Settings.Objective = "rex"
+		cfg.Eval.Model = c.eval
+		r, err := Create(dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(Summary{Done: true, Status: "done", Result: &core.Result{TestAcc: c.acc}})
+		os.WriteFile(r.Path(SummaryFile), b, 0o644)
+		r.Close()
+	}
+	rows, err := Table(dir, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, r := range rows {
+		got[r.Method] = r.TestAcc.Mean
+	}
+	want := map[string]float64{"maple/rex": 65, "maple/rex search mlp:4": 50, "maple/rex keep 0.3": 40, "erm": 20}
+	if len(got) != len(want) {
+		t.Fatalf("rows %v, want %v", got, want)
+	}
+	for m, v := range want {
+		if math.Abs(got[m]-v) > 1e-9 {
+			t.Errorf("%s: %v, want %v (rows %v)", m, got[m], v, got)
+		}
+	}
+}
+
+func TestSearchTime(t *testing.T) {
+	snaps := []*core.Snapshot{{Seconds: core.Timing{Inner: 1.5, OuterGrad: 0.25, Hyper: 0.5}}, {Seconds: core.Timing{Inner: 2, OuterGrad: 0.5, Hyper: 0.25}}}
+	if got, want := SearchTime(snaps), (core.Timing{Inner: 3.5, OuterGrad: 0.75, Hyper: 0.75}); got != want {
+		t.Errorf("SearchTime = %+v, want %+v", got, want)
+	}
+	if got := SearchTime(nil); got != (core.Timing{}) {
+		t.Errorf("no iterations: %+v", got)
+	}
+}

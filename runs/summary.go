@@ -130,3 +130,15 @@ func List(runsDir string) ([]Info, error) {
 	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
 }
+
+// SearchTime sums the per-phase seconds of a search's outer iterations
+// (the sparsity experiment compares the inner-loop total).
+func SearchTime(snaps []*core.Snapshot) core.Timing {
+	var t core.Timing
+	for _, s := range snaps {
+		t.Inner += s.Seconds.Inner
+		t.OuterGrad += s.Seconds.OuterGrad
+		t.Hyper += s.Seconds.Hyper
+	}
+	return t
+}

@@ -73,7 +73,7 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
 			continue
 		}
-		k := key{in.Dataset, in.Method, cfg.Eval.Model, cfg.Dataset.TrainSize}
+		k := key{in.Dataset, methodLabel(in.Method, cfg), cfg.Eval.Model, cfg.Dataset.TrainSize}
 		a := groups[k]
 		if a == nil {
 			a = &acc{}
@@ -144,4 +144,21 @@ func WriteTable(w io.Writer, rows []Row, format string) error {
 		return cw.Error()
 	}
 	return fmt.Errorf("runs: table format %q: want text, markdown or csv", format)
+}
+
+// methodLabel names a table row's method: a maple search whose model
+// differs from the evaluation model (the transfer experiment) or that
+// anneals to a keep fraction below 1 (the sparsity experiment) says so, so
+// that such cells never pool with the plain ones.
+func methodLabel(method string, cfg *Config) string {
+	if cfg.Method != "maple" {
+		return method
+	}
+	if cfg.Settings.Model != cfg.Eval.Model {
+		method += " search " + cfg.Settings.Model
+	}
+	if cfg.Settings.Keep < 1 {
+		method += fmt.Sprintf(" keep %g", cfg.Settings.Keep)
+	}
+	return method
 }
