@@ -93,6 +93,7 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&e.EvalEvery, "eval-every", e.EvalEvery, "validation check every N steps of the final weighted ERM")
 	fl.IntVar(&e.MinStep, "eval-min-step", e.MinStep, "first step whose checkpoint may be selected (0 = a tenth of --eval-steps)")
 	fl.Float64Var(&e.Penalty, "penalty", e.Penalty, "irmv1/rex baseline penalty weight")
+	fl.IntVar(&e.PenaltyAnneal, "penalty-anneal", e.PenaltyAnneal, "irmv1/rex baseline: steps with penalty weight 1 before --penalty applies")
 	fl.IntVar(&f.checkpointEvery, "checkpoint-every", 5, "outer iterations between checkpoints")
 }
 
@@ -115,6 +116,9 @@ func (f *runFlags) config(modelSet bool) (runs.Config, error) {
 	}
 	if _, err := nets.ParseSpec(ev.Model); err != nil {
 		return runs.Config{}, fmt.Errorf("--eval-model: %w", err)
+	}
+	if err := ev.Check(); err != nil {
+		return runs.Config{}, err
 	}
 	if f.checkpointEvery < 1 {
 		return runs.Config{}, fmt.Errorf("--checkpoint-every %d: want at least 1", f.checkpointEvery)

@@ -92,6 +92,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"run", "--model", "resnet"}, "unknown kind"},
 		{[]string{"run", "--method", "magic"}, `--method "magic"`},
 		{[]string{"run", "--keep", "2"}, "keep fractions"},
+		{[]string{"run", "--method", "irmv1", "--penalty-anneal", "-1"}, "penalty anneal -1"},
 		{[]string{"data", "cmnist", "--data-dir", t.TempDir(), "--offline"}, "is missing"},
 	} {
 		out, err := exec.Command(bin, append(c.args, rd...)...).CombinedOutput()

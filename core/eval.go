@@ -88,12 +88,16 @@ type OracleFigures struct {
 	TestWorst float64 `json:"test_worst_group_acc"`
 }
 
-func (es EvalSettings) check() error {
+// Check reports the first invalid evaluation setting, naming it.
+func (es EvalSettings) Check() error {
 	if _, err := nets.ParseSpec(es.Model); err != nil {
 		return fmt.Errorf("core: eval model: %w", err)
 	}
 	if es.Steps < 1 || es.EvalEvery < 1 || !(es.LR > 0) {
 		return fmt.Errorf("core: eval steps %d and eval-every %d must be >= 1 and the learning rate %g > 0", es.Steps, es.EvalEvery, es.LR)
+	}
+	if es.PenaltyAnneal < 0 || !(es.Penalty >= 0) || math.IsInf(es.Penalty, 0) {
+		return fmt.Errorf("core: penalty %g must be a finite number >= 0 and penalty anneal %d steps >= 0", es.Penalty, es.PenaltyAnneal)
 	}
 	return nil
 }
@@ -111,7 +115,7 @@ type trainer struct {
 }
 
 func newTrainer(sp *loaders.Splits, es EvalSettings) (*trainer, error) {
-	if err := es.check(); err != nil {
+	if err := es.Check(); err != nil {
 		return nil, err
 	}
 	spec, _ := nets.ParseSpec(es.Model)
