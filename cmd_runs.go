@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,10 +148,9 @@ func showCmd(g *globals) *cobra.Command {
 					fmt.Fprintf(w, "          weight lr %g, keep lr %g, keep %g (from %g), checkpoint every %d\n", s.WeightLR, s.KeepLR, s.Keep, s.Keep0, cfg.CheckpointEvery)
 				}
 				fmt.Fprintf(w, "  evaluation: model %s, %d steps, lr %g, validation check every %d\n", e.Model, e.Steps, e.LR, e.EvalEvery)
-				if snaps, _ := runs.ReadMetrics(dir); cfg.Method == "maple" && len(snaps) > 0 {
-					t, last := runs.SearchTime(snaps), snaps[len(snaps)-1]
-					fmt.Fprintf(w, "search time over %d iterations: inner %.1f s (%.2f s per iteration), outer gradient %.1f s, hypergradient %.1f s; final keep fraction %.3f\n",
-						len(snaps), t.Inner, t.Inner/float64(len(snaps)), t.OuterGrad, t.Hyper, last.KeepFrac)
+				if cfg.Method == "maple" {
+					snaps, _ := runs.ReadMetrics(dir)
+					printSearchTime(w, snaps)
 				}
 			}
 			if sum != nil && sum.Result != nil {
@@ -335,4 +335,15 @@ func attachCmd(g *globals) *cobra.Command {
 	}
 	c.Flags().BoolVar(&lines, "lines", false, "print progress lines instead of the dashboard (also without a terminal)")
 	return c
+}
+
+// printSearchTime prints the seconds a search spent per phase (nothing
+// before its first outer iteration).
+func printSearchTime(w io.Writer, snaps []*core.Snapshot) {
+	if len(snaps) == 0 {
+		return
+	}
+	t, last := runs.SearchTime(snaps), snaps[len(snaps)-1]
+	fmt.Fprintf(w, "search time over %d iterations: inner %.1f s (%.2f s per iteration), outer gradient %.1f s, hypergradient %.1f s; final keep fraction %.3f\n",
+		len(snaps), t.Inner, t.Inner/float64(len(snaps)), t.OuterGrad, t.Hyper, last.KeepFrac)
 }
