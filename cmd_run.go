@@ -4,79 +4,88 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"os/signal"
+	"path/filepath"
 	"strings"
-	"syscall"
 
-	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/loaders"
-	"github.com/maple-ood/maple/nets"
-	"github.com/maple-ood/maple/runs"
-	"github.com/maple-ood/maple/tui"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/tui"
 )
 
-// runFlags are the settings of `maple run`.
-type runFlags struct {
-	data            loaders.Spec
-	method          string
-	headless, json  bool
-	detach          bool
-	set             core.Settings
-	eval            core.EvalSettings
-	evalModel       string
-	checkpointEvery int
+// RunOptions are the settings of `maple run`.
+type RunOptions struct {
+	F                      *Factory
+	Config                 runs.Config // defaults, then the flags
+	EvalModel              string
+	ModelSet               bool // --model was given (else linear on synthetic)
+	Headless, JSON, Detach bool
 }
 
-func runCmd(g *globals) *cobra.Command {
-	f := &runFlags{set: core.DefaultSettings(), eval: core.DefaultEval(), data: loaders.DefaultSpec("synthetic")}
+// NewCmdRun builds `maple run`; runF replaces the run function in tests.
+func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
+	o := &RunOptions{F: f, Config: runs.DefaultConfig("synthetic")}
+	o.Config.Settings.Model = core.DefaultSettings().Model
 	c := &cobra.Command{
 		Use:   "run",
 		Short: "Start a MAPLE search (or a baseline), keep it in the runs dir and evaluate it by weighted ERM",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := f.config(cmd.Flags().Changed("model"))
-			if err != nil {
-				return err
+			o.ModelSet = cmd.Flags().Changed("model")
+			if runF != nil {
+				return runF(o)
 			}
-			r, err := runs.Create(g.runsDir, cfg)
-			if err != nil {
-				return err
-			}
-			if f.detach {
-				return detach(cmd, g, r)
-			}
-			if !f.headless && !f.json && interactive() {
-				return executeTUI(cmd, g, r)
-			}
-			return execute(cmd, g, r, f.json)
+			return runRun(cmd.Context(), o)
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.data.Name, "dataset", "synthetic", "dataset: "+strings.Join(loaders.Names, ", "))
-	fl.StringVar(&f.method, "method", "maple", "maple, or a baseline: erm, oracle, irmv1, rex, groupdro, cvar, jtt, upweight")
-	f.register(fl)
-	fl.BoolVar(&f.headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
-	fl.BoolVar(&f.json, "json", false, "print the summary as one JSON object on the last line of stdout")
-	fl.BoolVar(&f.detach, "detach", false, "run in the background, surviving the terminal; print the run id and return")
+	fl.StringVar(&o.Config.Dataset.Name, "dataset", "synthetic", "dataset: "+strings.Join(loaders.Names, ", "))
+	fl.StringVar(&o.Config.Method, "method", "maple", "maple, or a baseline: erm, oracle, irmv1, rex, groupdro, cvar, jtt, upweight")
+	registerSettings(fl, &o.Config, &o.EvalModel)
+	fl.BoolVar(&o.Headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
+	fl.BoolVar(&o.JSON, "json", false, "print the outcome as one JSON object on the last line of stdout")
+	fl.BoolVar(&o.Detach, "detach", false, "run in the background, surviving the terminal; print the run id once the search has started")
 	return c
 }
 
-// register adds the dataset options and every search and evaluation
-// setting to fl (all but --dataset and --method).
-func (f *runFlags) register(fl *pflag.FlagSet) {
-	s, e := &f.set, &f.eval
-	registerData(fl, &f.data)
-	fl.StringVar(&s.Objective, "objective", s.Objective, "outer objective: irmv1, irmv1b, rex, cvar, worst-group, erm")
+// registerData adds the dataset options (all but --dataset) to fl.
+func registerData(fl *pflag.FlagSet, d *loaders.Spec) {
+	fl.StringVar(&d.DataDir, "data-dir", "", "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)")
+	fl.IntVar(&d.TrainSize, "train-size", 0, "keep a seeded subset of this many training samples (0 = all)")
+	fl.StringVar(&d.Corr, "corr", "", "per-env spurious parameters, train0,train1,test: cmnist colour flips (default 0.1,0.2,0.9), synthetic agreements (0.9,0.8,0.1), mnist-fashion/cifar-mnist correlations (0.999,0.7,0.1)")
+	fl.Float64Var(&d.LabelNoise, "label-noise", -1, "label flip probability (default 0.25 for cmnist, 0.1 for mnist-fashion and cifar-mnist)")
+	fl.IntVar(&d.Downsample, "downsample", 0, "mnist-fashion / cifar-mnist: keep every k-th pixel (default 2 and 1)")
+	fl.BoolVar(&d.Offline, "offline", false, "never download a missing file")
+	fl.StringVar(&d.Dir, "dir", "", "waterbirds / celeba: the dataset folder (default <data-dir>/waterbirds or <data-dir>/celeba)")
+	fl.IntVar(&d.ImageSize, "image-size", 64, "waterbirds / celeba: resize and centre-crop images to this size")
+	fl.StringVar(&d.Features, "features", "", "waterbirds / celeba / features: .npy of per-sample features, one row per metadata row")
+	fl.StringVar(&d.CSV, "csv", "", "features: CSV with a header (features and/or label, env, group, split columns)")
+	for _, col := range []struct {
+		p          *string
+		name, help string
+	}{{&d.Columns.Label, "label-col", "label column"}, {&d.Columns.Env, "env-col", "environment column (optional in the file)"},
+		{&d.Columns.Group, "group-col", "group column (optional in the file)"}, {&d.Columns.Split, "split-col", "split column (train/val/test or 0/1/2)"},
+		{&d.Columns.Attr, "attr-col", "spurious attribute column (optional in the file)"}, {&d.Columns.ID, "id-col", "sample id column (optional; default the row number)"}} {
+		fl.StringVar(col.p, col.name, *col.p, "features: "+col.help)
+	}
+}
+
+// registerSettings adds the dataset options and every search and
+// evaluation setting to fl (all but --dataset and --method).
+func registerSettings(fl *pflag.FlagSet, c *runs.Config, evalModel *string) {
+	s, e := &c.Settings, &c.Eval
+	registerData(fl, &c.Dataset)
+	fl.StringVar(&s.Objective, "objective", s.Objective, "outer objective: "+strings.Join(core.Objectives, ", "))
 	fl.Float64Var(&s.Beta, "beta", s.Beta, "weight of the mean loss added to the outer objective")
 	fl.Float64Var(&s.CVaRAlpha, "cvar-alpha", s.CVaRAlpha, "tail fraction of the cvar objective")
 	fl.StringVar(&s.OuterOn, "outer-on", s.OuterOn, "split the outer objective is evaluated on: val or train")
-	fl.StringVar(&s.Model, "model", s.Model, "search model: linear, mlp:W1,W2,..., cnn:C1,C2, cnns:C1,C2 (default linear on synthetic)")
-	fl.StringVar(&f.evalModel, "eval-model", "", "model of the final weighted ERM (default: the search model)")
+	fl.StringVar(&s.Model, "model", s.Model, "search model: linear, mlp:W1,W2,..., cnn:C1,C2, cnns:C1,C2; linear on synthetic unless given")
+	fl.StringVar(evalModel, "eval-model", "", "model of the final weighted ERM (default: the search model)")
 	fl.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the data, the search and the evaluation")
 	fl.IntVar(&s.OuterIters, "outer-iters", s.OuterIters, "outer iterations")
 	fl.IntVar(&s.InnerSteps, "inner-steps", s.InnerSteps, "inner SGD steps per outer iteration")
@@ -94,226 +103,153 @@ func (f *runFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&e.MinStep, "eval-min-step", e.MinStep, "first step whose checkpoint may be selected (0 = a tenth of --eval-steps)")
 	fl.Float64Var(&e.Penalty, "penalty", e.Penalty, "irmv1/rex baseline penalty weight")
 	fl.IntVar(&e.PenaltyAnneal, "penalty-anneal", e.PenaltyAnneal, "irmv1/rex baseline: steps with penalty weight 1 before --penalty applies")
-	fl.IntVar(&f.checkpointEvery, "checkpoint-every", 5, "outer iterations between checkpoints")
+	fl.IntVar(&c.CheckpointEvery, "checkpoint-every", c.CheckpointEvery, "outer iterations between checkpoints")
 }
 
-// config checks the flags and returns the run's config. The model
-// defaults to linear on the synthetic dataset unless it was set.
-func (f *runFlags) config(modelSet bool) (runs.Config, error) {
-	set, ev := f.set, f.eval
-	if !modelSet && f.data.Name == "synthetic" {
-		set.Model = "linear"
-	}
-	ev.Model, ev.Seed = f.evalModel, set.Seed
-	if ev.Model == "" {
-		ev.Model = set.Model
-	}
-	if !validMethod(f.method) {
-		return runs.Config{}, fmt.Errorf("--method %q: want one of %s", f.method, strings.Join(core.Methods, ", "))
-	}
-	if err := set.Check(); err != nil {
-		return runs.Config{}, err
-	}
-	if _, err := nets.ParseSpec(ev.Model); err != nil {
-		return runs.Config{}, fmt.Errorf("--eval-model: %w", err)
-	}
-	if err := ev.Check(); err != nil {
-		return runs.Config{}, err
-	}
-	if f.checkpointEvery < 1 {
-		return runs.Config{}, fmt.Errorf("--checkpoint-every %d: want at least 1", f.checkpointEvery)
-	}
-	return runs.Config{Version: version, Dataset: f.data, Method: f.method, Settings: set, Eval: ev,
-		CheckpointEvery: f.checkpointEvery, Args: os.Args}, nil
-}
-
-func validMethod(m string) bool {
-	for _, x := range core.Methods {
-		if x == m {
-			return true
-		}
-	}
-	return false
-}
-
-// execute runs r in this process with progress on stderr.
-func execute(cmd *cobra.Command, g *globals, r *runs.Run, asJSON bool) error {
-	defer r.Close()
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	stderr := cmd.ErrOrStderr()
-	fmt.Fprintf(stderr, "run %s in %s\n", r.Config.ID, r.Dir)
-	sum, err := runs.Execute(ctx, r, runs.Options{Log: stderr, Socket: true})
+// config returns the run's config from the flags, resolved and checked.
+func (o *RunOptions) config() (runs.Config, error) {
+	c := o.Config
+	c.Version, c.Commit, c.Args = version, commit(), os.Args
+	c, err := runs.Resolve(c, o.ModelSet, o.EvalModel)
 	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted; the state is checkpointed: continue with maple resume %s --runs-dir %s", r.Config.ID, g.runsDir)
+		return c, usageError{err}
+	}
+	return c, nil
+}
+
+func runRun(ctx context.Context, o *RunOptions) error {
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	sp, err := runs.Prepare(cfg, o.F.Err) // everything checked before the run directory exists
+	if err != nil {
+		return usageError{err}
+	}
+	r, err := runs.Create(o.F.RunsDir, cfg)
+	if err != nil {
+		return err
+	}
+	if o.Detach {
+		return detach(o.F, r, nil)
+	}
+	defer r.Close()
+	return executeRun(ctx, o.F, r, runs.Options{Socket: true}, o.Headless || o.JSON, o.JSON, sp)
+}
+
+// executeRun runs r in this process: under the dashboard on a terminal
+// (a maple search), else with progress lines on stderr; then prints the
+// outcome, or how to continue.
+func executeRun(ctx context.Context, f *Factory, r *runs.Run, opt runs.Options, headless, asJSON bool, splits *dataset.Splits) error {
+	sum, err := tui.Execute(ctx, f.Terminal() && !headless, f.Err, r, splits, opt)
+	if sum == nil {
+		return err
+	}
+	if sum.Status != core.StatusDone {
+		fmt.Fprintln(f.Err, runs.Continue(f.RunsDir, sum, r.Config.ID))
+		if sum.Status == core.StatusInterrupted {
+			return errInterrupted
 		}
 		return err
 	}
-	out := resultSummary(cmd.Context(), r.Config, sum)
-	printResult(stderr, out)
+	out := runs.NewOutcome(ctx, r.Config, sum)
+	out.Print(f.Err)
 	if asJSON {
 		b, _ := json.Marshal(out)
-		fmt.Fprintln(cmd.OutOrStdout(), string(b))
+		fmt.Fprintln(f.Out, string(b))
 	}
 	return nil
 }
 
-// interactive reports whether stdin and stdout are terminals.
-func interactive() bool {
-	for _, f := range []*os.File{os.Stdin, os.Stdout} {
-		fi, err := f.Stat()
-		if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// executeTUI runs r in this process under the live dashboard; the
-// progress lines go to the run's log.txt.
-func executeTUI(cmd *cobra.Command, g *globals, r *runs.Run) error {
-	defer r.Close()
-	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	logf, err := os.OpenFile(r.Path(runs.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	defer logf.Close()
-	type result struct {
-		sum *runs.Summary
-		err error
-	}
-	hub := runs.NewHub()
-	ready := make(chan runs.Control, 1)
-	done := make(chan result, 1)
-	go func() {
-		sum, err := runs.Execute(ctx, r, runs.Options{Log: logf, Hub: hub, Socket: true, Ready: func(c runs.Control) { ready <- c }})
-		done <- result{sum, err}
-	}()
-	var ctl runs.Control
-	select {
-	case ctl = <-ready:
-	case res := <-done:
-		if res.err == nil {
-			res.err = fmt.Errorf("run %s ended before it started", r.Config.ID)
-		}
-		return res.err
-	}
-	end := make(chan tui.EndMsg, 1)
-	final := make(chan result, 1)
-	go func() {
-		res := <-done
-		m := tui.EndMsg{Err: res.err}
-		if res.sum != nil {
-			m.Status = res.sum.Status
-		}
-		end <- m
-		final <- res
-	}()
-	uiErr := tui.RunLocal(ctx, tui.IO{}, r.Dir, r.Config, hub, ctl, end)
-	var res result
-	select {
-	case res = <-final:
-	default:
-		// The screen closed while the search runs: stop it (resumable).
-		ctl.Stop()
-		res = <-final
-	}
-	if uiErr != nil {
-		return uiErr
-	}
-	if res.err != nil {
-		return res.err
-	}
-	if res.sum.Status != "done" {
-		fmt.Fprintf(cmd.ErrOrStderr(), "run %s %s at iteration %d; continue with maple resume %s --runs-dir %s\n", r.Config.ID, res.sum.Status, res.sum.Iter, r.Config.ID, g.runsDir)
-		return nil
-	}
-	printResult(cmd.ErrOrStderr(), resultSummary(cmd.Context(), r.Config, res.sum))
-	return nil
-}
-
-// detach starts `maple resume ID` in a new session with its output in the
-// run's log.txt, and returns.
-func detach(cmd *cobra.Command, g *globals, r *runs.Run) error {
-	id := r.Config.ID
-	r.Close()
+// detach continues r in the background and prints its id once its
+// search has started.
+func detach(f *Factory, r *runs.Run, extra []string) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	logf, err := os.OpenFile(r.Path(runs.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
+	if err := runs.Detach(exe, r, f.RunsDir, extra); err != nil {
 		return err
 	}
-	defer logf.Close()
-	child := exec.Command(exe, "resume", id, "--runs-dir", g.runsDir)
-	child.Stdout, child.Stderr = logf, logf
-	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := child.Start(); err != nil {
-		return fmt.Errorf("cannot start the background search: %w", err)
-	}
-	child.Process.Release()
-	fmt.Fprintln(cmd.OutOrStdout(), id)
-	fmt.Fprintf(cmd.ErrOrStderr(), "search %s runs in the background (log: %s); watch it with maple attach %s\n", id, r.Path(runs.LogFile), id)
+	fmt.Fprintln(f.Out, r.Config.ID)
+	fmt.Fprintf(f.Err, "search %s runs in the background (log: %s); watch it with maple attach %s\n", r.Config.ID, r.Path(runs.LogFile), r.Config.ID)
 	return nil
 }
 
-// Summary is the final line of `maple run --json`.
-type Summary struct {
-	*core.Result
-	RunID     string `json:"run_id"`
-	Status    string `json:"status"`
-	Objective string `json:"objective,omitempty"`
-	// Linear-case figures on the synthetic dataset with a linear model.
-	SpuriousShare    *float64 `json:"spurious_share,omitempty"`
-	ERMSpuriousShare *float64 `json:"erm_spurious_share,omitempty"`
-	ERMTestAcc       *float64 `json:"erm_test_acc,omitempty"`
-	Seconds          float64  `json:"seconds"`
+// ResumeOptions are the settings of `maple resume`.
+type ResumeOptions struct {
+	F              *Factory
+	ID             string
+	Headless, JSON bool
+	Detach         bool
+	Rates          core.LearningRates // 0 keeps the rate in force
+	DataDir        string
+	ReadyFD        int // internal: the detaching parent's pipe
 }
 
-func resultSummary(ctx context.Context, cfg runs.Config, s *runs.Summary) *Summary {
-	out := &Summary{Result: s.Result, RunID: cfg.ID, Status: s.Status, Seconds: s.Seconds}
-	if out.Result == nil {
-		out.Result = &core.Result{Method: cfg.Method, Dataset: cfg.Dataset.Name}
-	}
-	if cfg.Method == "maple" {
-		out.Objective = cfg.Settings.Objective
-	}
-	if s.Result == nil || cfg.Dataset.Name != "synthetic" {
-		return out
-	}
-	sp, err := cfg.Dataset.Load(cfg.Settings.Seed, nil)
-	if err != nil {
-		return out
-	}
-	if share, err := core.SpuriousShare(sp, s.Result.Theta); err == nil {
-		out.SpuriousShare = &share
-		if cfg.Method != "erm" {
-			if erm, err := core.Baseline(ctx, sp, "erm", cfg.Eval); err == nil {
-				if es, err := core.SpuriousShare(sp, erm.Theta); err == nil {
-					out.ERMSpuriousShare, out.ERMTestAcc = &es, &erm.TestAcc
-				}
+// NewCmdResume builds `maple resume`.
+func NewCmdResume(f *Factory, runF func(*ResumeOptions) error) *cobra.Command {
+	o := &ResumeOptions{F: f}
+	c := &cobra.Command{
+		Use:   "resume ID",
+		Short: "Continue an interrupted, stopped or failed run from its checkpoint (optionally with new learning rates)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ID = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-		}
+			return resumeRun(cmd.Context(), o)
+		},
 	}
-	return out
+	fl := c.Flags()
+	fl.BoolVar(&o.Headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
+	fl.BoolVar(&o.JSON, "json", false, "print the outcome as one JSON object on the last line of stdout")
+	fl.BoolVar(&o.Detach, "detach", false, "continue in the background; print the run id once the search has started")
+	fl.Float64Var(&o.Rates.Weight, "weight-lr", 0, "new Adam learning rate of the sample weights (default: the one in force)")
+	fl.Float64Var(&o.Rates.Keep, "keep-lr", 0, "new Adam learning rate of the keep probabilities (default: the one in force)")
+	fl.Float64Var(&o.Rates.Inner, "inner-lr", 0, "new inner SGD learning rate (default: the one in force)")
+	fl.StringVar(&o.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
+	fl.IntVar(&o.ReadyFD, "ready-fd", 0, "")
+	fl.MarkHidden("ready-fd")
+	return c
 }
 
-func printResult(w io.Writer, s *Summary) {
-	if s.Status != "done" {
-		fmt.Fprintf(w, "run %s: %s\n", s.RunID, s.Status)
-		return
+func resumeRun(ctx context.Context, o *ResumeOptions) error {
+	r, err := runs.Open(o.F.RunsDir, o.ID)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(w, "%s on %s (model %s, seed %d), ", s.Method, s.Dataset, s.Model, s.Seed)
-	s.Report(w)
-	if s.SpuriousShare != nil {
-		fmt.Fprintf(w, "  spurious share of the linear coefficient: %.4f", *s.SpuriousShare)
-		if s.ERMSpuriousShare != nil {
-			fmt.Fprintf(w, " (erm: %.4f, erm test acc %.4f)", *s.ERMSpuriousShare, *s.ERMTestAcc)
+	var extra []string
+	if o.DataDir != "" {
+		if r.Config.Dataset.DataDir, err = filepath.Abs(o.DataDir); err != nil {
+			r.Close()
+			return usageError{err}
 		}
-		fmt.Fprintln(w)
+		extra = append(extra, "--data-dir", r.Config.Dataset.DataDir)
 	}
+	if sum, _ := runs.ReadSummary(r.Dir); sum != nil && sum.Done {
+		r.Close()
+		return fmt.Errorf("run %s is done; see maple show %s", o.ID, o.ID)
+	}
+	opt := runs.Options{Socket: true}
+	if o.Rates != (core.LearningRates{}) {
+		rates, err := runs.RatesInForce(r, o.Rates)
+		if err != nil {
+			r.Close()
+			return usageError{err}
+		}
+		opt.Rates, extra = &rates, append(extra, runs.RateArgs(rates)...)
+	}
+	if o.Detach {
+		return detach(o.F, r, extra)
+	}
+	os.Remove(r.Path(runs.SummaryFile)) // a stopped or failed run goes on
+	defer r.Close()
+	if o.ReadyFD > 0 {
+		if opt.Ready = runs.ReadyPipe(o.ReadyFD); r.Config.Method != "maple" {
+			opt.Ready(nil) // a baseline has no search to wait for
+		}
+	}
+	return executeRun(ctx, o.F, r, opt, o.Headless || o.JSON, o.JSON, nil)
 }

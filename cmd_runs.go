@@ -1,170 +1,133 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/tui"
-	"github.com/spf13/cobra"
 )
 
-func lsCmd(g *globals) *cobra.Command {
+func writeJSON(f *Factory, v any) error {
+	enc := json.NewEncoder(f.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// runDir returns the directory of run id, which must hold a run.json or
+// a lock (a missing lock never hides a run).
+func runDir(f *Factory, id string) (string, error) {
+	dir := filepath.Join(f.RunsDir, id)
+	for _, name := range []string{runs.ConfigFile, runs.LockFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil && id != "" && !strings.ContainsRune(id, os.PathSeparator) {
+			return dir, nil
+		}
+	}
+	return "", usageError{fmt.Errorf("no run %q in %s (see maple ls)", id, f.RunsDir)}
+}
+
+// NewCmdLs builds `maple ls`.
+func NewCmdLs(f *Factory) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "ls",
-		Short: "List the runs: id, dataset, method, status, progress, best val and selected test worst-group accuracy",
+		Short: "List the runs (the runs browser on a terminal)",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return lsMain(cmd, g, asJSON) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return lsRun(cmd.Context(), f, asJSON) },
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
 	return c
 }
 
-func pct(v float64) string {
-	if v < 0 {
-		return "-"
+func lsRun(ctx context.Context, f *Factory, asJSON bool) error {
+	if !asJSON && f.Terminal() {
+		return browse(ctx, f)
 	}
-	return fmt.Sprintf("%.1f%%", 100*v)
-}
-
-func lsMain(cmd *cobra.Command, g *globals, asJSON bool) error {
-	if !asJSON && interactive() {
-		return browse(cmd, g)
-	}
-	list, err := runs.List(g.runsDir)
+	list, err := runs.List(f.RunsDir)
 	if err != nil {
 		return err
 	}
 	if asJSON {
-		if list == nil {
-			list = []runs.Info{}
-		}
-		return writeJSON(cmd, list)
+		return writeJSON(f, append([]runs.Info{}, list...))
 	}
 	if len(list) == 0 {
-		fmt.Fprintf(cmd.OutOrStdout(), "no runs in %s; start one with: maple run --dataset synthetic --headless\n", g.runsDir)
+		fmt.Fprintf(f.Out, "no runs in %s; start one with: maple run --dataset synthetic --headless\n", f.RunsDir)
 		return nil
 	}
-	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tDATASET\tMETHOD\tSTATUS\tITER\tBEST VAL WG\tTEST WG (selected)\tTEST ACC")
-	for _, in := range list {
-		it := "-"
-		if in.Total > 0 {
-			it = fmt.Sprintf("%d/%d", in.Iter, in.Total)
-		}
-		status := in.Status
-		if in.Problem != "" {
-			status += " (damaged file)"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Dataset, in.Method, status, it, pct(in.BestVal), pct(in.TestWorst), pct(in.TestAcc))
-	}
-	return tw.Flush()
+	return report.WriteList(f.Out, list)
 }
 
-// browse runs the runs browser, and what it asks for, until the person
-// leaves it.
-func browse(cmd *cobra.Command, g *globals) error {
-	for {
-		act, err := tui.Browse(cmd.Context(), tui.IO{}, g.runsDir)
-		if err != nil || act.Kind == "" {
+// browse runs the runs browser and the actions it hands back (typed, with
+// a run's whole config for a new run) until the person leaves it.
+func browse(ctx context.Context, f *Factory) error {
+	for ctx.Err() == nil {
+		act, err := tui.Browse(ctx, tui.IO{}, f.RunsDir)
+		if err != nil || act.Kind == tui.ActionNone {
 			return err
 		}
-		var args []string
 		switch act.Kind {
-		case "attach":
-			args = []string{"attach", act.ID}
-		case "resume":
-			args = []string{"resume", act.ID}
-		case "new":
-			args = act.Args
+		case tui.ActionAttach:
+			err = attachRun(ctx, f, act.ID, false)
+		case tui.ActionResume:
+			err = resumeRun(ctx, &ResumeOptions{F: f, ID: act.ID})
+		case tui.ActionNew:
+			err = newRun(ctx, f, *act.Config)
 		}
-		root := rootCmd()
-		root.SetArgs(append(args, "--runs-dir", g.runsDir))
-		if err := root.ExecuteContext(cmd.Context()); err != nil {
-			fmt.Fprintln(cmd.ErrOrStderr(), "maple:", err)
-			fmt.Fprint(cmd.ErrOrStderr(), "press enter to go back to the runs browser ")
-			fmt.Fscanln(os.Stdin)
+		if err != nil && !errors.Is(err, errInterrupted) {
+			fmt.Fprintln(f.Err, "maple:", err)
+			fmt.Fprint(f.Err, "press enter to go back to the runs browser ")
+			fmt.Fscanln(f.In)
 		}
 	}
+	return errInterrupted
 }
 
-func writeJSON(cmd *cobra.Command, v any) error {
-	enc := json.NewEncoder(cmd.OutOrStdout())
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-func runDir(g *globals, id string) (string, error) {
-	dir := filepath.Join(g.runsDir, id)
-	if _, err := os.Stat(filepath.Join(dir, runs.LockFile)); err != nil {
-		return "", fmt.Errorf("no run %q in %s (see maple ls)", id, g.runsDir)
+// newRun starts a run of the browser's new-run form.
+func newRun(ctx context.Context, f *Factory, cfg runs.Config) error {
+	cfg.Version, cfg.Commit = version, commit()
+	cfg, err := runs.Resolve(cfg, true, cfg.Eval.Model)
+	if err != nil {
+		return err
 	}
-	return dir, nil
+	sp, err := runs.Prepare(cfg, f.Err)
+	if err != nil {
+		return err
+	}
+	r, err := runs.Create(f.RunsDir, cfg)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return executeRun(ctx, f, r, runs.Options{Socket: true}, false, false, sp)
 }
 
-func showCmd(g *globals) *cobra.Command {
+// NewCmdShow builds `maple show`.
+func NewCmdShow(f *Factory) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show a run's config, final summary and events",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := runDir(g, args[0])
+			dir, err := runDir(f, args[0])
 			if err != nil {
 				return err
 			}
-			info := runs.Stat(dir)
-			cfg, cerr := runs.ReadConfig(dir)
-			sum, serr := runs.ReadSummary(dir)
-			events, eerr := runs.ReadEvents(dir)
 			if asJSON {
-				return writeJSON(cmd, map[string]any{"info": info, "config": cfg, "summary": sum, "events": events})
+				d, _ := report.ReadShow(dir)
+				return writeJSON(f, d)
 			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "run %s: %s on %s, %s", info.ID, info.Method, info.Dataset, info.Status)
-			if info.Total > 0 {
-				fmt.Fprintf(w, ", iteration %d/%d", info.Iter, info.Total)
-			}
-			fmt.Fprintln(w)
-			for _, e := range []error{cerr, serr, eerr} {
-				if e != nil {
-					fmt.Fprintln(w, "  problem:", e)
-				}
-			}
-			if cfg != nil {
-				s, e := cfg.Settings, cfg.Eval
-				fmt.Fprintf(w, "config: started %s, maple %s, seed %d\n", cfg.Started.Format("2006-01-02 15:04:05"), cfg.Version, s.Seed)
-				if cfg.Method == "maple" {
-					fmt.Fprintf(w, "  search: model %s, objective %s (beta %g) on %s, %d outer x %d inner steps, inner lr %g momentum %g wd %g, init %s\n",
-						s.Model, s.Objective, s.Beta, s.OuterOn, s.OuterIters, s.InnerSteps, s.InnerLR, s.Momentum, s.WeightDecay, s.InnerInit)
-					fmt.Fprintf(w, "          weight lr %g, keep lr %g, keep %g (from %g), checkpoint every %d\n", s.WeightLR, s.KeepLR, s.Keep, s.Keep0, cfg.CheckpointEvery)
-				}
-				fmt.Fprintf(w, "  evaluation: model %s, %d steps, lr %g, validation check every %d\n", e.Model, e.Steps, e.LR, e.EvalEvery)
-				if cfg.Method == "maple" {
-					snaps, _ := runs.ReadMetrics(dir)
-					printSearchTime(w, snaps)
-				}
-			}
-			if sum != nil && sum.Result != nil {
-				fmt.Fprintf(w, "summary (%s): ", sum.Status)
-				sum.Result.Report(w)
-			} else if sum != nil {
-				fmt.Fprintf(w, "summary: %s %s\n", sum.Status, sum.Error)
-			}
-			if len(events) > 0 {
-				fmt.Fprintln(w, "events:")
-				for _, e := range events {
-					fmt.Fprintf(w, "  before iteration %d: %s%s%s\n", e.Iter+1, e.Kind, lrText(e.LR), errText(e.Error))
-				}
-			}
+			report.WriteShow(f.Out, dir)
 			return nil
 		},
 	}
@@ -172,178 +135,124 @@ func showCmd(g *globals) *cobra.Command {
 	return c
 }
 
-func lrText(lr *core.LearningRates) string {
-	if lr == nil {
-		return ""
-	}
-	return fmt.Sprintf(" weight-lr %g keep-lr %g inner-lr %g", lr.Weight, lr.Keep, lr.Inner)
-}
-
-func errText(e string) string {
-	if e == "" {
-		return ""
-	}
-	return ": " + e
-}
-
-func resumeCmd(g *globals) *cobra.Command {
-	var asJSON bool
-	c := &cobra.Command{
-		Use:   "resume ID",
-		Short: "Continue an interrupted or stopped run from its checkpoint",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := runs.Open(g.runsDir, args[0])
-			if err != nil {
-				return err
-			}
-			if sum, _ := runs.ReadSummary(r.Dir); sum != nil {
-				if sum.Done {
-					r.Close()
-					return fmt.Errorf("run %s is done; see maple show %s", args[0], args[0])
-				}
-				os.Remove(r.Path(runs.SummaryFile)) // a stopped run goes on
-			}
-			return execute(cmd, g, r, asJSON)
-		},
-	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object on the last line of stdout")
-	return c
-}
-
-func exportCmd(g *globals) *cobra.Command {
+// NewCmdExport builds `maple export`.
+func NewCmdExport(f *Factory) *cobra.Command {
 	var format, out string
+	var ov runs.Overrides
 	c := &cobra.Command{
 		Use:   "export ID",
 		Short: "Write a run's learned weights as CSV or .npy",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "csv" && format != "npy" {
-				return fmt.Errorf("--format %q: want csv or npy", format)
-			}
-			dir, err := runDir(g, args[0])
+			dir, err := runDir(f, args[0])
 			if err != nil {
 				return err
 			}
-			_, sp, o, err := runs.Final(dir, cmd.ErrOrStderr())
-			if err != nil {
-				return err
+			files, err := runs.ExportTo(dir, out, format, ov, f.Err)
+			for _, p := range files {
+				fmt.Fprintln(f.Out, p)
 			}
-			if out == "" {
-				out = dir
-			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return err
-			}
-			if err := runs.WriteExports(out, o, sp.Train, format); err != nil {
-				return err
-			}
-			names := []string{runs.WeightsCSV}
-			if format == "npy" {
-				names = []string{runs.WeightsNPY, runs.KeepNPY}
-			}
-			for _, n := range names {
-				fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(out, n))
-			}
-			return nil
+			return err
 		},
 	}
 	c.Flags().StringVar(&format, "format", "csv", "csv or npy")
 	c.Flags().StringVar(&out, "out", "", "output directory (default: the run directory)")
+	c.Flags().StringVar(&ov.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
 	return c
 }
 
-func evalCmd(g *globals) *cobra.Command {
+// NewCmdEval builds `maple eval`.
+func NewCmdEval(f *Factory) *cobra.Command {
 	var model string
 	var steps int
+	var ov runs.Overrides
 	c := &cobra.Command{
 		Use:   "eval ID --model SPEC",
 		Short: "Weighted ERM of another architecture on a run's learned weights (the transfer experiment)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" {
-				return errors.New("--model is required (e.g. mlp:390,390 or cnn)")
+				return usageError{errors.New("--model is required (e.g. mlp:390,390 or cnn)")}
 			}
-			dir, err := runDir(g, args[0])
+			dir, err := runDir(f, args[0])
 			if err != nil {
 				return err
 			}
-			cfg, sp, o, err := runs.Final(dir, cmd.ErrOrStderr())
+			cfg, res, path, err := runs.Eval(cmd.Context(), dir, model, steps, ov, f.Err)
 			if err != nil {
 				return err
 			}
-			es := cfg.Eval
-			es.Model = model
-			if steps > 0 {
-				es.Steps = steps
-			}
-			res, err := core.WeightedERM(cmd.Context(), sp, o.Weights(), es, "maple")
-			if err != nil {
-				return err
-			}
-			name := "eval-" + strings.NewReplacer(":", "_", ",", "-").Replace(model) + ".json"
-			b, _ := json.MarshalIndent(res, "", "  ")
-			if err := os.WriteFile(filepath.Join(dir, name), append(b, '\n'), 0o644); err != nil {
-				return err
-			}
-			printResult(cmd.ErrOrStderr(), &Summary{Result: res, RunID: cfg.ID, Status: "done"})
-			fmt.Fprintln(cmd.OutOrStdout(), filepath.Join(dir, name))
+			(&runs.Outcome{Result: res, RunID: cfg.ID, Status: core.StatusDone}).Print(f.Err)
+			fmt.Fprintln(f.Out, path)
 			return nil
 		},
 	}
 	c.Flags().StringVar(&model, "model", "", "architecture to train on the weights")
 	c.Flags().IntVar(&steps, "eval-steps", 0, "SGD steps (default: the run's)")
+	c.Flags().StringVar(&ov.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
 	return c
 }
 
-func attachCmd(g *globals) *cobra.Command {
+// NewCmdAttach builds `maple attach`.
+func NewCmdAttach(f *Factory) *cobra.Command {
 	var lines bool
 	c := &cobra.Command{
 		Use:   "attach ID",
 		Short: "Open the live dashboard of a search running in another process",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := runDir(g, args[0])
-			if err != nil {
-				return err
-			}
-			cl, err := runs.Attach(dir)
-			if err != nil {
-				return err
-			}
-			defer cl.Close()
-			if interactive() && !lines {
-				return tui.RunAttached(cmd.Context(), tui.IO{}, dir, cl)
-			}
-			w := cmd.OutOrStdout()
-			for m := range cl.Msgs {
-				switch m.Kind {
-				case "hello":
-					fmt.Fprintf(w, "attached to %s (%s on %s), %d iterations so far\n", m.Config.ID, m.Config.Method, m.Config.Dataset.Name, len(m.History))
-				case "snapshot":
-					s := m.Snapshot
-					fmt.Fprintf(w, "iter %4d/%d  outer %.5f  val wg %.4f  (test wg %.4f)  %s\n", s.Iter, s.Total, s.OuterRisk, s.ValWorst, s.TestWorst, s.Status)
-				case "event":
-					fmt.Fprintf(w, "event %s before iteration %d%s%s\n", m.Event.Kind, m.Event.Iter+1, lrText(m.Event.LR), errText(m.Event.Error))
-				case "error":
-					fmt.Fprintln(w, "error:", m.Error)
-				}
-			}
-			fmt.Fprintln(w, "the search closed the connection (finished or stopped)")
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return attachRun(cmd.Context(), f, args[0], lines) },
 	}
 	c.Flags().BoolVar(&lines, "lines", false, "print progress lines instead of the dashboard (also without a terminal)")
 	return c
 }
 
-// printSearchTime prints the seconds a search spent per phase (nothing
-// before its first outer iteration).
-func printSearchTime(w io.Writer, snaps []*core.Snapshot) {
-	if len(snaps) == 0 {
-		return
+func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
+	dir, err := runDir(f, id)
+	if err != nil {
+		return err
 	}
-	t, last := runs.SearchTime(snaps), snaps[len(snaps)-1]
-	fmt.Fprintf(w, "search time over %d iterations: inner %.1f s (%.2f s per iteration), outer gradient %.1f s, hypergradient %.1f s; final keep fraction %.3f\n",
-		len(snaps), t.Inner, t.Inner/float64(len(snaps)), t.OuterGrad, t.Hyper, last.KeepFrac)
+	if in := runs.Stat(dir); !in.Status.Live() {
+		return fmt.Errorf("run %s is not running (it is %s); see maple show %s", id, in.Status, id)
+	}
+	cl, err := runs.Attach(dir)
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	if f.Terminal() && !lines {
+		return tui.RunAttached(ctx, tui.IO{}, dir, cl)
+	}
+	runs.Follow(f.Out, cl)
+	return nil
+}
+
+// NewCmdData builds `maple data`.
+func NewCmdData(f *Factory) *cobra.Command {
+	var asJSON bool
+	cfg := runs.DefaultConfig("")
+	c := &cobra.Command{
+		Use:   "data NAME",
+		Short: "Describe a dataset: split sizes, label/attribute agreement per env, group counts",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg.Dataset.Name = args[0]
+			if err := cfg.Dataset.Check(); err != nil {
+				return usageError{err}
+			}
+			s, err := cfg.Dataset.Load(cfg.Settings.Seed, f.Err)
+			if err != nil {
+				return err
+			}
+			sum := loaders.Describe(s)
+			if asJSON {
+				return writeJSON(f, sum)
+			}
+			report.WriteData(f.Out, sum)
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	registerData(c.Flags(), &cfg.Dataset)
+	c.Flags().Uint64Var(&cfg.Settings.Seed, "seed", 1, "seed of the dataset's random draws")
+	return c
 }

@@ -2,13 +2,15 @@ package main
 
 import (
 	"encoding/json"
-	mruns "github.com/maple-ood/maple/runs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/maple-ood/maple/core"
+	mruns "github.com/maple-ood/maple/runs"
 )
 
 // buildMaple builds the real binary for end-to-end tests.
@@ -91,8 +93,8 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"export", id, "--format", "xls"}, `--format "xls"`},
 		{[]string{"run", "--model", "resnet"}, "unknown kind"},
 		{[]string{"run", "--method", "magic"}, `--method "magic"`},
-		{[]string{"run", "--keep", "2"}, "keep fractions"},
-		{[]string{"run", "--method", "irmv1", "--penalty-anneal", "-1"}, "penalty anneal -1"},
+		{[]string{"run", "--keep", "2"}, "--keep 2: want a finite number in (0, 1]"},
+		{[]string{"run", "--method", "irmv1", "--penalty-anneal", "-1"}, "--penalty-anneal -1: want at least 0"},
 		{[]string{"data", "cmnist", "--data-dir", t.TempDir(), "--offline"}, "is missing"},
 	} {
 		out, err := exec.Command(bin, append(c.args, rd...)...).CombinedOutput()
@@ -225,7 +227,7 @@ func TestTmuxDashboard(t *testing.T) {
 		// Done when the run is stopped and its process let go of it (so
 		// that the temporary directory can be removed).
 		rd := filepath.Join(dir, "runs", runs[0].Name())
-		if strings.Contains(string(b), `"kind":"stop"`) && mruns.Stat(rd).Status == "stopped" && !mruns.Held(rd) {
+		if strings.Contains(string(b), `"kind":"stop"`) && mruns.Stat(rd).Status == core.StatusStopped && !mruns.Held(rd) {
 			if !strings.Contains(string(b), `"kind":"pause"`) || !strings.Contains(string(b), `"weight":0.0625`) {
 				t.Errorf("events.jsonl:\n%s", b)
 			}
@@ -236,6 +238,22 @@ func TestTmuxDashboard(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// runDirs lists the run directories in dir (not the sweep's claims).
+func runDirs(t *testing.T, dir string) []os.DirEntry {
+	t.Helper()
+	all, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []os.DirEntry
+	for _, e := range all {
+		if !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // TestSweep runs a small grid, reruns it (nothing new), resumes a cell
@@ -249,7 +267,7 @@ func TestSweep(t *testing.T) {
 	if !strings.Contains(out, "maple/rex  2 ") || !strings.Contains(out, "sample standard deviation") {
 		t.Fatalf("table:\n%s", out)
 	}
-	ents, _ := os.ReadDir(dir)
+	ents := runDirs(t, dir)
 	if len(ents) != 4 {
 		t.Fatalf("%d runs, want 4", len(ents))
 	}
@@ -261,7 +279,7 @@ func TestSweep(t *testing.T) {
 	if strings.Count(out, "done already") != 3 || !strings.Contains(out, "started ("+ents[0].Name()+")") {
 		t.Errorf("rerun did not resume the interrupted cell:\n%s", out)
 	}
-	if l, _ := os.ReadDir(dir); len(l) != 4 {
+	if l := runDirs(t, dir); len(l) != 4 {
 		t.Errorf("%d runs after the reruns", len(l))
 	}
 	csvOut, err := exec.Command(bin, "table", "--sweep", "s", "--format", "csv", "--runs-dir", dir).Output()

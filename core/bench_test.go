@@ -5,17 +5,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 )
 
 // cmnistSized returns random data of ColoredMNIST's sizes and shape
 // (45000 train, 5000 val, 10000 test of 2x14x14) for timing only.
-func cmnistSized() *loaders.Splits {
+func cmnistSized() *dataset.Splits {
 	rng := rand.New(rand.NewPCG(1, 1))
-	mk := func(name string, n int, env int32) *loaders.Dataset {
+	mk := func(name string, n int, env int32) *dataset.Dataset {
 		d := 392
-		ds := &loaders.Dataset{Name: name, N: n, D: d, Shape: loaders.Shape{C: 2, H: 14, W: 14}, Classes: 2,
+		ds := &dataset.Dataset{Name: name, N: n, D: d, Shape: dataset.Shape{C: 2, H: 14, W: 14}, Classes: 2,
 			EnvNames: []string{"e0", "e1", "test"}, GroupNames: []string{"a", "b", "c", "d"},
 			X: make([]float32, n*d), Y: make([]int32, n), Env: make([]int32, n), Group: make([]int32, n),
 			Attr: make([]int32, n), ID: make([]int64, n)}
@@ -28,7 +28,7 @@ func cmnistSized() *loaders.Splits {
 		}
 		return ds
 	}
-	return &loaders.Splits{Name: "cmnist-sized", Train: mk("train", 45000, 0), Val: mk("val", 5000, 0), Test: mk("test", 10000, 2)}
+	return &dataset.Splits{Name: "cmnist-sized", Train: mk("train", 45000, 0), Val: mk("val", 5000, 0), Test: mk("test", 10000, 2)}
 }
 
 // BenchmarkOuterIteration times one MAPLE outer iteration at ColoredMNIST

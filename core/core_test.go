@@ -6,14 +6,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 )
 
 // tinySplit makes a split of n samples of dimension d with two
 // environments and (label, attribute) groups.
-func tinySplit(name string, n, d, classes int, envBase int32, rng *rand.Rand) *loaders.Dataset {
-	ds := &loaders.Dataset{Name: name, N: n, D: d, Shape: loaders.Shape{C: d, H: 1, W: 1}, Classes: classes,
+func tinySplit(name string, n, d, classes int, envBase int32, rng *rand.Rand) *dataset.Dataset {
+	ds := &dataset.Dataset{Name: name, N: n, D: d, Shape: dataset.Shape{C: d, H: 1, W: 1}, Classes: classes,
 		EnvNames: []string{"e0", "e1", "test"}, X: make([]float32, n*d), Y: make([]int32, n),
 		Env: make([]int32, n), Group: make([]int32, n), Attr: make([]int32, n), ID: make([]int64, n)}
 	ds.GroupNames = make([]string, 2*classes)
@@ -36,9 +36,9 @@ func tinySplit(name string, n, d, classes int, envBase int32, rng *rand.Rand) *l
 	return ds
 }
 
-func tinySplits(n, classes int, seed uint64) *loaders.Splits {
+func tinySplits(n, classes int, seed uint64) *dataset.Splits {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	return &loaders.Splits{Name: "tiny", Train: tinySplit("train", n, 3, classes, 0, rng),
+	return &dataset.Splits{Name: "tiny", Train: tinySplit("train", n, 3, classes, 0, rng),
 		Val: tinySplit("val", 10, 3, classes, 0, rng), Test: tinySplit("test", 10, 3, classes, 2, rng)}
 }
 

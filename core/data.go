@@ -3,18 +3,18 @@ package core
 import (
 	"math"
 
-	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 )
 
 // data is a split with its features in the engine's float type.
 type data[T nets.Float] struct {
-	ds *loaders.Dataset
+	ds *dataset.Dataset
 	x  []T
 	n  int
 }
 
-func newData[T nets.Float](ds *loaders.Dataset) data[T] {
+func newData[T nets.Float](ds *dataset.Dataset) data[T] {
 	if x, ok := any(ds.X).([]T); ok {
 		return data[T]{ds: ds, x: x, n: ds.N}
 	}
@@ -27,12 +27,12 @@ func newData[T nets.Float](ds *loaders.Dataset) data[T] {
 
 func (d data[T]) labels() Labels { return Labels{Y: d.ds.Y, Env: d.ds.Env, Group: d.ds.Group} }
 
-func shapeOf(ds *loaders.Dataset) nets.Shape {
+func shapeOf(ds *dataset.Dataset) nets.Shape {
 	return nets.Shape{C: ds.Shape.C, H: ds.Shape.H, W: ds.Shape.W}
 }
 
 // outputs is K: 1 logit for binary tasks, else one per class.
-func outputs(ds *loaders.Dataset) int {
+func outputs(ds *dataset.Dataset) int {
 	if ds.Classes == 2 {
 		return 1
 	}
@@ -46,7 +46,7 @@ type Accuracy struct {
 	PerGroup []float64 `json:"per_group_acc"`   // NaN-free: -1 for an empty group
 }
 
-func accuracy[T nets.Float](logits []T, k int, ds *loaders.Dataset) Accuracy {
+func accuracy[T nets.Float](logits []T, k int, ds *dataset.Dataset) Accuracy {
 	ng := len(ds.GroupNames)
 	right, cnt := make([]int, ng), make([]int, ng)
 	total := 0

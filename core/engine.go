@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 )
 
@@ -16,7 +16,7 @@ import (
 // in the derivative tests).
 type engine[T nets.Float] struct {
 	set              Settings
-	sp               *loaders.Splits
+	sp               *dataset.Splits
 	train, val, test data[T]
 	outer            *data[T]
 	net              *nets.Net[T]
@@ -36,9 +36,13 @@ type engine[T nets.Float] struct {
 
 	// Per-iteration buffers.
 	m, dmds, u []float64
+
+	// interrupted, when set, is asked between inner steps; true abandons
+	// the outer iteration with errInterrupted.
+	interrupted func() bool
 }
 
-func newEngine[T nets.Float](sp *loaders.Splits, set Settings) (*engine[T], error) {
+func newEngine[T nets.Float](sp *dataset.Splits, set Settings) (*engine[T], error) {
 	if err := set.Check(); err != nil {
 		return nil, err
 	}
@@ -49,7 +53,7 @@ func newEngine[T nets.Float](sp *loaders.Splits, set Settings) (*engine[T], erro
 	k := outputs(sp.Train)
 	net, err := nets.New[T](spec, shapeOf(sp.Train), k)
 	if err != nil {
-		return nil, fmt.Errorf("core: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	e := &engine[T]{set: set, sp: sp, train: newData[T](sp.Train), val: newData[T](sp.Val), test: newData[T](sp.Test),
 		net: net, k: k, loss: nets.LossFor(k)}
@@ -90,21 +94,21 @@ func (e *engine[T]) restore(st *State) error {
 	n := e.train.n
 	for _, v := range [][]float64{st.W, st.S, st.WM, st.WV, st.SM, st.SV} {
 		if len(v) != n {
-			return fmt.Errorf("core: state holds %d values per vector, the training set has %d samples", len(v), n)
+			return fmt.Errorf("state holds %d values per vector, the training set has %d samples", len(v), n)
 		}
 	}
 	if st.Iter < 0 || st.Iter > e.set.OuterIters {
-		return fmt.Errorf("core: state at iteration %d, the search has %d", st.Iter, e.set.OuterIters)
+		return fmt.Errorf("state at iteration %d, the search has %d", st.Iter, e.set.OuterIters)
 	}
 	if err := st.LR.Check(); err != nil {
 		return err
 	}
 	if e.set.InnerInit == "warm" && len(st.Theta) != e.net.NumParams() {
-		return fmt.Errorf("core: warm-start state holds %d parameters, the model has %d", len(st.Theta), e.net.NumParams())
+		return fmt.Errorf("warm-start state holds %d parameters, the model has %d", len(st.Theta), e.net.NumParams())
 	}
 	pcg := rand.NewPCG(0, 0)
 	if err := pcg.UnmarshalBinary(st.RNG); err != nil {
-		return fmt.Errorf("core: state's generator: %w", err)
+		return fmt.Errorf("state's generator: %w", err)
 	}
 	c := st.Clone()
 	e.iter, e.w, e.s, e.lr = c.Iter, c.W, c.S, c.LR
@@ -141,7 +145,7 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 		}
 	}
 	if len(idx) == 0 || !(sumU > 0) || math.IsInf(sumU, 0) {
-		return nil, fmt.Errorf("core: every sample weight is zero or the total is %g; raise the keep fraction or lower the weight learning rate", sumU)
+		return nil, fmt.Errorf("every sample weight is zero or the total is %g; raise the keep fraction or lower the weight learning rate", sumU)
 	}
 	d := e.train.ds.D
 	xk := make([]T, len(idx)*d)
@@ -159,6 +163,9 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 	k := e.k
 	last := e.set.InnerSteps - 1
 	for t := 0; t <= last; t++ {
+		if e.interrupted != nil && e.interrupted() {
+			return nil, errInterrupted
+		}
 		if t == last {
 			st.prev = append([]T(nil), theta...)
 			st.buf = make([]T, len(theta))
@@ -183,7 +190,7 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 	}
 	st.final = theta
 	if !finite(st.loss) {
-		return nil, fmt.Errorf("core: inner loss is %g: %w; lower the inner learning rate", st.loss, errNonFinite)
+		return nil, fmt.Errorf("inner loss is %g: %w; lower the inner learning rate", st.loss, errNonFinite)
 	}
 	return st, nil
 }
@@ -200,7 +207,7 @@ func (e *engine[T]) outerGrad(theta []T, lab Labels) (float64, []T, []T, error) 
 		return 0, nil, nil, err
 	}
 	if !finite(r) {
-		return 0, nil, nil, fmt.Errorf("core: outer risk is %g: %w; lower the inner learning rate", r, errNonFinite)
+		return 0, nil, nil, fmt.Errorf("outer risk is %g: %w; lower the inner learning rate", r, errNonFinite)
 	}
 	c := make([]T, len(cot))
 	for i, v := range cot {
@@ -317,7 +324,7 @@ func (e *engine[T]) tryIterate() (*Snapshot, error) {
 		gs[i] = e.w[i] * hi * e.dmds[i]
 	}
 	if !finite(gw...) || !finite(gs...) {
-		return nil, fmt.Errorf("core: hypergradient: %w; lower the inner learning rate", errNonFinite)
+		return nil, fmt.Errorf("hypergradient: %w; lower the inner learning rate", errNonFinite)
 	}
 	tm.Inner, tm.OuterGrad, tm.Hyper = t1.Sub(t0).Seconds(), t2.Sub(t1).Seconds(), time.Since(t2).Seconds()
 
@@ -456,31 +463,37 @@ func (o *Output) Weights() []float64 {
 
 // Engine runs a MAPLE search. Create it with New, run it with Run in a
 // goroutine of its own, and steer it with Pause, Resume, SetLR,
-// Checkpoint and Stop from any goroutine.
+// Checkpoint and Stop from any goroutine: they never block, and answer
+// ErrEnded once Run has returned.
 type Engine struct {
-	e    *engine[float32]
-	cmds chan command
-}
-
-type command struct {
-	kind EventKind
-	lr   LearningRates
+	e   *engine[float32]
+	box *mailbox
+	// Watched, when set, tells Run whether someone can act on a pause: on
+	// a non-finite value or a recorder error a watched search pauses (the
+	// person changes the rates and resumes); an unwatched one ends with
+	// StatusFailed and the last good state. nil means unwatched.
+	Watched func() bool
+	// Elapsed is the seconds spent on this search's iterations before
+	// Run (a resumed search sets it from its last record). Each snapshot's
+	// Elapsed adds the time of the iterations since, pauses excluded.
+	Elapsed float64
 }
 
 // New prepares a search of sp's training set with the settings set.
-func New(sp *loaders.Splits, set Settings) (*Engine, error) {
+func New(sp *dataset.Splits, set Settings) (*Engine, error) {
 	e, err := newEngine[float32](sp, set)
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{e: e, cmds: make(chan command, 64)}, nil
+	return &Engine{e: e, box: newMailbox()}, nil
 }
 
 // Settings returns the settings the engine was made with.
 func (E *Engine) Settings() Settings { return E.e.set }
 
 // State returns a deep copy of the search state. Call it only while Run
-// is not running (before, after, or from a Recorder callback).
+// is not running (before, after, or from a Recorder callback). After Run
+// it is the state of the last iteration the recorder took.
 func (E *Engine) State() *State { return E.e.state() }
 
 // Restore replaces the search state; Run then continues from st.Iter.
@@ -494,10 +507,10 @@ func (E *Engine) Output() *Output {
 }
 
 // Pause asks the search to pause before its next outer iteration.
-func (E *Engine) Pause() { E.cmds <- command{kind: EventPause} }
+func (E *Engine) Pause() error { return E.box.post(command{kind: EventPause}) }
 
 // Resume continues a paused search.
-func (E *Engine) Resume() { E.cmds <- command{kind: EventResume} }
+func (E *Engine) Resume() error { return E.box.post(command{kind: EventResume}) }
 
 // SetLR changes the learning rates from the next outer iteration on, after
 // a checkpoint. Invalid rates are refused here and change nothing.
@@ -505,25 +518,46 @@ func (E *Engine) SetLR(lr LearningRates) error {
 	if err := lr.Check(); err != nil {
 		return err
 	}
-	E.cmds <- command{kind: EventSetLR, lr: lr}
-	return nil
+	return E.box.post(command{kind: EventSetLR, lr: lr})
 }
 
 // Checkpoint asks for a checkpoint before the next outer iteration.
-func (E *Engine) Checkpoint() { E.cmds <- command{kind: EventCheckpoint} }
+func (E *Engine) Checkpoint() error { return E.box.post(command{kind: EventCheckpoint}) }
 
-// Stop ends the search before its next outer iteration.
-func (E *Engine) Stop() { E.cmds <- command{kind: EventStop} }
+// Stop ends the search: the outer iteration under way is abandoned
+// between two inner steps and the state stays at the last completed one.
+func (E *Engine) Stop() error { return E.box.post(command{kind: EventStop}) }
+
+// errInterrupted is what an outer iteration abandoned by Stop or by the
+// context returns inside the engine.
+var errInterrupted = errors.New("interrupted")
 
 // Run performs the outer iterations that remain, reporting to rec. It
-// returns StatusDone after the last one, StatusStopped after Stop, or the
-// context's error. A NaN or Inf, or an error from rec, pauses the search
-// with the last good state kept; Resume (after SetLR, say) retries.
+// returns StatusDone after the last one, StatusStopped after Stop or
+// when ctx is cancelled (with ctx's error), and StatusFailed with the
+// error when an unwatched search meets a non-finite value or a recorder
+// error. A watched search pauses instead, the last good state kept;
+// Resume (after SetLR, say) retries. Whatever Run returns, State is the
+// state of the last iteration rec took.
 func (E *Engine) Run(ctx context.Context, rec Recorder) (Status, error) {
 	e := E.e
-	start := time.Now()
+	defer E.box.close()
+	e.interrupted = func() bool { return E.box.stop.Load() || ctx.Err() != nil }
+	defer func() { e.interrupted = nil }()
+	active := 0.0 // seconds spent iterating in this Run
 	paused := false
-	var pending *Snapshot // a snapshot the recorder has not taken yet
+	// pending is a snapshot the recorder has not taken yet; the engine's
+	// state is then rolled back to before it on return.
+	var pending *Snapshot
+	var beforePending *State
+	end := func(st Status, err error) (Status, error) {
+		if pending != nil {
+			if rerr := e.restore(beforePending); rerr != nil {
+				panic(rerr) // the state was taken from this engine
+			}
+		}
+		return st, err
+	}
 	apply := func(c command) (stop bool, err error) {
 		ev := Event{Kind: c.kind, Iter: e.iter}
 		switch c.kind {
@@ -534,71 +568,94 @@ func (E *Engine) Run(ctx context.Context, rec Recorder) (Status, error) {
 		case EventStop:
 			stop = true
 		case EventCheckpoint:
+			if pending != nil {
+				return false, errors.New("checkpoint refused: the last record is not written yet")
+			}
 			if err := rec.Checkpoint(e.state()); err != nil {
 				return false, err
 			}
 		case EventSetLR:
-			if err := rec.Checkpoint(e.state()); err != nil {
-				return false, err
+			if pending == nil {
+				if err := rec.Checkpoint(e.state()); err != nil {
+					return false, err
+				}
 			}
 			lr := c.lr
 			e.lr, ev.LR = lr, &lr
 		}
 		return stop, rec.Event(ev)
 	}
-	fail := func(err error) {
-		paused = true
-		_ = rec.Event(Event{Kind: EventError, Iter: e.iter, Error: err.Error()})
+	// fail pauses a watched search, or ends an unwatched one.
+	fail := func(err error) bool {
+		watched := E.Watched != nil && E.Watched()
+		what := "; the search ends as failed at its last good iteration"
+		if watched {
+			what = "; the search is paused: fix the cause (change the rates, free space) and resume"
+		}
+		_ = rec.Event(Event{Kind: EventError, Iter: e.iter, Error: err.Error() + what})
+		if watched {
+			paused = true
+			return false
+		}
+		return true
 	}
 	for {
 		// Apply what has been asked, then wait while paused.
-		for drained := false; !drained; {
-			var c command
+		for {
+			for _, c := range E.box.take() {
+				stop, err := apply(c)
+				if err != nil && fail(err) {
+					return end(StatusFailed, err)
+				}
+				if stop {
+					return end(StatusStopped, nil)
+				}
+			}
+			if ctx.Err() != nil {
+				return end(StatusStopped, ctx.Err())
+			}
+			if !paused {
+				break
+			}
 			select {
-			case c = <-E.cmds:
+			case <-E.box.notify:
 			case <-ctx.Done():
-				return StatusStopped, ctx.Err()
-			default:
-				if !paused {
-					drained = true
-					continue
-				}
-				select {
-				case c = <-E.cmds:
-				case <-ctx.Done():
-					return StatusStopped, ctx.Err()
-				}
-			}
-			stop, err := apply(c)
-			if err != nil {
-				fail(err)
-			}
-			if stop {
-				return StatusStopped, nil
 			}
 		}
 		if pending != nil {
 			if err := rec.Snapshot(pending); err != nil {
-				fail(err)
+				if fail(err) {
+					return end(StatusFailed, err)
+				}
 				continue
 			}
-			pending = nil
+			pending, beforePending = nil, nil
 		}
 		if e.iter >= e.set.OuterIters {
-			return StatusDone, nil
+			return end(StatusDone, nil)
 		}
+		before := e.state()
+		t0 := time.Now()
 		snap, err := e.iterate()
+		active += time.Since(t0).Seconds()
+		if errors.Is(err, errInterrupted) {
+			continue // the mailbox holds the stop, or ctx is done
+		}
 		if err != nil {
-			fail(err)
+			if fail(err) {
+				return end(StatusFailed, err)
+			}
 			continue
 		}
-		snap.Elapsed = time.Since(start).Seconds()
+		snap.Elapsed = E.Elapsed + active
 		if e.iter == e.set.OuterIters {
 			snap.Status = StatusDone
 		}
 		if err := rec.Snapshot(snap); err != nil {
-			pending = snap
-			fail(err)
+			pending, beforePending = snap, before
+			if fail(err) {
+				return end(StatusFailed, err)
+			}
 		}
 	}
 }

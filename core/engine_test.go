@@ -210,6 +210,7 @@ func TestNonFinitePausesAndKeepsState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.Watched = func() bool { return true }
 	before := e.State()
 	rec := &scriptRec{}
 	done := make(chan Status)
@@ -244,6 +245,7 @@ func TestNonFinitePausesAndKeepsState(t *testing.T) {
 
 func TestRecorderFailurePausesWithoutLoss(t *testing.T) {
 	e, _ := New(tinySplits(40, 2, 5), engineSettings("fixed"))
+	e.Watched = func() bool { return true }
 	rec := &scriptRec{}
 	rec.after = func(s *Snapshot) {
 		if s.Iter == 2 {

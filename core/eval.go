@@ -7,7 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 )
 
@@ -88,24 +88,31 @@ type OracleFigures struct {
 	TestWorst float64 `json:"test_worst_group_acc"`
 }
 
-// Check reports the first invalid evaluation setting, naming it.
+// Check reports the first invalid evaluation setting, naming its flag.
 func (es EvalSettings) Check() error {
 	if _, err := nets.ParseSpec(es.Model); err != nil {
-		return fmt.Errorf("core: eval model: %w", err)
+		return fmt.Errorf("--eval-model: %w", err)
 	}
-	if es.Steps < 1 || es.EvalEvery < 1 || !(es.LR > 0) {
-		return fmt.Errorf("core: eval steps %d and eval-every %d must be >= 1 and the learning rate %g > 0", es.Steps, es.EvalEvery, es.LR)
-	}
-	if es.PenaltyAnneal < 0 || !(es.Penalty >= 0) || math.IsInf(es.Penalty, 0) {
-		return fmt.Errorf("core: penalty %g must be a finite number >= 0 and penalty anneal %d steps >= 0", es.Penalty, es.PenaltyAnneal)
-	}
-	return nil
+	return firstErr(
+		checkInt("eval-steps", es.Steps, 1),
+		checkInt("eval-every", es.EvalEvery, 1),
+		checkInt("eval-min-step", es.MinStep, 0),
+		checkNum("eval-lr", es.LR, positive),
+		checkNum("eval-momentum", es.Momentum, below1),
+		checkNum("eval-weight-decay", es.WeightDecay, nonNegative),
+		checkNum("penalty", es.Penalty, nonNegative),
+		checkInt("penalty-anneal", es.PenaltyAnneal, 0),
+		checkNum("dro-step", es.DROStep, positive),
+		checkNum("cvar-alpha", es.CVaRAlpha, fraction),
+		checkInt("jtt-steps", es.JTTSteps, 0),
+		checkNum("jtt-up", es.JTTUp, positive),
+	)
 }
 
 // trainer trains one fresh model on a split set and selects on validation.
 type trainer struct {
 	es          EvalSettings
-	sp          *loaders.Splits
+	sp          *dataset.Splits
 	net         *nets.Net[float32]
 	k           int
 	loss        nets.Loss
@@ -114,7 +121,7 @@ type trainer struct {
 	trainF      []float32
 }
 
-func newTrainer(sp *loaders.Splits, es EvalSettings) (*trainer, error) {
+func newTrainer(sp *dataset.Splits, es EvalSettings) (*trainer, error) {
 	if err := es.Check(); err != nil {
 		return nil, err
 	}
@@ -122,7 +129,7 @@ func newTrainer(sp *loaders.Splits, es EvalSettings) (*trainer, error) {
 	k := outputs(sp.Train)
 	net, err := nets.New[float32](spec, shapeOf(sp.Train), k)
 	if err != nil {
-		return nil, fmt.Errorf("core: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	tr := &trainer{es: es, sp: sp, net: net, k: k, loss: nets.LossFor(k)}
 	tr.theta = make([]float32, net.NumParams())
@@ -139,7 +146,7 @@ func (tr *trainer) weightedGrad(u []float64) error {
 		s += v
 	}
 	if !(s > 0) {
-		return fmt.Errorf("core: every training weight is zero")
+		return fmt.Errorf("every training weight is zero")
 	}
 	d := tr.sp.Train
 	tr.net.Backprop(tr.theta, d.X, d.N, func(lo, hi int, f, cot []float32) {
@@ -221,7 +228,7 @@ func (tr *trainer) run(ctx context.Context, method string, grad func(step int) e
 		}
 		for _, g := range tr.grad {
 			if math.IsNaN(float64(g)) || math.IsInf(float64(g), 0) {
-				return nil, fmt.Errorf("core: %s: gradient is not finite at step %d; lower the learning rate", method, step)
+				return nil, fmt.Errorf("%s: gradient is not finite at step %d; lower the learning rate", method, step)
 			}
 		}
 		tr.opt.Step(tr.theta, tr.grad)
@@ -232,9 +239,9 @@ func (tr *trainer) run(ctx context.Context, method string, grad func(step int) e
 
 // WeightedERM trains a fresh es.Model by weighted ERM with per-sample
 // training weights u (0 drops a sample) and selects on validation.
-func WeightedERM(ctx context.Context, sp *loaders.Splits, u []float64, es EvalSettings, method string) (*Result, error) {
+func WeightedERM(ctx context.Context, sp *dataset.Splits, u []float64, es EvalSettings, method string) (*Result, error) {
 	if len(u) != sp.Train.N {
-		return nil, fmt.Errorf("core: %d weights for %d training samples", len(u), sp.Train.N)
+		return nil, fmt.Errorf("%d weights for %d training samples", len(u), sp.Train.N)
 	}
 	tr, err := newTrainer(sp, es)
 	if err != nil {
@@ -247,7 +254,7 @@ func WeightedERM(ctx context.Context, sp *loaders.Splits, u []float64, es EvalSe
 // the dataset's variant without the spurious signal), irmv1 and rex (ERM
 // plus the penalty), groupdro (online group DRO), cvar, jtt (ERM, then
 // upweight its training errors) or upweight (inverse group frequency).
-func Baseline(ctx context.Context, sp *loaders.Splits, method string, es EvalSettings) (*Result, error) {
+func Baseline(ctx context.Context, sp *dataset.Splits, method string, es EvalSettings) (*Result, error) {
 	n := sp.Train.N
 	ones := make([]float64, n)
 	for i := range ones {
@@ -258,7 +265,7 @@ func Baseline(ctx context.Context, sp *loaders.Splits, method string, es EvalSet
 		return WeightedERM(ctx, sp, ones, es, method)
 	case "oracle":
 		if sp.Oracle == nil {
-			return nil, fmt.Errorf("core: dataset %s has no oracle variant", sp.Name)
+			return nil, fmt.Errorf("dataset %s has no oracle variant", sp.Name)
 		}
 		r, err := WeightedERM(ctx, sp.Oracle, ones, es, method)
 		if r != nil {
@@ -375,5 +382,5 @@ func Baseline(ctx context.Context, sp *loaders.Splits, method string, es EvalSet
 			return nil
 		})
 	}
-	return nil, fmt.Errorf("core: unknown method %q: want one of %v", method, Methods)
+	return nil, fmt.Errorf("unknown method %q: want one of %v", method, Methods)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/dataset"
 )
 
 // SpuriousShare measures, for a linear binary model theta (D weights then
@@ -15,13 +15,13 @@ import (
 // direction of loaders.Synthetic, the only direction of the block that
 // carries label or attribute signal; the orthogonal rest is sampling
 // noise, which even the oracle fits).
-func SpuriousShare(sp *loaders.Splits, theta []float32) (float64, error) {
+func SpuriousShare(sp *dataset.Splits, theta []float32) (float64, error) {
 	d := sp.Train.D
 	if len(sp.Basis) != d*d || sp.CoreDims <= 0 || sp.CoreDims >= d {
-		return 0, fmt.Errorf("core: dataset %s has no known core/spurious basis", sp.Name)
+		return 0, fmt.Errorf("dataset %s has no known core/spurious basis", sp.Name)
 	}
 	if len(theta) != d+1 {
-		return 0, fmt.Errorf("core: the spurious share needs a linear binary model (%d parameters), got %d", d+1, len(theta))
+		return 0, fmt.Errorf("the spurious share needs a linear binary model (%d parameters), got %d", d+1, len(theta))
 	}
 	var c, s float64
 	for q := 0; q < d; q++ {

@@ -32,7 +32,7 @@ type Labels struct {
 func (o Objective) Eval(f []float64, lab Labels, cot []float64) (float64, error) {
 	n, k := len(lab.Y), o.K
 	if n == 0 {
-		return 0, fmt.Errorf("core: objective %s on an empty set", o.Name)
+		return 0, fmt.Errorf("objective %s on an empty set", o.Name)
 	}
 	l, d := make([]float64, n), make([]float64, n*k)
 	nets.Losses(o.Loss, f, lab.Y, k, l, d)
@@ -56,7 +56,7 @@ func (o Objective) Eval(f []float64, lab Labels, cot []float64) (float64, error)
 		parts := 1
 		if o.Name == "irmv1b" {
 			if len(lab.Half) != n {
-				return 0, fmt.Errorf("core: irmv1b needs a half assignment per sample")
+				return 0, fmt.Errorf("irmv1b needs a half assignment per sample")
 			}
 			parts = 2
 		}
@@ -157,7 +157,7 @@ func (o Objective) Eval(f []float64, lab Labels, cot []float64) (float64, error)
 			}
 		}
 	default:
-		return 0, fmt.Errorf("core: unknown objective %q", o.Name)
+		return 0, fmt.Errorf("unknown objective %q", o.Name)
 	}
 	if o.Name == "erm" || o.Beta != 0 {
 		b := o.Beta
@@ -177,7 +177,7 @@ func (o Objective) Eval(f []float64, lab Labels, cot []float64) (float64, error)
 // groupSums adds v over the parts of a labelling (parts per label value).
 func groupSums(n int, label []int32, parts int, part func(int) int, v []float64) (sum []float64, cnt []int, err error) {
 	if len(label) != n {
-		return nil, nil, fmt.Errorf("core: the objective needs environment or group labels, and this split has none")
+		return nil, nil, fmt.Errorf("the objective needs environment or group labels, and this split has none")
 	}
 	hi := int32(-1)
 	for _, e := range label {

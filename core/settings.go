@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/maple-ood/maple/nets"
 )
@@ -46,32 +45,34 @@ func DefaultSettings() Settings {
 // Objectives lists the outer objectives.
 var Objectives = []string{"irmv1", "irmv1b", "rex", "cvar", "worst-group", "erm"}
 
-// Check reports the first invalid setting, naming it.
+// Check reports the first invalid setting, naming its flag.
 func (s Settings) Check() error {
 	if _, err := nets.ParseSpec(s.Model); err != nil {
-		return fmt.Errorf("core: model: %w", err)
+		return fmt.Errorf("--model: %w", err)
 	}
-	ok := false
-	for _, o := range Objectives {
-		ok = ok || o == s.Objective
-	}
+	err := firstErr(
+		oneOf("objective", s.Objective, Objectives),
+		oneOf("outer-on", s.OuterOn, []string{"val", "train"}),
+		oneOf("inner-init", s.InnerInit, []string{"fixed", "fresh", "warm"}),
+		checkInt("outer-iters", s.OuterIters, 1),
+		checkInt("inner-steps", s.InnerSteps, 1),
+		checkNum("beta", s.Beta, nonNegative),
+		checkNum("cvar-alpha", s.CVaRAlpha, fraction),
+		checkNum("keep", s.Keep, fraction),
+		checkNum("keep0", s.Keep0, fraction),
+		checkNum("anneal-start", s.AnnealStart, below1),
+		checkNum("anneal-end", s.AnnealEnd, unit),
+		checkNum("clip-norm", s.ClipNorm, positive),
+		checkNum("momentum", s.Momentum, below1),
+		checkNum("weight-decay", s.WeightDecay, nonNegative),
+	)
 	switch {
-	case !ok:
-		return fmt.Errorf("core: objective %q: want one of %v", s.Objective, Objectives)
-	case s.OuterOn != "val" && s.OuterOn != "train":
-		return fmt.Errorf("core: outer-on %q: want val or train", s.OuterOn)
-	case s.InnerInit != "fixed" && s.InnerInit != "fresh" && s.InnerInit != "warm":
-		return fmt.Errorf("core: inner-init %q: want fixed, fresh or warm", s.InnerInit)
-	case s.OuterIters < 1 || s.InnerSteps < 1:
-		return fmt.Errorf("core: outer iterations %d and inner steps %d must be at least 1", s.OuterIters, s.InnerSteps)
-	case s.CVaRAlpha <= 0 || s.CVaRAlpha > 1:
-		return fmt.Errorf("core: cvar alpha %g must lie in (0, 1]", s.CVaRAlpha)
-	case s.Keep <= 0 || s.Keep > 1 || s.Keep0 <= 0 || s.Keep0 > 1 || s.Keep > s.Keep0:
-		return fmt.Errorf("core: keep fractions %g (final) and %g (initial) must satisfy 0 < keep <= keep0 <= 1", s.Keep, s.Keep0)
-	case s.AnnealStart < 0 || s.AnnealEnd > 1 || s.AnnealStart >= s.AnnealEnd:
-		return fmt.Errorf("core: anneal window [%g, %g] must satisfy 0 <= start < end <= 1", s.AnnealStart, s.AnnealEnd)
-	case s.ClipNorm <= 0 || s.Momentum < 0 || s.Momentum >= 1 || s.WeightDecay < 0:
-		return fmt.Errorf("core: clip norm %g must be > 0, momentum %g in [0,1), weight decay %g >= 0", s.ClipNorm, s.Momentum, s.WeightDecay)
+	case err != nil:
+		return err
+	case s.Keep > s.Keep0:
+		return fmt.Errorf("--keep %g is above --keep0 %g: the keep fraction can only shrink", s.Keep, s.Keep0)
+	case s.AnnealStart >= s.AnnealEnd:
+		return fmt.Errorf("anneal window [%g, %g]: want start < end", s.AnnealStart, s.AnnealEnd)
 	}
 	return LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR}.Check()
 }
@@ -85,15 +86,11 @@ type LearningRates struct {
 
 // Check refuses non-positive or non-finite rates.
 func (l LearningRates) Check() error {
-	for _, v := range []struct {
-		name string
-		v    float64
-	}{{"weight", l.Weight}, {"keep", l.Keep}, {"inner", l.Inner}} {
-		if !(v.v > 0) || math.IsInf(v.v, 0) {
-			return fmt.Errorf("core: %s learning rate %g must be a positive number", v.name, v.v)
-		}
-	}
-	return nil
+	return firstErr(
+		checkNum("weight-lr", l.Weight, positive),
+		checkNum("keep-lr", l.Keep, positive),
+		checkNum("inner-lr", l.Inner, positive),
+	)
 }
 
 func (s Settings) sparse() bool { return s.Keep < 1 || s.Keep0 < 1 }

@@ -1,17 +1,5 @@
 package core
 
-// Status is the state of a search.
-type Status string
-
-// The statuses a search goes through.
-const (
-	StatusRunning Status = "running"
-	StatusPaused  Status = "paused"
-	StatusDone    Status = "done"
-	StatusStopped Status = "stopped"
-	StatusFailed  Status = "failed"
-)
-
 // Snapshot is what the engine reports after each outer iteration
 // (DESIGN.md section 4). It owns all its slices.
 type Snapshot struct {
@@ -71,6 +59,9 @@ const (
 	EventCheckpoint EventKind = "checkpoint"
 	EventStop       EventKind = "stop"
 	EventError      EventKind = "error"
+	// EventEvaluate marks the end of the search: the final weighted ERM
+	// starts (reported by the run, not the engine).
+	EventEvaluate EventKind = "evaluate"
 )
 
 // Event is one change, stamped with the outer iteration it applies before.
@@ -112,4 +103,38 @@ func (st *State) Clone() *State {
 	c.RNG = append([]byte(nil), st.RNG...)
 	c.Theta = append([]float32(nil), st.Theta...)
 	return &c
+}
+
+// Tee returns a Recorder that passes each report to every rec in order,
+// stopping at the first error (so a record the first could not keep
+// reaches none after it, and the engine's retry reaches each once).
+func Tee(recs ...Recorder) Recorder { return tee(recs) }
+
+type tee []Recorder
+
+func (t tee) Snapshot(s *Snapshot) error {
+	for _, r := range t {
+		if err := r.Snapshot(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t tee) Event(e Event) error {
+	for _, r := range t {
+		if err := r.Event(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t tee) Checkpoint(st *State) error {
+	for _, r := range t {
+		if err := r.Checkpoint(st); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -17,17 +17,17 @@ const cifarRecord = 1 + 3072
 func ReadCIFAR(r io.Reader, name string) (labels, pix []byte, err error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxIDX+1))
 	if err != nil {
-		return nil, nil, fmt.Errorf("loaders: %s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(data) == 0 || len(data)%cifarRecord != 0 || len(data) > maxIDX {
-		return nil, nil, fmt.Errorf("loaders: %s: %d bytes is not a whole number of %d-byte CIFAR-10 records; the file is truncated or not a CIFAR-10 binary batch", name, len(data), cifarRecord)
+		return nil, nil, fmt.Errorf("%s: %d bytes is not a whole number of %d-byte CIFAR-10 records; the file is truncated or not a CIFAR-10 binary batch", name, len(data), cifarRecord)
 	}
 	n := len(data) / cifarRecord
 	labels, pix = make([]byte, n), make([]byte, n*3072)
 	for i := 0; i < n; i++ {
 		rec := data[i*cifarRecord : (i+1)*cifarRecord]
 		if rec[0] > 9 {
-			return nil, nil, fmt.Errorf("loaders: %s: record %d has label %d, want 0-9; the file is corrupted or not CIFAR-10", name, i, rec[0])
+			return nil, nil, fmt.Errorf("%s: record %d has label %d, want 0-9; the file is corrupted or not CIFAR-10", name, i, rec[0])
 		}
 		labels[i] = rec[0]
 		copy(pix[i*3072:], rec[1:])
@@ -45,7 +45,7 @@ func loadCIFAR(dir string, files []string) (*images, error) {
 		p := filepath.Join(dir, cifarDir, f)
 		fh, err := os.Open(p)
 		if err != nil {
-			return nil, fmt.Errorf("loaders: %w; cifar-mnist needs CIFAR-10's binary batches (cifar-10-binary.tar.gz, unpacked) in %s", err, filepath.Join(dir, cifarDir))
+			return nil, fmt.Errorf("%w; cifar-mnist needs CIFAR-10's binary batches (cifar-10-binary.tar.gz, unpacked) in %s", err, filepath.Join(dir, cifarDir))
 		}
 		l, px, err := ReadCIFAR(bufio.NewReader(fh), p)
 		fh.Close()

@@ -25,7 +25,7 @@ func DataDir(flag string) (string, error) {
 	}
 	c, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("loaders: no data directory: pass --data-dir or set MAPLE_DATA_DIR (%w)", err)
+		return "", fmt.Errorf("no data directory: pass --data-dir or set MAPLE_DATA_DIR (%w)", err)
 	}
 	return filepath.Join(c, "maple"), nil
 }
@@ -78,13 +78,13 @@ func (fe *Fetcher) Path(f PublicFile) (string, error) {
 	if _, err := os.Stat(p); err == nil {
 		return p, nil
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("loaders: %w", err)
+		return "", fmt.Errorf("%w", err)
 	}
 	if fe.Offline || len(f.Mirrors) == 0 {
-		return "", fmt.Errorf("loaders: %s is missing; put the published file there (see README: Datasets) or allow downloads", p)
+		return "", fmt.Errorf("%s is missing; put the published file there (see README: Datasets) or allow downloads", p)
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return "", fmt.Errorf("loaders: cannot create %s: %w", filepath.Dir(p), err)
+		return "", fmt.Errorf("cannot create %s: %w", filepath.Dir(p), err)
 	}
 	var errs []error
 	for _, m := range f.Mirrors {
@@ -94,7 +94,7 @@ func (fe *Fetcher) Path(f PublicFile) (string, error) {
 		}
 		errs = append(errs, err)
 	}
-	return "", fmt.Errorf("loaders: could not fetch %s (%w); download it by hand into %s", f.Name, errors.Join(errs...), filepath.Dir(p))
+	return "", fmt.Errorf("could not fetch %s (%w); download it by hand into %s", f.Name, errors.Join(errs...), filepath.Dir(p))
 }
 
 func (fe *Fetcher) download(url, dst string, f PublicFile) error {

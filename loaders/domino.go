@@ -72,13 +72,13 @@ func domino(name string, coreTr, coreTe, digTr, digTe *images, c DominoConfig) (
 		return nil, err
 	}
 	if c.Downsample < 1 || coreTr.h%c.Downsample != 0 || coreTr.w%c.Downsample != 0 {
-		return nil, fmt.Errorf("loaders: %s: downsampling %d must divide the image size %dx%d", name, c.Downsample, coreTr.h, coreTr.w)
+		return nil, fmt.Errorf("%s: downsampling %d must divide the image size %dx%d", name, c.Downsample, coreTr.h, coreTr.w)
 	}
 	if c.TrainSize < 0 {
-		return nil, fmt.Errorf("loaders: %s: negative train size %d", name, c.TrainSize)
+		return nil, fmt.Errorf("%s: negative train size %d", name, c.TrainSize)
 	}
 	if coreTr.w < digTr.w {
-		return nil, fmt.Errorf("loaders: %s: core images (%d wide) narrower than the digits (%d)", name, coreTr.w, digTr.w)
+		return nil, fmt.Errorf("%s: core images (%d wide) narrower than the digits (%d)", name, coreTr.w, digTr.w)
 	}
 	k := c.Downsample
 	H, W, C := (coreTr.h+coreTr.w)/k, coreTr.w/k, coreTr.c
@@ -100,7 +100,7 @@ func domino(name string, coreTr, coreTe, digTr, digTe *images, c DominoConfig) (
 	}
 	poolTr, poolTe := byHalf(digTr), byHalf(digTe)
 	if len(poolTr[0]) == 0 || len(poolTr[1]) == 0 || len(poolTe[0]) == 0 || len(poolTe[1]) == 0 {
-		return nil, fmt.Errorf("loaders: %s: the digit files lack digits of one half (0-4 or 5-9)", name)
+		return nil, fmt.Errorf("%s: the digit files lack digits of one half (0-4 or 5-9)", name)
 	}
 	build := func(dsName string, core *images, idx []int, test bool, corr [3]float64, idBase int64) *Dataset {
 		ds := newDataset(dsName, len(idx), Shape{C: C, H: H, W: W}, 2, envNames, binaryGroups)

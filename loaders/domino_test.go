@@ -72,13 +72,13 @@ func TestDominoConstructions(t *testing.T) {
 		k     int
 	}{
 		{"mnist-fashion", func() (*Splits, error) { return MNISTFashion(fe, DefaultDomino(2)) },
-			func() *images { im, _ := loadIDXPair(fe, FashionTrainImages, FashionTrainLabels); return im }, Shape{1, 28, 14}, 2},
+			func() *images { im, _ := loadIDXPair(fe, FashionTrainImages, FashionTrainLabels); return im }, Shape{C: 1, H: 28, W: 14}, 2},
 		{"cifar-mnist", func() (*Splits, error) { return CIFARMNIST(fe, DefaultDomino(1)) },
 			func() *images {
 				im, _ := loadCIFAR(dir, []string{"data_batch_1.bin", "data_batch_2.bin", "data_batch_3.bin", "data_batch_4.bin", "data_batch_5.bin"})
 				return im
 			},
-			Shape{3, 64, 32}, 1},
+			Shape{C: 3, H: 64, W: 32}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

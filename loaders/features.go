@@ -41,12 +41,12 @@ type table struct {
 func readCSV(path string) (*table, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("loaders: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	defer f.Close()
 	t, err := parseCSV(f, path)
 	if err != nil {
-		return nil, fmt.Errorf("loaders: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
 }
@@ -87,13 +87,13 @@ func (t *table) need(name, what string) (int, error) {
 	if c := t.col(name); c >= 0 {
 		return c, nil
 	}
-	return -1, fmt.Errorf("loaders: %s: no %s column %q (columns: %s); name it with the matching flag", t.path, what, name, strings.Join(t.header, ", "))
+	return -1, fmt.Errorf("%s: no %s column %q (columns: %s); name it with the matching flag", t.path, what, name, strings.Join(t.header, ", "))
 }
 
 func (t *table) int(row, col int, what string) (int64, error) {
 	v, err := strconv.ParseInt(strings.TrimSpace(t.rows[row][col]), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("loaders: %s: row %d: %s %q is not an integer", t.path, row+2, what, t.rows[row][col])
+		return 0, fmt.Errorf("%s: row %d: %s %q is not an integer", t.path, row+2, what, t.rows[row][col])
 	}
 	return v, nil
 }
@@ -158,7 +158,7 @@ func Features(c FeaturesConfig) (*Splits, error) {
 			return nil, err
 		}
 		if shape[0] != n {
-			return nil, fmt.Errorf("loaders: %s has %d rows but %s has %d; they must describe the same samples in the same order", c.NPY, shape[0], c.CSV, n)
+			return nil, fmt.Errorf("%s has %d rows but %s has %d; they must describe the same samples in the same order", c.NPY, shape[0], c.CSV, n)
 		}
 		x, d = data, 1
 		if len(shape) == 2 {
@@ -188,13 +188,13 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 			return nil, err
 		}
 		if v < 0 || v > 1000 {
-			return nil, fmt.Errorf("loaders: %s: row %d: label %d out of range 0..1000", t.path, r+2, v)
+			return nil, fmt.Errorf("%s: row %d: label %d out of range 0..1000", t.path, r+2, v)
 		}
 		y[r] = int32(v)
 	}
 	classes := int(slices.Max(y)) + 1
 	if classes < 2 {
-		return nil, fmt.Errorf("loaders: %s: every label is %d; want at least two classes", t.path, y[0])
+		return nil, fmt.Errorf("%s: every label is %d; want at least two classes", t.path, y[0])
 	}
 	opt := func(col, what string, dflt func(r int) int32) ([]int32, []string, error) {
 		ci := t.col(col)
@@ -249,18 +249,18 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 			}
 		}
 		if len(fc) == 0 {
-			return nil, fmt.Errorf("loaders: %s: no feature columns besides the annotations; pass a .npy of features", t.path)
+			return nil, fmt.Errorf("%s: no feature columns besides the annotations; pass a .npy of features", t.path)
 		}
 		d = len(fc)
 		x = make([]float32, n*d)
 		for r := 0; r < n; r++ {
 			if len(t.rows[r]) != len(t.header) {
-				return nil, fmt.Errorf("loaders: %s: row %d has %d fields, the header %d", t.path, r+2, len(t.rows[r]), len(t.header))
+				return nil, fmt.Errorf("%s: row %d has %d fields, the header %d", t.path, r+2, len(t.rows[r]), len(t.header))
 			}
 			for j, ci := range fc {
 				v, err := strconv.ParseFloat(strings.TrimSpace(t.rows[r][ci]), 32)
 				if err != nil {
-					return nil, fmt.Errorf("loaders: %s: row %d column %q: %q is not a number", t.path, r+2, t.header[ci], t.rows[r][ci])
+					return nil, fmt.Errorf("%s: row %d column %q: %q is not a number", t.path, r+2, t.header[ci], t.rows[r][ci])
 				}
 				x[r*d+j] = float32(v)
 			}
@@ -268,7 +268,7 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 	}
 	for i, v := range x {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, fmt.Errorf("loaders: %s: sample %d (row %d) feature %d is %v; clean or drop it", source, i/d, i/d+2, i%d, v)
+			return nil, fmt.Errorf("%s: sample %d (row %d) feature %d is %v; clean or drop it", source, i/d, i/d+2, i%d, v)
 		}
 	}
 	all := &Dataset{Name: "all", N: n, D: d, Shape: Shape{C: d, H: 1, W: 1}, X: x, Y: y, Env: env, Group: group,
@@ -277,13 +277,13 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 	for r := 0; r < n; r++ {
 		s := splitOf(t.rows[r][sc])
 		if s < 0 {
-			return nil, fmt.Errorf("loaders: %s: row %d: split %q, want train, val or test (or 0, 1, 2)", t.path, r+2, t.rows[r][sc])
+			return nil, fmt.Errorf("%s: row %d: split %q, want train, val or test (or 0, 1, 2)", t.path, r+2, t.rows[r][sc])
 		}
 		parts[s] = append(parts[s], r)
 	}
 	for s, nm := range []string{"train", "val", "test"} {
 		if len(parts[s]) == 0 {
-			return nil, fmt.Errorf("loaders: %s: no %s rows; every split needs samples", t.path, nm)
+			return nil, fmt.Errorf("%s: no %s rows; every split needs samples", t.path, nm)
 		}
 	}
 	sp := &Splits{Name: name, Source: source, Train: all.Subset("train", parts[0]), Val: all.Subset("val", parts[1]), Test: all.Subset("test", parts[2])}

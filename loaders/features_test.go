@@ -214,7 +214,7 @@ func TestWaterbirds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Train.N != 4 || s.Train.Shape != (Shape{3, 8, 8}) || s.Train.ID[1] != 103 {
+	if s.Train.N != 4 || s.Train.Shape != (Shape{C: 3, H: 8, W: 8}) || s.Train.ID[1] != 103 {
 		t.Fatalf("n %d shape %v ids %v", s.Train.N, s.Train.Shape, s.Train.ID)
 	}
 	// Sample id 103: y 1, place 1 -> group 3; its red channel is 60/255.

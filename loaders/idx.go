@@ -25,12 +25,12 @@ const maxIDX = 1 << 30
 func ReadIDXFile(path string) (*IDX, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("loaders: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	defer f.Close()
 	x, err := ReadIDX(bufio.NewReaderSize(f, 1<<20))
 	if err != nil {
-		return nil, fmt.Errorf("loaders: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return x, nil
 }

@@ -26,17 +26,17 @@ type ImageConfig struct {
 func loadImage(path string, size int, out []float32) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("loaders: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	defer f.Close()
 	src, _, err := image.Decode(bufio.NewReader(f))
 	if err != nil {
-		return fmt.Errorf("loaders: %s: cannot decode the image (%v); want JPEG or PNG", path, err)
+		return fmt.Errorf("%s: cannot decode the image (%v); want JPEG or PNG", path, err)
 	}
 	b := src.Bounds()
 	w, h := b.Dx(), b.Dy()
 	if w == 0 || h == 0 {
-		return fmt.Errorf("loaders: %s: empty image", path)
+		return fmt.Errorf("%s: empty image", path)
 	}
 	sw, sh := size, size
 	if w < h {
@@ -68,7 +68,7 @@ func imageFeatures(t *table, col int, dir string, c ImageConfig) ([]float32, int
 			return nil, 0, Shape{}, err
 		}
 		if shape[0] != n {
-			return nil, 0, Shape{}, fmt.Errorf("loaders: %s has %d rows, %s has %d; one embedding per metadata row, in order", c.Features, shape[0], t.path, n)
+			return nil, 0, Shape{}, fmt.Errorf("%s has %d rows, %s has %d; one embedding per metadata row, in order", c.Features, shape[0], t.path, n)
 		}
 		d := 1
 		if len(shape) == 2 {
@@ -126,7 +126,7 @@ func Waterbirds(c ImageConfig) (*Splits, error) {
 	}
 	for _, ds := range []*Dataset{s.Train, s.Val, s.Test} {
 		if ds.Classes != 2 || len(ds.EnvNames) > 2 {
-			return nil, fmt.Errorf("loaders: %s: y and place must be 0 or 1", t.path)
+			return nil, fmt.Errorf("%s: y and place must be 0 or 1", t.path)
 		}
 		ds.EnvNames = []string{"land", "water"}
 	}
@@ -145,12 +145,12 @@ func CelebA(c ImageConfig) (*Splits, error) {
 		return nil, fmt.Errorf("%w (celeba needs the published layout, list_attr_celeba.txt, list_eval_partition.txt and img_align_celeba/, in %s; or pass --dir)", err, c.Dir)
 	}
 	if len(lines) < 3 {
-		return nil, fmt.Errorf("loaders: %s: want a count line, a line of attribute names and one line per image", attrPath)
+		return nil, fmt.Errorf("%s: want a count line, a line of attribute names and one line per image", attrPath)
 	}
 	names := strings.Fields(lines[1])
 	bi, mi := indexOf(names, "Blond_Hair"), indexOf(names, "Male")
 	if bi < 0 || mi < 0 {
-		return nil, fmt.Errorf("loaders: %s: no Blond_Hair or Male attribute in %v", attrPath, names)
+		return nil, fmt.Errorf("%s: no Blond_Hair or Male attribute in %v", attrPath, names)
 	}
 	partPath := filepath.Join(c.Dir, "list_eval_partition.txt")
 	plines, err := readLines(partPath)
@@ -161,7 +161,7 @@ func CelebA(c ImageConfig) (*Splits, error) {
 	for i, l := range plines {
 		f := strings.Fields(l)
 		if len(f) != 2 {
-			return nil, fmt.Errorf("loaders: %s: line %d: want an image name and 0, 1 or 2", partPath, i+1)
+			return nil, fmt.Errorf("%s: line %d: want an image name and 0, 1 or 2", partPath, i+1)
 		}
 		part[f[0]] = f[1]
 	}
@@ -169,11 +169,11 @@ func CelebA(c ImageConfig) (*Splits, error) {
 	for i, l := range lines[2:] {
 		f := strings.Fields(l)
 		if len(f) != len(names)+1 {
-			return nil, fmt.Errorf("loaders: %s: line %d has %d values, want %d", attrPath, i+3, len(f)-1, len(names))
+			return nil, fmt.Errorf("%s: line %d has %d values, want %d", attrPath, i+3, len(f)-1, len(names))
 		}
 		sp, ok := part[f[0]]
 		if !ok {
-			return nil, fmt.Errorf("loaders: %s has no partition for %s", partPath, f[0])
+			return nil, fmt.Errorf("%s has no partition for %s", partPath, f[0])
 		}
 		pm := func(v string) (string, error) {
 			switch v {
@@ -182,7 +182,7 @@ func CelebA(c ImageConfig) (*Splits, error) {
 			case "-1", "0":
 				return "0", nil
 			}
-			return "", fmt.Errorf("loaders: %s: line %d: attribute value %q, want -1 or 1", attrPath, i+3, v)
+			return "", fmt.Errorf("%s: line %d: attribute value %q, want -1 or 1", attrPath, i+3, v)
 		}
 		y, err := pm(f[bi+1])
 		if err != nil {
@@ -217,7 +217,7 @@ func CelebA(c ImageConfig) (*Splits, error) {
 func readLines(path string) ([]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("loaders: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	var out []string
 	for _, l := range strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n") {

@@ -37,14 +37,14 @@ func loadIDXPair(fe *Fetcher, imgF, labF PublicFile) (*images, error) {
 		return nil, err
 	}
 	if len(img.Dims) != 3 {
-		return nil, fmt.Errorf("loaders: %s: dimensions %v, want N x H x W images; is it an image file?", ip, img.Dims)
+		return nil, fmt.Errorf("%s: dimensions %v, want N x H x W images; is it an image file?", ip, img.Dims)
 	}
 	if len(lab.Dims) != 1 || lab.Dims[0] != img.Dims[0] {
-		return nil, fmt.Errorf("loaders: %s: dimensions %v, want %d labels to match %s", lp, lab.Dims, img.Dims[0], ip)
+		return nil, fmt.Errorf("%s: dimensions %v, want %d labels to match %s", lp, lab.Dims, img.Dims[0], ip)
 	}
 	for i, l := range lab.Data {
 		if l > 9 {
-			return nil, fmt.Errorf("loaders: %s: label %d of sample %d out of range 0-9; the file is corrupted, delete it so that it is fetched again", lp, l, i)
+			return nil, fmt.Errorf("%s: label %d of sample %d out of range 0-9; the file is corrupted, delete it so that it is fetched again", lp, l, i)
 		}
 	}
 	return &images{n: img.Dims[0], c: 1, h: img.Dims[1], w: img.Dims[2], pix: img.Data, labels: lab.Data}, nil
@@ -67,7 +67,7 @@ func DefaultCMNIST() CMNISTConfig {
 func checkProbs(name string, ps ...float64) error {
 	for _, p := range ps {
 		if !(p >= 0 && p <= 1) {
-			return fmt.Errorf("loaders: %s: probability %g outside [0, 1]", name, p)
+			return fmt.Errorf("%s: probability %g outside [0, 1]", name, p)
 		}
 	}
 	return nil
@@ -85,14 +85,14 @@ func CMNIST(fe *Fetcher, c CMNISTConfig) (*Splits, error) {
 		return nil, err
 	}
 	if c.TrainSize < 0 || c.TrainSize > 50000 {
-		return nil, fmt.Errorf("loaders: cmnist: train size %d outside 0..45000", c.TrainSize)
+		return nil, fmt.Errorf("cmnist: train size %d outside 0..45000", c.TrainSize)
 	}
 	im, err := loadIDXPair(fe, MNISTTrainImages, MNISTTrainLabels)
 	if err != nil {
 		return nil, err
 	}
 	if im.n != 60000 || im.h != 28 || im.w != 28 {
-		return nil, fmt.Errorf("loaders: MNIST training files hold %d images of %dx%d, want 60000 of 28x28", im.n, im.h, im.w)
+		return nil, fmt.Errorf("MNIST training files hold %d images of %dx%d, want 60000 of 28x28", im.n, im.h, im.w)
 	}
 	envNames := []string{
 		fmt.Sprintf("train0 (colour flip %g)", c.Flips[0]),

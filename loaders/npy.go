@@ -17,12 +17,12 @@ import (
 func ReadNPYFile(path string) (shape []int, data []float32, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("loaders: %w", err)
+		return nil, nil, fmt.Errorf("%w", err)
 	}
 	defer f.Close()
 	shape, data, err = ReadNPY(f)
 	if err != nil {
-		return nil, nil, fmt.Errorf("loaders: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return shape, data, nil
 }

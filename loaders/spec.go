@@ -37,12 +37,12 @@ func parseTriple(s string) ([3]float64, error) {
 	var t [3]float64
 	f := strings.Split(s, ",")
 	if len(f) != 3 {
-		return t, fmt.Errorf("loaders: --corr %q: want three comma-separated numbers (train env 0, train env 1, test)", s)
+		return t, fmt.Errorf("--corr %q: want three comma-separated numbers (train env 0, train env 1, test)", s)
 	}
 	for i, v := range f {
 		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || x < 0 || x > 1 {
-			return t, fmt.Errorf("loaders: --corr %q: %q is not a probability in [0, 1]", s, v)
+		if err != nil || !(x >= 0 && x <= 1) {
+			return t, fmt.Errorf("--corr %q: %q is not a probability in [0, 1]", s, v)
 		}
 		t[i] = x
 	}
@@ -52,6 +52,9 @@ func parseTriple(s string) ([3]float64, error) {
 // Load builds the dataset with the given seed; download progress goes to
 // progress (nil for none).
 func (d Spec) Load(seed uint64, progress io.Writer) (*Splits, error) {
+	if err := d.Check(); err != nil {
+		return nil, err
+	}
 	dir, err := DataDir(d.DataDir)
 	if err != nil {
 		return nil, err
@@ -116,11 +119,11 @@ func (d Spec) Load(seed uint64, progress io.Writer) (*Splits, error) {
 		return Waterbirds(c)
 	case "features":
 		if d.CSV == "" {
-			return nil, fmt.Errorf("loaders: dataset features needs --csv FILE (and optionally --features FILE.npy)")
+			return nil, fmt.Errorf("dataset features needs --csv FILE (and optionally --features FILE.npy)")
 		}
 		c := d.Columns
 		c.CSV, c.NPY = d.CSV, d.Features
 		return Features(c)
 	}
-	return nil, fmt.Errorf("loaders: unknown dataset %q: want one of %s", d.Name, strings.Join(Names, ", "))
+	return nil, fmt.Errorf("unknown dataset %q: want one of %s", d.Name, strings.Join(Names, ", "))
 }

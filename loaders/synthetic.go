@@ -38,19 +38,19 @@ func DefaultSynthetic() SyntheticConfig {
 func (c SyntheticConfig) check() error {
 	switch {
 	case c.CoreDims < 1 || c.SpurDims < 1:
-		return fmt.Errorf("loaders: synthetic: dimensions %d and %d must be at least 1", c.CoreDims, c.SpurDims)
+		return fmt.Errorf("synthetic: dimensions %d and %d must be at least 1", c.CoreDims, c.SpurDims)
 	case c.CoreAcc <= 0.5 || c.CoreAcc >= 1 || c.SpurAcc <= 0.5 || c.SpurAcc >= 1:
-		return fmt.Errorf("loaders: synthetic: Bayes accuracies %g and %g must lie in (0.5, 1)", c.CoreAcc, c.SpurAcc)
+		return fmt.Errorf("synthetic: Bayes accuracies %g and %g must lie in (0.5, 1)", c.CoreAcc, c.SpurAcc)
 	case len(c.TrainP) == 0:
-		return fmt.Errorf("loaders: synthetic: no training environments")
+		return fmt.Errorf("synthetic: no training environments")
 	case c.PerEnv < 10 || c.TestN < 1:
-		return fmt.Errorf("loaders: synthetic: need at least 10 samples per environment and 1 test sample")
+		return fmt.Errorf("synthetic: need at least 10 samples per environment and 1 test sample")
 	case c.ValFrac <= 0 || c.ValFrac >= 1:
-		return fmt.Errorf("loaders: synthetic: validation fraction %g must lie in (0, 1)", c.ValFrac)
+		return fmt.Errorf("synthetic: validation fraction %g must lie in (0, 1)", c.ValFrac)
 	}
 	for _, p := range append([]float64{c.TestP}, c.TrainP...) {
 		if p < 0 || p > 1 {
-			return fmt.Errorf("loaders: synthetic: agreement probability %g outside [0, 1]", p)
+			return fmt.Errorf("synthetic: agreement probability %g outside [0, 1]", p)
 		}
 	}
 	return nil

@@ -88,7 +88,7 @@ func scale[T Float](x []T, a T) {
 // Dot returns sum_i x_i y_i accumulated in float64.
 func Dot[T Float](x, y []T) float64 {
 	if len(x) != len(y) {
-		panic("nets: Dot length mismatch")
+		panic("Dot length mismatch")
 	}
 	var s float64
 	for i, v := range x {

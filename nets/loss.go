@@ -45,13 +45,13 @@ func checkLabels(loss Loss, y []int32, k int) {
 	hi := int32(k)
 	if loss == BCE {
 		if k != 1 {
-			panic(fmt.Sprintf("nets: BCE needs K = 1, got %d", k))
+			panic(fmt.Sprintf("BCE needs K = 1, got %d", k))
 		}
 		hi = 2
 	}
 	for i, v := range y {
 		if v < 0 || v >= hi {
-			panic(fmt.Sprintf("nets: label %d of sample %d out of range [0,%d)", v, i, hi))
+			panic(fmt.Sprintf("label %d of sample %d out of range [0,%d)", v, i, hi))
 		}
 	}
 }

@@ -43,7 +43,7 @@ func ParseSpec(s string) (Spec, error) {
 	switch kind {
 	case "linear":
 		if hasArgs {
-			return sp, fmt.Errorf("nets: model %q: linear takes no widths", s)
+			return sp, fmt.Errorf("model %q: linear takes no widths", s)
 		}
 		return Spec{Kind: kind}, nil
 	case "mlp":
@@ -51,19 +51,19 @@ func ParseSpec(s string) (Spec, error) {
 	case "cnn", "cnns":
 		sp = Spec{Kind: kind, Widths: []int{16, 32}}
 	default:
-		return sp, fmt.Errorf("nets: model %q: unknown kind %q (want linear, mlp:W1,W2,..., cnn:C1,C2 or cnns:C1,C2)", s, kind)
+		return sp, fmt.Errorf("model %q: unknown kind %q (want linear, mlp:W1,W2,..., cnn:C1,C2 or cnns:C1,C2)", s, kind)
 	}
 	if hasArgs {
 		sp.Widths = nil
 		for _, f := range strings.Split(args, ",") {
 			w, err := strconv.Atoi(strings.TrimSpace(f))
 			if err != nil || w <= 0 || w > 1<<16 {
-				return Spec{}, fmt.Errorf("nets: model %q: width %q is not a positive integer", s, f)
+				return Spec{}, fmt.Errorf("model %q: width %q is not a positive integer", s, f)
 			}
 			sp.Widths = append(sp.Widths, w)
 		}
 		if (kind == "cnn" || kind == "cnns") && len(sp.Widths) != 2 {
-			return Spec{}, fmt.Errorf("nets: model %q: %s takes exactly two channel counts", s, kind)
+			return Spec{}, fmt.Errorf("model %q: %s takes exactly two channel counts", s, kind)
 		}
 	}
 	return sp, nil
@@ -81,9 +81,9 @@ func (s Spec) String() string {
 	return s.Kind + ":" + strings.Join(f, ",")
 }
 
-// workBudget bounds the number of activation values a Net keeps per chunk
+// WorkBudget bounds the number of activation values a Net keeps per chunk
 // (about 512 MiB of float32); larger batches are processed in chunks.
-const workBudget = 128 << 20
+const WorkBudget = 128 << 20
 
 // Net is a feed-forward network over a flat parameter vector.
 type Net[T Float] struct {
@@ -103,7 +103,7 @@ type Net[T Float] struct {
 // Flat inputs may use Shape{C: D, H: 1, W: 1}; cnn needs an image shape.
 func New[T Float](spec Spec, in Shape, k int) (*Net[T], error) {
 	if in.Size() <= 0 || k <= 0 {
-		return nil, fmt.Errorf("nets: model %s: bad input shape %v or output count %d", spec, in, k)
+		return nil, fmt.Errorf("model %s: bad input shape %v or output count %d", spec, in, k)
 	}
 	m := &Net[T]{spec: spec, in: in, k: k}
 	d := in.Size()
@@ -118,7 +118,7 @@ func New[T Float](spec Spec, in Shape, k int) (*Net[T], error) {
 		m.layers = append(m.layers, newDense[T](d, k, false))
 	case "cnn", "cnns":
 		if in.H < 4 || in.W < 4 {
-			return nil, fmt.Errorf("nets: model %s needs image inputs of at least 4x4, got %dx%dx%d (use linear or mlp for flat features)", spec, in.C, in.H, in.W)
+			return nil, fmt.Errorf("model %s needs image inputs of at least 4x4, got %dx%dx%d (use linear or mlp for flat features)", spec, in.C, in.H, in.W)
 		}
 		s, lay := in, chw(in)
 		for _, c := range spec.Widths {
@@ -136,7 +136,7 @@ func New[T Float](spec Spec, in Shape, k int) (*Net[T], error) {
 		}
 		m.layers = append(m.layers, newDense[T](s.Size(), k, false))
 	default:
-		return nil, fmt.Errorf("nets: unknown model kind %q", spec.Kind)
+		return nil, fmt.Errorf("unknown model kind %q", spec.Kind)
 	}
 	m.off = make([]int, len(m.layers)+1)
 	per := 0
@@ -144,7 +144,7 @@ func New[T Float](spec Spec, in Shape, k int) (*Net[T], error) {
 		m.off[i+1] = m.off[i] + l.nparams()
 		per += 2 * l.out()
 	}
-	m.chunk = max(64, workBudget/per)
+	m.chunk = max(64, WorkBudget/per)
 	return m, nil
 }
 
@@ -202,13 +202,13 @@ func (m *Net[T]) Init(theta []T, rng *rand.Rand) {
 
 func (m *Net[T]) check(v []T, name string) {
 	if len(v) != m.NumParams() {
-		panic(fmt.Sprintf("nets: %s has length %d, model %s has %d parameters", name, len(v), m.spec, m.NumParams()))
+		panic(fmt.Sprintf("%s has length %d, model %s has %d parameters", name, len(v), m.spec, m.NumParams()))
 	}
 }
 
 func (m *Net[T]) checkX(x []T, n int) {
 	if len(x) < n*m.in.Size() {
-		panic(fmt.Sprintf("nets: x has %d values, want %d x %d", len(x), n, m.in.Size()))
+		panic(fmt.Sprintf("x has %d values, want %d x %d", len(x), n, m.in.Size()))
 	}
 }
 

@@ -18,7 +18,7 @@ type SGD[T Float] struct {
 // Step applies one update to theta given grad.
 func (o *SGD[T]) Step(theta, grad []T) {
 	if len(theta) != len(grad) {
-		panic("nets: SGD.Step: theta and grad lengths differ")
+		panic("SGD.Step: theta and grad lengths differ")
 	}
 	lr, mu, wd := T(o.LR), T(o.Momentum), T(o.WeightDecay)
 	first := o.Buf == nil

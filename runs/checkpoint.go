@@ -136,7 +136,7 @@ func ReadCheckpoint(dir string, warn func(string)) (*core.State, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("runs: %w", err)
+			return nil, fmt.Errorf("%w", err)
 		}
 		st, err := DecodeCheckpoint(data)
 		if err == nil {
@@ -148,7 +148,7 @@ func ReadCheckpoint(dir string, warn func(string)) (*core.State, error) {
 		problems = append(problems, fmt.Sprintf("%s: %v; it is left in place", p, err))
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("runs: no usable checkpoint: %s", strings.Join(problems, "; "))
+		return nil, fmt.Errorf("no usable checkpoint: %s", strings.Join(problems, "; "))
 	}
 	return nil, nil
 }

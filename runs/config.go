@@ -33,6 +33,7 @@ const (
 type Config struct {
 	ID              string            `json:"id"`
 	Version         string            `json:"version"`
+	Commit          string            `json:"commit,omitempty"` // the VCS revision of the binary
 	Started         time.Time         `json:"started"`
 	Dataset         loaders.Spec      `json:"dataset"`
 	Method          string            `json:"method"` // maple or a baseline
@@ -44,6 +45,13 @@ type Config struct {
 	Cell            string            `json:"cell,omitempty"`   // the cell's key inside the sweep
 }
 
+// Permissions of what maple writes into a run: private to the user (the
+// umask can only make them stricter).
+const (
+	dirPerm  = 0o700
+	filePerm = 0o600
+)
+
 // Run is an open run directory whose lock this process holds.
 type Run struct {
 	Dir    string
@@ -52,14 +60,14 @@ type Run struct {
 }
 
 // ErrLocked means another process holds the run.
-var ErrLocked = errors.New("runs: the run is held by another process")
+var ErrLocked = errors.New("the run is held by another process")
 
 // Create makes a new run directory under runsDir with a fresh id that
 // sorts by start time (YYYYMMDD-HHMMSS-NN, NN counting runs started in the
 // same second), writes run.json and takes the lock.
 func Create(runsDir string, cfg Config) (*Run, error) {
-	if err := os.MkdirAll(runsDir, 0o755); err != nil {
-		return nil, fmt.Errorf("runs: cannot create the runs directory: %w", err)
+	if err := os.MkdirAll(runsDir, dirPerm); err != nil {
+		return nil, fmt.Errorf("cannot create the runs directory: %w", err)
 	}
 	if cfg.Started.IsZero() {
 		cfg.Started = time.Now()
@@ -68,12 +76,12 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 	for seq := 1; ; seq++ {
 		id := fmt.Sprintf("%s-%02d", stamp, seq)
 		dir := filepath.Join(runsDir, id)
-		err := os.Mkdir(dir, 0o755)
+		err := os.Mkdir(dir, dirPerm)
 		if errors.Is(err, os.ErrExist) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("runs: %w", err)
+			return nil, fmt.Errorf("%w", err)
 		}
 		cfg.ID = id
 		r := &Run{Dir: dir, Config: cfg}
@@ -92,7 +100,7 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 func Open(runsDir, id string) (*Run, error) {
 	dir := filepath.Join(runsDir, id)
 	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("runs: no run %q in %s (see maple ls)", id, runsDir)
+		return nil, fmt.Errorf("no run %q in %s (see maple ls)", id, runsDir)
 	}
 	r := &Run{Dir: dir}
 	if err := r.takeLock(); err != nil {
@@ -112,19 +120,19 @@ func ReadConfig(dir string) (*Config, error) {
 	p := filepath.Join(dir, ConfigFile)
 	b, err := os.ReadFile(p)
 	if err != nil {
-		return nil, fmt.Errorf("runs: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	var c Config
 	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("runs: %s is not valid JSON (%v); it cannot be resumed, but its other files are untouched", p, err)
+		return nil, fmt.Errorf("%s is not valid JSON (%v); it cannot be resumed, but its other files are untouched", p, err)
 	}
 	return &c, nil
 }
 
 func (r *Run) takeLock() error {
-	f, err := os.OpenFile(filepath.Join(r.Dir, LockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(filepath.Join(r.Dir, LockFile), os.O_RDWR|os.O_CREATE, filePerm)
 	if err != nil {
-		return fmt.Errorf("runs: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		pid, _ := os.ReadFile(f.Name())
@@ -173,26 +181,26 @@ func writeFileAtomic(path string, data []byte) error {
 func writeAtomic(path string, write func(*os.File) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("runs: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Chmod(filePerm); err != nil {
 		tmp.Close()
-		return fmt.Errorf("runs: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	if err := write(tmp); err != nil {
 		tmp.Close()
-		return fmt.Errorf("runs: writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return fmt.Errorf("runs: writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("runs: writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("runs: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	return syncDir(filepath.Dir(path))
 }
@@ -210,7 +218,12 @@ func syncDir(dir string) error {
 func writeJSONAtomic(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return fmt.Errorf("runs: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	return writeFileAtomic(path, append(b, '\n'))
+}
+
+// OpenLog opens the run's log.txt for appending.
+func (r *Run) OpenLog() (*os.File, error) {
+	return os.OpenFile(r.Path(LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, filePerm)
 }

@@ -9,22 +9,42 @@ import (
 	"time"
 
 	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/dataset"
 )
 
 // Options configure Execute.
 type Options struct {
-	Log    io.Writer     // progress lines and messages; nil for none
-	Hub    *Hub          // live listeners; nil for a private hub
-	Socket bool          // serve the attach socket while the search runs
-	Ready  func(Control) // called with the engine once it exists, before it starts
+	Log    io.Writer // progress lines and messages; nil for none
+	Lines  bool      // print a progress line per outer iteration on Log
+	Hub    *Hub      // live listeners; nil for a private hub
+	Socket bool      // serve the attach socket while the search runs
+	// Ready is called with the engine once it exists and the socket
+	// listens, before the search starts (never for a baseline).
+	Ready func(Control)
+	// Watched tells whether someone can act on a paused search; nil
+	// means: whenever a listener (an attached client, a dashboard) is
+	// subscribed to the hub. Unwatched, a NaN or a disk error ends the
+	// run as failed, checkpointed at its last good iteration, instead of
+	// waiting for a resume that nobody will send.
+	Watched func() bool
+	// Rates, when set, replace the learning rates from the first
+	// iteration this Execute runs (maple resume ID --inner-lr X).
+	Rates *core.LearningRates
 }
 
 // Execute runs (or continues, from its checkpoint) the search or baseline
-// of r and evaluates it, keeping everything on disk as it goes. When ctx
-// is cancelled the state is checkpointed and ctx's error returned: the run
-// can be resumed. The summary is written when the run ends otherwise.
-func Execute(ctx context.Context, r *Run, opt Options) (*Summary, error) {
+// of r on sp (nil: loaded from the run's config) and evaluates it,
+// keeping everything on disk as it goes. The returned summary's status
+// says how it ended:
+//
+//   - done, failed, stopped: written to summary.json;
+//   - interrupted (ctx cancelled, a signal): no summary.json, so the run
+//     lists as interrupted; the state is checkpointed unless
+//     Summary.CheckpointErr says otherwise.
+//
+// The error is non-nil when the run could not go on (failed) or could
+// not start.
+func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Summary, error) {
 	start := time.Now()
 	logf := func(format string, a ...any) {
 		if opt.Log != nil {
@@ -32,21 +52,30 @@ func Execute(ctx context.Context, r *Run, opt Options) (*Summary, error) {
 		}
 	}
 	cfg := r.Config
-	sp, err := cfg.Dataset.Load(cfg.Settings.Seed, opt.Log)
-	if err != nil {
-		return nil, err
+	total := cfg.Settings.OuterIters
+	if cfg.Method != "maple" {
+		total = 0
+	}
+	if sp == nil {
+		var err error
+		if sp, err = cfg.Dataset.Load(cfg.Settings.Seed, opt.Log); err != nil {
+			return nil, r.fail(err, 0, total, start)
+		}
 	}
 	if cfg.Method != "maple" {
 		res, err := core.Baseline(ctx, sp, cfg.Method, cfg.Eval)
+		if ctx.Err() != nil {
+			return &Summary{Status: core.StatusInterrupted}, nil
+		}
 		if err != nil {
 			return nil, r.fail(err, 0, 0, start)
 		}
-		s := &Summary{Done: true, Status: "done", Result: res, Finished: time.Now(), Seconds: time.Since(start).Seconds(), BestValWorst: -1}
+		s := &Summary{Done: true, Status: core.StatusDone, Result: res, Finished: time.Now(), Seconds: time.Since(start).Seconds(), BestValWorst: -1}
 		return s, writeJSONAtomic(r.Path(SummaryFile), s)
 	}
 	eng, err := core.New(sp, cfg.Settings)
 	if err != nil {
-		return nil, err
+		return nil, r.fail(err, 0, total, start)
 	}
 	st, err := ReadCheckpoint(r.Dir, func(m string) { logf("warning: %s; using the previous checkpoint", m) })
 	if err != nil {
@@ -55,14 +84,25 @@ func Execute(ctx context.Context, r *Run, opt Options) (*Summary, error) {
 	iter := 0
 	if st != nil {
 		if err := eng.Restore(st); err != nil {
-			return nil, fmt.Errorf("runs: %s does not fit this run: %w", r.Path(CheckpointFile), err)
+			return nil, fmt.Errorf("%s does not fit this run: %w", r.Path(CheckpointFile), err)
 		}
 		iter = st.Iter
 		logf("resuming %s from its checkpoint at iteration %d", cfg.ID, iter)
+	} else if snaps, _ := ReadMetrics(r.Dir); len(snaps) > 0 {
+		return nil, fmt.Errorf("run %s has %d metrics records but no checkpoint: it cannot be resumed without losing them; start a new run (maple run) or restore %s", cfg.ID, len(snaps), r.Path(CheckpointFile))
 	}
-	hist, err := truncateMetrics(r, iter)
+	if rate := opt.Rates; rate != nil {
+		// maple resume ID --inner-lr X: new rates from the next iteration.
+		if err := eng.SetLR(*rate); err != nil {
+			return nil, err
+		}
+	}
+	hist, err := cutMetrics(r, iter, func(m string) { logf("warning: %s", m) })
 	if err != nil {
 		return nil, err
+	}
+	if len(hist) > 0 {
+		eng.Elapsed = hist[len(hist)-1].Elapsed
 	}
 	events, _ := ReadEvents(r.Dir)
 	hub := opt.Hub
@@ -70,15 +110,20 @@ func Execute(ctx context.Context, r *Run, opt Options) (*Summary, error) {
 		hub = NewHub()
 	}
 	hub.SetHistory(hist, events)
-	rec := &recorder{run: r, eng: eng, hub: hub, log: opt.Log}
-	if rec.metrics, err = os.OpenFile(r.Path(MetricsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err != nil {
-		return nil, fmt.Errorf("runs: %w", err)
+	fr := &recorder{run: r, eng: eng, written: iter}
+	if fr.metrics, err = os.OpenFile(r.Path(MetricsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, filePerm); err != nil {
+		return nil, err
 	}
-	defer rec.metrics.Close()
-	if rec.events, err = os.OpenFile(r.Path(EventsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err != nil {
-		return nil, fmt.Errorf("runs: %w", err)
+	defer fr.metrics.Close()
+	if fr.events, err = os.OpenFile(r.Path(EventsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, filePerm); err != nil {
+		return nil, err
 	}
-	defer rec.events.Close()
+	defer fr.events.Close()
+	recs := []core.Recorder{fr, hubRecorder{hub}}
+	if opt.Lines && opt.Log != nil {
+		recs = append(recs, Printer{W: opt.Log})
+	}
+	rec := core.Tee(recs...)
 	if st != nil {
 		rec.Event(core.Event{Kind: core.EventResume, Iter: iter})
 	}
@@ -89,37 +134,50 @@ func Execute(ctx context.Context, r *Run, opt Options) (*Summary, error) {
 		}
 		defer srv.Close()
 	}
+	eng.Watched = opt.Watched
+	if eng.Watched == nil {
+		eng.Watched = func() bool { return hub.Listeners() > 0 }
+	}
 	if opt.Ready != nil {
 		opt.Ready(eng)
 	}
-	status, err := eng.Run(ctx, rec)
+	status, runErr := eng.Run(ctx, rec)
 	final := eng.State()
-	if err != nil || status == core.StatusStopped {
-		if cerr := r.WriteCheckpoint(final); cerr != nil {
-			logf("warning: final checkpoint: %v", cerr)
+	sum := &Summary{Status: status, Iter: final.Iter, Total: total, Finished: time.Now(),
+		Seconds: time.Since(start).Seconds(), BestValWorst: bestVal(hub)}
+	if status != core.StatusDone {
+		// The engine's state is that of the last iteration on record.
+		sum.CheckpointErr = r.WriteCheckpoint(final)
+		if sum.CheckpointErr != nil {
+			logf("warning: final checkpoint: %v", sum.CheckpointErr)
 		}
-		if err != nil {
-			return nil, err
+		switch {
+		case status == core.StatusFailed:
+			sum.Error = runErr.Error()
+			sum.Rates = final.LR
+			return sum, errors.Join(runErr, writeJSONAtomic(r.Path(SummaryFile), sum))
+		case runErr != nil: // ctx cancelled: interrupted, resumable
+			sum.Status = core.StatusInterrupted
+			return sum, nil
 		}
-		s := &Summary{Status: "stopped", Iter: final.Iter, Total: cfg.Settings.OuterIters, Finished: time.Now(),
-			Seconds: time.Since(start).Seconds(), BestValWorst: bestVal(hub)}
-		return s, writeJSONAtomic(r.Path(SummaryFile), s)
+		return sum, writeJSONAtomic(r.Path(SummaryFile), sum)
 	}
 	out := eng.Output()
 	if err := WriteExports(r.Dir, out, sp.Train); err != nil {
-		return nil, r.fail(err, final.Iter, cfg.Settings.OuterIters, start)
+		return nil, r.fail(err, final.Iter, total, start)
 	}
 	logf("search done; evaluating weighted ERM of %s on the learned weights", cfg.Eval.Model)
+	rec.Event(core.Event{Kind: core.EventEvaluate, Iter: final.Iter})
 	res, err := core.WeightedERM(ctx, sp, out.Weights(), cfg.Eval, "maple")
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, r.fail(err, final.Iter, cfg.Settings.OuterIters, start)
+	if ctx.Err() != nil {
+		return &Summary{Status: core.StatusInterrupted, Iter: final.Iter, Total: total}, nil
 	}
-	s := &Summary{Done: true, Status: "done", Iter: final.Iter, Total: cfg.Settings.OuterIters, Result: res,
-		Finished: time.Now(), Seconds: time.Since(start).Seconds(), BestValWorst: bestVal(hub)}
-	return s, writeJSONAtomic(r.Path(SummaryFile), s)
+	if err != nil {
+		return nil, r.fail(err, final.Iter, total, start)
+	}
+	sum.Done, sum.Status, sum.Result = true, core.StatusDone, res
+	sum.Finished, sum.Seconds = time.Now(), time.Since(start).Seconds()
+	return sum, writeJSONAtomic(r.Path(SummaryFile), sum)
 }
 
 func bestVal(h *Hub) float64 {
@@ -132,7 +190,7 @@ func bestVal(h *Hub) float64 {
 
 // fail records a failed run and returns err.
 func (r *Run) fail(err error, iter, total int, start time.Time) error {
-	s := &Summary{Status: "failed", Error: err.Error(), Iter: iter, Total: total, Finished: time.Now(), Seconds: time.Since(start).Seconds(), BestValWorst: -1}
+	s := &Summary{Status: core.StatusFailed, Error: err.Error(), Iter: iter, Total: total, Finished: time.Now(), Seconds: time.Since(start).Seconds(), BestValWorst: -1}
 	if werr := writeJSONAtomic(r.Path(SummaryFile), s); werr != nil {
 		return errors.Join(err, werr)
 	}
@@ -142,34 +200,43 @@ func (r *Run) fail(err error, iter, total int, start time.Time) error {
 // ExportLatest writes the exports of the run in dir from its latest
 // checkpoint and returns the checkpoint's iteration.
 func ExportLatest(dir string) (int, error) {
-	_, sp, out, iter, err := final(dir, nil)
+	_, sp, out, iter, err := final(dir, Overrides{}, nil)
 	if err != nil {
 		return 0, err
 	}
 	return iter, WriteExports(dir, out, sp.Train)
 }
 
+// Overrides replace recorded settings of a run when it is read back:
+// the data location may have moved since the run started.
+type Overrides struct {
+	DataDir string // "" keeps the recorded one
+}
+
 // Final rebuilds a finished (or checkpointed) search: its dataset, and
 // its output from the last checkpoint. It is what export and eval use.
-func Final(dir string, progress io.Writer) (*Config, *loaders.Splits, *core.Output, error) {
-	cfg, sp, out, _, err := final(dir, progress)
+func Final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Splits, *core.Output, error) {
+	cfg, sp, out, _, err := final(dir, ov, progress)
 	return cfg, sp, out, err
 }
 
-func final(dir string, progress io.Writer) (*Config, *loaders.Splits, *core.Output, int, error) {
+func final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Splits, *core.Output, int, error) {
 	cfg, err := ReadConfig(dir)
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
 	if cfg.Method != "maple" {
-		return nil, nil, nil, 0, fmt.Errorf("runs: run %s is a %s baseline: it has no learned weights", cfg.ID, cfg.Method)
+		return nil, nil, nil, 0, fmt.Errorf("run %s is a %s baseline: it has no learned weights", cfg.ID, cfg.Method)
+	}
+	if ov.DataDir != "" {
+		cfg.Dataset.DataDir = ov.DataDir
 	}
 	st, err := ReadCheckpoint(dir, func(string) {})
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
 	if st == nil {
-		return nil, nil, nil, 0, fmt.Errorf("runs: run %s has no checkpoint yet", cfg.ID)
+		return nil, nil, nil, 0, fmt.Errorf("run %s has no checkpoint yet", cfg.ID)
 	}
 	sp, err := cfg.Dataset.Load(cfg.Settings.Seed, progress)
 	if err != nil {

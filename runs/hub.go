@@ -7,13 +7,15 @@ import (
 )
 
 // Control steers a search: a *core.Engine in the same process, or a
-// socket client of a search in another.
+// socket client of a search in another. No method blocks on the search;
+// each returns an error when the command cannot be delivered (the
+// search has ended, the connection is gone, the rates are invalid).
 type Control interface {
-	Pause()
-	Resume()
+	Pause() error
+	Resume() error
 	SetLR(core.LearningRates) error
-	Checkpoint()
-	Stop()
+	Checkpoint() error
+	Stop() error
 }
 
 // Hub passes snapshots and events of one search to any number of live
@@ -50,6 +52,13 @@ func (h *Hub) Unsubscribe(s *Sub) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.subs, s)
+}
+
+// Listeners returns how many listeners are subscribed.
+func (h *Hub) Listeners() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs)
 }
 
 // History returns a copy of the snapshots so far.

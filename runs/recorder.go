@@ -4,24 +4,29 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maple-ood/maple/core"
 )
 
-// recorder writes what the engine reports into the run directory (every
+// recorder writes what the engine reports into the run directory: every
 // metrics record and event appended and synced before the engine goes
-// on) and passes it to the hub.
+// on, and a checkpoint every CheckpointEvery iterations. A record that
+// was written but whose checkpoint failed is not written again when the
+// engine retries it.
 type recorder struct {
 	run     *Run
 	eng     *core.Engine
 	metrics *os.File
 	events  *os.File
-	hub     *Hub
-	log     io.Writer
+	written int // the last iteration appended to metrics.jsonl
 }
 
 // appendLine appends one JSON line and syncs; on failure it cuts the file
@@ -47,55 +52,79 @@ func appendLine(f *os.File, v any) error {
 }
 
 func (r *recorder) Snapshot(s *core.Snapshot) error {
-	if err := appendLine(r.metrics, s); err != nil {
-		return fmt.Errorf("runs: cannot append to %s (%v); the search is paused, free space or fix permissions and resume", r.run.Path(MetricsFile), err)
+	if s.Iter > r.written {
+		if err := appendLine(r.metrics, s); err != nil {
+			return fmt.Errorf("cannot append to %s (%w); free space or fix permissions", r.run.Path(MetricsFile), err)
+		}
+		r.written = s.Iter
+		crashPoint("metrics", s.Iter)
 	}
-	crashPoint("metrics", s.Iter)
 	every := max(1, r.run.Config.CheckpointEvery)
 	if s.Iter%every == 0 || s.Iter == s.Total {
 		if err := r.run.WriteCheckpoint(r.eng.State()); err != nil {
-			// The record is kept; the search pauses until the disk is fixed.
-			r.eng.Pause()
-			r.Event(core.Event{Kind: core.EventError, Iter: s.Iter, Error: err.Error() + "; the search is paused"})
+			return fmt.Errorf("the record of iteration %d is written but its checkpoint is not: %w", s.Iter, err)
 		}
-	}
-	r.hub.Snapshot(s)
-	if r.log != nil {
-		progressLine(r.log, s)
 	}
 	return nil
 }
 
 func (r *recorder) Event(e core.Event) error {
 	if err := appendLine(r.events, e); err != nil {
-		return fmt.Errorf("runs: cannot append to %s: %v", r.run.Path(EventsFile), err)
-	}
-	r.hub.Event(e)
-	if r.log != nil {
-		msg := ""
-		if e.LR != nil {
-			msg = fmt.Sprintf(" weight-lr %g keep-lr %g inner-lr %g", e.LR.Weight, e.LR.Keep, e.LR.Inner)
-		}
-		if e.Error != "" {
-			msg = ": " + e.Error
-		}
-		fmt.Fprintf(r.log, "event %s before iteration %d%s\n", e.Kind, e.Iter+1, msg)
+		return fmt.Errorf("cannot append to %s: %w", r.run.Path(EventsFile), err)
 	}
 	return nil
 }
 
 func (r *recorder) Checkpoint(st *core.State) error { return r.run.WriteCheckpoint(st) }
 
-// progressLine is the headless line per outer iteration.
-func progressLine(w io.Writer, s *core.Snapshot) {
-	eta := time.Duration(s.Elapsed / float64(max(1, s.Iter)) * float64(s.Total-s.Iter) * float64(time.Second))
-	fmt.Fprintf(w, "iter %4d/%d  outer %.5f  val wg %.4f  (test wg %.4f)  |g| %.3g  elapsed %s  eta %s\n",
-		s.Iter, s.Total, s.OuterRisk, s.ValWorst, s.TestWorst, s.HyperNorm,
-		time.Duration(s.Elapsed*float64(time.Second)).Round(time.Second), eta.Round(time.Second))
+// hubRecorder passes what the engine reports to a hub's listeners.
+type hubRecorder struct{ hub *Hub }
+
+func (h hubRecorder) Snapshot(s *core.Snapshot) error { h.hub.Snapshot(s); return nil }
+func (h hubRecorder) Event(e core.Event) error        { h.hub.Event(e); return nil }
+func (h hubRecorder) Checkpoint(*core.State) error    { return nil }
+
+// Printer writes one progress line per outer iteration and one per event
+// (the headless output, and `maple attach --lines`). It is itself a
+// core.Recorder, as gonum's optimize.Printer is a Recorder, so a run tees
+// it with the file recorder.
+type Printer struct {
+	W io.Writer
 }
 
-// ReadMetrics reads metrics.jsonl; a damaged line (a crash mid-write) ends
-// the log there, and is reported through bad.
+// Snapshot prints the progress line of s.
+func (p Printer) Snapshot(s *core.Snapshot) error {
+	eta := time.Duration(s.Elapsed / float64(max(1, s.Iter)) * float64(s.Total-s.Iter) * float64(time.Second))
+	fmt.Fprintf(p.W, "iter %4d/%d  outer %.5f  val worst-group %.4f  (test worst-group %.4f)  |g| %.3g  elapsed %s  eta %s\n",
+		s.Iter, s.Total, s.OuterRisk, s.ValWorst, s.TestWorst, s.HyperNorm,
+		time.Duration(s.Elapsed*float64(time.Second)).Round(time.Second), eta.Round(time.Second))
+	return nil
+}
+
+// Event prints the event line of e.
+func (p Printer) Event(e core.Event) error {
+	fmt.Fprintf(p.W, "event %s before iteration %d%s\n", e.Kind, e.Iter+1, EventDetail(e))
+	return nil
+}
+
+// Checkpoint prints nothing.
+func (p Printer) Checkpoint(*core.State) error { return nil }
+
+// EventDetail is the text after an event's kind: the new rates or the
+// error.
+func EventDetail(e core.Event) string {
+	switch {
+	case e.LR != nil:
+		return fmt.Sprintf(" weight-lr %g keep-lr %g inner-lr %g", e.LR.Weight, e.LR.Keep, e.LR.Inner)
+	case e.Error != "":
+		return ": " + e.Error
+	}
+	return ""
+}
+
+// ReadMetrics reads metrics.jsonl. A damaged line (a crash mid-write,
+// an edit) is skipped and reported through bad with its line number; the
+// records after it are still read.
 func ReadMetrics(dir string) (snaps []*core.Snapshot, bad error) {
 	return readJSONL[core.Snapshot](dir, MetricsFile)
 }
@@ -110,8 +139,15 @@ func ReadEvents(dir string) ([]core.Event, error) {
 	return out, err
 }
 
-func readJSONL[T any](dir, name string) ([]*T, error) {
-	f, err := os.Open(dir + "/" + name)
+// jsonLine is one line of a JSON-lines file.
+type jsonLine struct {
+	n   int    // 1-based line number
+	raw []byte // without the newline
+	err error  // why it does not parse
+}
+
+func readLines(path string) ([]jsonLine, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, nil
@@ -119,40 +155,102 @@ func readJSONL[T any](dir, name string) ([]*T, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var out []*T
+	var out []jsonLine
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	line := 0
+	n := 0
 	for sc.Scan() {
-		line++
+		n++
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
-		v := new(T)
-		if err := json.Unmarshal(sc.Bytes(), v); err != nil {
-			return out, fmt.Errorf("runs: %s/%s line %d is damaged (%v); the log is read up to it", dir, name, line, err)
-		}
-		out = append(out, v)
+		out = append(out, jsonLine{n: n, raw: append([]byte(nil), sc.Bytes()...)})
 	}
 	return out, sc.Err()
 }
 
-// truncateMetrics rewrites metrics.jsonl keeping only iterations <= iter.
-func truncateMetrics(r *Run, iter int) ([]*core.Snapshot, error) {
-	snaps, damaged := ReadMetrics(r.Dir)
-	var keep []*core.Snapshot
-	for _, s := range snaps {
-		if s.Iter <= iter && (len(keep) == 0 || s.Iter == keep[len(keep)-1].Iter+1) {
-			keep = append(keep, s)
+func readJSONL[T any](dir, name string) ([]*T, error) {
+	path := filepath.Join(dir, name)
+	lines, err := readLines(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []*T
+	var damaged []string
+	for _, l := range lines {
+		v := new(T)
+		if err := json.Unmarshal(l.raw, v); err != nil {
+			damaged = append(damaged, strconv.Itoa(l.n))
+			continue
 		}
+		out = append(out, v)
 	}
-	if damaged == nil && len(keep) == len(snaps) {
-		return keep, nil // nothing to drop
+	if len(damaged) > 0 {
+		return out, fmt.Errorf("%s: line %s damaged and skipped", path, strings.Join(damaged, ", "))
 	}
-	err := writeAtomic(r.Path(MetricsFile), func(f *os.File) error {
+	return out, nil
+}
+
+// DroppedMetrics is where resume moves the records it cannot keep.
+const DroppedMetrics = "metrics.dropped.jsonl"
+
+// cutMetrics makes metrics.jsonl hold exactly the records of iterations
+// 1..iter, the ones the checkpoint at iter continues from. Records after
+// iter (written after the checkpoint) and damaged lines are moved to
+// metrics.dropped.jsonl, never deleted, and each is reported through
+// warn. It returns the records kept.
+func cutMetrics(r *Run, iter int, warn func(string)) ([]*core.Snapshot, error) {
+	path := r.Path(MetricsFile)
+	lines, err := readLines(path)
+	if err != nil {
+		return nil, err
+	}
+	var keep []*core.Snapshot
+	var kept, dropped [][]byte
+	var damaged, after []string
+	seen := map[int]bool{}
+	for _, l := range lines {
+		s := new(core.Snapshot)
+		if err := json.Unmarshal(l.raw, s); err != nil {
+			damaged = append(damaged, strconv.Itoa(l.n))
+			dropped = append(dropped, l.raw)
+			continue
+		}
+		if s.Iter > iter || s.Iter < 1 || seen[s.Iter] {
+			after = append(after, strconv.Itoa(s.Iter))
+			dropped = append(dropped, l.raw)
+			continue
+		}
+		seen[s.Iter] = true
+		keep = append(keep, s)
+		kept = append(kept, l.raw)
+	}
+	if len(dropped) == 0 {
+		return keep, nil
+	}
+	side := r.Path(DroppedMetrics)
+	f, err := os.OpenFile(side, os.O_WRONLY|os.O_APPEND|os.O_CREATE, filePerm)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range dropped {
+		f.Write(append(b, '\n'))
+	}
+	if err := errors.Join(f.Sync(), f.Close()); err != nil {
+		return nil, fmt.Errorf("cannot keep the dropped records in %s: %w", side, err)
+	}
+	if len(damaged) > 0 {
+		warn(fmt.Sprintf("%s: line %s damaged; moved to %s", path, strings.Join(damaged, ", "), side))
+	}
+	if len(after) > 0 {
+		warn(fmt.Sprintf("%s: records of iteration %s come after the checkpoint at %d (or repeat one); moved to %s", path, strings.Join(after, ", "), iter, side))
+	}
+	if len(keep) < iter {
+		warn(fmt.Sprintf("%s holds %d of the %d records before the checkpoint", path, len(keep), iter))
+	}
+	err = writeAtomic(path, func(f *os.File) error {
 		w := bufio.NewWriter(f)
-		for _, s := range keep {
-			b, _ := json.Marshal(s)
+		for _, b := range kept {
 			w.Write(append(b, '\n'))
 		}
 		return w.Flush()

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -91,7 +90,7 @@ func TestKillAndResume(t *testing.T) {
 				t.Fatalf("the run was not killed:\n%s", out)
 			}
 			id := onlyRun(t, dir)
-			if in := Stat(filepath.Join(dir, id)); in.Status != "interrupted" {
+			if in := Stat(filepath.Join(dir, id)); in.Status != core.StatusInterrupted {
 				t.Errorf("status after kill: %s", in.Status)
 			}
 			if out, err := runMaple(t, nil, "resume", id, "--runs-dir", dir); err != nil {
@@ -133,7 +132,7 @@ func TestDamagedFiles(t *testing.T) {
 	f, _ := os.OpenFile(filepath.Join(rd, MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"iter": 9, "outer_ri`)
 	f.Close()
-	if in := Stat(rd); in.Status != "interrupted" || in.Problem == "" || in.Iter != 8 {
+	if in := Stat(rd); in.Status != core.StatusInterrupted || in.Problem == "" || in.Iter != 8 {
 		t.Errorf("ls of a damaged run: %+v", in)
 	}
 	out, err := runMaple(t, nil, "resume", id, "--runs-dir", dir)
@@ -192,9 +191,11 @@ func TestFullDiskPauses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log syncBuffer
-	rec := &recorder{run: r, eng: eng, hub: NewHub(), log: &log, metrics: full}
-	rec.events, _ = os.OpenFile(r.Path(EventsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	defer rec.events.Close()
+	fr := &recorder{run: r, eng: eng, metrics: full}
+	fr.events, _ = os.OpenFile(r.Path(EventsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	defer fr.events.Close()
+	rec := core.Tee(fr, hubRecorder{NewHub()}, Printer{&log})
+	eng.Watched = func() bool { return true }
 	done := make(chan core.Status)
 	go func() { st, _ := eng.Run(context.Background(), rec); done <- st }()
 	deadline := time.Now().Add(20 * time.Second)
@@ -210,7 +211,7 @@ func TestFullDiskPauses(t *testing.T) {
 	// The disk is back: the same record is written, nothing is lost.
 	good, _ := os.OpenFile(r.Path(MetricsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	defer good.Close()
-	rec.metrics = good
+	fr.metrics = good
 	eng.Resume()
 	if st := <-done; st != core.StatusDone {
 		t.Fatalf("status %s", st)
@@ -297,11 +298,11 @@ type fakeCtl struct {
 	cmds []string
 }
 
-func (f *fakeCtl) add(s string) { f.mu.Lock(); f.cmds = append(f.cmds, s); f.mu.Unlock() }
-func (f *fakeCtl) Pause()       { f.add("pause") }
-func (f *fakeCtl) Resume()      { f.add("resume") }
-func (f *fakeCtl) Checkpoint()  { f.add("checkpoint") }
-func (f *fakeCtl) Stop()        { f.add("stop") }
+func (f *fakeCtl) add(s string)      { f.mu.Lock(); f.cmds = append(f.cmds, s); f.mu.Unlock() }
+func (f *fakeCtl) Pause() error      { f.add("pause"); return nil }
+func (f *fakeCtl) Resume() error     { f.add("resume"); return nil }
+func (f *fakeCtl) Checkpoint() error { f.add("checkpoint"); return nil }
+func (f *fakeCtl) Stop() error       { f.add("stop"); return nil }
 func (f *fakeCtl) SetLR(l core.LearningRates) error {
 	if err := l.Check(); err != nil {
 		return err
@@ -340,7 +341,7 @@ func TestSocket(t *testing.T) {
 	for len(kinds) < 3 && sc.Scan() {
 		var m Msg
 		json.Unmarshal(sc.Bytes(), &m)
-		kinds = append(kinds, m.Kind+":"+m.Error)
+		kinds = append(kinds, string(m.Kind)+":"+m.Error)
 	}
 	if len(kinds) != 3 || !strings.HasPrefix(kinds[0], "hello") || !strings.Contains(kinds[1], "not a command") || !strings.Contains(kinds[2], "unknown command") {
 		t.Errorf("replies %v", kinds)
@@ -382,12 +383,16 @@ func TestSocket(t *testing.T) {
 	cl.Close()
 
 	// Another user is refused by the server...
-	srv.UID = os.Getuid() + 1
+	srv.Close()
+	srv, err = serve(r, hub, ctl, os.Getuid()+1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	c2, err := Attach(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m, ok := <-c2.Msgs; !ok || m.Kind != "error" || !strings.Contains(m.Error, "refused") {
+	if m, ok := <-c2.Msgs; !ok || m.Kind != MsgError || !strings.Contains(m.Error, "refused") {
 		t.Errorf("foreign user: %+v", m)
 	}
 	if _, ok := <-c2.Msgs; ok {
@@ -438,130 +443,6 @@ print("ok")`
 	b, err := exec.Command(py, "-c", script, dir).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(b)) != "ok" {
 		t.Errorf("numpy: %v\n%s", err, b)
-	}
-}
-
-func TestMeanSD(t *testing.T) {
-	s := meanSD([]float64{70, 74, 78})
-	if s.Mean != 74 || math.Abs(s.SD-4) > 1e-12 { // sample sd: sqrt((16+0+16)/2) = 4
-		t.Errorf("%+v", s)
-	}
-	if s := meanSD([]float64{50}); s.Mean != 50 || s.SD != 0 {
-		t.Errorf("one seed: %+v", s)
-	}
-	var b strings.Builder
-	WriteTable(&b, []Row{{Dataset: "d", Model: "linear", Method: "m", N: 3, TestAcc: MeanSD{74, 4}}}, "markdown")
-	if !strings.Contains(b.String(), "| d | all | linear | m | 3 | 74.0 ± 4.0 |") {
-		t.Errorf("markdown:\n%s", b.String())
-	}
-	if err := WriteTable(&b, nil, "xls"); err == nil {
-		t.Error("unknown format accepted")
-	}
-}
-
-func TestPlot(t *testing.T) {
-	r, err := Create(t.TempDir(), Config{Method: "maple"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if _, err := Plot(r.Dir, t.TempDir()); err == nil || !strings.Contains(err.Error(), "no outer iterations") {
-		t.Errorf("plot of an empty run: %v", err)
-	}
-	var lines []string
-	for i := 1; i <= 5; i++ {
-		s := core.Snapshot{Iter: i, Total: 5, OuterRisk: 1 / float64(i), ValWorst: 0.5, TestWorst: 0.4,
-			GroupNames: []string{"a", "b"}, GroupFrac: []float64{0.6, 0.4}, Hist: [][]int{{3, 1}, {0, 2}}, HistEdges: []float64{0, 1, 2}}
-		b, _ := json.Marshal(s)
-		lines = append(lines, string(b))
-	}
-	os.WriteFile(r.Path(MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	out := t.TempDir()
-	files, err := Plot(r.Dir, out)
-	if err != nil || len(files) != 8 {
-		t.Fatalf("%v %v", files, err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil || len(b) < 500 {
-			t.Errorf("%s: %d bytes %v", f, len(b), err)
-		}
-		if strings.HasSuffix(f, ".png") && !bytes.HasPrefix(b, []byte("\x89PNG")) {
-			t.Errorf("%s is not a PNG", f)
-		}
-		if strings.HasSuffix(f, ".svg") && !bytes.Contains(b, []byte("<svg")) {
-			t.Errorf("%s is not an SVG", f)
-		}
-	}
-}
-
-func TestPlotSweep(t *testing.T) {
-	dir := t.TempDir()
-	for i, m := range []string{"mlp:8,8", "mlp:16", "linear"} {
-		cfg := Config{Method: "erm", Sweep: "w", Dataset: loaders.DefaultSpec("synthetic")}
-		cfg.Eval.Model = m
-		r, err := Create(dir, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := json.Marshal(Summary{Done: true, Status: "done", Result: &core.Result{TestAcc: 0.5 + 0.1*float64(i)}})
-		os.WriteFile(r.Path(SummaryFile), b, 0o644)
-		r.Close()
-	}
-	if w := firstWidth("mlp:8,8"); w != 8 {
-		t.Errorf("firstWidth %d", w)
-	}
-	files, err := PlotSweep(dir, "w", t.TempDir())
-	if err != nil || len(files) != 2 {
-		t.Fatalf("%v %v", files, err)
-	}
-	if _, err := PlotSweep(dir, "nope", t.TempDir()); err == nil {
-		t.Error("a sweep without runs plotted")
-	}
-}
-
-func TestTableKeepsVariantsApart(t *testing.T) {
-	dir := t.TempDir()
-	cells := []struct {
-		method, search, eval string
-		keep                 float64
-		acc                  float64
-	}{
-		{"maple", "mlp:8", "mlp:8", 1, 0.60},
-		{"maple", "mlp:8", "mlp:8", 1, 0.70}, // pools with the first: mean 65
-		{"maple", "mlp:4", "mlp:8", 1, 0.50}, // transfer
-		{"maple", "mlp:8", "mlp:8", 0.3, 0.40},
-		{"erm", "mlp:4", "mlp:8", 1, 0.20}, // a baseline's search model is irrelevant
-	}
-	for i, c := range cells {
-		cfg := Config{Method: c.method, Sweep: "v", Dataset: loaders.DefaultSpec("synthetic"), Settings: core.DefaultSettings()}
-		cfg.Settings.Model, cfg.Settings.Keep, cfg.Settings.Seed = c.search, c.keep, uint64(i+1)
-		cfg.Settings.Objective = "rex"
-		cfg.Eval.Model = c.eval
-		r, err := Create(dir, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := json.Marshal(Summary{Done: true, Status: "done", Result: &core.Result{TestAcc: c.acc}})
-		os.WriteFile(r.Path(SummaryFile), b, 0o644)
-		r.Close()
-	}
-	rows, err := Table(dir, "v")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	for _, r := range rows {
-		got[r.Method] = r.TestAcc.Mean
-	}
-	want := map[string]float64{"maple/rex": 65, "maple/rex search mlp:4": 50, "maple/rex keep 0.3": 40, "erm": 20}
-	if len(got) != len(want) {
-		t.Fatalf("rows %v, want %v", got, want)
-	}
-	for m, v := range want {
-		if math.Abs(got[m]-v) > 1e-9 {
-			t.Errorf("%s: %v, want %v (rows %v)", m, got[m], v, got)
-		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,9 +17,32 @@ import (
 	"github.com/maple-ood/maple/core"
 )
 
+// MsgKind names what a Msg carries.
+type MsgKind string
+
+// The kinds of message a search sends to an attached client.
+const (
+	MsgHello    MsgKind = "hello"    // first: the config, history and events so far
+	MsgSnapshot MsgKind = "snapshot" // one outer iteration
+	MsgEvent    MsgKind = "event"    // one event
+	MsgError    MsgKind = "error"    // a command was refused
+)
+
+// CmdKind names a command from a client.
+type CmdKind string
+
+// The commands a client can send.
+const (
+	CmdPause      CmdKind = "pause"
+	CmdResume     CmdKind = "resume"
+	CmdCheckpoint CmdKind = "checkpoint"
+	CmdStop       CmdKind = "stop"
+	CmdSetLR      CmdKind = "set_lr"
+)
+
 // Msg is one line from a running search to an attached client.
 type Msg struct {
-	Kind     string           `json:"kind"` // hello, snapshot, event, error
+	Kind     MsgKind          `json:"kind"`
 	Config   *Config          `json:"config,omitempty"`
 	History  []*core.Snapshot `json:"history,omitempty"`
 	Events   []core.Event     `json:"events,omitempty"`
@@ -29,7 +53,7 @@ type Msg struct {
 
 // Cmd is one line from a client: pause, resume, checkpoint, stop or set_lr.
 type Cmd struct {
-	Cmd string              `json:"cmd"`
+	Cmd CmdKind             `json:"cmd"`
 	LR  *core.LearningRates `json:"lr,omitempty"`
 }
 
@@ -42,11 +66,10 @@ type Server struct {
 	hub     *Hub
 	ctl     Control
 	cfg     *Config
-	// UID is the only user allowed to connect; default os.Getuid().
-	UID  int
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	conn map[net.Conn]struct{}
+	uid     int // the only user allowed to connect
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	conn    map[net.Conn]struct{}
 }
 
 // socketPath picks where a run's socket listens: <run>/sock, or, when that
@@ -60,26 +83,31 @@ func socketPath(r *Run) (listen, pointer string) {
 	return filepath.Join(os.TempDir(), "maple-"+r.Config.ID+".sock"), p
 }
 
-// Serve starts listening for the run r.
+// Serve starts listening for the run r; only this process's user may
+// connect.
 func Serve(r *Run, hub *Hub, ctl Control) (*Server, error) {
+	return serve(r, hub, ctl, os.Getuid())
+}
+
+func serve(r *Run, hub *Hub, ctl Control, uid int) (*Server, error) {
 	path, pointer := socketPath(r)
 	os.Remove(path) // a stale socket of a dead process; we hold the run's lock
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
-		return nil, fmt.Errorf("runs: cannot listen on %s: %w", path, err)
+		return nil, fmt.Errorf("cannot listen on %s: %w", path, err)
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
-		return nil, fmt.Errorf("runs: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	if pointer != "" {
 		if err := os.WriteFile(pointer, []byte(path), 0o600); err != nil {
 			ln.Close()
-			return nil, fmt.Errorf("runs: %w", err)
+			return nil, fmt.Errorf("%w", err)
 		}
 	}
 	cfg := r.Config
-	s := &Server{ln: ln, path: path, pointer: pointer, hub: hub, ctl: ctl, cfg: &cfg, UID: os.Getuid(), conn: map[net.Conn]struct{}{}}
+	s := &Server{ln: ln, path: path, pointer: pointer, hub: hub, ctl: ctl, cfg: &cfg, uid: uid, conn: map[net.Conn]struct{}{}}
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
@@ -126,8 +154,8 @@ func (s *Server) accept() {
 		if err != nil {
 			return
 		}
-		if uid, err := peerUID(c); err != nil || uid != s.UID {
-			json.NewEncoder(c).Encode(Msg{Kind: "error", Error: fmt.Sprintf("refused: only user %d may attach to this search", s.UID)})
+		if uid, err := peerUID(c); err != nil || uid != s.uid {
+			json.NewEncoder(c).Encode(Msg{Kind: MsgError, Error: fmt.Sprintf("refused: only user %d may attach to this search", s.uid)})
 			c.Close()
 			continue
 		}
@@ -157,7 +185,7 @@ func (s *Server) serve(c *net.UnixConn) {
 		c.SetWriteDeadline(time.Now().Add(10 * time.Second))
 		return enc.Encode(m)
 	}
-	if send(Msg{Kind: "hello", Config: s.cfg, History: hist, Events: evs}) != nil {
+	if send(Msg{Kind: MsgHello, Config: s.cfg, History: hist, Events: evs}) != nil {
 		return
 	}
 	done := make(chan struct{})
@@ -168,11 +196,11 @@ func (s *Server) serve(c *net.UnixConn) {
 		for sc.Scan() {
 			var cmd Cmd
 			if err := json.Unmarshal(sc.Bytes(), &cmd); err != nil {
-				send(Msg{Kind: "error", Error: "not a command: want one JSON object per line, e.g. {\"cmd\":\"pause\"}"})
+				send(Msg{Kind: MsgError, Error: "not a command: want one JSON object per line, e.g. {\"cmd\":\"pause\"}"})
 				continue
 			}
 			if err := s.apply(cmd); err != nil {
-				send(Msg{Kind: "error", Error: err.Error()})
+				send(Msg{Kind: MsgError, Error: err.Error()})
 			}
 		}
 	}()
@@ -181,11 +209,11 @@ func (s *Server) serve(c *net.UnixConn) {
 		case <-done:
 			return
 		case snap := <-sub.Snap:
-			if send(Msg{Kind: "snapshot", Snapshot: snap}) != nil {
+			if send(Msg{Kind: MsgSnapshot, Snapshot: snap}) != nil {
 				return
 			}
 		case ev := <-sub.Events:
-			if send(Msg{Kind: "event", Event: &ev}) != nil {
+			if send(Msg{Kind: MsgEvent, Event: &ev}) != nil {
 				return
 			}
 		}
@@ -194,23 +222,21 @@ func (s *Server) serve(c *net.UnixConn) {
 
 func (s *Server) apply(c Cmd) error {
 	switch c.Cmd {
-	case "pause":
-		s.ctl.Pause()
-	case "resume":
-		s.ctl.Resume()
-	case "checkpoint":
-		s.ctl.Checkpoint()
-	case "stop":
-		s.ctl.Stop()
-	case "set_lr":
+	case CmdPause:
+		return s.ctl.Pause()
+	case CmdResume:
+		return s.ctl.Resume()
+	case CmdCheckpoint:
+		return s.ctl.Checkpoint()
+	case CmdStop:
+		return s.ctl.Stop()
+	case CmdSetLR:
 		if c.LR == nil {
 			return errors.New("set_lr needs lr: {weight, keep, inner}")
 		}
 		return s.ctl.SetLR(*c.LR)
-	default:
-		return fmt.Errorf("unknown command %q: want pause, resume, checkpoint, stop or set_lr", c.Cmd)
 	}
-	return nil
+	return fmt.Errorf("unknown command %q: want pause, resume, checkpoint, stop or set_lr", c.Cmd)
 }
 
 // Client is an attached view of a search in another process. It
@@ -230,16 +256,16 @@ func Attach(dir string) (*Client, error) {
 	path := filepath.Join(dir, SocketFile)
 	fi, err := os.Lstat(path)
 	if err != nil {
-		return nil, fmt.Errorf("runs: no live search in %s (is it running? see maple ls): %w", dir, err)
+		return nil, fmt.Errorf("no live search in %s (is it running? see maple ls): %w", dir, err)
 	}
 	if fi.Mode().IsRegular() {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return nil, fmt.Errorf("runs: %w", err)
+			return nil, fmt.Errorf("%w", err)
 		}
 		path = strings.TrimSpace(string(b))
 		if fi, err = os.Lstat(path); err != nil {
-			return nil, fmt.Errorf("runs: %w", err)
+			return nil, fmt.Errorf("%w", err)
 		}
 	}
 	if err := checkSocket(path, fi); err != nil {
@@ -247,7 +273,7 @@ func Attach(dir string) (*Client, error) {
 	}
 	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
-		return nil, fmt.Errorf("runs: cannot connect to %s (the search may have ended): %w", path, err)
+		return nil, fmt.Errorf("cannot connect to %s (the search may have ended): %w", path, err)
 	}
 	cl := &Client{conn: c, enc: json.NewEncoder(c), Msgs: make(chan Msg, 64)}
 	go func() {
@@ -266,11 +292,11 @@ func Attach(dir string) (*Client, error) {
 
 func checkSocket(path string, fi os.FileInfo) error {
 	if fi.Mode()&os.ModeSocket == 0 {
-		return fmt.Errorf("runs: %s is not a socket", path)
+		return fmt.Errorf("%s is not a socket", path)
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
-		return fmt.Errorf("runs: refusing %s: it must belong to you and be mode 0600 (it is %v)", path, fi.Mode().Perm())
+		return fmt.Errorf("refusing %s: it must belong to you and be mode 0600 (it is %v)", path, fi.Mode().Perm())
 	}
 	return nil
 }
@@ -281,19 +307,43 @@ func (c *Client) Close() error { return c.conn.Close() }
 func (c *Client) send(cmd Cmd) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.enc.Encode(cmd)
+	c.conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	if err := c.enc.Encode(cmd); err != nil {
+		return fmt.Errorf("the search did not take the command (%w); it may have ended", err)
+	}
+	return nil
 }
 
-// Pause, Resume, Checkpoint and Stop send the command.
-func (c *Client) Pause()      { c.send(Cmd{Cmd: "pause"}) }
-func (c *Client) Resume()     { c.send(Cmd{Cmd: "resume"}) }
-func (c *Client) Checkpoint() { c.send(Cmd{Cmd: "checkpoint"}) }
-func (c *Client) Stop()       { c.send(Cmd{Cmd: "stop"}) }
+// Pause, Resume, Checkpoint and Stop send the command; the search
+// answers a refusal with an error message.
+func (c *Client) Pause() error      { return c.send(Cmd{Cmd: CmdPause}) }
+func (c *Client) Resume() error     { return c.send(Cmd{Cmd: CmdResume}) }
+func (c *Client) Checkpoint() error { return c.send(Cmd{Cmd: CmdCheckpoint}) }
+func (c *Client) Stop() error       { return c.send(Cmd{Cmd: CmdStop}) }
 
 // SetLR checks the rates here, then sends them.
 func (c *Client) SetLR(lr core.LearningRates) error {
 	if err := lr.Check(); err != nil {
 		return err
 	}
-	return c.send(Cmd{Cmd: "set_lr", LR: &lr})
+	return c.send(Cmd{Cmd: CmdSetLR, LR: &lr})
+}
+
+// Follow prints what an attached client receives as progress lines (the
+// same Printer as a headless run) until the connection closes.
+func Follow(w io.Writer, cl *Client) {
+	p := Printer{W: w}
+	for m := range cl.Msgs {
+		switch m.Kind {
+		case MsgHello:
+			fmt.Fprintf(w, "attached to %s (%s on %s), %d iterations so far\n", m.Config.ID, m.Config.Method, m.Config.Dataset.Name, len(m.History))
+		case MsgSnapshot:
+			p.Snapshot(m.Snapshot)
+		case MsgEvent:
+			p.Event(*m.Event)
+		case MsgError:
+			fmt.Fprintln(w, "error:", m.Error)
+		}
+	}
+	fmt.Fprintln(w, "the search closed the connection (finished or stopped)")
 }

@@ -15,17 +15,22 @@ import (
 
 // Summary is summary.json.
 type Summary struct {
-	Done     bool         `json:"done"`   // the search and its evaluation finished
-	Status   string       `json:"status"` // done, stopped or failed
-	Error    string       `json:"error,omitempty"`
-	Iter     int          `json:"iter"`
-	Total    int          `json:"total"`
-	Result   *core.Result `json:"result,omitempty"`
-	Finished time.Time    `json:"finished"`
-	Seconds  float64      `json:"seconds"`
+	Done   bool        `json:"done"`   // the search and its evaluation finished
+	Status core.Status `json:"status"` // done, stopped or failed (interrupted: never written)
+	Error  string      `json:"error,omitempty"`
+	// Rates are the learning rates in force when a search failed.
+	Rates    core.LearningRates `json:"rates,omitzero"`
+	Iter     int                `json:"iter"`
+	Total    int                `json:"total"`
+	Result   *core.Result       `json:"result,omitempty"`
+	Finished time.Time          `json:"finished"`
+	Seconds  float64            `json:"seconds"`
 	// BestValWorst is the best validation worst-group accuracy of the
 	// search model over the outer iterations (NaN-free; -1 if none).
 	BestValWorst float64 `json:"best_val_worst_group_acc"`
+	// CheckpointErr is why the final checkpoint of an unfinished run could
+	// not be written (then the run resumes from an earlier one).
+	CheckpointErr error `json:"-"`
 }
 
 // ReadSummary reads summary.json; nil, nil when there is none.
@@ -35,28 +40,28 @@ func ReadSummary(dir string) (*Summary, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("runs: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	var s Summary
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("runs: %s is damaged (%v)", filepath.Join(dir, SummaryFile), err)
+		return nil, fmt.Errorf("%s is damaged (%v)", filepath.Join(dir, SummaryFile), err)
 	}
 	return &s, nil
 }
 
 // Info is one line of `maple ls`.
 type Info struct {
-	ID        string    `json:"id"`
-	Dataset   string    `json:"dataset"`
-	Method    string    `json:"method"` // method, or maple/objective
-	Status    string    `json:"status"` // running, paused, done, stopped, failed, interrupted
-	Iter      int       `json:"iter"`
-	Total     int       `json:"total"`
-	BestVal   float64   `json:"best_val_worst_group_acc"` // over outer iterations; -1 if none
-	TestWorst float64   `json:"test_worst_group_acc"`     // at the validation-selected checkpoint; -1 until evaluated
-	TestAcc   float64   `json:"test_acc"`                 // likewise
-	Started   time.Time `json:"started"`
-	Problem   string    `json:"problem,omitempty"` // a damaged file, when there is one
+	ID        string      `json:"id"`
+	Dataset   string      `json:"dataset"`
+	Method    string      `json:"method"` // method, or maple/objective
+	Status    core.Status `json:"status"`
+	Iter      int         `json:"iter"`
+	Total     int         `json:"total"`
+	BestVal   float64     `json:"best_val_worst_group_acc"` // over outer iterations; -1 if none
+	TestWorst float64     `json:"test_worst_group_acc"`     // at the validation-selected checkpoint; -1 until evaluated
+	TestAcc   float64     `json:"test_acc"`                 // likewise
+	Started   time.Time   `json:"started"`
+	Problem   string      `json:"problem,omitempty"` // a damaged file, when there is one
 }
 
 // Stat describes the run in dir.
@@ -93,15 +98,17 @@ func Stat(dir string) Info {
 			in.TestWorst, in.TestAcc = sum.Result.TestWorst, sum.Result.TestAcc
 		}
 	case Held(dir):
-		in.Status = "running"
+		in.Status = core.StatusRunning
 		if ev, _ := ReadEvents(dir); len(ev) > 0 {
 			switch ev[len(ev)-1].Kind {
 			case core.EventPause, core.EventError:
-				in.Status = "paused"
+				in.Status = core.StatusPaused
+			case core.EventEvaluate:
+				in.Status = core.StatusEvaluating
 			}
 		}
 	default:
-		in.Status = "interrupted"
+		in.Status = core.StatusInterrupted
 	}
 	in.Problem = strings.Join(problems, "; ")
 	return in
@@ -114,7 +121,7 @@ func List(runsDir string) ([]Info, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("runs: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	var out []Info
 	for _, e := range ents {

@@ -3,11 +3,14 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/table"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -17,19 +20,54 @@ import (
 	"github.com/maple-ood/maple/runs"
 )
 
+// ActionKind names what the browser asks its caller to do.
+type ActionKind int
+
+// The browser's actions.
+const (
+	ActionNone   ActionKind = iota // leave
+	ActionAttach                   // attach to the running search ID
+	ActionResume                   // resume the run ID
+	ActionNew                      // start a new run with Config
+)
+
 // Action is what the browser asks its caller to do when it closes.
 type Action struct {
-	Kind string   // "attach", "resume", "new", or "" to leave
-	ID   string   // the run for attach and resume
-	Args []string // the maple command line for new
+	Kind   ActionKind
+	ID     string       // the run for attach and resume
+	Config *runs.Config // the new run's full config (ActionNew)
 }
 
-// reloadMsg asks for a fresh listing; listMsg carries one.
+// browserMode is what the browser shows.
+type browserMode int
+
+const (
+	modeList browserMode = iota
+	modeRun
+	modeCompare
+	modeNew
+	modeHelp
+)
+
+// Messages of the browser's disk reads, each done in a tea.Cmd.
 type (
 	reloadMsg struct{}
 	listMsg   struct {
 		list []runs.Info
 		err  error
+	}
+	// openedMsg carries a run read for its replay (or a baseline's text).
+	openedMsg struct {
+		replay *Dashboard
+		detail string
+		err    error
+	}
+	// comparedMsg carries the comparison of two runs.
+	comparedMsg struct{ detail string }
+	// formMsg carries the config that prefills the new-run form.
+	formMsg struct {
+		cfg runs.Config
+		err error
 	}
 )
 
@@ -51,12 +89,15 @@ type Browser struct {
 	sortCol  int
 	desc     bool
 	selected map[string]bool
-	mode     string // list, run, compare, new, help
+	mode     browserMode
 	replay   *Dashboard
 	detail   string
 	form     []textinput.Model
-	formKeys []string
+	formCfg  runs.Config // the config the form edits
 	field    int
+	keys     browserKeys
+	fkeys    formKeys
+	help     help.Model
 	action   Action
 	note     string
 	width    int
@@ -68,30 +109,27 @@ type Browser struct {
 func NewBrowser(dir string) *Browser {
 	f := textinput.New()
 	f.Prompt = "/"
-	b := &Browser{dir: dir, selected: map[string]bool{}, mode: "list", width: 80, height: 24, filter: f, load: runs.List}
+	b := &Browser{dir: dir, selected: map[string]bool{}, width: 80, height: 24, filter: f, load: runs.List,
+		keys: newBrowserKeys(), fkeys: newFormKeys("start"), help: newHelp()}
 	cols := make([]table.Column, len(browserCols))
 	for i, c := range browserCols {
 		cols[i] = table.Column{Title: c, Width: len(c)}
 	}
 	b.tbl = table.New(table.WithColumns(cols), table.WithFocused(true), table.WithHeight(10))
 	st := table.DefaultStyles()
-	st.Selected = st.Selected.Foreground(lipgloss.Color("0")).Background(lipgloss.Color("12"))
+	st.Selected = styles.Selected
 	b.tbl.SetStyles(st)
-	b.reload()
 	return b
 }
 
-func (b *Browser) reload() {
-	l, err := b.load(b.dir)
-	if err != nil {
-		b.note = err.Error()
-	}
-	b.list = l
-	b.refresh()
+// loadCmd reads the listing.
+func (b *Browser) loadCmd() tea.Cmd {
+	load, dir := b.load, b.dir
+	return func() tea.Msg { l, err := load(dir); return listMsg{l, err} }
 }
 
-// Init starts the periodic refresh.
-func (b *Browser) Init() tea.Cmd { return tick() }
+// Init reads the listing and starts the periodic refresh.
+func (b *Browser) Init() tea.Cmd { return tea.Batch(b.loadCmd(), tick()) }
 
 func tick() tea.Cmd {
 	return tea.Tick(2*time.Second, func(time.Time) tea.Msg { return reloadMsg{} })
@@ -106,7 +144,7 @@ func (b *Browser) row(in runs.Info) table.Row {
 	if b.selected[in.ID] {
 		id = "*" + id
 	}
-	st := in.Status
+	st := in.Status.String()
 	if in.Problem != "" {
 		st += "!"
 	}
@@ -204,12 +242,31 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			b.replay.Update(tea.WindowSizeMsg{Width: m.Width, Height: m.Height - 1})
 		}
 	case reloadMsg:
-		return b, tea.Batch(func() tea.Msg { l, err := b.load(b.dir); return listMsg{l, err} }, tick())
+		return b, tea.Batch(b.loadCmd(), tick())
 	case listMsg:
-		if m.err == nil {
+		if m.err != nil {
+			b.note = m.err.Error()
+		} else {
 			b.list = m.list
 			b.refresh()
 		}
+	case openedMsg:
+		switch {
+		case m.err != nil:
+			b.note = m.err.Error()
+		case m.replay != nil:
+			b.replay, b.mode = m.replay, modeRun
+		default:
+			b.detail, b.mode, b.replay = m.detail, modeCompare, nil
+		}
+	case comparedMsg:
+		b.detail, b.mode, b.replay = m.detail, modeCompare, nil
+	case formMsg:
+		if m.err != nil {
+			b.note = m.err.Error()
+			return b, nil
+		}
+		return b, b.openForm(m.cfg)
 	case tea.KeyPressMsg:
 		return b.key(m)
 	}
@@ -217,30 +274,26 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	s := k.String()
 	switch b.mode {
-	case "help":
-		b.mode = "list"
+	case modeHelp:
+		b.mode = modeList
 		return b, nil
-	case "run", "compare":
-		switch s {
-		case "esc", "backspace", "q", "left":
-			b.mode, b.replay = "list", nil
-		default:
-			if b.replay != nil {
-				b.replay.Update(k)
-			}
+	case modeRun, modeCompare:
+		if key.Matches(k, b.keys.Back) {
+			b.mode, b.replay = modeList, nil
+		} else if b.replay != nil {
+			b.replay.Update(k)
 		}
 		return b, nil
-	case "new":
+	case modeNew:
 		return b.formKey(k)
 	}
 	if b.editing {
-		switch s {
+		switch k.String() {
 		case "enter", "esc":
 			b.editing = false
 			b.filter.Blur()
-			if s == "esc" {
+			if k.String() == "esc" {
 				b.filter.SetValue("")
 			}
 			b.refresh()
@@ -252,24 +305,24 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, cmd
 	}
 	in, ok := b.current()
-	switch s {
-	case "q", "ctrl+c":
+	switch {
+	case key.Matches(k, b.keys.Quit):
 		return b, tea.Quit
-	case "?":
-		b.mode = "help"
-	case "/":
+	case key.Matches(k, b.keys.Help):
+		b.mode = modeHelp
+	case key.Matches(k, b.keys.Filter):
 		b.editing = true
 		return b, b.filter.Focus()
-	case "s", ">":
+	case key.Matches(k, b.keys.Sort):
 		b.sortCol = (b.sortCol + 1) % len(browserCols)
 		b.refresh()
-	case "<":
+	case key.Matches(k, b.keys.SortBack):
 		b.sortCol = (b.sortCol + len(browserCols) - 1) % len(browserCols)
 		b.refresh()
-	case "S":
+	case key.Matches(k, b.keys.Reverse):
 		b.desc = !b.desc
 		b.refresh()
-	case "space":
+	case key.Matches(k, b.keys.Select):
 		if ok {
 			b.selected[in.ID] = !b.selected[in.ID]
 			if !b.selected[in.ID] {
@@ -277,26 +330,36 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			}
 			b.refresh()
 		}
-	case "enter":
+	case key.Matches(k, b.keys.Open):
 		if ok {
-			b.openRun(in)
+			return b, b.openRun(in)
 		}
-	case "c":
-		b.openCompare()
-	case "a":
-		if ok && (in.Status == "running" || in.Status == "paused") {
-			b.action = Action{Kind: "attach", ID: in.ID}
+	case key.Matches(k, b.keys.Compare):
+		return b, b.openCompare()
+	case key.Matches(k, b.keys.Attach):
+		if ok && in.Status.Live() {
+			b.action = Action{Kind: ActionAttach, ID: in.ID}
 			return b, tea.Quit
 		}
-		b.note = "a attaches to a running search; this one is " + in.Status
-	case "r":
-		if ok && (in.Status == "interrupted" || in.Status == "stopped") {
-			b.action = Action{Kind: "resume", ID: in.ID}
+		b.note = "a attaches to a running search; this one is " + in.Status.String()
+	case key.Matches(k, b.keys.Resume):
+		if ok && in.Status.Resumable() {
+			b.action = Action{Kind: ActionResume, ID: in.ID}
 			return b, tea.Quit
 		}
-		b.note = "r resumes an interrupted or stopped run; this one is " + in.Status
-	case "n":
-		return b, b.openForm(in, ok)
+		b.note = "r resumes an interrupted, stopped or failed run; this one is " + in.Status.String()
+	case key.Matches(k, b.keys.New):
+		if !ok {
+			return b, b.openForm(runs.Config{})
+		}
+		dir := filepath.Join(b.dir, in.ID)
+		return b, func() tea.Msg {
+			cfg, err := runs.ReadConfig(dir)
+			if err != nil {
+				return formMsg{err: err}
+			}
+			return formMsg{cfg: *cfg}
+		}
 	default:
 		var cmd tea.Cmd
 		b.tbl, cmd = b.tbl.Update(k)
@@ -305,38 +368,40 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return b, nil
 }
 
-func (b *Browser) openRun(in runs.Info) {
-	dir := b.dir + "/" + in.ID
-	cfg, err := runs.ReadConfig(dir)
-	if err != nil {
-		b.note = err.Error()
-		return
+// openRun reads a run for its replay, in a tea.Cmd.
+func (b *Browser) openRun(in runs.Info) tea.Cmd {
+	dir := filepath.Join(b.dir, in.ID)
+	w, h := b.width, b.height
+	return func() tea.Msg {
+		cfg, err := runs.ReadConfig(dir)
+		if err != nil {
+			return openedMsg{err: err}
+		}
+		sum, _ := runs.ReadSummary(dir)
+		if cfg.Method != "maple" {
+			return openedMsg{detail: baselineText(cfg, sum)}
+		}
+		snaps, _ := runs.ReadMetrics(dir)
+		events, _ := runs.ReadEvents(dir)
+		d := NewDashboard(*cfg, nil, true)
+		d.SetDir(dir)
+		d.Update(tea.WindowSizeMsg{Width: w, Height: h - 1})
+		d.Update(HistoryMsg{Snaps: snaps, Events: events})
+		d.status = in.Status
+		d.ended = !in.Status.Live()
+		if sum != nil && sum.Result != nil {
+			r := sum.Result
+			d.note = fmt.Sprintf("result (selected on validation, step %d): val worst-group %.4f · test acc %.4f · test worst-group %.4f", r.SelectedStep, r.ValWorst, r.TestAcc, r.TestWorst)
+		}
+		return openedMsg{replay: d}
 	}
-	sum, _ := runs.ReadSummary(dir)
-	if cfg.Method != "maple" {
-		b.detail, b.mode, b.replay = baselineText(cfg, sum), "compare", nil
-		return
-	}
-	snaps, _ := runs.ReadMetrics(dir)
-	events, _ := runs.ReadEvents(dir)
-	d := NewDashboard(*cfg, nil, true)
-	d.SetDir(dir)
-	d.Update(tea.WindowSizeMsg{Width: b.width, Height: b.height - 1})
-	d.Update(HistoryMsg{Snaps: snaps, Events: events})
-	d.status = in.Status
-	d.ended = in.Status != "running" && in.Status != "paused"
-	if sum != nil && sum.Result != nil {
-		r := sum.Result
-		d.note = fmt.Sprintf("result (selected on validation, step %d): val wg %.4f · test acc %.4f · test wg %.4f", r.SelectedStep, r.ValWorst, r.TestAcc, r.TestWorst)
-	}
-	b.replay, b.mode = d, "run"
 }
 
 // baselineText describes a baseline run, which has no search to replay.
 func baselineText(cfg *runs.Config, sum *runs.Summary) string {
 	var sb strings.Builder
 	e := cfg.Eval
-	fmt.Fprintf(&sb, "%s %s: baseline %s on %s, seed %d\n", titleStyle.Render("run"), cfg.ID, cfg.Method, cfg.Dataset.Name, cfg.Settings.Seed)
+	fmt.Fprintf(&sb, "%s %s: baseline %s on %s, seed %d\n", styles.Title.Render("run"), cfg.ID, cfg.Method, cfg.Dataset.Name, cfg.Settings.Seed)
 	fmt.Fprintf(&sb, "model %s, %d SGD steps (lr %g, momentum %g), validation check every %d\n\n", e.Model, e.Steps, e.LR, e.Momentum, e.EvalEvery)
 	if sum == nil || sum.Result == nil {
 		sb.WriteString("no result yet\n")
@@ -359,7 +424,7 @@ func flatten(prefix string, v any, out map[string]string) {
 	}
 }
 
-func (b *Browser) openCompare() {
+func (b *Browser) openCompare() tea.Cmd {
 	var ids []string
 	for id := range b.selected {
 		ids = append(ids, id)
@@ -367,12 +432,19 @@ func (b *Browser) openCompare() {
 	sort.Strings(ids)
 	if len(ids) != 2 {
 		b.note = fmt.Sprintf("select exactly two runs with space to compare (%d selected)", len(ids))
-		return
+		return nil
 	}
+	dir, width, height := b.dir, b.width, b.height
+	return func() tea.Msg { return comparedMsg{compare(dir, ids, width, height)} }
+}
+
+// compare renders the comparison of two runs: their curves overlaid and
+// the settings that differ.
+func compare(runsDir string, ids []string, width, height int) string {
 	var series [2][]*core.Snapshot
 	var flat [2]map[string]string
 	for i, id := range ids {
-		dir := b.dir + "/" + id
+		dir := filepath.Join(runsDir, id)
 		series[i], _ = runs.ReadMetrics(dir)
 		flat[i] = map[string]string{}
 		if cfg, err := runs.ReadConfig(dir); err == nil {
@@ -383,8 +455,8 @@ func (b *Browser) openCompare() {
 			flatten("", m, flat[i])
 		}
 	}
-	w := max(40, b.width)
-	h := max(6, (b.height-8)/3)
+	w := max(40, width)
+	h := max(6, (height-8)/3)
 	col := func(s []*core.Snapshot, f func(*core.Snapshot) float64) []float64 { return column(s, f) }
 	var parts []string
 	for _, c := range []struct {
@@ -421,55 +493,103 @@ func (b *Browser) openCompare() {
 		diff = append(diff, "  none")
 	}
 	parts = append(parts, strings.Join(diff, "\n"))
-	b.detail, b.mode, b.replay = strings.Join(parts, "\n"), "compare", nil
+	return strings.Join(parts, "\n")
 }
 
-// The new-run form fields, prefilled from the selected run.
-var formFields = []string{"dataset", "method", "objective", "model", "seed", "outer-iters", "inner-steps", "keep"}
+// formField is one editable setting of the new-run form, named by its
+// flag; every other setting is kept from the run the form starts from.
+type formField struct {
+	flag string
+	get  func(*runs.Config) string
+	set  func(*runs.Config, string) error
+}
 
-func (b *Browser) openForm(in runs.Info, ok bool) tea.Cmd {
-	vals := map[string]string{"dataset": "synthetic", "method": "maple", "objective": "irmv1", "model": "", "seed": "1", "outer-iters": "100", "inner-steps": "100", "keep": "1"}
-	if ok {
-		if cfg, err := runs.ReadConfig(b.dir + "/" + in.ID); err == nil {
-			s := cfg.Settings
-			vals = map[string]string{"dataset": cfg.Dataset.Name, "method": cfg.Method, "objective": s.Objective, "model": s.Model,
-				"seed": strconv.FormatUint(s.Seed, 10), "outer-iters": strconv.Itoa(s.OuterIters), "inner-steps": strconv.Itoa(s.InnerSteps),
-				"keep": strconv.FormatFloat(s.Keep, 'g', -1, 64)}
-		}
+func parseInt(v string, dst *int) error {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("%q is not a whole number", v)
 	}
+	*dst = n
+	return nil
+}
+
+func parseFloat(v string, dst *float64) error {
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number", v)
+	}
+	*dst = x
+	return nil
+}
+
+var formFields = []formField{
+	{"dataset", func(c *runs.Config) string { return c.Dataset.Name }, func(c *runs.Config, v string) error { c.Dataset.Name = v; return nil }},
+	{"data-dir", func(c *runs.Config) string { return c.Dataset.DataDir }, func(c *runs.Config, v string) error { c.Dataset.DataDir = v; return nil }},
+	{"train-size", func(c *runs.Config) string { return strconv.Itoa(c.Dataset.TrainSize) }, func(c *runs.Config, v string) error { return parseInt(v, &c.Dataset.TrainSize) }},
+	{"method", func(c *runs.Config) string { return c.Method }, func(c *runs.Config, v string) error { c.Method = v; return nil }},
+	{"objective", func(c *runs.Config) string { return c.Settings.Objective }, func(c *runs.Config, v string) error { c.Settings.Objective = v; return nil }},
+	{"model", func(c *runs.Config) string { return c.Settings.Model }, func(c *runs.Config, v string) error { c.Settings.Model = v; return nil }},
+	{"eval-model", func(c *runs.Config) string { return c.Eval.Model }, func(c *runs.Config, v string) error { c.Eval.Model = v; return nil }},
+	{"seed", func(c *runs.Config) string { return strconv.FormatUint(c.Settings.Seed, 10) }, func(c *runs.Config, v string) error {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a seed", v)
+		}
+		c.Settings.Seed, c.Eval.Seed = n, n
+		return nil
+	}},
+	{"outer-iters", func(c *runs.Config) string { return strconv.Itoa(c.Settings.OuterIters) }, func(c *runs.Config, v string) error { return parseInt(v, &c.Settings.OuterIters) }},
+	{"inner-steps", func(c *runs.Config) string { return strconv.Itoa(c.Settings.InnerSteps) }, func(c *runs.Config, v string) error { return parseInt(v, &c.Settings.InnerSteps) }},
+	{"keep", func(c *runs.Config) string { return strconv.FormatFloat(c.Settings.Keep, 'g', -1, 64) }, func(c *runs.Config, v string) error { return parseFloat(v, &c.Settings.Keep) }},
+	{"eval-steps", func(c *runs.Config) string { return strconv.Itoa(c.Eval.Steps) }, func(c *runs.Config, v string) error { return parseInt(v, &c.Eval.Steps) }},
+}
+
+// openForm shows the new-run form prefilled from cfg (the defaults when
+// cfg is empty).
+func (b *Browser) openForm(cfg runs.Config) tea.Cmd {
+	if cfg.Method == "" {
+		cfg = runs.DefaultConfig("synthetic")
+	}
+	b.formCfg = cfg
 	b.form = make([]textinput.Model, len(formFields))
 	for i, f := range formFields {
 		ti := textinput.New()
-		ti.Prompt = fmt.Sprintf("%-12s ", f)
-		ti.SetValue(vals[f])
-		ti.SetWidth(30)
+		ti.Prompt = fmt.Sprintf("%-12s ", f.flag)
+		ti.SetValue(f.get(&cfg))
+		ti.SetWidth(40)
 		b.form[i] = ti
 	}
-	b.formKeys, b.field, b.mode = formFields, 0, "new"
+	b.field, b.mode, b.note = 0, modeNew, ""
 	return b.form[0].Focus()
 }
 
 func (b *Browser) formKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch k.String() {
-	case "esc":
-		b.mode = "list"
+	switch {
+	case key.Matches(k, b.fkeys.Cancel):
+		b.mode, b.note = modeList, ""
 		return b, nil
-	case "tab", "down":
+	case key.Matches(k, b.fkeys.Next):
 		b.form[b.field].Blur()
 		b.field = (b.field + 1) % len(b.form)
 		return b, b.form[b.field].Focus()
-	case "shift+tab", "up":
+	case key.Matches(k, b.fkeys.Prev):
 		b.form[b.field].Blur()
 		b.field = (b.field + len(b.form) - 1) % len(b.form)
 		return b, b.form[b.field].Focus()
-	case "enter":
-		args := []string{"run"}
-		for i, f := range b.formKeys {
-			if v := strings.TrimSpace(b.form[i].Value()); v != "" {
-				args = append(args, "--"+f, v)
+	case key.Matches(k, b.fkeys.Apply):
+		cfg := b.formCfg
+		cfg.ID, cfg.Started, cfg.Sweep, cfg.Cell, cfg.Args = "", time.Time{}, "", "", nil
+		for i, f := range formFields {
+			if err := f.set(&cfg, strings.TrimSpace(b.form[i].Value())); err != nil {
+				b.note = fmt.Sprintf("--%s: %v", f.flag, err)
+				return b, nil
 			}
 		}
-		b.action = Action{Kind: "new", Args: args}
+		if err := cfg.Check(); err != nil {
+			b.note = err.Error()
+			return b, nil
+		}
+		b.action = Action{Kind: ActionNew, Config: &cfg}
 		return b, tea.Quit
 	}
 	var cmd tea.Cmd
@@ -487,32 +607,35 @@ func (b *Browser) View() tea.View { return screen(b.Render()) }
 func (b *Browser) Render() string {
 	w, h := max(b.width, 40), max(b.height, 10)
 	var out string
+	b.help.SetWidth(w)
+	back := b.help.ShortHelpView(backKeys{b.keys.Back}.ShortHelp())
 	switch b.mode {
-	case "run":
-		out = b.replay.Render() + "\n" + dimStyle.Render("esc back to the list")
-	case "compare":
-		out = b.detail + "\n" + dimStyle.Render("esc back to the list")
-	case "help":
-		rows := [][2]string{{"↑ ↓ PgUp PgDn", "move"}, {"enter", "open the run: its charts replayed, events, summary"}, {"space", "select a run (for compare)"},
-			{"c", "compare the two selected runs: curves overlaid, config differences"}, {"a", "attach to a running search"}, {"r", "resume an interrupted or stopped run"},
-			{"n", "new run from a form prefilled with the selected run's config"}, {"/", "filter by text (enter keeps it, esc clears it)"},
-			{"s < >", "sort by the next / previous column; S reverses"}, {"q", "leave"}}
+	case modeRun:
+		out = b.replay.Render() + "\n" + back
+	case modeCompare:
+		out = b.detail + "\n" + back
+	case modeHelp:
 		var sb strings.Builder
-		sb.WriteString(titleStyle.Render("runs browser keys") + "\n\n")
-		for _, r := range rows {
-			fmt.Fprintf(&sb, "  %-14s %s\n", r[0], r[1])
-		}
+		sb.WriteString(styles.Title.Render("runs browser keys") + "  (any key closes this help)\n\n")
+		sb.WriteString(b.help.FullHelpView(b.keys.FullHelp()))
+		sb.WriteString("\n\n" + lipgloss.NewStyle().Width(w).Render(
+			"enter replays a run's charts, events and result; space selects two runs for c (compare). "+
+				"a attaches to a live search, r resumes an interrupted, stopped or failed run, n starts a new "+
+				"run from a form holding the selected run's whole config. / filters; s < > S sort."))
 		out = sb.String()
-	case "new":
+	case modeNew:
 		var sb strings.Builder
-		sb.WriteString(titleStyle.Render("new run") + "  (prefilled from the selected run; empty fields take the defaults)\n\n")
+		sb.WriteString(styles.Title.Render("new run") + "  (every other setting is kept from the selected run)\n\n")
 		for i := range b.form {
 			sb.WriteString(b.form[i].View() + "\n")
 		}
-		sb.WriteString("\n" + dimStyle.Render("tab/↑/↓ field · enter start · esc cancel"))
+		if b.note != "" {
+			sb.WriteString("\n" + styles.Warn.Render(b.note))
+		}
+		sb.WriteString("\n" + b.help.ShortHelpView(b.fkeys.ShortHelp()))
 		out = sb.String()
 	default:
-		head := fmt.Sprintf("%s runs in %s  (%d shown of %d, %d selected)", titleStyle.Render("maple"), b.dir, len(b.view), len(b.list), len(b.selected))
+		head := fmt.Sprintf("%s runs in %s  (%d shown of %d, %d selected)", styles.Title.Render("maple"), b.dir, len(b.view), len(b.list), len(b.selected))
 		if b.editing || b.filter.Value() != "" {
 			head += "  " + b.filter.View()
 		}
@@ -520,7 +643,7 @@ func (b *Browser) Render() string {
 		if len(b.list) == 0 {
 			body = "no runs yet: press n for a new run, or run maple run --dataset synthetic"
 		}
-		foot := dimStyle.Render("enter open · space select · c compare · a attach · r resume · n new · / filter · s sort · ? help · q quit")
+		foot := b.help.ShortHelpView(b.keys.ShortHelp())
 		if b.note != "" {
 			foot = b.note + "\n" + foot
 		}

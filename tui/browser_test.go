@@ -38,7 +38,7 @@ func fakeRuns(t *testing.T) string {
 			os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 		}
 		if done {
-			sum := runs.Summary{Done: true, Status: "done", Result: &core.Result{Method: method, Selection: "validation", TestAcc: 0.7, TestWorst: 0.65,
+			sum := runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{Method: method, Selection: "validation", TestAcc: 0.7, TestWorst: 0.65,
 				GroupNames: []string{"a", "b"}, PerGroupTest: []float64{0.7, 0.65}}}
 			b, _ := json.Marshal(sum)
 			os.WriteFile(r.Path(runs.SummaryFile), b, 0o644)
@@ -50,13 +50,38 @@ func fakeRuns(t *testing.T) string {
 	return dir
 }
 
+// newBrowser returns a browser of dir at w x h with its listing read.
+func newBrowser(dir string, w, h int) *Browser {
+	b := NewBrowser(dir)
+	b.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	b.Update(b.loadCmd()())
+	return b
+}
+
+// bpress sends a key and delivers the disk reads it asks for, as the
+// program would (other commands, such as a cursor blink, are left).
+func bpress(b *Browser, k tea.KeyPressMsg) tea.Cmd {
+	_, cmd := b.Update(k)
+	if cmd == nil || isQuit(cmd) {
+		return cmd
+	}
+	got := make(chan tea.Msg, 1)
+	go func() { got <- cmd() }()
+	select {
+	case m := <-got:
+		switch m.(type) {
+		case listMsg, openedMsg, comparedMsg, formMsg:
+			_, next := b.Update(m)
+			_ = next
+		}
+	case <-time.After(200 * time.Millisecond):
+	}
+	return cmd
+}
+
 func TestBrowserKeys(t *testing.T) {
 	dir := fakeRuns(t)
-	newB := func() *Browser {
-		b := NewBrowser(dir)
-		b.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-		return b
-	}
+	newB := func() *Browser { return newBrowser(dir, 120, 30) }
 	t.Run("lists every run", func(t *testing.T) {
 		b := newB()
 		out := b.Render()
@@ -69,13 +94,13 @@ func TestBrowserKeys(t *testing.T) {
 	t.Run("filter", func(t *testing.T) {
 		b := newB()
 		for _, k := range []string{"/", "i", "r", "m", "enter"} {
-			b.Update(key(k))
+			bpress(b, keyMsg(k))
 		}
 		if len(b.view) != 1 || b.view[0].Method != "maple/irmv1" {
 			t.Errorf("filtered to %v", b.view)
 		}
-		b.Update(key("/"))
-		b.Update(key("esc"))
+		bpress(b, keyMsg("/"))
+		bpress(b, keyMsg("esc"))
 		if len(b.view) != 3 {
 			t.Errorf("esc kept the filter: %d rows", len(b.view))
 		}
@@ -83,71 +108,75 @@ func TestBrowserKeys(t *testing.T) {
 	t.Run("sort", func(t *testing.T) {
 		b := newB()
 		for range 5 {
-			b.Update(key("s")) // to BEST VAL WG
+			bpress(b, keyMsg("s")) // to BEST VAL WG
 		}
-		b.Update(key("S"))
+		bpress(b, keyMsg("S"))
 		if b.sortCol != 5 || !b.desc || b.view[0].Method != "maple/rex" {
 			t.Errorf("sort column %d desc %v first %s", b.sortCol, b.desc, b.view[0].Method)
 		}
 	})
 	t.Run("enter replays a search", func(t *testing.T) {
 		b := newB()
-		b.Update(key("enter"))
-		if b.mode != "run" || b.replay == nil || len(b.replay.snaps) != 40 || !strings.Contains(b.Render(), "iter 40/40") {
-			t.Fatalf("mode %s", b.mode)
+		bpress(b, keyMsg("enter"))
+		if b.mode != modeRun || b.replay == nil || len(b.replay.snaps) != 40 || !strings.Contains(b.Render(), "iter 40/40") {
+			t.Fatalf("mode %d", b.mode)
 		}
-		b.Update(key("esc"))
-		if b.mode != "list" {
+		bpress(b, keyMsg("esc"))
+		if b.mode != modeList {
 			t.Error("esc did not go back")
 		}
 	})
 	t.Run("enter shows a baseline's result", func(t *testing.T) {
 		b := newB()
-		b.Update(key("down"))
-		b.Update(key("enter"))
+		bpress(b, keyMsg("down"))
+		bpress(b, keyMsg("enter"))
 		if !strings.Contains(b.Render(), "baseline erm") || !strings.Contains(b.Render(), "oracle selection") {
 			t.Errorf("baseline view:\n%s", b.Render())
 		}
 	})
 	t.Run("compare needs two", func(t *testing.T) {
 		b := newB()
-		b.Update(key("c"))
-		if b.mode != "list" || !strings.Contains(b.note, "select exactly two") {
+		bpress(b, keyMsg("c"))
+		if b.mode != modeList || !strings.Contains(b.note, "select exactly two") {
 			t.Errorf("note %q", b.note)
 		}
-		b.Update(key("space"))
-		b.Update(key("down"))
-		b.Update(key("down"))
-		b.Update(key("space"))
-		b.Update(key("c"))
+		bpress(b, keyMsg("space"))
+		bpress(b, keyMsg("down"))
+		bpress(b, keyMsg("down"))
+		bpress(b, keyMsg("space"))
+		bpress(b, keyMsg("c"))
 		out := b.Render()
-		if b.mode != "compare" || !strings.Contains(out, "settings.Objective") || !strings.Contains(out, `"rex" → "irmv1"`) {
+		if b.mode != modeCompare || !strings.Contains(out, "settings.Objective") || !strings.Contains(out, `"rex" → "irmv1"`) {
 			t.Errorf("compare:\n%s", out)
 		}
 	})
 	t.Run("actions", func(t *testing.T) {
 		b := newB()
-		b.Update(key("a"))
-		if b.Chosen().Kind != "" || !strings.Contains(b.note, "running search") {
+		bpress(b, keyMsg("a"))
+		if b.Chosen().Kind != ActionNone || !strings.Contains(b.note, "running search") {
 			t.Error("attach offered on a finished run")
 		}
-		b.Update(key("down"))
-		b.Update(key("down"))
-		_, cmd := b.Update(key("r"))
-		if a := b.Chosen(); a.Kind != "resume" || !isQuit(cmd) {
+		bpress(b, keyMsg("down"))
+		bpress(b, keyMsg("down"))
+		cmd := bpress(b, keyMsg("r"))
+		if a := b.Chosen(); a.Kind != ActionResume || !isQuit(cmd) {
 			t.Errorf("resume: %+v", a)
 		}
 		b = newB()
-		b.Update(key("n"))
-		for range 4 {
-			b.Update(key("tab")) // to seed
+		bpress(b, keyMsg("n"))
+		for range 7 {
+			bpress(b, keyMsg("tab")) // to seed
 		}
-		b.Update(key("ctrl+u"))
-		b.Update(key("7"))
-		_, cmd = b.Update(key("enter"))
+		bpress(b, keyMsg("ctrl+u"))
+		bpress(b, keyMsg("7"))
+		cmd = bpress(b, keyMsg("enter"))
 		a := b.Chosen()
-		if a.Kind != "new" || !isQuit(cmd) || !strings.Contains(strings.Join(a.Args, " "), "--objective rex --model linear --seed 7") {
-			t.Errorf("new: %+v", a)
+		if a.Kind != ActionNew || !isQuit(cmd) || a.Config == nil {
+			t.Fatalf("new: %+v (note %q)", a, b.note)
+		}
+		// Every setting of the selected run is kept; the edit applies.
+		if c := a.Config; c.Settings.Seed != 7 || c.Eval.Seed != 7 || c.Settings.Objective != "rex" || c.Settings.Model != "linear" || c.Settings.OuterIters != 40 || c.ID != "" {
+			t.Errorf("new run config: %+v", c)
 		}
 	})
 }
@@ -155,12 +184,11 @@ func TestBrowserKeys(t *testing.T) {
 func TestBrowserGolden(t *testing.T) {
 	dir := fakeRuns(t)
 	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
-		b := NewBrowser(dir)
+		b := newBrowser(dir, sz[0], sz[1])
 		b.dir = "runs" // stable across machines
-		b.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		golden(t, fmt.Sprintf("browser-%dx%d", sz[0], sz[1]), b.Render())
 		b.dir = dir
-		b.Update(key("enter"))
+		bpress(b, keyMsg("enter"))
 		golden(t, fmt.Sprintf("browser-run-%dx%d", sz[0], sz[1]), b.Render())
 	}
 }
@@ -175,7 +203,7 @@ func TestExportKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runs.Execute(context.Background(), r, runs.Options{}); err != nil {
+	if _, err := runs.Execute(context.Background(), r, nil, runs.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	r.Close()

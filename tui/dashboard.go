@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/guptarohit/asciigraph"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
@@ -35,13 +35,22 @@ type (
 		iter int
 		err  error
 	}
-	// EndMsg says the search has ended (Err nil) or failed, or that the
-	// connection to it closed.
+	// ctlMsg reports a command the dashboard sent to the search.
+	ctlMsg struct {
+		kind core.EventKind
+		err  error
+	}
+	// EndMsg says the search has ended with Status (Err nil), failed
+	// (Err), or that the connection to it closed (Status unknown).
 	EndMsg struct {
-		Status string
+		Status core.Status
+		Result *runs.Outcome // the final result, when there is one
 		Err    error
 	}
 )
+
+// Minimum terminal size; below it the dashboard shows a notice.
+const minWidth, minHeight = 40, 12
 
 // Dashboard is the live view of one search.
 type Dashboard struct {
@@ -51,15 +60,22 @@ type Dashboard struct {
 	detached bool         // leaving does not stop the search (attach)
 	snaps    []*core.Snapshot
 	events   []core.Event
-	status   string
+	status   core.Status // StatusUnknown until the first news
+	stopping bool        // a stop was asked and has not taken effect
 	errText  string
 	note     string // the last message to the user
 	ended    bool
+	result   *runs.Outcome
+
+	keys    dashboardKeys
+	fkeys   formKeys
+	confirm confirmKeys
+	help    help.Model
 
 	width, height int
 	focus         int // 0 charts, 1 groups
 	scroll        int
-	help          bool
+	showHelp      bool
 	confirmQuit   bool
 	editing       bool
 	inputs        [3]textinput.Model
@@ -74,7 +90,8 @@ func (d *Dashboard) SetDir(dir string) { d.dir = dir }
 // (nil for a read-only view). detached says the search lives in another
 // process, so that leaving never stops it.
 func NewDashboard(cfg runs.Config, ctl runs.Control, detached bool) *Dashboard {
-	d := &Dashboard{cfg: cfg, ctl: ctl, detached: detached, status: "starting", width: 80, height: 24, now: time.Now}
+	d := &Dashboard{cfg: cfg, ctl: ctl, detached: detached, width: 80, height: 24, now: time.Now,
+		keys: newDashboardKeys(), fkeys: newFormKeys("apply"), confirm: newConfirmKeys(), help: newHelp()}
 	for i, label := range []string{"weight lr ", "keep lr   ", "inner lr  "} {
 		ti := textinput.New()
 		ti.Prompt = label
@@ -115,12 +132,15 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		d.width, d.height = m.Width, m.Height
 	case SnapshotMsg:
 		d.snaps = append(d.snaps, m.Snap)
-		if d.status != "paused" && d.status != "stopping" {
-			d.status = string(m.Snap.Status)
+		if d.status != core.StatusPaused && !d.stopping {
+			d.status = m.Snap.Status
 			if m.Snap.Status == core.StatusDone && !d.ended && !d.detached {
-				d.status = "evaluating"
+				d.status = core.StatusEvaluating
 				d.note = "search done; training the evaluation model on the learned weights"
 			}
+		}
+		if d.note != "" && strings.HasPrefix(d.note, "checkpoint written") {
+			d.note = "" // stale once the search has moved on
 		}
 	case HistoryMsg:
 		if m.Config != nil {
@@ -130,8 +150,8 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, e := range m.Events {
 			d.event(e)
 		}
-		if n := len(d.snaps); n > 0 && d.status == "starting" {
-			d.status = string(d.snaps[n-1].Status)
+		if n := len(d.snaps); n > 0 && d.status == core.StatusUnknown {
+			d.status = d.snaps[n-1].Status
 		}
 	case EventMsg:
 		d.event(m.Event)
@@ -141,14 +161,23 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			d.note = fmt.Sprintf("exported weights.npy, keep_prob.npy and weights.csv of the checkpoint at iteration %d into %s", m.iter, d.dir)
 		}
+	case ctlMsg:
+		if m.err != nil {
+			d.note = fmt.Sprintf("%s not taken: %v", m.kind, m.err)
+		}
 	case EndMsg:
-		d.ended = true
-		if m.Status != "" {
+		d.ended, d.stopping = true, false
+		if m.Status != core.StatusUnknown {
 			d.status = m.Status
 		}
+		d.result = m.Result
 		d.note = "the search has ended; q leaves"
+		if m.Result != nil && m.Result.Status == core.StatusDone && m.Result.Result != nil {
+			r := m.Result.Result
+			d.note = fmt.Sprintf("result (selected on validation, step %d): test acc %.4f · test worst-group %.4f · q leaves", r.SelectedStep, r.TestAcc, r.TestWorst)
+		}
 		if m.Err != nil {
-			d.status, d.errText = "failed", m.Err.Error()
+			d.status, d.errText = core.StatusFailed, m.Err.Error()
 		}
 		if d.confirmQuit {
 			return d, tea.Quit
@@ -163,14 +192,25 @@ func (d *Dashboard) event(e core.Event) {
 	d.events = append(d.events, e)
 	switch e.Kind {
 	case core.EventPause:
-		d.status = "paused"
+		d.status = core.StatusPaused
+		if strings.HasPrefix(d.note, "pause asked") {
+			d.note = ""
+		}
 	case core.EventResume:
-		d.status = "running"
+		d.status = core.StatusRunning
 		d.errText = ""
+		if strings.HasPrefix(d.note, "resume asked") || strings.HasPrefix(d.note, "pause asked") {
+			d.note = ""
+		}
 	case core.EventStop:
-		d.status = "stopping"
+		d.stopping = true
+	case core.EventEvaluate:
+		d.status = core.StatusEvaluating
 	case core.EventError:
-		d.status, d.errText = "paused", e.Error
+		d.errText = e.Error
+		if strings.Contains(e.Error, "the search is paused") {
+			d.status = core.StatusPaused
+		}
 	case core.EventSetLR:
 		d.note = fmt.Sprintf("learning rates set before iteration %d", e.Iter+1)
 	case core.EventCheckpoint:
@@ -178,59 +218,61 @@ func (d *Dashboard) event(e core.Event) {
 	}
 }
 
+// send runs a command to the search as a tea.Cmd: a socket client may
+// take a moment, and the screen never waits for it.
+func (d *Dashboard) send(kind core.EventKind, f func() error) tea.Cmd {
+	return func() tea.Msg { return ctlMsg{kind: kind, err: f()} }
+}
+
 func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	s := k.String()
 	if d.editing {
 		return d.editKey(k)
 	}
 	if d.confirmQuit {
-		switch s {
-		case "y", "Y":
-			if d.ctl != nil && !d.ended {
-				if d.status == "evaluating" {
-					d.note = "the search is done; leaving as soon as the evaluation finishes"
-					return d, nil // EndMsg quits
-				}
-				d.ctl.Stop()
-				d.status = "stopping"
-				d.note = "stopping after this iteration; the run is checkpointed and can be resumed"
-				return d, nil // EndMsg quits
-			}
-			return d, tea.Quit
-		default:
+		if !key.Matches(k, d.confirm.Yes) {
 			d.confirmQuit = false
 			d.note = ""
+			return d, nil
 		}
+		if d.ctl == nil || d.ended {
+			return d, tea.Quit
+		}
+		if d.status == core.StatusEvaluating {
+			d.note = "the search is done; leaving as soon as the evaluation finishes"
+			return d, nil // EndMsg quits
+		}
+		d.stopping = true
+		d.note = "stopping: the run is checkpointed at its last completed iteration and can be resumed"
+		return d, d.send(core.EventStop, d.ctl.Stop) // EndMsg quits
+	}
+	if d.showHelp {
+		d.showHelp = false
 		return d, nil
 	}
-	if d.help {
-		d.help = false
-		return d, nil
-	}
-	switch s {
-	case "q", "ctrl+c":
+	switch {
+	case key.Matches(k, d.keys.Quit):
 		if d.detached || d.ended || d.ctl == nil {
 			return d, tea.Quit
 		}
 		d.confirmQuit = true
 		d.note = "leaving stops the search (it stays resumable). Stop it and leave? y/n"
-		if d.status == "evaluating" {
+		if d.status == core.StatusEvaluating {
 			d.note = "the evaluation of the learned weights is running. Leave when it ends? y/n"
 		}
-	case "?":
-		d.help = true
-	case "space":
+	case key.Matches(k, d.keys.Help):
+		d.showHelp = true
+	case key.Matches(k, d.keys.Pause):
 		switch {
 		case d.ctl == nil || d.ended:
 			d.note = "the search is not running"
-		case d.status == "paused":
-			d.ctl.Resume()
+		case d.status == core.StatusPaused:
 			d.note = "resume asked"
+			return d, d.send(core.EventResume, d.ctl.Resume)
 		default:
-			d.ctl.Pause()
 			d.note = "pause asked: it takes effect after the current iteration"
+			return d, d.send(core.EventPause, d.ctl.Pause)
 		}
-	case "e":
+	case key.Matches(k, d.keys.Export):
 		if d.dir == "" {
 			d.note = "no run directory to export into"
 			return d, nil
@@ -238,12 +280,12 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		d.note = "exporting the weights of the latest checkpoint..."
 		dir := d.dir
 		return d, func() tea.Msg { it, err := runs.ExportLatest(dir); return exportedMsg{it, err} }
-	case "s":
+	case key.Matches(k, d.keys.Checkpoint):
 		if d.ctl != nil && !d.ended {
-			d.ctl.Checkpoint()
 			d.note = "checkpoint asked"
+			return d, d.send(core.EventCheckpoint, d.ctl.Checkpoint)
 		}
-	case "l":
+	case key.Matches(k, d.keys.Rates):
 		if d.ctl == nil || d.ended {
 			d.note = "the search is not running"
 			return d, nil
@@ -254,16 +296,16 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		d.editing, d.field = true, 0
 		return d, d.focusField()
-	case "tab":
+	case key.Matches(k, d.keys.Pane):
 		d.focus = (d.focus + 1) % 2
 		d.scroll = 0
-	case "up", "k":
+	case key.Matches(k, d.keys.Up):
 		d.scroll = max(0, d.scroll-1)
-	case "down", "j":
+	case key.Matches(k, d.keys.Down):
 		d.scroll++
-	case "pgup":
+	case key.Matches(k, d.keys.PageUp):
 		d.scroll = max(0, d.scroll-10)
-	case "pgdown":
+	case key.Matches(k, d.keys.PageDown):
 		d.scroll += 10
 	}
 	return d, nil
@@ -277,17 +319,17 @@ func (d *Dashboard) focusField() tea.Cmd {
 }
 
 func (d *Dashboard) editKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch k.String() {
-	case "esc":
+	switch {
+	case key.Matches(k, d.fkeys.Cancel):
 		d.editing, d.note = false, "learning rates unchanged"
 		return d, nil
-	case "tab", "down":
+	case key.Matches(k, d.fkeys.Next):
 		d.field = (d.field + 1) % 3
 		return d, d.focusField()
-	case "shift+tab", "up":
+	case key.Matches(k, d.fkeys.Prev):
 		d.field = (d.field + 2) % 3
 		return d, d.focusField()
-	case "enter":
+	case key.Matches(k, d.fkeys.Apply):
 		var v [3]float64
 		for i := range d.inputs {
 			x, err := strconv.ParseFloat(strings.TrimSpace(d.inputs[i].Value()), 64)
@@ -299,64 +341,34 @@ func (d *Dashboard) editKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			v[i] = x
 		}
 		lr := core.LearningRates{Weight: v[0], Keep: v[1], Inner: v[2]}
-		if err := d.ctl.SetLR(lr); err != nil {
-			d.note = strings.TrimPrefix(err.Error(), "core: ") + "; nothing changed"
+		if err := lr.Check(); err != nil {
+			d.note = err.Error() + "; nothing changed"
 			return d, nil
 		}
 		d.editing = false
 		d.note = "new learning rates apply at the next outer iteration (after a checkpoint)"
-		return d, nil
+		return d, d.send(core.EventSetLR, func() error { return d.ctl.SetLR(lr) })
 	}
 	var cmd tea.Cmd
 	d.inputs[d.field], cmd = d.inputs[d.field].Update(k)
 	return d, cmd
 }
 
-// Styles.
-var (
-	titleStyle = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("12"))
-	dimStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("8"))
-	warnStyle  = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("9"))
-	paneStyle  = lipgloss.NewStyle().Border(lipgloss.NormalBorder()).BorderForeground(lipgloss.Color("8"))
-	focusStyle = paneStyle.BorderForeground(lipgloss.Color("12"))
-	statusCol  = map[string]string{"evaluating": "12", "running": "10", "paused": "11", "stopping": "11", "done": "12", "failed": "9", "stopped": "11"}
-)
-
-// seriesColors cycle over chart lines; the legend names them.
-var seriesColors = []asciigraph.AnsiColor{asciigraph.Blue, asciigraph.Red, asciigraph.Green, asciigraph.Yellow, asciigraph.Magenta, asciigraph.Cyan}
-var seriesLip = []string{"12", "9", "10", "11", "13", "14"}
-
 // View implements tea.Model.
 func (d *Dashboard) View() tea.View { return screen(d.Render()) }
 
-// screen is a full-window view of s.
-func screen(s string) tea.View {
-	v := tea.NewView(s)
-	v.AltScreen = true
-	return v
-}
-
-// fit cuts s to at most h lines of at most w cells.
-func fit(s string, w, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // Render draws the dashboard at its current size.
 func (d *Dashboard) Render() string {
-	w, h := max(d.width, 40), max(d.height, 12)
+	if d.width < minWidth || d.height < minHeight {
+		return tooSmall(d.width, d.height, d.note, d.confirmQuit)
+	}
+	w, h := d.width, d.height
 	header := d.header(w)
 	footer := d.footer(w)
 	bodyH := h - lipgloss.Height(header) - lipgloss.Height(footer)
 	var body string
 	switch {
-	case d.help:
+	case d.showHelp:
 		body = d.helpView(w, bodyH)
 	case d.editing:
 		body = d.form(w, bodyH)
@@ -383,8 +395,8 @@ func (d *Dashboard) header(w int) string {
 	if method == "maple" {
 		method += "/" + c.Settings.Objective
 	}
-	st := lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color(statusCol[d.status])).Render(d.status)
-	line1 := fmt.Sprintf("%s %s  %s  %s  model %s  %s", titleStyle.Render("maple"), c.ID, c.Dataset.Name, method, c.Settings.Model, st)
+	st := statusText(d.status, d.stopping)
+	line1 := fmt.Sprintf("%s %s  %s  %s  model %s  %s", styles.Title.Render("maple"), c.ID, c.Dataset.Name, method, c.Settings.Model, st)
 	total := c.Settings.OuterIters
 	iter, elapsed, eta := 0, 0.0, "?"
 	if s := d.last(); s != nil {
@@ -399,60 +411,28 @@ func (d *Dashboard) header(w int) string {
 		frac = float64(iter) / float64(total)
 	}
 	filled := int(math.Round(frac * float64(barW)))
-	bar := strings.Repeat("█", filled) + dimStyle.Render(strings.Repeat("░", barW-filled))
+	bar := strings.Repeat("█", filled) + styles.Dim.Render(strings.Repeat("░", barW-filled))
 	line2 := fmt.Sprintf("iter %d/%d %s %3.0f%%  elapsed %s  eta %s", iter, total, bar, 100*frac, fmtDur(elapsed), eta)
 	lr := d.lr()
 	line3 := fmt.Sprintf("lr: weight %g  keep %g  inner %g", lr.Weight, lr.Keep, lr.Inner)
 	if d.errText != "" {
-		line3 += "  " + warnStyle.Render("error: "+d.errText)
+		line3 += "  " + styles.Warn.Render("error: "+d.errText)
 	}
 	return strings.Join([]string{line1, line2, line3}, "\n")
 }
 
 func (d *Dashboard) footer(w int) string {
-	keys := "space pause/resume · l learning rates · s checkpoint · e export · tab pane · ↑/↓ scroll · ? help · q quit"
-	if w < len([]rune(keys)) {
-		keys = "space pause · l rates · s ckpt · e export · tab/↑↓ panes · ? help · q quit"
-	}
+	d.help.SetWidth(w)
+	var keys string
 	if d.editing {
-		keys = "tab/↑/↓ field · enter apply · esc cancel"
+		keys = d.help.ShortHelpView(d.fkeys.ShortHelp())
+	} else {
+		keys = d.help.ShortHelpView(d.keys.ShortHelp())
 	}
-	out := dimStyle.Render(keys)
 	if d.note != "" {
-		out = d.note + "\n" + out
+		return d.note + "\n" + keys
 	}
-	return out
-}
-
-// chart plots series (each a line) with a legend.
-func chart(title string, names []string, series [][]float64, w, h int) string {
-	if len(series) == 0 || len(series[0]) == 0 {
-		return title + "\n" + dimStyle.Render("waiting for the first iteration")
-	}
-	var legend []string
-	for i, n := range names {
-		legend = append(legend, lipgloss.NewStyle().Foreground(lipgloss.Color(seriesLip[i%len(seriesLip)])).Render("━ "+n))
-	}
-	plotH := max(2, h-2)
-	plotW := max(8, w-12)
-	data := make([][]float64, len(series))
-	for i, s := range series {
-		data[i] = s
-		if len(s) == 1 {
-			data[i] = []float64{s[0], s[0]}
-		}
-	}
-	g := asciigraph.PlotMany(data, asciigraph.Height(plotH), asciigraph.Width(plotW), asciigraph.Precision(3),
-		asciigraph.SeriesColors(seriesColors[:len(series)]...))
-	return title + "  " + strings.Join(legend, " ") + "\n" + g
-}
-
-func column(snaps []*core.Snapshot, f func(*core.Snapshot) float64) []float64 {
-	out := make([]float64, len(snaps))
-	for i, s := range snaps {
-		out[i] = f(s)
-	}
-	return out
+	return keys
 }
 
 func (d *Dashboard) body(w, h int) string {
@@ -493,20 +473,20 @@ func (d *Dashboard) body(w, h int) string {
 		charts = append(charts, chart("keep fraction", []string{"kept"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.KeepFrac })}, leftW-2, chartH))
 	}
 	left := scrollLines(strings.Join(charts, "\n"), h-2, d.focusScroll(0))
-	lp := paneStyle
+	lp := styles.Pane
 	if d.focus == 0 {
-		lp = focusStyle
+		lp = styles.Focus
 	}
 	leftPane := lp.Width(leftW).Height(h).Render(left)
 	if !wide {
 		if d.focus == 1 {
-			return focusStyle.Width(w).Height(h).Render(scrollLines(d.groupsView(w-2), h-2, d.scroll))
+			return styles.Focus.Width(w).Height(h).Render(scrollLines(d.groupsView(w-2), h-2, d.scroll))
 		}
 		return leftPane
 	}
-	rp := paneStyle
+	rp := styles.Pane
 	if d.focus == 1 {
-		rp = focusStyle
+		rp = styles.Focus
 	}
 	right := rp.Width(w - leftW).Height(h).Render(scrollLines(d.groupsView(w-leftW-2), h-2, d.focusScroll(1)))
 	return lipgloss.JoinHorizontal(lipgloss.Top, leftPane, right)
@@ -519,18 +499,11 @@ func (d *Dashboard) focusScroll(pane int) int {
 	return 0
 }
 
-func scrollLines(s string, h, from int) string {
-	lines := strings.Split(s, "\n")
-	from = min(from, max(0, len(lines)-h))
-	end := min(len(lines), from+h)
-	return strings.Join(lines[from:end], "\n")
-}
-
 // groupsView shows the weight histogram per group, the timing and norms.
 func (d *Dashboard) groupsView(w int) string {
 	s := d.last()
 	if s == nil {
-		return dimStyle.Render("no iteration yet")
+		return styles.Dim.Render("no iteration yet")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "u = w·m per group (0 to %.3g)\n", s.HistEdges[len(s.HistEdges)-1])
@@ -555,7 +528,7 @@ func (d *Dashboard) groupsView(w int) string {
 			frac = s.GroupFrac[g]
 		}
 		name := fmt.Sprintf("%-9s", s.GroupNames[g])
-		fmt.Fprintf(&b, "%s %s %5.1f%%\n", lipgloss.NewStyle().Foreground(lipgloss.Color(seriesLip[g%len(seriesLip)])).Render(name), spark.String(), 100*frac)
+		fmt.Fprintf(&b, "%s %s %5.1f%%\n", styles.Series[g%len(styles.Series)].Render(name), spark.String(), 100*frac)
 	}
 	fmt.Fprintf(&b, "\niteration %d\n", s.Iter)
 	fmt.Fprintf(&b, " outer risk %.4g  inner loss %.4g\n", s.OuterRisk, s.InnerLoss)
@@ -591,29 +564,23 @@ func (d *Dashboard) groupsView(w int) string {
 
 func (d *Dashboard) form(w, h int) string {
 	var b strings.Builder
-	b.WriteString(titleStyle.Render("learning rates") + "  (applied at the next outer iteration, after a checkpoint)\n\n")
+	b.WriteString(styles.Title.Render("learning rates") + "  (applied at the next outer iteration, after a checkpoint)\n\n")
 	for i := range d.inputs {
 		b.WriteString(d.inputs[i].View() + "\n")
 	}
-	return paneStyle.Width(w).Height(h).Render(b.String())
+	return styles.Pane.Width(w).Height(h).Render(b.String())
 }
 
 func (d *Dashboard) helpView(w, h int) string {
-	rows := [][2]string{
-		{"space", "pause / resume the search (between outer iterations)"},
-		{"l", "edit the weight, keep-probability and inner learning rates"},
-		{"s", "write a checkpoint now"},
-		{"e", "export the weights of the latest checkpoint (weights.npy, keep_prob.npy, weights.csv)"},
-		{"tab", "move focus between the charts and the groups pane"},
-		{"↑ ↓ PgUp PgDn", "scroll the focused pane"},
-		{"q", "leave (asks before stopping a search this process runs)"},
-		{"?", "this help; any key closes it"},
-	}
 	var b strings.Builder
-	b.WriteString(titleStyle.Render("keys") + "\n\n")
-	for _, r := range rows {
-		fmt.Fprintf(&b, "  %-14s %s\n", r[0], r[1])
-	}
-	b.WriteString("\nTest figures are shown for monitoring only; selection uses the validation split.\n")
-	return paneStyle.Width(w).Height(h).Render(b.String())
+	b.WriteString(styles.Title.Render("keys") + "  (any key closes this help)\n\n")
+	d.help.SetWidth(w - 4)
+	b.WriteString(d.help.FullHelpView(d.keys.FullHelp()))
+	b.WriteString("\n\n" + lipgloss.NewStyle().Width(w-4).Render(
+		"space pauses and resumes between outer iterations. l edits the weight, keep-probability "+
+			"and inner learning rates, applied at the next iteration after a checkpoint. s writes a "+
+			"checkpoint now; e exports the weights of the latest one. q asks before stopping a search "+
+			"this process runs (a second Ctrl-C stops it at once). Test figures are shown for "+
+			"monitoring only; every choice uses the validation split."))
+	return styles.Pane.Width(w).Height(h).Render(b.String())
 }

@@ -61,7 +61,9 @@ func script(n, total int) []*core.Snapshot {
 func testConfig() runs.Config {
 	set := core.DefaultSettings()
 	set.Model, set.OuterIters = "linear", 40
-	return runs.Config{ID: "20261122-000000-01", Dataset: loaders.DefaultSpec("synthetic"), Method: "maple", Settings: set}
+	ev := core.DefaultEval()
+	ev.Model = "linear"
+	return runs.Config{ID: "20261122-000000-01", Dataset: loaders.DefaultSpec("synthetic"), Method: "maple", Settings: set, Eval: ev, CheckpointEvery: 5}
 }
 
 // fakeCtl records commands and answers like the engine, with events.
@@ -94,14 +96,15 @@ func async(send func(tea.Msg)) func(tea.Msg) {
 	return func(m tea.Msg) { q <- m }
 }
 
-func (f *fakeCtl) Pause()      { f.do(core.EventPause, nil) }
-func (f *fakeCtl) Resume()     { f.do(core.EventResume, nil) }
-func (f *fakeCtl) Checkpoint() { f.do(core.EventCheckpoint, nil) }
-func (f *fakeCtl) Stop() {
+func (f *fakeCtl) Pause() error      { f.do(core.EventPause, nil); return nil }
+func (f *fakeCtl) Resume() error     { f.do(core.EventResume, nil); return nil }
+func (f *fakeCtl) Checkpoint() error { f.do(core.EventCheckpoint, nil); return nil }
+func (f *fakeCtl) Stop() error {
 	f.do(core.EventStop, nil)
 	if f.send != nil {
-		f.send(EndMsg{Status: "stopped"})
+		f.send(EndMsg{Status: core.StatusStopped})
 	}
+	return nil
 }
 func (f *fakeCtl) SetLR(l core.LearningRates) error {
 	if err := l.Check(); err != nil {
@@ -112,7 +115,7 @@ func (f *fakeCtl) SetLR(l core.LearningRates) error {
 }
 func (f *fakeCtl) list() string { f.mu.Lock(); defer f.mu.Unlock(); return strings.Join(f.cmds, ",") }
 
-func key(s string) tea.KeyPressMsg {
+func keyMsg(s string) tea.KeyPressMsg {
 	switch s {
 	case "space":
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
@@ -137,12 +140,32 @@ func feed(d *Dashboard, snaps []*core.Snapshot) {
 	}
 }
 
+// press sends keys and runs the commands they return (the commands to
+// the search), feeding their messages back, as the program would.
 func press(d *Dashboard, keys ...string) tea.Cmd {
 	var cmd tea.Cmd
 	for _, k := range keys {
-		_, cmd = d.Update(key(k))
+		_, cmd = d.Update(keyMsg(k))
+		run(d, cmd)
 	}
 	return cmd
+}
+
+// run executes cmd and delivers its message when it is an answer of the
+// search (commands that wait, such as a cursor blink, are left).
+func run(d *Dashboard, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	got := make(chan tea.Msg, 1)
+	go func() { got <- cmd() }()
+	select {
+	case m := <-got:
+		if m, ok := m.(ctlMsg); ok {
+			d.Update(m)
+		}
+	case <-time.After(100 * time.Millisecond):
+	}
 }
 
 func isQuit(cmd tea.Cmd) bool {
@@ -162,7 +185,7 @@ func TestKeys(t *testing.T) {
 		check    func(t *testing.T, d *Dashboard, last tea.Cmd)
 	}{
 		{"space pauses", false, []string{"space"}, "pause", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
-			if d.status != "paused" {
+			if d.status != core.StatusPaused {
 				t.Errorf("status %s", d.status)
 			}
 		}},
@@ -184,7 +207,7 @@ func TestKeys(t *testing.T) {
 			}
 		}},
 		{"a zero rate is refused", false, []string{"l", "tab", "ctrl+u", "0", "enter"}, "", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
-			if !strings.Contains(d.note, "keep learning rate 0") {
+			if !strings.Contains(d.note, "--keep-lr 0") {
 				t.Errorf("note %q", d.note)
 			}
 		}},
@@ -210,11 +233,11 @@ func TestKeys(t *testing.T) {
 			}
 		}},
 		{"? shows help, a key closes it", false, []string{"?"}, "", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
-			if !d.help || !strings.Contains(d.Render(), "this help") {
+			if !d.showHelp || !strings.Contains(d.Render(), "this help") {
 				t.Error("no help")
 			}
 			press(d, "x")
-			if d.help {
+			if d.showHelp {
 				t.Error("help stayed open")
 			}
 		}},
@@ -253,13 +276,13 @@ func TestQuitWhileEvaluating(t *testing.T) {
 	done := script(40, 40)
 	done[39].Status = core.StatusDone
 	feed(d, done)
-	if d.status != "evaluating" {
+	if d.status != core.StatusEvaluating {
 		t.Fatalf("status %s after the last iteration", d.status)
 	}
 	if cmd := press(d, "q", "y"); isQuit(cmd) || ctl.list() != "" || !strings.Contains(d.note, "evaluation finishes") {
 		t.Errorf("q y while evaluating: commands %q note %q", ctl.list(), d.note)
 	}
-	if _, cmd := d.Update(EndMsg{Status: "done"}); !isQuit(cmd) {
+	if _, cmd := d.Update(EndMsg{Status: core.StatusDone}); !isQuit(cmd) {
 		t.Error("the end did not quit after q y")
 	}
 }
@@ -267,12 +290,12 @@ func TestQuitWhileEvaluating(t *testing.T) {
 func TestEventsAndErrors(t *testing.T) {
 	d := NewDashboard(testConfig(), &fakeCtl{}, false)
 	feed(d, script(3, 40))
-	d.Update(EventMsg{Event: core.Event{Kind: core.EventError, Iter: 3, Error: "core: inner loss is NaN"}})
-	if d.status != "paused" || !strings.Contains(d.Render(), "inner loss is NaN") {
+	d.Update(EventMsg{Event: core.Event{Kind: core.EventError, Iter: 3, Error: "inner loss is NaN; the search is paused: fix the cause"}})
+	if d.status != core.StatusPaused || !strings.Contains(d.Render(), "inner loss is NaN") {
 		t.Error("error not shown")
 	}
-	d.Update(EndMsg{Status: "done"})
-	if d.status != "done" || !isQuit(press(d, "q")) {
+	d.Update(EndMsg{Status: core.StatusDone})
+	if d.status != core.StatusDone || !isQuit(press(d, "q")) {
 		t.Error("q after the end must leave")
 	}
 }
@@ -343,20 +366,20 @@ func TestEndToEnd(t *testing.T) {
 		tm.Send(SnapshotMsg{Snap: s})
 	}
 	// Messages reach the model in order, so the keys can follow at once.
-	tm.Send(key("space"))
-	tm.Send(key("l"))
-	tm.Send(key("ctrl+u"))
+	tm.Send(keyMsg("space"))
+	tm.Send(keyMsg("l"))
+	tm.Send(keyMsg("ctrl+u"))
 	tm.Type("0.125")
-	tm.Send(key("enter"))
-	tm.Send(key("space"))
-	tm.Send(key("q"))
-	tm.Send(key("y"))
+	tm.Send(keyMsg("enter"))
+	tm.Send(keyMsg("space"))
+	tm.Send(keyMsg("q"))
+	tm.Send(keyMsg("y"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	if got := ctl.list(); got != "pause,set_lr,resume,stop" {
 		t.Errorf("events %q", got)
 	}
 	fd := tm.FinalModel(t).(*Dashboard)
-	if fd.status != "stopped" || len(fd.snaps) != 5 {
+	if fd.status != core.StatusStopped || len(fd.snaps) != 5 {
 		t.Errorf("final status %s with %d iterations", fd.status, len(fd.snaps))
 	}
 	if lr := fd.lr(); lr.Weight != 0.125 {

@@ -2,10 +2,13 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -15,8 +18,11 @@ type IO struct {
 	Out io.Writer
 }
 
+// options are every program's: the caller's context (the process's one
+// signal handler cancels it, see runs.Interrupts), no signal handler of
+// bubbletea's own, at most 10 frames a second.
 func options(ctx context.Context, tio IO) []tea.ProgramOption {
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(10)}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(10), tea.WithoutSignalHandler()}
 	if tio.In != nil {
 		opts = append(opts, tea.WithInput(tio.In))
 	}
@@ -26,35 +32,92 @@ func options(ctx context.Context, tio IO) []tea.ProgramOption {
 	return opts
 }
 
-// RunLocal shows the dashboard of a search that runs in this process:
-// it follows hub and steers through ctl. end delivers the search's end.
-// Leaving asks first, since it stops the search.
-func RunLocal(ctx context.Context, tio IO, dir string, cfg runs.Config, hub *runs.Hub, ctl runs.Control, end <-chan EndMsg) error {
-	d := NewDashboard(cfg, ctl, false)
-	d.SetDir(dir)
-	sub, hist, evs := hub.Subscribe()
+// follow forwards a hub's snapshots and events to p until stop closes;
+// end delivers the search's end once. External events reach the program
+// through Send from this one goroutine, as in bubbletea's realtime
+// example.
+func follow(p *tea.Program, sub *runs.Sub, end <-chan EndMsg, stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		case s := <-sub.Snap:
+			p.Send(SnapshotMsg{Snap: s})
+		case e := <-sub.Events:
+			p.Send(EventMsg{Event: e})
+		case m := <-end:
+			p.Send(m)
+			end = nil
+		}
+	}
+}
+
+// RunSearch runs the search of r (on sp; nil loads it) in this process
+// under the live dashboard and returns how it ended. Progress messages go
+// to opt.Log. Leaving the dashboard while the search runs stops it (the
+// dashboard asks first); when ctx is cancelled (a signal) the search is
+// interrupted and checkpointed, and the screen closes.
+func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt runs.Options) (*runs.Summary, error) {
+	type result struct {
+		sum *runs.Summary
+		err error
+	}
+	hub := runs.NewHub()
+	opt.Hub = hub
+	opt.Watched = func() bool { return true } // the dashboard is someone
+	ready := make(chan runs.Control, 1)
+	opt.Ready = func(c runs.Control) { ready <- c }
+	done := make(chan result, 1)
+	go func() {
+		sum, err := runs.Execute(ctx, r, sp, opt)
+		done <- result{sum, err}
+	}()
+	var ctl runs.Control
+	select {
+	case ctl = <-ready:
+	case res := <-done:
+		if res.err == nil && res.sum != nil && res.sum.Status != core.StatusInterrupted {
+			res.err = fmt.Errorf("run %s ended before its search started", r.Config.ID)
+		}
+		return res.sum, res.err
+	}
+	d := NewDashboard(r.Config, ctl, false)
+	d.SetDir(r.Dir)
+	sub, hist, evs := hub.Subscribe() // the history so far, then what follows
 	defer hub.Unsubscribe(sub)
 	d.Update(HistoryMsg{Snaps: hist, Events: evs})
 	p := tea.NewProgram(d, options(ctx, tio)...)
-	stop := make(chan struct{})
-	defer close(stop)
+	end := make(chan EndMsg, 1)
+	final := make(chan result, 1)
 	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case s := <-sub.Snap:
-				p.Send(SnapshotMsg{Snap: s})
-			case e := <-sub.Events:
-				p.Send(EventMsg{Event: e})
-			case m := <-end:
-				p.Send(m)
-				end = nil
+		res := <-done
+		m := EndMsg{Err: res.err}
+		if res.sum != nil {
+			m.Status = res.sum.Status
+			if res.sum.Status == core.StatusDone {
+				m.Result = runs.NewOutcome(ctx, r.Config, res.sum)
 			}
 		}
+		end <- m
+		final <- res
 	}()
-	_, err := p.Run()
-	return err
+	stop := make(chan struct{})
+	go follow(p, sub, end, stop)
+	_, uiErr := p.Run()
+	close(stop)
+	select {
+	case res := <-final:
+		return res.sum, res.err
+	default:
+	}
+	// The screen closed while the search runs: stop it (resumable). The
+	// engine answers at once; the search ends within an inner step.
+	ctl.Stop()
+	res := <-final
+	if uiErr != nil && ctx.Err() == nil && res.err == nil {
+		return res.sum, uiErr
+	}
+	return res.sum, res.err
 }
 
 // RunAttached shows the dashboard of a search in another process through
@@ -66,17 +129,20 @@ func RunAttached(ctx context.Context, tio IO, dir string, cl *runs.Client) error
 	go func() {
 		for m := range cl.Msgs {
 			switch m.Kind {
-			case "hello":
+			case runs.MsgHello:
 				p.Send(HistoryMsg{Config: m.Config, Snaps: m.History, Events: m.Events})
-			case "snapshot":
+			case runs.MsgSnapshot:
 				p.Send(SnapshotMsg{Snap: m.Snapshot})
-			case "event":
+			case runs.MsgEvent:
 				p.Send(EventMsg{Event: *m.Event})
 			}
 		}
-		p.Send(EndMsg{Status: "ended"})
+		p.Send(EndMsg{})
 	}()
 	_, err := p.Run()
+	if ctx.Err() != nil {
+		return nil // a signal: leaving an attached view is not an error
+	}
 	return err
 }
 
@@ -85,5 +151,28 @@ func RunAttached(ctx context.Context, tio IO, dir string, cl *runs.Client) error
 func Browse(ctx context.Context, tio IO, dir string) (Action, error) {
 	b := NewBrowser(dir)
 	_, err := tea.NewProgram(b, options(ctx, tio)...).Run()
+	if ctx.Err() != nil {
+		return Action{}, nil
+	}
 	return b.Chosen(), err
+}
+
+// Execute runs r in this process: a maple search under the dashboard when
+// dashboard is set (its progress lines then go to the run's log.txt),
+// anything else with progress lines on errOut. It returns how the run
+// ended.
+func Execute(ctx context.Context, dashboard bool, errOut io.Writer, r *runs.Run, sp *dataset.Splits, opt runs.Options) (*runs.Summary, error) {
+	opt.Lines = true
+	if !dashboard || r.Config.Method != "maple" {
+		fmt.Fprintf(errOut, "run %s in %s\n", r.Config.ID, r.Dir)
+		opt.Log = errOut
+		return runs.Execute(ctx, r, sp, opt)
+	}
+	logf, err := r.OpenLog()
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
+	opt.Log = logf
+	return RunSearch(ctx, IO{}, r, sp, opt)
 }

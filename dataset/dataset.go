@@ -1,4 +1,4 @@
-package loaders
+package dataset
 
 import (
 	"fmt"
@@ -58,10 +58,10 @@ func (d *Dataset) Subset(name string, idx []int) *Dataset {
 // feature is finite. It names the dataset and the first bad sample.
 func (d *Dataset) Validate() error {
 	if d.N <= 0 || d.D <= 0 || len(d.X) != d.N*d.D {
-		return fmt.Errorf("loaders: %s: %d features for %d samples of dimension %d", d.Name, len(d.X), d.N, d.D)
+		return fmt.Errorf("dataset %s: %d features for %d samples of dimension %d", d.Name, len(d.X), d.N, d.D)
 	}
 	if d.Shape.Size() != d.D {
-		return fmt.Errorf("loaders: %s: shape %dx%dx%d does not match dimension %d", d.Name, d.Shape.C, d.Shape.H, d.Shape.W, d.D)
+		return fmt.Errorf("dataset %s: shape %dx%dx%d does not match dimension %d", d.Name, d.Shape.C, d.Shape.H, d.Shape.W, d.D)
 	}
 	for _, c := range []struct {
 		name string
@@ -69,20 +69,20 @@ func (d *Dataset) Validate() error {
 		hi   int
 	}{{"label", d.Y, d.Classes}, {"env", d.Env, len(d.EnvNames)}, {"group", d.Group, len(d.GroupNames)}, {"attribute", d.Attr, math.MaxInt32}} {
 		if len(c.v) != d.N {
-			return fmt.Errorf("loaders: %s: %d %s values for %d samples", d.Name, len(c.v), c.name, d.N)
+			return fmt.Errorf("dataset %s: %d %s values for %d samples", d.Name, len(c.v), c.name, d.N)
 		}
 		for i, v := range c.v {
 			if v < 0 || int(v) >= c.hi {
-				return fmt.Errorf("loaders: %s: sample %d (id %d): %s %d out of range [0,%d)", d.Name, i, d.ID[i], c.name, v, c.hi)
+				return fmt.Errorf("dataset %s: sample %d (id %d): %s %d out of range [0,%d)", d.Name, i, d.ID[i], c.name, v, c.hi)
 			}
 		}
 	}
 	if len(d.ID) != d.N {
-		return fmt.Errorf("loaders: %s: %d ids for %d samples", d.Name, len(d.ID), d.N)
+		return fmt.Errorf("dataset %s: %d ids for %d samples", d.Name, len(d.ID), d.N)
 	}
 	for i, v := range d.X {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return fmt.Errorf("loaders: %s: sample %d (id %d) feature %d is %v; clean the features or drop the sample", d.Name, i/d.D, d.ID[i/d.D], i%d.D, v)
+			return fmt.Errorf("dataset %s: sample %d (id %d) feature %d is %v; clean the features or drop the sample", d.Name, i/d.D, d.ID[i/d.D], i%d.D, v)
 		}
 	}
 	return nil
@@ -111,13 +111,13 @@ type Splits struct {
 func (s *Splits) Validate() error {
 	for _, d := range []*Dataset{s.Train, s.Val, s.Test} {
 		if d == nil {
-			return fmt.Errorf("loaders: %s: a split is missing", s.Name)
+			return fmt.Errorf("dataset %s: a split is missing", s.Name)
 		}
 		if err := d.Validate(); err != nil {
 			return err
 		}
 		if d.D != s.Train.D || d.Classes != s.Train.Classes {
-			return fmt.Errorf("loaders: %s: split %s has dimension %d and %d classes, training has %d and %d", s.Name, d.Name, d.D, d.Classes, s.Train.D, s.Train.Classes)
+			return fmt.Errorf("dataset %s: split %s has dimension %d and %d classes, training has %d and %d", s.Name, d.Name, d.D, d.Classes, s.Train.D, s.Train.Classes)
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package runs
+package report
 
 import (
 	"fmt"
@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
 )
 
 // palette colours the lines of a plot, one per series.
@@ -36,7 +37,7 @@ func linePlot(title, xlabel, ylabel string, ss []series) (*plot.Plot, error) {
 	for i, s := range ss {
 		l, err := plotter.NewLine(s.xy)
 		if err != nil {
-			return nil, fmt.Errorf("runs: plot %q: %w", title, err)
+			return nil, fmt.Errorf("plot %q: %w", title, err)
 		}
 		l.Color = palette[i%len(palette)]
 		l.Width = vg.Points(1.5)
@@ -63,14 +64,14 @@ func over(snaps []*core.Snapshot, f func(*core.Snapshot) float64) plotter.XYs {
 // validation and test worst-group accuracy over the iterations. It
 // returns the files written.
 func Plot(dir, out string) ([]string, error) {
-	snaps, err := ReadMetrics(dir)
+	snaps, err := runs.ReadMetrics(dir)
 	if len(snaps) == 0 {
 		if err == nil {
-			err = fmt.Errorf("runs: %s has no outer iterations to plot (a baseline, or not started)", dir)
+			err = fmt.Errorf("%s has no outer iterations to plot (a baseline, or not started)", dir)
 		}
 		return nil, err
 	}
-	cfg, _ := ReadConfig(dir)
+	cfg, _ := runs.ReadConfig(dir)
 	name := filepath.Base(dir)
 	if cfg != nil {
 		name = fmt.Sprintf("%s: maple/%s on %s", cfg.ID, cfg.Settings.Objective, cfg.Dataset.Name)
@@ -128,14 +129,14 @@ func Plot(dir, out string) ([]string, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("runs: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	var files []string
 	for _, f := range figs {
 		for _, ext := range []string{".png", ".svg"} {
 			path := filepath.Join(out, f.file+ext)
 			if err := f.p.Save(6*vg.Inch, 4*vg.Inch, path); err != nil {
-				return nil, fmt.Errorf("runs: writing %s: %w", path, err)
+				return nil, fmt.Errorf("writing %s: %w", path, err)
 			}
 			files = append(files, path)
 		}
@@ -167,7 +168,7 @@ func PlotSweep(runsDir, sweep, out string) ([]string, error) {
 		errs[k] = append(errs[k], struct{ Low, High float64 }{r.TestAcc.SD, r.TestAcc.SD})
 	}
 	if len(pts) == 0 {
-		return nil, fmt.Errorf("runs: sweep %q has no finished runs of models with hidden widths (mlp:W,...)", sweep)
+		return nil, fmt.Errorf("sweep %q has no finished runs of models with hidden widths (mlp:W,...)", sweep)
 	}
 	var keys []key
 	for k := range pts {
@@ -216,13 +217,13 @@ func PlotSweep(runsDir, sweep, out string) ([]string, error) {
 		p.Legend.Add(fmt.Sprintf("%s, n=%s", k.method, size), ln, pt)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("runs: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	var files []string
 	for _, ext := range []string{".png", ".svg"} {
 		path := filepath.Join(out, "width"+ext)
 		if err := p.Save(6*vg.Inch, 4*vg.Inch, path); err != nil {
-			return nil, fmt.Errorf("runs: writing %s: %w", path, err)
+			return nil, fmt.Errorf("writing %s: %w", path, err)
 		}
 		files = append(files, path)
 	}

@@ -1,14 +1,17 @@
-package runs
+package report
 
 import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/maple-ood/maple/runs"
 )
 
 // Row is one line of a results table: a dataset and method over seeds.
@@ -28,19 +31,11 @@ type Row struct {
 type MeanSD struct{ Mean, SD float64 }
 
 func meanSD(v []float64) MeanSD {
-	var s MeanSD
-	for _, x := range v {
-		s.Mean += x
+	if len(v) == 1 {
+		return MeanSD{Mean: v[0]}
 	}
-	s.Mean /= float64(len(v))
-	if len(v) > 1 {
-		var ss float64
-		for _, x := range v {
-			ss += (x - s.Mean) * (x - s.Mean)
-		}
-		s.SD = math.Sqrt(ss / float64(len(v)-1))
-	}
-	return s
+	m, sd := stat.MeanStdDev(v, nil) // sample sd, n-1
+	return MeanSD{Mean: m, SD: sd}
 }
 
 // Caption states how the table's figures were obtained.
@@ -50,7 +45,7 @@ const Caption = "Test accuracy and test worst-group accuracy (%) at the checkpoi
 // Table aggregates the finished runs of a sweep (every finished run when
 // sweep is "") in runsDir, rows sorted by dataset then method.
 func Table(runsDir, sweep string) ([]Row, error) {
-	infos, err := List(runsDir)
+	infos, err := runs.List(runsDir)
 	if err != nil {
 		return nil, err
 	}
@@ -65,11 +60,11 @@ func Table(runsDir, sweep string) ([]Row, error) {
 	groups := map[key]*acc{}
 	for _, in := range infos {
 		dir := filepath.Join(runsDir, in.ID)
-		cfg, err := ReadConfig(dir)
+		cfg, err := runs.ReadConfig(dir)
 		if err != nil || (sweep != "" && cfg.Sweep != sweep) {
 			continue
 		}
-		sum, err := ReadSummary(dir)
+		sum, err := runs.ReadSummary(dir)
 		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
 			continue
 		}
@@ -143,14 +138,14 @@ func WriteTable(w io.Writer, rows []Row, format string) error {
 		cw.Flush()
 		return cw.Error()
 	}
-	return fmt.Errorf("runs: table format %q: want text, markdown or csv", format)
+	return fmt.Errorf("table format %q: want text, markdown or csv", format)
 }
 
 // methodLabel names a table row's method: a maple search whose model
 // differs from the evaluation model (the transfer experiment) or that
 // anneals to a keep fraction below 1 (the sparsity experiment) says so, so
 // that such cells never pool with the plain ones.
-func methodLabel(method string, cfg *Config) string {
+func methodLabel(method string, cfg *runs.Config) string {
 	if cfg.Method != "maple" {
 		return method
 	}

@@ -1,0 +1,122 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/nets"
+)
+
+// interval is a closed or open range of a numeric setting.
+type interval struct {
+	lo, hi         float64
+	loOpen, hiOpen bool
+}
+
+func (r interval) holds(v float64) bool {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return false
+	}
+	if v < r.lo || (r.loOpen && v == r.lo) || v > r.hi || (r.hiOpen && v == r.hi) {
+		return false
+	}
+	return true
+}
+
+func (r interval) String() string {
+	l, h := "[", "]"
+	if r.loOpen {
+		l = "("
+	}
+	if r.hiOpen {
+		h = ")"
+	}
+	hi := fmt.Sprint(r.hi)
+	if math.IsInf(r.hi, 1) {
+		hi, h = "inf", ")"
+	}
+	return fmt.Sprintf("a finite number in %s%g, %s%s", l, r.lo, hi, h)
+}
+
+var (
+	positive    = interval{lo: 0, hi: math.Inf(1), loOpen: true}
+	nonNegative = interval{lo: 0, hi: math.Inf(1)}
+	fraction    = interval{lo: 0, hi: 1, loOpen: true}
+	unit        = interval{lo: 0, hi: 1}
+	below1      = interval{lo: 0, hi: 1, hiOpen: true}
+)
+
+// checkNum names the flag of a numeric setting outside its range.
+func checkNum(flag string, v float64, r interval) error {
+	if !r.holds(v) {
+		return fmt.Errorf("--%s %g: want %s", flag, v, r)
+	}
+	return nil
+}
+
+func checkInt(flag string, v, lo int) error {
+	if v < lo {
+		return fmt.Errorf("--%s %d: want at least %d", flag, v, lo)
+	}
+	return nil
+}
+
+func oneOf(flag, v string, options []string) error {
+	for _, o := range options {
+		if o == v {
+			return nil
+		}
+	}
+	return fmt.Errorf("--%s %q: want one of %s", flag, v, strings.Join(options, ", "))
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// Memory estimates the bytes a run of method (maple or a baseline) with
+// these settings needs on sp, without allocating any of it: the
+// features, the per-sample vectors, the parameter-sized copies of the
+// search and evaluation models, and their work buffers.
+func Memory(sp *dataset.Splits, method string, set Settings, ev EvalSettings) (int64, error) {
+	n, d := float64(sp.Train.N), float64(sp.Train.D)
+	all := float64(sp.Train.N + sp.Val.N + sp.Test.N)
+	bytes := all * d * 4 // features, float32
+	k := outputs(sp.Train)
+	params := func(model string) (float64, error) {
+		spec, err := nets.ParseSpec(model)
+		if err != nil {
+			return 0, err
+		}
+		net, err := nets.New[float32](spec, shapeOf(sp.Train), k)
+		if err != nil {
+			return 0, err
+		}
+		return float64(net.NumParams()), nil
+	}
+	pe, err := params(ev.Model)
+	if err != nil {
+		return 0, fmt.Errorf("--eval-model: %w", err)
+	}
+	// Evaluation: theta, grad, momentum, the selected copy, plus work.
+	bytes += pe*4*5 + 4*float64(nets.WorkBudget)
+	if method == "maple" {
+		ps, err := params(set.Model)
+		if err != nil {
+			return 0, fmt.Errorf("--model: %w", err)
+		}
+		// theta0, theta, grad, momentum, prev, buf, final, outer gradient,
+		// warm theta; the kept subset's features; ~30 float64 per sample;
+		// logits and tangents over all samples.
+		bytes += ps*4*10 + n*d*4 + n*30*8 + all*float64(k)*4*4 + 4*float64(nets.WorkBudget)
+	}
+	return int64(bytes), nil
+}

@@ -1,0 +1,148 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// Commands never block: thousands before Run, from inside the recorder
+// (the engine's own goroutine), and after Run returned, where they are
+// answered with ErrEnded.
+func TestCommandsNeverBlock(t *testing.T) {
+	e, _ := New(tinySplits(40, 2, 3), engineSettings("fixed"))
+	for range 1000 {
+		e.Checkpoint()
+	}
+	rec := &scriptRec{}
+	rec.after = func(s *Snapshot) {
+		for range 1000 {
+			if err := e.Pause(); err != nil {
+				t.Error(err)
+			}
+			e.Resume()
+		}
+	}
+	done := make(chan Status, 1)
+	go func() { st, _ := e.Run(context.Background(), rec); done <- st }()
+	select {
+	case st := <-done:
+		if st != StatusDone {
+			t.Fatalf("status %v", st)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return")
+	}
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for range 1000 {
+			for _, f := range []func() error{e.Pause, e.Resume, e.Checkpoint, e.Stop} {
+				if err := f(); !errors.Is(err, ErrEnded) {
+					t.Errorf("command after the end: %v, want ErrEnded", err)
+					return
+				}
+			}
+		}
+	}()
+	select {
+	case <-finished:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a command after the end blocked")
+	}
+	// Repeats merged: one checkpoint request, one pause/resume pair per
+	// iteration at most.
+	if len(rec.ckpts) != 1 {
+		t.Errorf("%d checkpoints for 1000 merged requests, want 1", len(rec.ckpts))
+	}
+}
+
+// Stop abandons the outer iteration under way between inner steps; the
+// state stays at the last completed iteration.
+func TestStopInterruptsIteration(t *testing.T) {
+	set := engineSettings("fixed")
+	set.InnerSteps = 1 << 30 // an iteration that would never end
+	e, _ := New(tinySplits(40, 2, 3), set)
+	before := e.State()
+	done := make(chan Status, 1)
+	go func() { st, _ := e.Run(context.Background(), &scriptRec{}); done <- st }()
+	time.Sleep(50 * time.Millisecond)
+	t0 := time.Now()
+	e.Stop()
+	select {
+	case st := <-done:
+		if st != StatusStopped {
+			t.Errorf("status %v", st)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Stop did not interrupt the iteration")
+	}
+	if d := time.Since(t0); d > time.Second {
+		t.Errorf("stop took %v", d)
+	}
+	if after := e.State(); after.Iter != 0 || !bitsEqual(after.W, before.W) {
+		t.Error("the abandoned iteration changed the state")
+	}
+}
+
+// A cancelled context interrupts likewise and is reported.
+func TestContextInterruptsIteration(t *testing.T) {
+	set := engineSettings("fixed")
+	set.InnerSteps = 1 << 30
+	e, _ := New(tinySplits(40, 2, 3), set)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := e.Run(ctx, &scriptRec{}); done <- err }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("cancel did not interrupt the iteration")
+	}
+}
+
+// Unwatched, a non-finite value ends the search as failed with the last
+// good state instead of waiting for a Resume that nobody will send.
+func TestUnwatchedNonFiniteFails(t *testing.T) {
+	set := engineSettings("fixed")
+	set.InnerLR = 1e30
+	e, _ := New(tinySplits(40, 2, 4), set)
+	before := e.State()
+	rec := &scriptRec{}
+	st, err := e.Run(context.Background(), rec)
+	if st != StatusFailed || !errors.Is(err, errNonFinite) {
+		t.Fatalf("status %v err %v, want failed with a non-finite error", st, err)
+	}
+	if len(rec.events) != 1 || rec.events[0].Kind != EventError {
+		t.Errorf("events %+v, want one error", rec.events)
+	}
+	if after := e.State(); after.Iter != 0 || !bitsEqual(after.W, before.W) {
+		t.Error("the failed iteration changed the state")
+	}
+}
+
+// A record the recorder could not take is never passed by the state:
+// after a failed Snapshot the engine's state is the one before it.
+func TestUnwrittenRecordRollsBack(t *testing.T) {
+	e, _ := New(tinySplits(40, 2, 5), engineSettings("fixed"))
+	rec := &scriptRec{}
+	rec.after = func(s *Snapshot) {
+		if s.Iter == 2 {
+			rec.mu.Lock()
+			rec.failOne = true
+			rec.mu.Unlock()
+		}
+	}
+	st, err := e.Run(context.Background(), rec)
+	if st != StatusFailed || err == nil {
+		t.Fatalf("status %v err %v", st, err)
+	}
+	if got := e.State().Iter; got != 2 {
+		t.Errorf("state at iteration %d after the record of 3 failed, want 2", got)
+	}
+}

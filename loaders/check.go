@@ -1,0 +1,89 @@
+package loaders
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Check reports the first option of d that cannot work, naming its flag,
+// before anything is loaded or created.
+func (d Spec) Check() error {
+	known := false
+	for _, n := range Names {
+		known = known || n == d.Name
+	}
+	switch {
+	case !known:
+		return fmt.Errorf("--dataset %q: want one of %s", d.Name, strings.Join(Names, ", "))
+	case d.TrainSize < 0:
+		return fmt.Errorf("--train-size %d: want 0 (all) or a positive count", d.TrainSize)
+	case math.IsNaN(d.LabelNoise) || math.IsInf(d.LabelNoise, 0) || d.LabelNoise >= 0.5:
+		return fmt.Errorf("--label-noise %g: want a probability in [0, 0.5), or leave it out for the dataset's default", d.LabelNoise)
+	case d.Downsample < 0:
+		return fmt.Errorf("--downsample %d: want 0 (the default) or a positive step", d.Downsample)
+	case d.ImageSize < 0 || d.ImageSize > 4096:
+		return fmt.Errorf("--image-size %d: want a size in 1..4096", d.ImageSize)
+	case d.Name == "features" && d.CSV == "":
+		return fmt.Errorf("--dataset features needs --csv FILE (and optionally --features FILE.npy)")
+	}
+	if d.Corr != "" {
+		if _, err := parseTriple(d.Corr); err != nil {
+			return err
+		}
+	}
+	if d.Name == "synthetic" && d.TrainSize > 0 {
+		c := DefaultSynthetic()
+		// Training, validation and test features, float32, plus the
+		// engine's per-sample vectors (about 30 float64 each).
+		n := float64(d.TrainSize) / (1 - c.ValFrac)
+		need := n*float64(c.CoreDims+c.SpurDims)*4*3 + n*30*8
+		if mem := MemTotal(); mem > 0 && need > 0.8*float64(mem) {
+			return fmt.Errorf("--train-size %d: the synthetic data alone would need about %.1f GiB, this machine has %.1f GiB; choose a smaller size",
+				d.TrainSize, need/(1<<30), float64(mem)/(1<<30))
+		}
+	}
+	return nil
+}
+
+// Abs returns d with every path made absolute against the working
+// directory, so that a run recorded with it can be resumed, exported or
+// evaluated from anywhere.
+func (d Spec) Abs() (Spec, error) {
+	for _, p := range []*string{&d.DataDir, &d.Dir, &d.Features, &d.CSV} {
+		if *p == "" {
+			continue
+		}
+		a, err := filepath.Abs(*p)
+		if err != nil {
+			return d, fmt.Errorf("cannot resolve %s: %w", *p, err)
+		}
+		*p = a
+	}
+	return d, nil
+}
+
+// MemTotal returns the machine's memory in bytes from /proc/meminfo, or
+// 0 when it cannot be read.
+func MemTotal() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}

@@ -1,0 +1,138 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/runs"
+)
+
+func TestMeanSD(t *testing.T) {
+	s := meanSD([]float64{70, 74, 78})
+	if s.Mean != 74 || math.Abs(s.SD-4) > 1e-12 { // sample sd: sqrt((16+0+16)/2) = 4
+		t.Errorf("%+v", s)
+	}
+	if s := meanSD([]float64{50}); s.Mean != 50 || s.SD != 0 {
+		t.Errorf("one seed: %+v", s)
+	}
+	var b strings.Builder
+	WriteTable(&b, []Row{{Dataset: "d", Model: "linear", Method: "m", N: 3, TestAcc: MeanSD{74, 4}}}, "markdown")
+	if !strings.Contains(b.String(), "| d | all | linear | m | 3 | 74.0 ± 4.0 |") {
+		t.Errorf("markdown:\n%s", b.String())
+	}
+	if err := WriteTable(&b, nil, "xls"); err == nil {
+		t.Error("unknown format accepted")
+	}
+}
+
+func TestPlot(t *testing.T) {
+	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := Plot(r.Dir, t.TempDir()); err == nil || !strings.Contains(err.Error(), "no outer iterations") {
+		t.Errorf("plot of an empty run: %v", err)
+	}
+	var lines []string
+	for i := 1; i <= 5; i++ {
+		s := core.Snapshot{Iter: i, Total: 5, OuterRisk: 1 / float64(i), ValWorst: 0.5, TestWorst: 0.4,
+			GroupNames: []string{"a", "b"}, GroupFrac: []float64{0.6, 0.4}, Hist: [][]int{{3, 1}, {0, 2}}, HistEdges: []float64{0, 1, 2}}
+		b, _ := json.Marshal(s)
+		lines = append(lines, string(b))
+	}
+	os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	out := t.TempDir()
+	files, err := Plot(r.Dir, out)
+	if err != nil || len(files) != 8 {
+		t.Fatalf("%v %v", files, err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || len(b) < 500 {
+			t.Errorf("%s: %d bytes %v", f, len(b), err)
+		}
+		if strings.HasSuffix(f, ".png") && !bytes.HasPrefix(b, []byte("\x89PNG")) {
+			t.Errorf("%s is not a PNG", f)
+		}
+		if strings.HasSuffix(f, ".svg") && !bytes.Contains(b, []byte("<svg")) {
+			t.Errorf("%s is not an SVG", f)
+		}
+	}
+}
+
+func TestPlotSweep(t *testing.T) {
+	dir := t.TempDir()
+	for i, m := range []string{"mlp:8,8", "mlp:16", "linear"} {
+		cfg := runs.Config{Method: "erm", Sweep: "w", Dataset: loaders.DefaultSpec("synthetic")}
+		cfg.Eval.Model = m
+		r, err := runs.Create(dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.5 + 0.1*float64(i)}})
+		os.WriteFile(r.Path(runs.SummaryFile), b, 0o644)
+		r.Close()
+	}
+	if w := firstWidth("mlp:8,8"); w != 8 {
+		t.Errorf("firstWidth %d", w)
+	}
+	files, err := PlotSweep(dir, "w", t.TempDir())
+	if err != nil || len(files) != 2 {
+		t.Fatalf("%v %v", files, err)
+	}
+	if _, err := PlotSweep(dir, "nope", t.TempDir()); err == nil {
+		t.Error("a sweep without runs plotted")
+	}
+}
+
+func TestTableKeepsVariantsApart(t *testing.T) {
+	dir := t.TempDir()
+	cells := []struct {
+		method, search, eval string
+		keep                 float64
+		acc                  float64
+	}{
+		{"maple", "mlp:8", "mlp:8", 1, 0.60},
+		{"maple", "mlp:8", "mlp:8", 1, 0.70}, // pools with the first: mean 65
+		{"maple", "mlp:4", "mlp:8", 1, 0.50}, // transfer
+		{"maple", "mlp:8", "mlp:8", 0.3, 0.40},
+		{"erm", "mlp:4", "mlp:8", 1, 0.20}, // a baseline's search model is irrelevant
+	}
+	for i, c := range cells {
+		cfg := runs.Config{Method: c.method, Sweep: "v", Dataset: loaders.DefaultSpec("synthetic"), Settings: core.DefaultSettings()}
+		cfg.Settings.Model, cfg.Settings.Keep, cfg.Settings.Seed = c.search, c.keep, uint64(i+1)
+		cfg.Settings.Objective = "rex"
+		cfg.Eval.Model = c.eval
+		r, err := runs.Create(dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: c.acc}})
+		os.WriteFile(r.Path(runs.SummaryFile), b, 0o644)
+		r.Close()
+	}
+	rows, err := Table(dir, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, r := range rows {
+		got[r.Method] = r.TestAcc.Mean
+	}
+	want := map[string]float64{"maple/rex": 65, "maple/rex search mlp:4": 50, "maple/rex keep 0.3": 40, "erm": 20}
+	if len(got) != len(want) {
+		t.Fatalf("rows %v, want %v", got, want)
+	}
+	for m, v := range want {
+		if math.Abs(got[m]-v) > 1e-9 {
+			t.Errorf("%s: %v, want %v (rows %v)", m, got[m], v, got)
+		}
+	}
+}

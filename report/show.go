@@ -1,0 +1,150 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/runs"
+)
+
+func pct(v float64) string {
+	if v < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*v)
+}
+
+// WriteList writes the runs listing of `maple ls` as a table.
+func WriteList(w io.Writer, list []runs.Info) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tDATASET\tMETHOD\tSTATUS\tITER\tBEST VAL WORST-GROUP\tTEST WORST-GROUP (selected)\tTEST ACC")
+	for _, in := range list {
+		it := "-"
+		if in.Total > 0 {
+			it = fmt.Sprintf("%d/%d", in.Iter, in.Total)
+		}
+		status := in.Status.String()
+		if in.Problem != "" {
+			status += " (damaged file)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Dataset, in.Method, status, it, pct(in.BestVal), pct(in.TestWorst), pct(in.TestAcc))
+	}
+	return tw.Flush()
+}
+
+// ShowData is what `maple show --json` prints.
+type ShowData struct {
+	Info    runs.Info     `json:"info"`
+	Config  *runs.Config  `json:"config"`
+	Summary *runs.Summary `json:"summary"`
+	Events  []core.Event  `json:"events"`
+}
+
+// ReadShow reads what `maple show` reports of the run in dir, and the
+// problems met reading it.
+func ReadShow(dir string) (ShowData, []error) {
+	var d ShowData
+	var cerr, serr, eerr error
+	d.Info = runs.Stat(dir)
+	d.Config, cerr = runs.ReadConfig(dir)
+	d.Summary, serr = runs.ReadSummary(dir)
+	d.Events, eerr = runs.ReadEvents(dir)
+	var errs []error
+	for _, e := range []error{cerr, serr, eerr} {
+		if e != nil {
+			errs = append(errs, e)
+		}
+	}
+	return d, errs
+}
+
+// WriteShow writes a run's config, search time, result and events for a
+// person (`maple show`).
+func WriteShow(w io.Writer, dir string) {
+	d, problems := ReadShow(dir)
+	info, cfg, sum := d.Info, d.Config, d.Summary
+	fmt.Fprintf(w, "run %s: %s on %s, %s", info.ID, info.Method, info.Dataset, info.Status)
+	if info.Total > 0 {
+		fmt.Fprintf(w, ", iteration %d/%d", info.Iter, info.Total)
+	}
+	fmt.Fprintln(w)
+	for _, e := range problems {
+		fmt.Fprintln(w, "  problem:", e)
+	}
+	if cfg != nil {
+		s, e := cfg.Settings, cfg.Eval
+		fmt.Fprintf(w, "config: started %s, maple %s, seed %d\n", cfg.Started.Format("2006-01-02 15:04:05"), cfg.Version, s.Seed)
+		if cfg.Method == "maple" {
+			fmt.Fprintf(w, "  search: model %s, objective %s (beta %g) on %s, %d outer x %d inner steps, inner lr %g momentum %g wd %g, init %s\n",
+				s.Model, s.Objective, s.Beta, s.OuterOn, s.OuterIters, s.InnerSteps, s.InnerLR, s.Momentum, s.WeightDecay, s.InnerInit)
+			fmt.Fprintf(w, "          weight lr %g, keep lr %g, keep %g (from %g), checkpoint every %d\n", s.WeightLR, s.KeepLR, s.Keep, s.Keep0, cfg.CheckpointEvery)
+		}
+		fmt.Fprintf(w, "  evaluation: model %s, %d steps, lr %g, validation check every %d\n", e.Model, e.Steps, e.LR, e.EvalEvery)
+		if cfg.Method == "maple" {
+			snaps, _ := runs.ReadMetrics(dir)
+			writeSearchTime(w, snaps)
+		}
+	}
+	switch {
+	case sum != nil && sum.Result != nil:
+		fmt.Fprintf(w, "summary (%s): ", sum.Status)
+		sum.Result.Report(w)
+	case sum != nil:
+		fmt.Fprintf(w, "summary: %s %s\n", sum.Status, sum.Error)
+	}
+	if len(d.Events) > 0 {
+		fmt.Fprintln(w, "events:")
+		for _, e := range d.Events {
+			fmt.Fprintf(w, "  before iteration %d: %s%s\n", e.Iter+1, e.Kind, runs.EventDetail(e))
+		}
+	}
+}
+
+// writeSearchTime writes the seconds a search spent per phase (nothing
+// before its first outer iteration).
+func writeSearchTime(w io.Writer, snaps []*core.Snapshot) {
+	if len(snaps) == 0 {
+		return
+	}
+	t, last := runs.SearchTime(snaps), snaps[len(snaps)-1]
+	fmt.Fprintf(w, "search time over %d iterations: inner %.1f s (%.2f s per iteration), outer gradient %.1f s, hypergradient %.1f s; final keep fraction %.3f\n",
+		len(snaps), t.Inner, t.Inner/float64(len(snaps)), t.OuterGrad, t.Hyper, last.KeepFrac)
+}
+
+// WriteData writes a dataset's description (`maple data`).
+func WriteData(w io.Writer, s loaders.Summary) {
+	fmt.Fprintf(w, "dataset %s (from %s): dim %d, shape %dx%dx%d, %d classes, label noise %g, oracle variant: %v\n",
+		s.Name, s.Source, s.Dim, s.Shape[0], s.Shape[1], s.Shape[2], s.Classes, s.LabelNoise, s.HasOracle)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "split\tn\tlabel noise\tenv\tenv n\tlabel=attr")
+	for _, sp := range s.Splits {
+		for i, e := range sp.Envs {
+			name, n, noise := sp.Split, fmt.Sprint(sp.N), "unknown"
+			if sp.LabelNoise >= 0 {
+				noise = fmt.Sprintf("%.3f", sp.LabelNoise)
+			}
+			if i > 0 {
+				name, n, noise = "", "", ""
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.3f\n", name, n, noise, e.Env, e.N, e.Agreement)
+		}
+	}
+	tw.Flush()
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "groups")
+	for _, g := range s.Splits[0].Groups {
+		fmt.Fprintf(tw, "\t%s", g.Name)
+	}
+	fmt.Fprintln(tw)
+	for _, sp := range s.Splits {
+		fmt.Fprint(tw, sp.Split)
+		for _, g := range sp.Groups {
+			fmt.Fprintf(tw, "\t%d", g.N)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}

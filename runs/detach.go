@@ -1,0 +1,81 @@
+package runs
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+
+	"github.com/maple-ood/maple/core"
+)
+
+// Detach continues the run r in a background process of its own session
+// (`exe resume ID --headless --ready-fd 3` plus extra), with its output in
+// the run's log. It releases r, and returns once the child says its search
+// listens on the socket (so that maple attach works at once), or with the
+// end of the child's log when the child ended before that.
+func Detach(exe string, r *Run, runsDir string, extra []string) error {
+	id := r.Config.ID
+	r.Close()
+	logf, err := r.OpenLog()
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	child := exec.Command(exe, append([]string{"resume", id, "--runs-dir", runsDir, "--headless", "--ready-fd", "3"}, extra...)...)
+	child.Stdout, child.Stderr = logf, logf
+	child.ExtraFiles = []*os.File{wr}
+	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := child.Start(); err != nil {
+		wr.Close()
+		return fmt.Errorf("cannot start the background search: %w", err)
+	}
+	wr.Close()
+	child.Process.Release()
+	buf := make([]byte, 64)
+	n, _ := rd.Read(buf) // "ready\n", or EOF when the child ended first
+	if !strings.HasPrefix(string(buf[:n]), "ready") {
+		tail, _ := os.ReadFile(r.Path(LogFile))
+		lines := strings.Split(strings.TrimRight(string(tail), "\n"), "\n")
+		return fmt.Errorf("the background search of run %s ended before it started; its log %s ends:\n%s", id, r.Path(LogFile), strings.Join(lines[max(0, len(lines)-5):], "\n"))
+	}
+	return nil
+}
+
+// ReadyPipe returns the Ready hook of a detached child: it tells the
+// parent waiting in Detach through the inherited file descriptor fd.
+func ReadyPipe(fd int) func(Control) {
+	f := os.NewFile(uintptr(fd), "ready")
+	return func(Control) {
+		fmt.Fprintln(f, "ready")
+		f.Close()
+	}
+}
+
+// RatesInForce returns the learning rates a resumed run continues with:
+// those of its checkpoint (else its config), each replaced by the one in
+// given when that is not 0; checked.
+func RatesInForce(r *Run, given core.LearningRates) (core.LearningRates, error) {
+	s := r.Config.Settings
+	lr := core.LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR}
+	if st, err := ReadCheckpoint(r.Dir, func(string) {}); err == nil && st != nil {
+		lr = st.LR
+	}
+	for _, p := range []struct{ dst, v *float64 }{{&lr.Weight, &given.Weight}, {&lr.Keep, &given.Keep}, {&lr.Inner, &given.Inner}} {
+		if *p.v != 0 {
+			*p.dst = *p.v
+		}
+	}
+	return lr, lr.Check()
+}
+
+// RateArgs are the resume flags that set lr.
+func RateArgs(lr core.LearningRates) []string {
+	return []string{"--weight-lr", fmt.Sprint(lr.Weight), "--keep-lr", fmt.Sprint(lr.Keep), "--inner-lr", fmt.Sprint(lr.Inner)}
+}

@@ -1,0 +1,115 @@
+package runs
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Resolve fills the settings a run derives from others and checks the
+// config: on the synthetic dataset the search model is linear unless
+// modelSet; the evaluation model is evalModel, else the search model; the
+// evaluation seed is the run's seed. Paths become absolute, so that the
+// run can be resumed, exported or evaluated from any directory.
+func Resolve(c Config, modelSet bool, evalModel string) (Config, error) {
+	if !modelSet && c.Dataset.Name == "synthetic" {
+		c.Settings.Model = "linear"
+	}
+	c.Eval.Model, c.Eval.Seed = evalModel, c.Settings.Seed
+	if c.Eval.Model == "" {
+		c.Eval.Model = c.Settings.Model
+	}
+	if err := c.Check(); err != nil {
+		return c, err
+	}
+	var err error
+	c.Dataset, err = c.Dataset.Abs()
+	return c, err
+}
+
+// Grid is a sweep's grid: every dataset x training size x model x method
+// x seed.
+type Grid struct {
+	Datasets []string
+	Sizes    []int    // training sizes; nil keeps the base config's
+	Models   []string // search and evaluation models; nil keeps the base config's
+	Methods  []string // a method, or maple:OBJECTIVE
+	Seeds    []uint64
+}
+
+func fields(s, sep string) []string {
+	var out []string
+	for _, x := range strings.Split(s, sep) {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// ParseGrid reads the sweep flags: comma-separated datasets, methods,
+// seeds and sizes, semicolon-separated models.
+func ParseGrid(datasets, methods, seeds, models, sizes string) (Grid, error) {
+	g := Grid{Datasets: fields(datasets, ","), Methods: fields(methods, ","), Models: fields(models, ";")}
+	for _, s := range fields(seeds, ",") {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return g, fmt.Errorf("--seeds: %q is not a seed", s)
+		}
+		g.Seeds = append(g.Seeds, n)
+	}
+	for _, s := range fields(sizes, ",") {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return g, fmt.Errorf("--train-sizes: %q is not a size", s)
+		}
+		g.Sizes = append(g.Sizes, n)
+	}
+	if len(g.Datasets) == 0 || len(g.Methods) == 0 || len(g.Seeds) == 0 {
+		return g, errors.New("the grid is empty: give --datasets, --methods and --seeds")
+	}
+	return g, nil
+}
+
+// Cells returns the grid's cells: base with each combination applied,
+// resolved as Resolve does (modelSet and evalModel as given to run).
+func (g Grid) Cells(base Config, modelSet bool, evalModel string) ([]Cell, error) {
+	sizes, models := g.Sizes, g.Models
+	if len(sizes) == 0 {
+		sizes = []int{base.Dataset.TrainSize}
+	}
+	if len(models) == 0 {
+		models = []string{""}
+	}
+	var cells []Cell
+	for _, ds := range g.Datasets {
+		for _, n := range sizes {
+			for _, model := range models {
+				for _, m := range g.Methods {
+					for _, seed := range g.Seeds {
+						c, set, ev := base, modelSet, evalModel
+						c.Dataset.Name, c.Dataset.TrainSize, c.Settings.Seed = ds, n, seed
+						if model != "" {
+							c.Settings.Model, ev, set = model, "", true
+						}
+						method, obj, isMaple := strings.Cut(m, ":")
+						if isMaple && method != "maple" {
+							return nil, fmt.Errorf("--methods: %q: only maple takes an objective (maple:rex)", m)
+						}
+						c.Method = method
+						if isMaple {
+							c.Settings.Objective = obj
+						}
+						c, err := Resolve(c, set, ev)
+						if err != nil {
+							return nil, fmt.Errorf("cell %s %s seed %d: %w", ds, m, seed, err)
+						}
+						cells = append(cells, Cell{Label: fmt.Sprintf("%s|%d|%s|%s|%d", ds, n, c.Settings.Model, m, seed), Config: c})
+					}
+				}
+			}
+		}
+	}
+	return cells, nil
+}

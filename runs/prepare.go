@@ -1,0 +1,156 @@
+package runs
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/loaders"
+)
+
+// Check reports the first setting of c that cannot work, naming its
+// flag. It reads nothing from disk.
+func (c Config) Check() error {
+	ok := false
+	for _, m := range core.Methods {
+		ok = ok || m == c.Method
+	}
+	if !ok {
+		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(core.Methods, ", "))
+	}
+	if err := c.Dataset.Check(); err != nil {
+		return err
+	}
+	if err := c.Settings.Check(); err != nil {
+		return err
+	}
+	if err := c.Eval.Check(); err != nil {
+		return err
+	}
+	if c.CheckpointEvery < 1 {
+		return fmt.Errorf("--checkpoint-every %d: want at least 1", c.CheckpointEvery)
+	}
+	return nil
+}
+
+// Prepare checks c, loads its data and checks that the models fit the
+// data and the machine's memory: everything that can be known before a
+// run directory is created. Download progress goes to progress.
+func Prepare(c Config, progress io.Writer) (*dataset.Splits, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	sp, err := c.Dataset.Load(c.Settings.Seed, progress)
+	if err != nil {
+		return nil, err
+	}
+	need, err := core.Memory(sp, c.Method, c.Settings, c.Eval)
+	if err != nil {
+		return nil, err
+	}
+	if mem := loaders.MemTotal(); mem > 0 && float64(need) > 0.8*float64(mem) {
+		return nil, fmt.Errorf("this run would need about %.1f GiB of memory (models %s / %s on %d training samples of dimension %d); the machine has %.1f GiB: choose a smaller --model, --eval-model or --train-size",
+			float64(need)/(1<<30), c.Settings.Model, c.Eval.Model, sp.Train.N, sp.Train.D, float64(mem)/(1<<30))
+	}
+	return sp, nil
+}
+
+// Outcome is what `maple run` reports when a run ends: the result of the
+// final weighted ERM (or the baseline) with the run's identity, and on
+// the synthetic dataset with a linear model the linear-case figures.
+type Outcome struct {
+	*core.Result
+	RunID     string      `json:"run_id"`
+	Status    core.Status `json:"status"`
+	Objective string      `json:"objective,omitempty"`
+	// Linear-case figures on the synthetic dataset with a linear model.
+	SpuriousShare    *float64 `json:"spurious_share,omitempty"`
+	ERMSpuriousShare *float64 `json:"erm_spurious_share,omitempty"`
+	ERMTestAcc       *float64 `json:"erm_test_acc,omitempty"`
+	Seconds          float64  `json:"seconds"`
+}
+
+// NewOutcome builds the outcome of a run with config cfg that ended with
+// s. On the synthetic dataset it trains an ERM baseline for comparison.
+func NewOutcome(ctx context.Context, cfg Config, s *Summary) *Outcome {
+	out := &Outcome{Result: s.Result, RunID: cfg.ID, Status: s.Status, Seconds: s.Seconds}
+	if out.Result == nil {
+		out.Result = &core.Result{Method: cfg.Method, Dataset: cfg.Dataset.Name}
+	}
+	if cfg.Method == "maple" {
+		out.Objective = cfg.Settings.Objective
+	}
+	if s.Result == nil || cfg.Dataset.Name != "synthetic" {
+		return out
+	}
+	sp, err := cfg.Dataset.Load(cfg.Settings.Seed, nil)
+	if err != nil {
+		return out
+	}
+	if share, err := core.SpuriousShare(sp, s.Result.Theta); err == nil {
+		out.SpuriousShare = &share
+		if cfg.Method != "erm" {
+			if erm, err := core.Baseline(ctx, sp, "erm", cfg.Eval); err == nil {
+				if es, err := core.SpuriousShare(sp, erm.Theta); err == nil {
+					out.ERMSpuriousShare, out.ERMTestAcc = &es, &erm.TestAcc
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Print writes the outcome for a person.
+func (o *Outcome) Print(w io.Writer) {
+	if o.Status != core.StatusDone {
+		fmt.Fprintf(w, "run %s: %s\n", o.RunID, o.Status)
+		return
+	}
+	fmt.Fprintf(w, "%s on %s (model %s, seed %d), ", o.Method, o.Dataset, o.Model, o.Seed)
+	o.Report(w)
+	if o.SpuriousShare != nil {
+		fmt.Fprintf(w, "  spurious share of the linear coefficient: %.4f", *o.SpuriousShare)
+		if o.ERMSpuriousShare != nil {
+			fmt.Fprintf(w, " (erm: %.4f, erm test acc %.4f)", *o.ERMSpuriousShare, *o.ERMTestAcc)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// Continue says how to go on with a run that did not finish, for a
+// person: the resume command, with lower learning rates when it failed
+// on a non-finite value.
+func Continue(runsDir string, s *Summary, id string) string {
+	cmd := fmt.Sprintf("maple resume %s --runs-dir %s", id, runsDir)
+	switch s.Status {
+	case core.StatusFailed:
+		msg := fmt.Sprintf("run %s failed at iteration %d: %s\n", id, s.Iter, s.Error)
+		if s.Rates != (core.LearningRates{}) && strings.Contains(s.Error, "non-finite") {
+			return msg + fmt.Sprintf("its state at iteration %d is checkpointed; continue with lower rates, e.g.: %s --inner-lr %g --weight-lr %g --keep-lr %g",
+				s.Iter, cmd, s.Rates.Inner/10, s.Rates.Weight, s.Rates.Keep)
+		}
+		return msg + "fix the cause, then continue with: " + cmd
+	case core.StatusDone:
+		return ""
+	}
+	if s.CheckpointErr != nil {
+		return fmt.Sprintf("run %s %s at iteration %d, but its final checkpoint could not be written (%v): %s continues from the last checkpoint that was", id, s.Status, s.Iter, s.CheckpointErr, cmd)
+	}
+	return fmt.Sprintf("run %s %s at iteration %d; its state is checkpointed: continue with %s", id, s.Status, s.Iter, cmd)
+}
+
+// DefaultConfig returns the config of `maple run --dataset name` with
+// every other flag at its default (the search model is linear on the
+// synthetic dataset, mlp:390,390 elsewhere; the evaluation model is the
+// search model).
+func DefaultConfig(name string) Config {
+	c := Config{Dataset: loaders.DefaultSpec(name), Method: "maple", Settings: core.DefaultSettings(), Eval: core.DefaultEval(), CheckpointEvery: 5}
+	if name == "synthetic" {
+		c.Settings.Model = "linear"
+	}
+	c.Eval.Model, c.Eval.Seed = c.Settings.Model, c.Settings.Seed
+	return c
+}

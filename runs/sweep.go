@@ -1,0 +1,225 @@
+package runs
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/dataset"
+)
+
+// Hash identifies what a run computes: a hash of every setting that can
+// change its results (dataset spec less its location, method, search and
+// evaluation settings, seed). Two runs with one hash are repeats of each
+// other; a sweep keys its cells by it. withoutSeed leaves the seed out,
+// which groups the seeds of one configuration.
+func (c Config) Hash(withoutSeed bool) string {
+	d := c.Dataset
+	d.DataDir, d.Offline = "", false
+	s, e := c.Settings, c.Eval
+	if withoutSeed {
+		s.Seed, e.Seed = 0, 0
+	}
+	b, _ := json.Marshal(struct {
+		Dataset any
+		Method  string
+		Search  core.Settings
+		Eval    core.EvalSettings
+	}{d, c.Method, s, e})
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
+}
+
+// Cell is one run of a sweep.
+type Cell struct {
+	Label  string // dataset|size|model|method|seed, for people
+	Config Config
+}
+
+// Sweep runs a grid of cells as normal runs under Dir, at most Jobs at a
+// time. A cell is claimed with an exclusive lock on a file named by its
+// config hash before anything is created, so that any number of sweep
+// processes sharing Dir run each cell once: a finished cell is skipped,
+// an interrupted one resumed, one held by another process left to it.
+type Sweep struct {
+	Name  string
+	Dir   string // the runs dir
+	Cells []Cell
+	Jobs  int       // runs at a time; default 1
+	Log   io.Writer // one line per cell event
+}
+
+// CellResult is how one cell ended in this process.
+type CellResult struct {
+	Cell   Cell
+	RunID  string
+	Status core.Status // done, failed, stopped, interrupted; Unknown if skipped
+	Note   string      // why it was skipped
+	Err    error
+}
+
+// Run runs the cells that are not done. When ctx is cancelled the running
+// cells are checkpointed (interrupted) and no new cell starts. It returns
+// the cells' results and the errors of failed cells, joined.
+func (s *Sweep) Run(ctx context.Context) ([]CellResult, error) {
+	if err := os.MkdirAll(s.claimDir(), dirPerm); err != nil {
+		return nil, fmt.Errorf("cannot create the runs directory: %w", err)
+	}
+	var mu sync.Mutex
+	logf := func(format string, a ...any) {
+		if s.Log == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(s.Log, format+"\n", a...)
+	}
+	results := make([]CellResult, len(s.Cells))
+	sem := make(chan struct{}, max(1, s.Jobs))
+	var wg sync.WaitGroup
+	for i, c := range s.Cells {
+		if ctx.Err() != nil {
+			results[i] = CellResult{Cell: c, Note: "not started: interrupted"}
+			continue
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			results[i] = CellResult{Cell: c, Note: "not started: interrupted"}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i] = s.runCell(ctx, c, logf)
+		}()
+	}
+	wg.Wait()
+	var errs []error
+	for _, r := range results {
+		if r.Err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", r.Cell.Label, r.Err))
+		}
+	}
+	return results, errors.Join(errs...)
+}
+
+func (s *Sweep) claimDir() string { return filepath.Join(s.Dir, ".claims") }
+
+// claim takes the exclusive lock of a cell, or reports that another
+// process holds it.
+func (s *Sweep) claim(hash string) (*os.File, bool, error) {
+	f, err := os.OpenFile(filepath.Join(s.claimDir(), s.Name+"-"+hash+".lock"), os.O_RDWR|os.O_CREATE, filePerm)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, false, nil
+	}
+	return f, true, nil
+}
+
+// FindCell returns the run of sweep name whose config hash is hash, or
+// "" when there is none.
+func FindCell(runsDir, name, hash string) (string, error) {
+	ents, err := os.ReadDir(runsDir)
+	if err != nil && !os.IsNotExist(err) {
+		return "", err
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		cfg, err := ReadConfig(filepath.Join(runsDir, e.Name()))
+		if err == nil && cfg.Sweep == name && cfg.Hash(false) == hash {
+			return e.Name(), nil
+		}
+	}
+	return "", nil
+}
+
+func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) CellResult {
+	res := CellResult{Cell: c}
+	hash := c.Config.Hash(false)
+	lock, ok, err := s.claim(hash)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	if !ok {
+		res.Note = "running in another process"
+		logf("%-40s %s; skipped", c.Label, res.Note)
+		return res
+	}
+	defer lock.Close()
+	id, err := FindCell(s.Dir, s.Name, hash)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	var r *Run
+	var sp *dataset.Splits // loaded by Prepare for a new cell; by Execute for a resumed one
+	if id != "" {
+		if sum, _ := ReadSummary(filepath.Join(s.Dir, id)); sum != nil && sum.Done {
+			res.RunID, res.Status, res.Note = id, core.StatusDone, "done already"
+			logf("%-40s done already (%s)", c.Label, id)
+			return res
+		}
+		if r, err = Open(s.Dir, id); err != nil {
+			res.Err = err
+			return res
+		}
+		os.Remove(r.Path(SummaryFile)) // a stopped or failed run goes on
+	} else {
+		if sp, err = Prepare(c.Config, nil); err != nil {
+			res.Err = err
+			logf("%-40s failed: %v", c.Label, err)
+			return res
+		}
+		cfg := c.Config
+		cfg.Sweep, cfg.Cell = s.Name, c.Label
+		if r, err = Create(s.Dir, cfg); err != nil {
+			res.Err = err
+			return res
+		}
+	}
+	defer r.Close()
+	res.RunID = r.Config.ID
+	lf, err := os.OpenFile(r.Path(LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, filePerm)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	defer lf.Close()
+	logf("%-40s started (%s)", c.Label, r.Config.ID)
+	sum, err := Execute(ctx, r, sp, Options{Log: lf, Lines: true, Socket: true})
+	if sum != nil {
+		res.Status = sum.Status
+	}
+	switch {
+	case err != nil:
+		res.Err = err
+		res.Status = core.StatusFailed
+		logf("%-40s failed (%s): %v", c.Label, r.Config.ID, err)
+		if sum != nil {
+			logf("%-40s %s", "", strings.ReplaceAll(Continue(s.Dir, sum, r.Config.ID), "\n", " "))
+		}
+	case sum.Status == core.StatusDone && sum.Result != nil:
+		logf("%-40s done: test acc %.1f%%, test worst-group %.1f%% (selected on validation)", c.Label, 100*sum.Result.TestAcc, 100*sum.Result.TestWorst)
+	default:
+		logf("%-40s %s at iteration %d (%s); rerun the sweep to resume it", c.Label, sum.Status, sum.Iter, r.Config.ID)
+	}
+	return res
+}

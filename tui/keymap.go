@@ -1,0 +1,102 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// One key map per view drives both the key handling (key.Matches) and
+// the help, short in the footer and full on ?, so the two never disagree
+// (soft-serve's pkg/ui/keymap pattern).
+
+// dashboardKeys are the dashboard's keys.
+type dashboardKeys struct {
+	Pause, Rates, Checkpoint, Export, Pane, Up, Down, PageUp, PageDown, Help, Quit key.Binding
+}
+
+func newDashboardKeys() dashboardKeys {
+	return dashboardKeys{
+		Pause:      key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause")),
+		Rates:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "rates")),
+		Checkpoint: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "checkpoint")),
+		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export")),
+		Pane:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "pane")),
+		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the footer line.
+func (k dashboardKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Pane, k.Help, k.Quit}
+}
+
+// FullHelp is the help page, in columns.
+func (k dashboardKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown}, {k.Help, k.Quit}}
+}
+
+// formKeys edit a form (the learning rates, the new-run form).
+type formKeys struct {
+	Next, Prev, Apply, Cancel key.Binding
+}
+
+func newFormKeys(apply string) formKeys {
+	return formKeys{
+		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
+		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
+		Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", apply)),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+func (k formKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Next, k.Prev, k.Apply, k.Cancel} }
+func (k formKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// confirmKeys answer a yes/no question; a second Ctrl-C is a yes.
+type confirmKeys struct{ Yes key.Binding }
+
+func newConfirmKeys() confirmKeys {
+	return confirmKeys{Yes: key.NewBinding(key.WithKeys("y", "Y", "ctrl+c"), key.WithHelp("y", "yes"))}
+}
+
+// browserKeys are the runs browser's keys.
+type browserKeys struct {
+	Open, Select, Compare, Attach, Resume, New, Filter, Sort, SortBack, Reverse, Back, Help, Quit key.Binding
+}
+
+func newBrowserKeys() browserKeys {
+	return browserKeys{
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Select:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select")),
+		Compare:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare")),
+		Attach:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach")),
+		Resume:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume")),
+		New:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
+		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Sort:     key.NewBinding(key.WithKeys("s", ">"), key.WithHelp("s/>", "sort by next column")),
+		SortBack: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "sort by previous column")),
+		Reverse:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the sort")),
+		Back:     key.NewBinding(key.WithKeys("esc", "backspace", "left", "q"), key.WithHelp("esc", "back to the list")),
+		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the footer line; help and quit come first so that a
+// narrow terminal never cuts them.
+func (k browserKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Help, k.Quit, k.Open, k.Select, k.Compare, k.Attach, k.Resume, k.New, k.Filter, k.Sort}
+}
+
+// FullHelp is the help page, in columns.
+func (k browserKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Open, k.Select, k.Compare}, {k.Attach, k.Resume, k.New}, {k.Filter, k.Sort, k.SortBack, k.Reverse}, {k.Back, k.Help, k.Quit}}
+}
+
+// backKeys leave a run's replay or a comparison.
+type backKeys struct{ Back key.Binding }
+
+func (k backKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Back} }
+func (k backKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

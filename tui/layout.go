@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/guptarohit/asciigraph"
+
+	"github.com/maple-ood/maple/core"
+)
+
+// screen is a full-window view of s.
+func screen(s string) tea.View {
+	v := tea.NewView(s)
+	v.AltScreen = true
+	return v
+}
+
+// fit cuts s to at most h lines of at most w cells.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// chart plots series (each a line) with a legend.
+func chart(title string, names []string, series [][]float64, w, h int) string {
+	if len(series) == 0 || len(series[0]) == 0 {
+		return title + "\n" + styles.Dim.Render("waiting for the first iteration")
+	}
+	var legend []string
+	for i, n := range names {
+		legend = append(legend, styles.Series[i%len(styles.Series)].Render("━ "+n))
+	}
+	plotH := max(2, h-2)
+	plotW := max(8, w-12)
+	data := make([][]float64, len(series))
+	for i, s := range series {
+		data[i] = s
+		if len(s) == 1 {
+			data[i] = []float64{s[0], s[0]}
+		}
+	}
+	g := asciigraph.PlotMany(data, asciigraph.Height(plotH), asciigraph.Width(plotW), asciigraph.Precision(3),
+		asciigraph.SeriesColors(styles.SeriesANSI[:len(series)]...))
+	return title + "  " + strings.Join(legend, " ") + "\n" + g
+}
+
+func column(snaps []*core.Snapshot, f func(*core.Snapshot) float64) []float64 {
+	out := make([]float64, len(snaps))
+	for i, s := range snaps {
+		out[i] = f(s)
+	}
+	return out
+}
+
+func scrollLines(s string, h, from int) string {
+	lines := strings.Split(s, "\n")
+	from = min(from, max(0, len(lines)-h))
+	end := min(len(lines), from+h)
+	return strings.Join(lines[from:end], "\n")
+}
+
+// statusText renders a status in its style ("starting" before any news).
+func statusText(s core.Status, stopping bool) string {
+	switch {
+	case stopping:
+		return styles.Stopping.Render("stopping")
+	case s == core.StatusUnknown:
+		return styles.Status[s].Render("starting")
+	}
+	return styles.Status[s].Render(s.String())
+}
+
+// tooSmall is the view of a terminal below the minimum size: a notice,
+// and the last message (a quit question stays visible at any size).
+func tooSmall(w, h int, note string, asking bool) string {
+	msg := fmt.Sprintf("terminal too small (need %d x %d, have %d x %d)", minWidth, minHeight, w, h)
+	if asking {
+		msg = note + "\n" + msg
+	}
+	return lipgloss.NewStyle().Width(max(1, w)).Render(msg)
+}
