@@ -147,10 +147,13 @@ func executeRun(ctx context.Context, f *Factory, r *runs.Run, opt runs.Options, 
 	}
 	if sum.Status != core.StatusDone {
 		fmt.Fprintln(f.Err, runs.Continue(f.RunsDir, sum, r.Config.ID))
-		if sum.Status == core.StatusInterrupted {
+		switch {
+		case sum.Status == core.StatusInterrupted:
 			return errInterrupted
+		case err != nil:
+			return fmt.Errorf("run %s failed", r.Config.ID)
 		}
-		return err
+		return nil
 	}
 	out := runs.NewOutcome(ctx, r.Config, sum)
 	out.Print(f.Err)

@@ -19,6 +19,9 @@ func buildMaple(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
+	if b := os.Getenv("MAPLE_TEST_BIN"); b != "" {
+		return b // a given binary (to show that a test fails on an older one)
+	}
 	bin := filepath.Join(t.TempDir(), "maple")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)

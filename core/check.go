@@ -102,12 +102,6 @@ func Memory(sp *dataset.Splits, method string, set Settings, ev EvalSettings) (i
 		}
 		return float64(net.NumParams()), nil
 	}
-	pe, err := params(ev.Model)
-	if err != nil {
-		return 0, fmt.Errorf("--eval-model: %w", err)
-	}
-	// Evaluation: theta, grad, momentum, the selected copy, plus work.
-	bytes += pe*4*5 + 4*float64(nets.WorkBudget)
 	if method == "maple" {
 		ps, err := params(set.Model)
 		if err != nil {
@@ -118,5 +112,11 @@ func Memory(sp *dataset.Splits, method string, set Settings, ev EvalSettings) (i
 		// logits and tangents over all samples.
 		bytes += ps*4*10 + n*d*4 + n*30*8 + all*float64(k)*4*4 + 4*float64(nets.WorkBudget)
 	}
+	pe, err := params(ev.Model)
+	if err != nil {
+		return 0, fmt.Errorf("--eval-model: %w", err)
+	}
+	// Evaluation: theta, grad, momentum, the selected copy, plus work.
+	bytes += pe*4*5 + 4*float64(nets.WorkBudget)
 	return int64(bytes), nil
 }

@@ -158,7 +158,10 @@ func domino(name string, coreTr, coreTe, digTr, digTe *images, c DominoConfig) (
 	for i := range testIdx {
 		testIdx[i] = i
 	}
-	trainIdx, valIdx := splitVal(pool, c.ValFrac, c.TrainSize, c.Seed)
+	trainIdx, valIdx, err := splitVal(pool, c.ValFrac, c.TrainSize, c.Seed)
+	if err != nil {
+		return nil, err
+	}
 	mk := func(nm string, corr [3]float64) *Splits {
 		// One pass in index order, so that every sample's draws are the
 		// same whatever the split, and the same in the oracle variant.

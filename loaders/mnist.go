@@ -84,8 +84,8 @@ func CMNIST(fe *Fetcher, c CMNISTConfig) (*Splits, error) {
 	if err := checkProbs("cmnist", append(c.Flips[:], c.LabelNoise, c.ValFrac)...); err != nil {
 		return nil, err
 	}
-	if c.TrainSize < 0 || c.TrainSize > 50000 {
-		return nil, fmt.Errorf("cmnist: train size %d outside 0..45000", c.TrainSize)
+	if c.TrainSize < 0 {
+		return nil, fmt.Errorf("--train-size %d: want 0 (all) or a positive count", c.TrainSize)
 	}
 	im, err := loadIDXPair(fe, MNISTTrainImages, MNISTTrainLabels)
 	if err != nil {
@@ -142,7 +142,10 @@ func CMNIST(fe *Fetcher, c CMNISTConfig) (*Splits, error) {
 	for i := range test {
 		test[i] = 50000 + i
 	}
-	trainIdx, valIdx := splitVal(pool, c.ValFrac, c.TrainSize, c.Seed)
+	trainIdx, valIdx, err := splitVal(pool, c.ValFrac, c.TrainSize, c.Seed)
+	if err != nil {
+		return nil, err
+	}
 	byParity := func(i int) int {
 		if i >= 50000 {
 			return 2
@@ -178,9 +181,12 @@ func CMNIST(fe *Fetcher, c CMNISTConfig) (*Splits, error) {
 
 // splitVal holds out a seeded fraction of pool for validation and keeps
 // a seeded subset of trainSize of the rest (0 = all). Both come back sorted.
-func splitVal(pool []int, frac float64, trainSize int, seed uint64) (train, val []int) {
+func splitVal(pool []int, frac float64, trainSize int, seed uint64) (train, val []int, err error) {
 	perm := rand.New(rand.NewPCG(seed, 0x5a1)).Perm(len(pool))
 	nv := int(math.Round(frac * float64(len(pool))))
+	if trainSize > len(pool)-nv {
+		return nil, nil, fmt.Errorf("--train-size %d: the dataset has %d training samples", trainSize, len(pool)-nv)
+	}
 	for k, p := range perm {
 		if k < nv {
 			val = append(val, pool[p])
@@ -190,7 +196,7 @@ func splitVal(pool []int, frac float64, trainSize int, seed uint64) (train, val 
 	}
 	slices.Sort(train)
 	slices.Sort(val)
-	return train, val
+	return train, val, nil
 }
 
 func newDataset(name string, n int, sh Shape, classes int, envs, groups []string) *Dataset {

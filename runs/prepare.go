@@ -129,7 +129,7 @@ func Continue(runsDir string, s *Summary, id string) string {
 	case core.StatusFailed:
 		msg := fmt.Sprintf("run %s failed at iteration %d: %s\n", id, s.Iter, s.Error)
 		if s.Rates != (core.LearningRates{}) && strings.Contains(s.Error, "non-finite") {
-			return msg + fmt.Sprintf("its state at iteration %d is checkpointed; continue with lower rates, e.g.: %s --inner-lr %g --weight-lr %g --keep-lr %g",
+			return msg + fmt.Sprintf("its state at iteration %d is checkpointed; continue with lower rates, e.g.: %s --inner-lr %.3g --weight-lr %.3g --keep-lr %.3g",
 				s.Iter, cmd, s.Rates.Inner/10, s.Rates.Weight, s.Rates.Keep)
 		}
 		return msg + "fix the cause, then continue with: " + cmd

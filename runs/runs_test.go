@@ -455,3 +455,52 @@ func TestSearchTime(t *testing.T) {
 		t.Errorf("no iterations: %+v", got)
 	}
 }
+
+// TestCommandsAfterTheEnd: a client that sends 100 pauses after the
+// search ended (the reproduction: during the final evaluation) gets an
+// error for each, at once, and the server never blocks.
+func TestCommandsAfterTheEnd(t *testing.T) {
+	r, err := Create(t.TempDir(), Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	sp, _ := loaders.Synthetic(loaders.DefaultSynthetic())
+	set := core.DefaultSettings()
+	set.Model, set.OuterIters, set.InnerSteps = "linear", 2, 3
+	eng, err := core.New(sp, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := eng.Run(context.Background(), core.Tee()); st != core.StatusDone || err != nil {
+		t.Fatalf("%v %v", st, err)
+	}
+	srv, err := Serve(r, NewHub(), eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cl, err := Attach(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	<-cl.Msgs // hello
+	for range 100 {
+		if err := cl.Pause(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.After(10 * time.Second)
+	for n := 0; n < 100; {
+		select {
+		case m := <-cl.Msgs:
+			if m.Kind != MsgError || !strings.Contains(m.Error, "has ended") {
+				t.Fatalf("answer %+v", m)
+			}
+			n++
+		case <-deadline:
+			t.Fatalf("%d of 100 commands answered", n)
+		}
+	}
+}

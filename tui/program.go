@@ -110,9 +110,12 @@ func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt
 		return res.sum, res.err
 	default:
 	}
-	// The screen closed while the search runs: stop it (resumable). The
-	// engine answers at once; the search ends within an inner step.
-	ctl.Stop()
+	// The screen closed while the search runs. On a signal the engine
+	// sees the cancelled context itself (interrupted); else the person
+	// left: stop it (resumable). Either way it ends within an inner step.
+	if ctx.Err() == nil {
+		ctl.Stop()
+	}
 	res := <-final
 	if uiErr != nil && ctx.Err() == nil && res.err == nil {
 		return res.sum, uiErr

@@ -1,0 +1,385 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/maple-ood/maple/core"
+	mruns "github.com/maple-ood/maple/runs"
+)
+
+// lifeArgs is a small search whose iterations last a fraction of a
+// second, checkpointed every 3 iterations.
+var lifeArgs = []string{"run", "--outer-iters", "12", "--inner-steps", "200", "--eval-steps", "60", "--checkpoint-every", "3"}
+
+// tmuxServer runs commands in a private tmux server.
+type tmuxServer struct {
+	sock string
+}
+
+func newTmux(t *testing.T) *tmuxServer {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	s := &tmuxServer{sock: filepath.Join(t.TempDir(), "tmux.sock")}
+	t.Cleanup(func() { s.do("kill-server") })
+	return s
+}
+
+func (s *tmuxServer) do(args ...string) string {
+	out, _ := exec.Command("tmux", append([]string{"-S", s.sock}, args...)...).CombinedOutput()
+	return string(out)
+}
+
+// start runs command in a new 120x40 session and returns the pid of the
+// command (exec'd by the pane's shell).
+func (s *tmuxServer) start(t *testing.T, name, command string) int {
+	t.Helper()
+	s.do("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "exec "+command)
+	out := strings.TrimSpace(s.do("list-panes", "-t", name, "-F", "#{pane_pid}"))
+	pid, err := strconv.Atoi(out)
+	if err != nil {
+		t.Fatalf("tmux pane pid %q", out)
+	}
+	return pid
+}
+
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	// A zombie (exited, not yet reaped) counts as gone.
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err == nil && !strings.Contains(string(b), ") Z ")
+}
+
+// waitGone waits up to limit for pid to exit and returns how long it took.
+func waitGone(pid int, limit time.Duration) (time.Duration, bool) {
+	t0 := time.Now()
+	for time.Since(t0) < limit {
+		if !alive(pid) {
+			return time.Since(t0), true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return time.Since(t0), false
+}
+
+// finish resumes the only run in runsDir until it is done and returns its
+// weights.npy.
+func finish(t *testing.T, bin, runsDir string) []byte {
+	t.Helper()
+	ents := runDirs(t, runsDir)
+	if len(ents) != 1 {
+		t.Fatalf("%d runs in %s", len(ents), runsDir)
+	}
+	dir := filepath.Join(runsDir, ents[0].Name())
+	for range 3 {
+		if mruns.Stat(dir).Status == core.StatusDone {
+			break
+		}
+		if out, err := exec.Command(bin, "resume", ents[0].Name(), "--runs-dir", runsDir, "--headless").CombinedOutput(); err != nil {
+			t.Fatalf("resume: %v\n%s", err, out)
+		}
+	}
+	if st := mruns.Stat(dir).Status; st != core.StatusDone {
+		t.Fatalf("run is %s after resuming", st)
+	}
+	w, err := os.ReadFile(filepath.Join(dir, mruns.WeightsNPY))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestLifecycle sends SIGTERM, SIGINT or SIGHUP at 20 random moments to
+// the real binary, with the dashboard (under tmux) and headless: every
+// process exits within 2 s and releases its run, and every run resumes to
+// weights byte-identical to an uninterrupted run's.
+func TestLifecycle(t *testing.T) {
+	bin := buildMaple(t)
+	tm := newTmux(t)
+	ref := t.TempDir()
+	if out, err := exec.Command(bin, append(lifeArgs, "--headless", "--runs-dir", ref)...).CombinedOutput(); err != nil {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+	want := finish(t, bin, ref)
+	rng := rand.New(rand.NewPCG(11, 0))
+	signals := []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP}
+	type trial struct {
+		i       int
+		sig     syscall.Signal
+		after   time.Duration
+		tmux    bool
+		runsDir string
+	}
+	var trials []trial
+	for i := range 20 {
+		trials = append(trials, trial{i: i, sig: signals[rng.IntN(3)], after: time.Duration(300+rng.IntN(3700)) * time.Millisecond,
+			tmux: i%2 == 0, runsDir: t.TempDir()})
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	interrupted := map[bool]int{} // by dashboard: trials whose signal stopped a live run
+	sem := make(chan struct{}, 2)
+	for _, tr := range trials {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			name := fmt.Sprintf("trial %d (%v after %v, dashboard %v)", tr.i, tr.sig, tr.after, tr.tmux)
+			args := append(append([]string{}, lifeArgs...), "--runs-dir", tr.runsDir)
+			var pid int
+			var cmd *exec.Cmd
+			if tr.tmux {
+				pid = tm.start(t, fmt.Sprintf("t%d", tr.i), bin+" "+strings.Join(args, " "))
+			} else {
+				cmd = exec.Command(bin, append(args, "--headless")...)
+				var out bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &out
+				if err := cmd.Start(); err != nil {
+					t.Error(err)
+					return
+				}
+				pid = cmd.Process.Pid
+				go cmd.Wait()
+			}
+			time.Sleep(tr.after)
+			syscall.Kill(pid, tr.sig)
+			took, ok := waitGone(pid, 2*time.Second)
+			if !ok {
+				t.Errorf("%s: still running %v after the signal", name, took)
+				syscall.Kill(pid, syscall.SIGKILL)
+				return
+			}
+			ents := runDirs(t, tr.runsDir)
+			if len(ents) == 0 {
+				return // stopped before its run existed: nothing to resume
+			}
+			rd := filepath.Join(tr.runsDir, ents[0].Name())
+			if mruns.Held(rd) {
+				t.Errorf("%s: the run's lock is still held", name)
+			}
+			if st := mruns.Stat(rd).Status; st != core.StatusDone {
+				if st != core.StatusInterrupted {
+					t.Errorf("%s: status %s after the signal, want interrupted", name, st)
+				}
+				mu.Lock()
+				interrupted[tr.tmux]++
+				mu.Unlock()
+			}
+			if got := finish(t, bin, tr.runsDir); !bytes.Equal(got, want) {
+				t.Errorf("%s: resumed weights differ from the uninterrupted run's", name)
+			}
+		}()
+	}
+	wg.Wait()
+	// The test means something only if most signals met a live search.
+	if interrupted[true] < 5 || interrupted[false] < 5 {
+		t.Errorf("signals interrupted %d dashboard and %d headless runs of 10 each; want most", interrupted[true], interrupted[false])
+	}
+	t.Logf("signals interrupted %d dashboard and %d headless runs of 10 each", interrupted[true], interrupted[false])
+}
+
+// TestNotATerminal: standard input from /dev/null (cron, systemd, CI,
+// Slurm) is not a terminal: run and ls work without the dashboard.
+func TestNotATerminal(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	cmd := exec.Command(bin, append(lifeArgs, "--runs-dir", dir)...)
+	var stderr bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, &stderr // </dev/null >/dev/null
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("run </dev/null >/dev/null: %v\n%s", err, stderr.String())
+	}
+	out, err := exec.Command(bin, "ls", "--runs-dir", dir).Output()
+	if err != nil || !strings.Contains(string(out), "done") {
+		t.Errorf("ls: %v\n%s", err, out)
+	}
+}
+
+// TestUnwatchedNaN: a NaN in a headless run ends it as failed with the
+// command to continue; resume with a lower rate finishes it. A sweep cell
+// that fails likewise does not hold up the sweep.
+func TestUnwatchedNaN(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	out, err := exec.Command(bin, "run", "--inner-lr", "1e30", "--outer-iters", "4", "--inner-steps", "20", "--eval-steps", "30", "--runs-dir", dir).CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitFailed || !strings.Contains(string(out), "--inner-lr 1e+29") {
+		t.Fatalf("NaN run: %v\n%s", err, out)
+	}
+	id := runDirs(t, dir)[0].Name()
+	if st := mruns.Stat(filepath.Join(dir, id)).Status; st != core.StatusFailed {
+		t.Errorf("status %s, want failed", st)
+	}
+	if out, err := exec.Command(bin, "resume", id, "--inner-lr", "0.1", "--runs-dir", dir).CombinedOutput(); err != nil {
+		t.Fatalf("resume with a lower rate: %v\n%s", err, out)
+	}
+	if st := mruns.Stat(filepath.Join(dir, id)).Status; st != core.StatusDone {
+		t.Errorf("status %s after the resume, want done", st)
+	}
+
+	sweepDir := t.TempDir()
+	sw := exec.Command(bin, "sweep", "--name", "nan", "--methods", "erm,maple:rex", "--seeds", "1", "--inner-lr", "1e30",
+		"--outer-iters", "4", "--inner-steps", "20", "--eval-steps", "30", "--runs-dir", sweepDir)
+	done := make(chan []byte, 1)
+	go func() { b, _ := sw.CombinedOutput(); done <- b }()
+	select {
+	case b := <-done:
+		if sw.ProcessState.ExitCode() != exitFailed || !strings.Contains(string(b), "failed") || !strings.Contains(string(b), "erm") {
+			t.Errorf("sweep with a NaN cell: exit %d\n%s", sw.ProcessState.ExitCode(), b)
+		}
+	case <-time.After(60 * time.Second):
+		sw.Process.Kill()
+		t.Fatal("the sweep hangs on a NaN cell")
+	}
+}
+
+// TestInterruptWithinIteration: SIGINT in the middle of a long outer
+// iteration stops the process within 2 s with exit code 130, and the run
+// stays resumable.
+func TestInterruptWithinIteration(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "run", "--outer-iters", "3", "--inner-steps", "100000000", "--headless", "--runs-dir", dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	t0 := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("SIGINT did not interrupt the iteration")
+	}
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Errorf("exit took %v", d)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != mruns.ExitInterrupted {
+		t.Errorf("exit code %d, want 130\n%s", code, out.String())
+	}
+	id := runDirs(t, dir)[0].Name()
+	if st := mruns.Stat(filepath.Join(dir, id)); st.Status != core.StatusInterrupted || !strings.Contains(out.String(), "maple resume "+id) {
+		t.Errorf("status %s; output:\n%s", st.Status, out.String())
+	}
+}
+
+// TestBadInputCreatesNothing: every refused setting names its flag, exits
+// with the usage code 2, and leaves no run behind, with --detach too.
+func TestBadInputCreatesNothing(t *testing.T) {
+	bin := buildMaple(t)
+	dir := filepath.Join(t.TempDir(), "runs")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dataset", "nosuch"}, `--dataset "nosuch"`},
+		{[]string{"--dataset", "nosuch", "--detach"}, `--dataset "nosuch"`},
+		{[]string{"--keep", "NaN"}, "--keep NaN"},
+		{[]string{"--beta", "NaN"}, "--beta NaN"},
+		{[]string{"--eval-lr", "Inf"}, "--eval-lr +Inf"},
+		{[]string{"--corr", "NaN,0.5,0.5"}, "--corr"},
+		{[]string{"--train-size", "-5"}, "--train-size -5"},
+		{[]string{"--eval-min-step", "-3"}, "--eval-min-step -3"},
+		{[]string{"--train-size", "1000000000"}, "GiB"},
+		{[]string{"--model", "mlp:65536,65536"}, "GiB"},
+		{[]string{"--model", "cnn"}, "--model: model cnn:16,32 needs image inputs"},
+		{[]string{"--eval-model", "cnn"}, "--eval-model: model cnn:16,32 needs image inputs"},
+		{[]string{"--dataset", "cmnist", "--data-dir", t.TempDir(), "--offline"}, "is missing"},
+	} {
+		cmd := exec.Command(bin, append(append([]string{"run"}, c.args...), "--runs-dir", dir)...)
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitUsage || !strings.Contains(string(out), c.want) || strings.Contains(string(out), "runs:") {
+			t.Errorf("maple run %v: %v\n%s\nwant exit 2 and %q", c.args, err, out, c.want)
+		}
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a refused run left %s behind", dir)
+	}
+}
+
+// TestDetachThenAttach: attach right after --detach returns finds the
+// search (the parent waits until its socket listens).
+func TestDetachThenAttach(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	// A large synthetic set takes the child a moment to build before its
+	// socket listens.
+	out, err := exec.Command(bin, "run", "--train-size", "400000", "--outer-iters", "200", "--inner-steps", "20", "--detach", "--runs-dir", dir).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSpace(string(out))
+	att := exec.Command(bin, "attach", id, "--lines", "--runs-dir", dir)
+	stdout, _ := att.StdoutPipe()
+	if err := att.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	n, _ := stdout.Read(buf)
+	att.Process.Kill()
+	att.Wait()
+	if !strings.Contains(string(buf[:n]), "attached to "+id) {
+		t.Errorf("attach right after detach: %q", buf[:n])
+	}
+	// Stop it: SIGTERM to the detached process, found by its lock.
+	pid, _ := os.ReadFile(filepath.Join(dir, id, mruns.LockFile))
+	p, _ := strconv.Atoi(string(pid))
+	syscall.Kill(p, syscall.SIGTERM)
+	if _, ok := waitGone(p, 5*time.Second); !ok {
+		t.Error("the detached search did not stop on SIGTERM")
+	}
+}
+
+// TestBaselineOnTerminal: a baseline on a terminal runs without the
+// dashboard and ends with its result and exit code 0.
+func TestBaselineOnTerminal(t *testing.T) {
+	bin := buildMaple(t)
+	tm := newTmux(t)
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "exit")
+	tm.do("new-session", "-d", "-s", "b", "-x", "120", "-y", "40",
+		bin+" run --method erm --eval-steps 50 --runs-dir "+filepath.Join(dir, "runs")+"; echo $? > "+marker+"; sleep 30")
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if b, err := os.ReadFile(marker); err == nil {
+			if strings.TrimSpace(string(b)) != "0" {
+				t.Errorf("exit %s; screen:\n%s", b, tm.do("capture-pane", "-p", "-t", "b"))
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("baseline did not end; screen:\n%s", tm.do("capture-pane", "-p", "-t", "b"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if s := tm.do("capture-pane", "-p", "-t", "b"); !strings.Contains(s, "selected on validation") {
+		t.Errorf("no result on the screen:\n%s", s)
+	}
+}
