@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -219,36 +218,16 @@ func NewCmdResume(f *Factory, runF func(*ResumeOptions) error) *cobra.Command {
 }
 
 func resumeRun(ctx context.Context, o *ResumeOptions) error {
-	r, err := runs.Open(o.F.RunsDir, o.ID)
+	r, rates, extra, err := runs.Reopen(o.F.RunsDir, o.ID, o.Rates, o.DataDir)
 	if err != nil {
 		return err
-	}
-	var extra []string
-	if o.DataDir != "" {
-		if r.Config.Dataset.DataDir, err = filepath.Abs(o.DataDir); err != nil {
-			r.Close()
-			return usageError{err}
-		}
-		extra = append(extra, "--data-dir", r.Config.Dataset.DataDir)
-	}
-	if sum, _ := runs.ReadSummary(r.Dir); sum != nil && sum.Done {
-		r.Close()
-		return fmt.Errorf("run %s is done; see maple show %s", o.ID, o.ID)
-	}
-	opt := runs.Options{Socket: true}
-	if o.Rates != (core.LearningRates{}) {
-		rates, err := runs.RatesInForce(r, o.Rates)
-		if err != nil {
-			r.Close()
-			return usageError{err}
-		}
-		opt.Rates, extra = &rates, append(extra, runs.RateArgs(rates)...)
 	}
 	if o.Detach {
 		return detach(o.F, r, extra)
 	}
 	os.Remove(r.Path(runs.SummaryFile)) // a stopped or failed run goes on
 	defer r.Close()
+	opt := runs.Options{Socket: true, Rates: rates}
 	if o.ReadyFD > 0 {
 		if opt.Ready = runs.ReadyPipe(o.ReadyFD); r.Config.Method != "maple" {
 			opt.Ready(nil) // a baseline has no search to wait for

@@ -1,7 +1,8 @@
 package core
 
-// Snapshot is what the engine reports after each outer iteration
-// (DESIGN.md section 4). It owns all its slices.
+// Snapshot is what the engine reports after each outer iteration (one
+// line of metrics.jsonl; see docs/ARCHITECTURE.md). It owns all its
+// slices.
 type Snapshot struct {
 	Iter       int      `json:"iter"`  // outer iterations completed (1-based)
 	Total      int      `json:"total"` // T

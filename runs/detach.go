@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -78,4 +79,35 @@ func RatesInForce(r *Run, given core.LearningRates) (core.LearningRates, error) 
 // RateArgs are the resume flags that set lr.
 func RateArgs(lr core.LearningRates) []string {
 	return []string{"--weight-lr", fmt.Sprint(lr.Weight), "--keep-lr", fmt.Sprint(lr.Keep), "--inner-lr", fmt.Sprint(lr.Inner)}
+}
+
+// Reopen opens run id of runsDir to continue it: it refuses a finished
+// run, points the dataset at dataDir when given (the data moved), and
+// resolves the learning rates to continue with when any is given (0
+// keeps the one in force). It returns the rates (nil: unchanged) and the
+// resume flags that repeat these choices for a detached child.
+func Reopen(runsDir, id string, given core.LearningRates, dataDir string) (*Run, *core.LearningRates, []string, error) {
+	r, err := Open(runsDir, id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fail := func(err error) (*Run, *core.LearningRates, []string, error) { r.Close(); return nil, nil, nil, err }
+	if sum, _ := ReadSummary(r.Dir); sum != nil && sum.Done {
+		return fail(fmt.Errorf("run %s is done; see maple show %s", id, id))
+	}
+	var args []string
+	if dataDir != "" {
+		if r.Config.Dataset.DataDir, err = filepath.Abs(dataDir); err != nil {
+			return fail(err)
+		}
+		args = append(args, "--data-dir", r.Config.Dataset.DataDir)
+	}
+	if given == (core.LearningRates{}) {
+		return r, nil, args, nil
+	}
+	lr, err := RatesInForce(r, given)
+	if err != nil {
+		return fail(err)
+	}
+	return r, &lr, append(args, RateArgs(lr)...), nil
 }

@@ -2,6 +2,9 @@
 // dashboard of a search (running in this process, or attached to one in
 // another through its socket) with its controls, and the runs browser
 // (sortable, filterable table, replay of a run's charts, comparison of two
-// runs, and attach / resume / new-run actions). It is the only package
-// that imports the charm libraries and asciigraph.
+// runs, and attach / resume / new-run actions handed back typed). One key
+// map per view drives both the keys and the help (bubbles key and help),
+// one Styles struct holds every style, and every disk read and socket
+// call runs as a tea.Cmd. It is the only package that imports the charm
+// libraries and asciigraph. See docs/ARCHITECTURE.md.
 package tui
