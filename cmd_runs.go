@@ -138,17 +138,18 @@ func NewCmdShow(f *Factory) *cobra.Command {
 // NewCmdExport builds `maple export`.
 func NewCmdExport(f *Factory) *cobra.Command {
 	var format, out string
+	var unfinished bool
 	var ov runs.Overrides
 	c := &cobra.Command{
 		Use:   "export ID",
-		Short: "Write a run's learned weights as CSV or .npy",
+		Short: "Write a run's learned weights (u.npy to train with, w, s, mask, ids; or weights.csv) and export.json",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, err := runDir(f, args[0])
 			if err != nil {
 				return err
 			}
-			files, err := runs.ExportTo(dir, out, format, ov, f.Err)
+			files, err := runs.ExportTo(dir, out, format, unfinished, ov, f.Err)
 			for _, p := range files {
 				fmt.Fprintln(f.Out, p)
 			}
@@ -157,6 +158,7 @@ func NewCmdExport(f *Factory) *cobra.Command {
 	}
 	c.Flags().StringVar(&format, "format", "csv", "csv or npy")
 	c.Flags().StringVar(&out, "out", "", "output directory (default: the run directory)")
+	c.Flags().BoolVar(&unfinished, "checkpoint", false, "export the latest checkpoint of a run that is not done (export.json says so)")
 	c.Flags().StringVar(&ov.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
 	return c
 }

@@ -287,6 +287,15 @@ func TestInterruptWithinIteration(t *testing.T) {
 	if st := mruns.Stat(filepath.Join(dir, id)); st.Status != core.StatusInterrupted || !strings.Contains(out.String(), "maple resume "+id) {
 		t.Errorf("status %s; output:\n%s", st.Status, out.String())
 	}
+	// Its weights are not final: export refuses them unless asked for.
+	if b, err := exec.Command(bin, "export", id, "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(b), "--checkpoint") {
+		t.Errorf("export of an interrupted run: %v\n%s", err, b)
+	}
+	if b, err := exec.Command(bin, "export", id, "--checkpoint", "--runs-dir", dir).CombinedOutput(); err != nil {
+		t.Errorf("export --checkpoint: %v\n%s", err, b)
+	} else if e, _ := os.ReadFile(filepath.Join(dir, id, "export.json")); !strings.Contains(string(e), "the run is interrupted") {
+		t.Errorf("export.json does not say the run is interrupted:\n%s", e)
+	}
 }
 
 // TestBadInputCreatesNothing: every refused setting names its flag, exits

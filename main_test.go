@@ -68,18 +68,20 @@ func TestCommandLine(t *testing.T) {
 	if len(list) != 1 || list[0]["status"] != "done" || list[0]["iter"] != 5.0 {
 		t.Errorf("ls: %v", list)
 	}
-	if s := run(t, bin, append([]string{"show", id}, rd...)...); !strings.Contains(s, "objective rex") || !strings.Contains(s, "search time over") || !strings.Contains(s, "oracle selection (test-selected") {
+	if s := run(t, bin, append([]string{"show", id}, rd...)...); !strings.Contains(s, "objective rex") || !strings.Contains(s, "search time over") || !strings.Contains(s, "oracle selection (test-selected") || !strings.Contains(s, "weights: the validation-selected iterate") {
 		t.Errorf("show:\n%s", s)
 	}
 	exp := t.TempDir()
 	run(t, bin, append([]string{"export", id, "--format", "npy", "--out", exp}, rd...)...)
-	a, _ := os.ReadFile(filepath.Join(exp, "weights.npy"))
-	b, _ := os.ReadFile(filepath.Join(dir, id, "weights.npy"))
-	if len(a) == 0 || string(a) != string(b) {
-		t.Error("exported weights.npy differs from the run's")
+	for _, name := range []string{"u.npy", "weights.npy", "keep_prob.npy", "mask.npy", "ids.npy"} {
+		a, _ := os.ReadFile(filepath.Join(exp, name))
+		b, _ := os.ReadFile(filepath.Join(dir, id, name))
+		if len(a) == 0 || string(a) != string(b) {
+			t.Errorf("exported %s differs from the run's", name)
+		}
 	}
 	run(t, bin, append([]string{"export", id, "--format", "csv", "--out", exp}, rd...)...)
-	if c, _ := os.ReadFile(filepath.Join(exp, "weights.csv")); !strings.HasPrefix(string(c), "index,sample_id,weight,keep_prob,kept,label,env,group\n") {
+	if c, _ := os.ReadFile(filepath.Join(exp, "weights.csv")); !strings.HasPrefix(string(c), "index,sample_id,u,weight,keep_prob,kept,label,env,group,env_name,group_name\n") {
 		t.Errorf("weights.csv starts %q", c[:min(60, len(c))])
 	}
 	ev := run(t, bin, append([]string{"eval", id, "--model", "mlp:8", "--eval-steps", "20"}, rd...)...)

@@ -37,6 +37,12 @@ type engine[T nets.Float] struct {
 	// Per-iteration buffers.
 	m, dmds, u []float64
 
+	// The validation-selected iterate so far (bestIter 0: none).
+	bestIter     int
+	bestScore    float64
+	bestW, bestS []float64
+	bestM        []bool
+
 	// interrupted, when set, is asked between inner steps; true abandons
 	// the outer iteration with errInterrupted.
 	interrupted func() bool
@@ -83,7 +89,7 @@ func newEngine[T nets.Float](sp *dataset.Splits, set Settings) (*engine[T], erro
 func (e *engine[T]) state() *State {
 	rng, _ := e.pcg.MarshalBinary()
 	st := &State{Iter: e.iter, W: e.w, S: e.s, WM: e.aw.M, WV: e.aw.V, SM: e.as.M, SV: e.as.V,
-		AdamT: e.aw.T, RNG: rng, LR: e.lr}
+		AdamT: e.aw.T, RNG: rng, LR: e.lr, BestIter: e.bestIter, BestScore: e.bestScore, BestW: e.bestW, BestS: e.bestS, BestM: e.bestM}
 	for _, v := range e.theta {
 		st.Theta = append(st.Theta, float32(v))
 	}
@@ -103,6 +109,9 @@ func (e *engine[T]) restore(st *State) error {
 	if err := st.LR.Check(); err != nil {
 		return err
 	}
+	if st.BestIter < 0 || st.BestIter > st.Iter || (st.BestIter > 0 && (len(st.BestW) != n || len(st.BestS) != n || len(st.BestM) != n)) {
+		return fmt.Errorf("state's selected iterate %d does not fit a search at iteration %d over %d samples", st.BestIter, st.Iter, n)
+	}
 	if e.set.InnerInit == "warm" && len(st.Theta) != e.net.NumParams() {
 		return fmt.Errorf("warm-start state holds %d parameters, the model has %d", len(st.Theta), e.net.NumParams())
 	}
@@ -115,6 +124,10 @@ func (e *engine[T]) restore(st *State) error {
 	e.aw = adam{M: c.WM, V: c.WV, T: c.AdamT}
 	e.as = adam{M: c.SM, V: c.SV, T: c.AdamT}
 	e.pcg, e.rng = pcg, rand.New(pcg)
+	e.bestIter, e.bestScore, e.bestW, e.bestS, e.bestM = c.BestIter, c.BestScore, c.BestW, c.BestS, c.BestM
+	if c.BestIter == 0 {
+		e.bestW, e.bestS, e.bestM = nil, nil, nil
+	}
 	if e.set.InnerInit == "warm" {
 		for i, v := range c.Theta {
 			e.theta[i] = T(v)
@@ -332,6 +345,11 @@ func (e *engine[T]) tryIterate() (*Snapshot, error) {
 	snap.OuterRisk, snap.InnerLoss, snap.Seconds = r, st.loss, tm
 	snap.KeepFrac, snap.KeepSize, snap.Temp = float64(kept)/float64(n), kt, tau
 	e.groupStats(snap)
+	e.consider(t+1, snap)
+	snap.Selected = e.bestIter
+	if set.selectIterate() == "final" {
+		snap.Selected = t + 1
+	}
 
 	snap.HyperNorm = e.aw.step(e.w, gw, e.lr.Weight, set.ClipNorm)
 	ProjectWeights(e.w)
@@ -428,9 +446,41 @@ func (e *engine[T]) groupStats(s *Snapshot) {
 // topK is how many top-weighted samples a snapshot lists.
 const topK = 5
 
-// output draws the final mask from s (all kept without sparsity) and
-// returns u = w * m.
-func (e *engine[T]) output() (w, s []float64, keep []bool) {
+// score is an iterate's validation criterion, higher better: the inner
+// model's validation worst-group accuracy where the validation split has
+// more than one group, else minus the outer risk.
+func (e *engine[T]) score(s *Snapshot) float64 {
+	if len(e.val.ds.GroupNames) > 1 {
+		return s.ValWorst
+	}
+	return -s.OuterRisk
+}
+
+// consider keeps iterate it (its w, s and drawn mask, before this
+// iteration's update) when it scores better than the best so far; the
+// earliest wins a tie. Only validation figures take part.
+func (e *engine[T]) consider(it int, s *Snapshot) {
+	sc := e.score(s)
+	if e.bestIter > 0 && !(sc > e.bestScore) {
+		return
+	}
+	e.bestIter, e.bestScore = it, sc
+	e.bestW = append(e.bestW[:0], e.w...)
+	e.bestS = append(e.bestS[:0], e.s...)
+	e.bestM = e.bestM[:0]
+	for _, m := range e.m {
+		e.bestM = append(e.bestM, m == 1)
+	}
+}
+
+// output returns the weights the final weighted ERM trains on: the
+// validation-selected iterate's w, s and drawn mask, or with
+// SelectIterate final the last w and s with a mask drawn from s (all kept
+// without sparsity). It also returns the iterate (0: the final weights).
+func (e *engine[T]) output() (w, s []float64, keep []bool, iter int) {
+	if e.set.selectIterate() == "val" && e.bestIter > 0 {
+		return append([]float64(nil), e.bestW...), append([]float64(nil), e.bestS...), append([]bool(nil), e.bestM...), e.bestIter
+	}
 	keep = make([]bool, len(e.w))
 	for i := range keep {
 		keep[i] = true
@@ -439,7 +489,7 @@ func (e *engine[T]) output() (w, s []float64, keep []bool) {
 			keep[i] = m == 1
 		}
 	}
-	return append([]float64(nil), e.w...), append([]float64(nil), e.s...), keep
+	return append([]float64(nil), e.w...), append([]float64(nil), e.s...), keep, 0
 }
 
 // Output is what a search produces: per training sample, the weight, the
@@ -448,6 +498,9 @@ func (e *engine[T]) output() (w, s []float64, keep []bool) {
 type Output struct {
 	W, S []float64
 	Keep []bool
+	// Iter is the selected iterate (1-based) the weights are from; 0 for
+	// the weights after the last iteration (--select-iterate final).
+	Iter int
 }
 
 // Weights returns u_i = W_i if kept, else 0.
@@ -502,8 +555,8 @@ func (E *Engine) Restore(st *State) error { return E.e.restore(st) }
 // Output returns the learned weights and a keep mask drawn from the keep
 // probabilities. Call it after Run has finished.
 func (E *Engine) Output() *Output {
-	w, s, k := E.e.output()
-	return &Output{W: w, S: s, Keep: k}
+	w, s, k, it := E.e.output()
+	return &Output{W: w, S: s, Keep: k, Iter: it}
 }
 
 // Pause asks the search to pause before its next outer iteration.

@@ -146,3 +146,52 @@ func TestUnwrittenRecordRollsBack(t *testing.T) {
 		t.Errorf("state at iteration %d after the record of 3 failed, want 2", got)
 	}
 }
+
+// The final weighted ERM trains on the validation-selected iterate: the
+// one whose inner model had the best validation worst-group accuracy
+// (the earliest of equals), with the w, s and mask of that iteration.
+func TestIterateSelection(t *testing.T) {
+	for _, mode := range []string{"val", "final"} {
+		t.Run(mode, func(t *testing.T) {
+			set := engineSettings("fixed")
+			set.SelectIterate = mode
+			e, _ := New(tinySplits(40, 2, 7), set)
+			states := []*State{e.State()} // states[t]: after t iterations
+			rec := &scriptRec{}
+			rec.after = func(*Snapshot) { states = append(states, e.State()) }
+			runAll(t, e, rec)
+			best, bestScore := 0, -1.0
+			for _, s := range rec.snaps {
+				if s.ValWorst > bestScore {
+					best, bestScore = s.Iter, s.ValWorst
+				}
+			}
+			out := e.Output()
+			last := rec.snaps[len(rec.snaps)-1]
+			if mode == "final" {
+				if out.Iter != 0 || !bitsEqual(out.W, states[len(states)-1].W) || last.Selected != last.Iter {
+					t.Errorf("final: output iterate %d, snapshot selects %d", out.Iter, last.Selected)
+				}
+				return
+			}
+			if best == last.Iter {
+				t.Fatalf("the best iterate is the last (%d): this case shows nothing; change the seed", best)
+			}
+			if out.Iter != best || last.Selected != best {
+				t.Fatalf("selected iterate %d (snapshot says %d), want %d (val worst-group %g)", out.Iter, last.Selected, best, bestScore)
+			}
+			if !bitsEqual(out.W, states[best-1].W) || !bitsEqual(out.S, states[best-1].S) {
+				t.Error("the selected weights are not those of the selected iterate")
+			}
+			kept := 0
+			for _, k := range out.Keep {
+				if k {
+					kept++
+				}
+			}
+			if got, want := float64(kept)/float64(len(out.Keep)), rec.snaps[best-1].KeepFrac; got != want {
+				t.Errorf("selected mask keeps %g, the iterate kept %g", got, want)
+			}
+		})
+	}
+}

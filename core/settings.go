@@ -33,13 +33,20 @@ type Settings struct {
 	AnnealEnd   float64 // te: keep size reaches K at te*T; default 0.6
 
 	Seed uint64 // seed of every random draw; default 1
+
+	// SelectIterate picks the iterate whose weights the final weighted ERM
+	// trains on: "val" (default) the one whose inner model scored best on
+	// the validation criterion (worst-group accuracy where the validation
+	// split has groups, else the lowest outer risk), "final" the last one.
+	SelectIterate string
 }
 
 // DefaultSettings returns the defaults documented on Settings.
 func DefaultSettings() Settings {
 	return Settings{Model: "mlp:390,390", Objective: "irmv1", CVaRAlpha: 0.2, OuterOn: "val",
 		OuterIters: 100, InnerSteps: 100, InnerLR: 0.1, Momentum: 0.9, WeightDecay: 0.001, InnerInit: "fixed",
-		WeightLR: 0.25, KeepLR: 0.05, ClipNorm: 3, Keep: 1, Keep0: 1, AnnealStart: 0.16, AnnealEnd: 0.6, Seed: 1}
+		WeightLR: 0.25, KeepLR: 0.05, ClipNorm: 3, Keep: 1, Keep0: 1, AnnealStart: 0.16, AnnealEnd: 0.6, Seed: 1,
+		SelectIterate: "val"}
 }
 
 // Objectives lists the outer objectives.
@@ -54,6 +61,7 @@ func (s Settings) Check() error {
 		oneOf("objective", s.Objective, Objectives),
 		oneOf("outer-on", s.OuterOn, []string{"val", "train"}),
 		oneOf("inner-init", s.InnerInit, []string{"fixed", "fresh", "warm"}),
+		oneOf("select-iterate", s.selectIterate(), []string{"val", "final"}),
 		checkInt("outer-iters", s.OuterIters, 1),
 		checkInt("inner-steps", s.InnerSteps, 1),
 		checkNum("beta", s.Beta, nonNegative),
@@ -94,3 +102,12 @@ func (l LearningRates) Check() error {
 }
 
 func (s Settings) sparse() bool { return s.Keep < 1 || s.Keep0 < 1 }
+
+// selectIterate is SelectIterate, with "" (a run recorded before the
+// setting existed) meaning "final", which is what such runs did.
+func (s Settings) selectIterate() string {
+	if s.SelectIterate == "" {
+		return "final"
+	}
+	return s.SelectIterate
+}

@@ -29,7 +29,11 @@ type Snapshot struct {
 	Seconds   Timing        `json:"seconds"`
 	LR        LearningRates `json:"lr"`
 	Status    Status        `json:"status"`
-	Err       string        `json:"error,omitempty"`
+	// Selected is the iterate the final weighted ERM would train on if the
+	// search ended now (the validation-selected one, or this one with
+	// --select-iterate final); 0 before any.
+	Selected int    `json:"selected_iter"`
+	Err      string `json:"error,omitempty"`
 	Elapsed   float64       `json:"elapsed"` // seconds since Run started
 }
 
@@ -93,6 +97,13 @@ type State struct {
 	RNG    []byte        `json:"-"` // the engine generator's state
 	LR     LearningRates `json:"lr"`
 	Theta  []float32     `json:"-"` // warm inner start only
+	// The validation-selected iterate so far: its iteration (1-based; 0
+	// for none), its score, and its w, s and drawn mask.
+	BestIter  int       `json:"best_iter"`
+	BestScore float64   `json:"best_score"`
+	BestW     []float64 `json:"-"`
+	BestS     []float64 `json:"-"`
+	BestM     []bool    `json:"-"`
 }
 
 // Clone returns a deep copy.
@@ -103,6 +114,9 @@ func (st *State) Clone() *State {
 	}
 	c.RNG = append([]byte(nil), st.RNG...)
 	c.Theta = append([]float32(nil), st.Theta...)
+	c.BestW = append([]float64(nil), st.BestW...)
+	c.BestS = append([]float64(nil), st.BestS...)
+	c.BestM = append([]bool(nil), st.BestM...)
 	return &c
 }
 

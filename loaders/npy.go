@@ -124,10 +124,18 @@ func npyHeaderLen(raw []byte) int {
 // WriteNPY writes a 1-D float32 or float64 array in the .npy format with
 // a version 1.0 header (little-endian, C order), readable by numpy.load.
 // (The .npy library writes version 2.0 headers, so this is done here.)
-func WriteNPY[T float32 | float64](w io.Writer, v []T) error {
-	descr, size := "<f8", 8
-	if _, ok := any(v).([]float32); ok {
+func WriteNPY[T float32 | float64 | int64 | uint8](w io.Writer, v []T) error {
+	var descr string
+	var size int
+	switch any(v).(type) {
+	case []float32:
 		descr, size = "<f4", 4
+	case []float64:
+		descr, size = "<f8", 8
+	case []int64:
+		descr, size = "<i8", 8
+	case []uint8:
+		descr, size = "|u1", 1
 	}
 	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }", descr, len(v))
 	// Pad with spaces and a newline so that the data starts 64-aligned.
@@ -141,12 +149,21 @@ func WriteNPY[T float32 | float64](w io.Writer, v []T) error {
 	hdr = append(hdr, '\n')
 	buf := make([]byte, 0, len(hdr)+size*len(v))
 	buf = append(buf, hdr...)
-	for _, x := range v {
-		if size == 4 {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(x)))
-		} else {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(float64(x)))
+	switch x := any(v).(type) {
+	case []float32:
+		for _, e := range x {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(e))
 		}
+	case []float64:
+		for _, e := range x {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(e))
+		}
+	case []int64:
+		for _, e := range x {
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(e))
+		}
+	case []uint8:
+		buf = append(buf, x...)
 	}
 	_, err := w.Write(buf)
 	return err

@@ -3,10 +3,12 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
@@ -134,5 +136,49 @@ func TestTableKeepsVariantsApart(t *testing.T) {
 		if math.Abs(got[m]-v) > 1e-9 {
 			t.Errorf("%s: %v, want %v (rows %v)", m, got[m], v, got)
 		}
+	}
+}
+
+// TestTableNeverPoolsUnlikeRuns: searches of 100, 60 and 20 outer
+// iterations are three rows named by the setting that differs, and a
+// repeat of a seed is not counted as another seed.
+func TestTableNeverPoolsUnlikeRuns(t *testing.T) {
+	dir := t.TempDir()
+	for i, c := range []struct {
+		iters int
+		seed  uint64
+		acc   float64
+	}{{100, 1, 0.70}, {60, 1, 0.60}, {20, 1, 0.50}, {20, 2, 0.40}, {20, 2, 0.40}, {100, 1, 0.70}} {
+		cfg := runs.DefaultConfig("synthetic")
+		cfg.Settings.OuterIters, cfg.Settings.Seed, cfg.Eval.Seed = c.iters, c.seed, c.seed
+		cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
+		r, err := runs.Create(dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: c.acc}})
+		os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
+		r.Close()
+	}
+	rows, err := Table(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		got[r.Method] = fmt.Sprintf("n=%d mean=%.1f", r.N, r.TestAcc.Mean)
+	}
+	want := map[string]string{
+		"maple/irmv1 [outer-iters 100]": "n=1 mean=70.0",
+		"maple/irmv1 [outer-iters 60]":  "n=1 mean=60.0",
+		"maple/irmv1 [outer-iters 20]":  "n=2 mean=45.0",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rows %v\nwant %v", got, want)
+	}
+	var b strings.Builder
+	WriteTable(&b, rows, "csv")
+	if !strings.Contains(b.String(), ",training-domain validation\n") {
+		t.Errorf("csv does not name the selection rule:\n%s", b.String())
 	}
 }

@@ -90,6 +90,13 @@ func WriteShow(w io.Writer, dir string) {
 	}
 	switch {
 	case sum != nil && sum.Result != nil:
+		if cfg != nil && cfg.Method == "maple" {
+			if sum.SelectedIter > 0 {
+				fmt.Fprintf(w, "weights: the validation-selected iterate %d of %d\n", sum.SelectedIter, sum.Iter)
+			} else {
+				fmt.Fprintf(w, "weights: those after the last iteration (%d)\n", sum.Iter)
+			}
+		}
 		fmt.Fprintf(w, "summary (%s): ", sum.Status)
 		sum.Result.Report(w)
 	case sum != nil:

@@ -38,9 +38,14 @@ func meanSD(v []float64) MeanSD {
 	return MeanSD{Mean: m, SD: sd}
 }
 
+// Selection names the model selection rule, in DomainBed's terms: the
+// validation split is held out of the training domains.
+const Selection = "training-domain validation"
+
 // Caption states how the table's figures were obtained.
 const Caption = "Test accuracy and test worst-group accuracy (%) at the checkpoint selected by validation worst-group accuracy " +
-	"(validation accuracy where a dataset has no groups); mean ± sample standard deviation (n-1) over seeds; n = finished seeds."
+	"(validation accuracy where a dataset has no groups) — " + Selection + " selection; mean ± sample standard deviation (n-1) over seeds; " +
+	"n = distinct seeds of one configuration (runs whose settings differ are never pooled: the differing settings are named in brackets)."
 
 // Table aggregates the finished runs of a sweep (every finished run when
 // sweep is "") in runsDir, rows sorted by dataset then method.
@@ -50,14 +55,13 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		return nil, err
 	}
 	type acc struct {
+		label            string // dataset|method label|model|size
+		cfg              *runs.Config
 		seeds            []uint64
+		seen             map[uint64]bool
 		test, worst, val []float64
 	}
-	type key struct {
-		dataset, method, model string
-		trainSize              int
-	}
-	groups := map[key]*acc{}
+	groups := map[string]*acc{} // by config hash without the seed
 	for _, in := range infos {
 		dir := filepath.Join(runsDir, in.ID)
 		cfg, err := runs.ReadConfig(dir)
@@ -68,21 +72,44 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
 			continue
 		}
-		k := key{in.Dataset, methodLabel(in.Method, cfg), cfg.Eval.Model, cfg.Dataset.TrainSize}
-		a := groups[k]
+		h := cfg.Hash(true)
+		a := groups[h]
 		if a == nil {
-			a = &acc{}
-			groups[k] = a
+			a = &acc{cfg: cfg, seen: map[uint64]bool{}}
+			groups[h] = a
 		}
+		if a.seen[cfg.Settings.Seed] {
+			continue // a repeat of a seed already counted (same config, same seed)
+		}
+		a.seen[cfg.Settings.Seed] = true
 		a.seeds = append(a.seeds, cfg.Settings.Seed)
 		a.test = append(a.test, 100*sum.Result.TestAcc)
 		a.worst = append(a.worst, 100*sum.Result.TestWorst)
 		a.val = append(a.val, 100*sum.Result.ValWorst)
 	}
+	// Groups that would print alike differ in some setting: name it.
+	alike := map[string][]*acc{}
+	for _, a := range groups {
+		c := a.cfg
+		a.label = fmt.Sprintf("%s|%s|%s|%d", c.Dataset.Name, methodLabel(c.MethodName(), c), c.Eval.Model, c.Dataset.TrainSize)
+		alike[a.label] = append(alike[a.label], a)
+	}
 	var rows []Row
-	for k, a := range groups {
-		rows = append(rows, Row{Dataset: k.dataset, Method: k.method, Model: k.model, TrainSize: k.trainSize, N: len(a.test), Seeds: a.seeds,
-			TestAcc: meanSD(a.test), TestWorst: meanSD(a.worst), ValWorst: meanSD(a.val)})
+	for _, set := range alike {
+		var cfgs []*runs.Config
+		for _, a := range set {
+			cfgs = append(cfgs, a.cfg)
+		}
+		diffs := differences(cfgs)
+		for i, a := range set {
+			c := a.cfg
+			method := methodLabel(c.MethodName(), c)
+			if diffs[i] != "" {
+				method += " [" + diffs[i] + "]"
+			}
+			rows = append(rows, Row{Dataset: c.Dataset.Name, Method: method, Model: c.Eval.Model, TrainSize: c.Dataset.TrainSize,
+				N: len(a.test), Seeds: a.seeds, TestAcc: meanSD(a.test), TestWorst: meanSD(a.worst), ValWorst: meanSD(a.val)})
+		}
 	}
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
@@ -130,15 +157,50 @@ func WriteTable(w io.Writer, rows []Row, format string) error {
 		return err
 	case "csv":
 		cw := csv.NewWriter(w)
-		cw.Write([]string{"dataset", "train_size", "model", "method", "n", "test_acc_mean", "test_acc_sd", "test_worst_mean", "test_worst_sd", "val_worst_mean", "val_worst_sd"})
+		cw.Write([]string{"dataset", "train_size", "model", "method", "n", "test_acc_mean", "test_acc_sd", "test_worst_mean", "test_worst_sd", "val_worst_mean", "val_worst_sd", "selection"})
 		for _, r := range rows {
 			f := func(x float64) string { return fmt.Sprintf("%.4f", x) }
-			cw.Write([]string{r.Dataset, fmt.Sprint(r.TrainSize), r.Model, r.Method, fmt.Sprint(r.N), f(r.TestAcc.Mean), f(r.TestAcc.SD), f(r.TestWorst.Mean), f(r.TestWorst.SD), f(r.ValWorst.Mean), f(r.ValWorst.SD)})
+			cw.Write([]string{r.Dataset, fmt.Sprint(r.TrainSize), r.Model, r.Method, fmt.Sprint(r.N), f(r.TestAcc.Mean), f(r.TestAcc.SD), f(r.TestWorst.Mean), f(r.TestWorst.SD), f(r.ValWorst.Mean), f(r.ValWorst.SD), Selection})
 		}
 		cw.Flush()
 		return cw.Error()
 	}
 	return fmt.Errorf("table format %q: want text, markdown or csv", format)
+}
+
+// differences names, for each config, the settings (as flag=value) in
+// which the configs differ, the seed left out; "" when there is one.
+func differences(cfgs []*runs.Config) []string {
+	out := make([]string, len(cfgs))
+	if len(cfgs) < 2 {
+		return out
+	}
+	flat := make([]map[string]string, len(cfgs))
+	keys := map[string]bool{}
+	for i, c := range cfgs {
+		flat[i] = runs.Flags(*c)
+		for k := range flat[i] {
+			keys[k] = true
+		}
+	}
+	var differ []string
+	for k := range keys {
+		for i := 1; i < len(flat); i++ {
+			if flat[i][k] != flat[0][k] {
+				differ = append(differ, k)
+				break
+			}
+		}
+	}
+	sort.Strings(differ)
+	for i := range cfgs {
+		var parts []string
+		for _, k := range differ {
+			parts = append(parts, k+" "+flat[i][k])
+		}
+		out[i] = strings.Join(parts, ", ")
+	}
+	return out
 }
 
 // methodLabel names a table row's method: a maple search whose model

@@ -19,27 +19,33 @@ import (
 
 // checkpoint.bin layout (little-endian):
 //
-//	"MAPLECKP" | uint32 version (1) | uint32 header length | header JSON
-//	  {"iter", "adam_t", "lr", "n", "rng", "theta"}
+//	"MAPLECKP" | uint32 version (2) | uint32 header length | header JSON
+//	  {"iter", "adam_t", "lr", "n", "rng", "theta", "best_iter", "best_score"}
 //	| W, S, WM, WV, SM, SV: n float64 each | rng bytes | theta float32s
+//	| when best_iter > 0: best W, best S (n float64 each), best mask (n bytes, 0/1)
 //	| uint32 CRC-32 (IEEE) of everything before it
+//
+// Version 1 (no selected iterate) is still read.
 const ckptMagic = "MAPLECKP"
 
 type ckptHeader struct {
-	Iter  int                `json:"iter"`
-	AdamT int                `json:"adam_t"`
-	LR    core.LearningRates `json:"lr"`
-	N     int                `json:"n"`
-	RNG   int                `json:"rng"`
-	Theta int                `json:"theta"`
+	Iter      int                `json:"iter"`
+	AdamT     int                `json:"adam_t"`
+	LR        core.LearningRates `json:"lr"`
+	N         int                `json:"n"`
+	RNG       int                `json:"rng"`
+	Theta     int                `json:"theta"`
+	BestIter  int                `json:"best_iter"`
+	BestScore float64            `json:"best_score"`
 }
 
 // EncodeCheckpoint serialises a search state.
 func EncodeCheckpoint(st *core.State) []byte {
-	h, _ := json.Marshal(ckptHeader{Iter: st.Iter, AdamT: st.AdamT, LR: st.LR, N: len(st.W), RNG: len(st.RNG), Theta: len(st.Theta)})
+	h, _ := json.Marshal(ckptHeader{Iter: st.Iter, AdamT: st.AdamT, LR: st.LR, N: len(st.W), RNG: len(st.RNG), Theta: len(st.Theta),
+		BestIter: st.BestIter, BestScore: st.BestScore})
 	var b bytes.Buffer
 	b.WriteString(ckptMagic)
-	binary.Write(&b, binary.LittleEndian, uint32(1))
+	binary.Write(&b, binary.LittleEndian, uint32(2))
 	binary.Write(&b, binary.LittleEndian, uint32(len(h)))
 	b.Write(h)
 	for _, v := range [][]float64{st.W, st.S, st.WM, st.WV, st.SM, st.SV} {
@@ -47,6 +53,13 @@ func EncodeCheckpoint(st *core.State) []byte {
 	}
 	b.Write(st.RNG)
 	binary.Write(&b, binary.LittleEndian, st.Theta)
+	if st.BestIter > 0 {
+		binary.Write(&b, binary.LittleEndian, st.BestW)
+		binary.Write(&b, binary.LittleEndian, st.BestS)
+		for _, m := range st.BestM {
+			b.WriteByte(map[bool]byte{false: 0, true: 1}[m])
+		}
+	}
 	binary.Write(&b, binary.LittleEndian, crc32.ChecksumIEEE(b.Bytes()))
 	return b.Bytes()
 }
@@ -64,8 +77,8 @@ func DecodeCheckpoint(data []byte) (*core.State, error) {
 	var ver, hl uint32
 	binary.Read(r, binary.LittleEndian, &ver)
 	binary.Read(r, binary.LittleEndian, &hl)
-	if ver != 1 {
-		return nil, fmt.Errorf("checkpoint version %d, this maple reads version 1", ver)
+	if ver != 1 && ver != 2 {
+		return nil, fmt.Errorf("checkpoint version %d, this maple reads versions 1 and 2", ver)
 	}
 	if int64(hl) > int64(r.Len()) {
 		return nil, errors.New("header longer than the file")
@@ -76,10 +89,14 @@ func DecodeCheckpoint(data []byte) (*core.State, error) {
 	if err := json.Unmarshal(hb, &h); err != nil {
 		return nil, fmt.Errorf("bad header: %v", err)
 	}
-	if h.N < 0 || h.RNG < 0 || h.Theta < 0 || int64(r.Len()) != 48*int64(h.N)+int64(h.RNG)+4*int64(h.Theta) {
+	best := int64(0)
+	if h.BestIter > 0 {
+		best = 17 * int64(h.N)
+	}
+	if h.N < 0 || h.RNG < 0 || h.Theta < 0 || h.BestIter < 0 || int64(r.Len()) != 48*int64(h.N)+int64(h.RNG)+4*int64(h.Theta)+best {
 		return nil, errors.New("sizes in the header do not match the file")
 	}
-	st := &core.State{Iter: h.Iter, AdamT: h.AdamT, LR: h.LR}
+	st := &core.State{Iter: h.Iter, AdamT: h.AdamT, LR: h.LR, BestIter: h.BestIter, BestScore: h.BestScore}
 	for _, p := range []*[]float64{&st.W, &st.S, &st.WM, &st.WV, &st.SM, &st.SV} {
 		*p = make([]float64, h.N)
 		binary.Read(r, binary.LittleEndian, *p)
@@ -89,6 +106,17 @@ func DecodeCheckpoint(data []byte) (*core.State, error) {
 	if h.Theta > 0 {
 		st.Theta = make([]float32, h.Theta)
 		binary.Read(r, binary.LittleEndian, st.Theta)
+	}
+	if h.BestIter > 0 {
+		st.BestW, st.BestS = make([]float64, h.N), make([]float64, h.N)
+		binary.Read(r, binary.LittleEndian, st.BestW)
+		binary.Read(r, binary.LittleEndian, st.BestS)
+		m := make([]byte, h.N)
+		r.Read(m)
+		st.BestM = make([]bool, h.N)
+		for i, v := range m {
+			st.BestM[i] = v == 1
+		}
 	}
 	for _, v := range [][]float64{st.W, st.S} {
 		for _, x := range v {

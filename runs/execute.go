@@ -163,7 +163,8 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 		return sum, writeJSONAtomic(r.Path(SummaryFile), sum)
 	}
 	out := eng.Output()
-	if err := WriteExports(r.Dir, out, sp.Train); err != nil {
+	sum.SelectedIter = out.Iter
+	if err := WriteExports(r.Dir, &cfg, core.StatusDone, final.Iter, out, sp.Train); err != nil {
 		return nil, r.fail(err, final.Iter, total, start)
 	}
 	logf("search done; evaluating weighted ERM of %s on the learned weights", cfg.Eval.Model)
@@ -200,11 +201,11 @@ func (r *Run) fail(err error, iter, total int, start time.Time) error {
 // ExportLatest writes the exports of the run in dir from its latest
 // checkpoint and returns the checkpoint's iteration.
 func ExportLatest(dir string) (int, error) {
-	_, sp, out, iter, err := final(dir, Overrides{}, nil)
+	cfg, sp, out, iter, err := final(dir, Overrides{}, nil)
 	if err != nil {
 		return 0, err
 	}
-	return iter, WriteExports(dir, out, sp.Train)
+	return iter, WriteExports(dir, cfg, Stat(dir).Status, iter, out, sp.Train)
 }
 
 // Overrides replace recorded settings of a run when it is read back:

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,54 +13,115 @@ import (
 	"strings"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
 )
 
-// WriteExports writes weights.npy and keep_prob.npy (float64, one value
-// per training sample in training-set order) and weights.csv (index,
-// sample id, weight, keep probability, kept, label, env, group) into dir.
-func WriteExports(dir string, out *core.Output, train *loaders.Dataset, formats ...string) error {
+// Export is export.json: what a set of exported weights is.
+type Export struct {
+	RunID      string       `json:"run_id"`
+	ConfigHash string       `json:"config_hash"` // runs.Config.Hash: every setting that changes results
+	Dataset    loaders.Spec `json:"dataset"`
+	Seed       uint64       `json:"seed"`
+	Status     core.Status  `json:"status"`    // the run's status when exported
+	Iteration  int          `json:"iteration"` // outer iterations of the checkpoint exported
+	// Iterate is the search iterate whose weights these are (1-based);
+	// 0 means the weights after the last iteration (--select-iterate final).
+	Iterate    int      `json:"iterate"`
+	Which      string   `json:"which"`      // Iterate in words
+	TrainWith  string   `json:"train_with"` // the file to train with: u.npy
+	N          int      `json:"n"`          // training samples, rows of every file
+	GroupNames []string `json:"group_names"`
+	EnvNames   []string `json:"env_names"`
+	Files      []string `json:"files"`
+}
+
+// Export file names besides weights.npy, keep_prob.npy and weights.csv.
+const (
+	UNPY       = "u.npy"
+	MaskNPY    = "mask.npy"
+	IDsNPY     = "ids.npy"
+	ExportJSON = "export.json"
+)
+
+// WriteExports writes into dir, for the training split in its order:
+// with npy, u.npy (u = w·m, the weights maple's evaluation trains on: 0
+// for a dropped sample), weights.npy (w), keep_prob.npy (s), mask.npy
+// (m, uint8) and ids.npy (the dataset's sample ids, int64); with csv,
+// weights.csv (index, sample id, u, w, s, kept, label, env, group and
+// their names); and always export.json saying what they are.
+func WriteExports(dir string, cfg *Config, status core.Status, iteration int, out *core.Output, train *dataset.Dataset, formats ...string) error {
 	if len(formats) == 0 {
 		formats = []string{"npy", "csv"}
+	}
+	u := out.Weights()
+	man := Export{RunID: cfg.ID, ConfigHash: cfg.Hash(false), Dataset: cfg.Dataset, Seed: cfg.Settings.Seed, Status: status,
+		Iteration: iteration, Iterate: out.Iter, TrainWith: UNPY, N: len(u), GroupNames: train.GroupNames, EnvNames: train.EnvNames}
+	man.Which = fmt.Sprintf("the validation-selected iterate %d of %d", out.Iter, iteration)
+	if out.Iter == 0 {
+		man.Which = fmt.Sprintf("the weights after iteration %d (--select-iterate final)", iteration)
+	}
+	if status != core.StatusDone {
+		man.Which += fmt.Sprintf("; the run is %s: these are from its latest checkpoint", status)
+	}
+	name := func(names []string, i int32) string {
+		if int(i) < len(names) {
+			return names[i]
+		}
+		return strconv.Itoa(int(i))
 	}
 	for _, f := range formats {
 		switch f {
 		case "npy":
-			for _, x := range []struct {
-				name string
-				v    []float64
-			}{{WeightsNPY, out.W}, {KeepNPY, out.S}} {
-				var b bytes.Buffer
-				if err := loaders.WriteNPY(&b, x.v); err != nil {
-					return err
-				}
-				if err := writeFileAtomic(dir+"/"+x.name, b.Bytes()); err != nil {
-					return err
+			mask := make([]uint8, len(u))
+			for i, k := range out.Keep {
+				if k {
+					mask[i] = 1
 				}
 			}
+			for _, x := range []struct {
+				name  string
+				write func(io.Writer) error
+			}{
+				{UNPY, func(w io.Writer) error { return loaders.WriteNPY(w, u) }},
+				{WeightsNPY, func(w io.Writer) error { return loaders.WriteNPY(w, out.W) }},
+				{KeepNPY, func(w io.Writer) error { return loaders.WriteNPY(w, out.S) }},
+				{MaskNPY, func(w io.Writer) error { return loaders.WriteNPY(w, mask) }},
+				{IDsNPY, func(w io.Writer) error { return loaders.WriteNPY(w, train.ID) }},
+			} {
+				var b bytes.Buffer
+				if err := x.write(&b); err != nil {
+					return err
+				}
+				if err := writeFileAtomic(filepath.Join(dir, x.name), b.Bytes()); err != nil {
+					return err
+				}
+				man.Files = append(man.Files, x.name)
+			}
 		case "csv":
-			err := writeAtomic(dir+"/"+WeightsCSV, func(f *os.File) error {
+			err := writeAtomic(filepath.Join(dir, WeightsCSV), func(f *os.File) error {
 				w := bufio.NewWriter(f)
-				w.WriteString("index,sample_id,weight,keep_prob,kept,label,env,group\n")
+				w.WriteString("index,sample_id,u,weight,keep_prob,kept,label,env,group,env_name,group_name\n")
+				g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 				for i := range out.W {
 					kept := 0
 					if out.Keep[i] {
 						kept = 1
 					}
-					fmt.Fprintf(w, "%d,%d,%s,%s,%d,%d,%d,%d\n", i, train.ID[i],
-						strconv.FormatFloat(out.W[i], 'g', -1, 64), strconv.FormatFloat(out.S[i], 'g', -1, 64),
-						kept, train.Y[i], train.Env[i], train.Group[i])
+					fmt.Fprintf(w, "%d,%d,%s,%s,%s,%d,%d,%d,%d,%q,%q\n", i, train.ID[i], g(u[i]), g(out.W[i]), g(out.S[i]),
+						kept, train.Y[i], train.Env[i], train.Group[i], name(train.EnvNames, train.Env[i]), name(train.GroupNames, train.Group[i]))
 				}
 				return w.Flush()
 			})
 			if err != nil {
 				return err
 			}
+			man.Files = append(man.Files, WeightsCSV)
 		default:
 			return fmt.Errorf("export format %q: want csv or npy", f)
 		}
 	}
-	return nil
+	return writeJSONAtomic(filepath.Join(dir, ExportJSON), man)
 }
 
 // WriteEval writes the result of `maple eval ID --model SPEC` into the
@@ -71,12 +133,18 @@ func WriteEval(dir, model string, res *core.Result) (string, error) {
 }
 
 // ExportTo writes the exports of the run in dir in format (csv or npy)
-// into out (the run directory when ""), and returns the files written.
-func ExportTo(dir, out, format string, ov Overrides, progress io.Writer) ([]string, error) {
+// into out (the run directory when ""), and returns the files written. A
+// run that is not done is refused unless unfinished is set: then its
+// latest checkpoint is exported, and export.json says so.
+func ExportTo(dir, out, format string, unfinished bool, ov Overrides, progress io.Writer) ([]string, error) {
 	if format != "csv" && format != "npy" {
 		return nil, fmt.Errorf("--format %q: want csv or npy", format)
 	}
-	_, sp, o, err := Final(dir, ov, progress)
+	status := Stat(dir).Status
+	if status != core.StatusDone && !unfinished {
+		return nil, fmt.Errorf("run %s is %s, not done: its weights are not final; export its latest checkpoint with --checkpoint, or resume it first", filepath.Base(dir), status)
+	}
+	cfg, sp, o, iter, err := final(dir, ov, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -86,17 +154,31 @@ func ExportTo(dir, out, format string, ov Overrides, progress io.Writer) ([]stri
 	if err := os.MkdirAll(out, dirPerm); err != nil {
 		return nil, err
 	}
-	if err := WriteExports(out, o, sp.Train, format); err != nil {
+	if err := WriteExports(out, cfg, status, iter, o, sp.Train, format); err != nil {
 		return nil, err
 	}
-	names := []string{WeightsCSV}
-	if format == "npy" {
-		names = []string{WeightsNPY, KeepNPY}
+	man, err := ReadExport(out)
+	if err != nil {
+		return nil, err
 	}
-	for i, n := range names {
-		names[i] = filepath.Join(out, n)
+	var names []string
+	for _, n := range append(man.Files, ExportJSON) {
+		names = append(names, filepath.Join(out, n))
 	}
 	return names, nil
+}
+
+// ReadExport reads export.json in dir.
+func ReadExport(dir string) (*Export, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ExportJSON))
+	if err != nil {
+		return nil, err
+	}
+	var e Export
+	if err := json.Unmarshal(b, &e); err != nil {
+		return nil, fmt.Errorf("%s is damaged: %w", filepath.Join(dir, ExportJSON), err)
+	}
+	return &e, nil
 }
 
 // Eval trains model by weighted ERM on the learned weights of the run in

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -268,9 +269,18 @@ func TestLocking(t *testing.T) {
 }
 
 func TestCheckpointRoundTrip(t *testing.T) {
-	st := &core.State{Iter: 7, W: []float64{1, 2}, S: []float64{0.5, 0.25}, WM: []float64{3, 4}, WV: []float64{5, 6},
+	base := core.State{Iter: 7, W: []float64{1, 2}, S: []float64{0.5, 0.25}, WM: []float64{3, 4}, WV: []float64{5, 6},
 		SM: []float64{7, 8}, SV: []float64{9, 10}, AdamT: 7, RNG: []byte("rngstate"), LR: core.LearningRates{Weight: 1, Keep: 2, Inner: 3},
 		Theta: []float32{1.5}}
+	withBest := base
+	withBest.BestIter, withBest.BestScore = 4, 0.625
+	withBest.BestW, withBest.BestS, withBest.BestM = []float64{1.5, 0.5}, []float64{1, 0.75}, []bool{true, false}
+	for name, st := range map[string]*core.State{"no selected iterate": &base, "selected iterate": &withBest} {
+		t.Run(name, func(t *testing.T) { checkpointRoundTrip(t, st) })
+	}
+}
+
+func checkpointRoundTrip(t *testing.T, st *core.State) {
 	b := EncodeCheckpoint(st)
 	got, err := DecodeCheckpoint(b)
 	if err != nil {
@@ -420,29 +430,79 @@ func TestHubNeverBlocks(t *testing.T) {
 	}
 }
 
+// smallExport writes the exports of a three-sample search into a new
+// directory: w = (1.5, 0.7, 2.25), the second sample dropped.
+func smallExport(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	out := &core.Output{W: []float64{1.5, 0.7, 2.25}, S: []float64{1, 0.5, 0.125}, Keep: []bool{true, false, true}, Iter: 4}
+	train := &loaders.Dataset{ID: []int64{7, 8, 9}, Y: []int32{0, 1, 1}, Env: []int32{0, 0, 1}, Group: []int32{0, 3, 2},
+		EnvNames: []string{"e0", "e1"}, GroupNames: []string{"g0", "g1", "g2", "g3"}}
+	cfg := Config{ID: "20261122-000000-01", Method: "maple", Settings: core.DefaultSettings(), Dataset: loaders.DefaultSpec("synthetic")}
+	if err := WriteExports(dir, &cfg, core.StatusDone, 6, out, train); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // TestNumpyLoads checks that numpy.load reads the exports, where a Python
-// with numpy is installed (.ci/run installs Debian's python3-numpy).
+// with numpy is installed (.ci/run installs Debian's python3-numpy), and
+// that u.npy holds what maple trains on: w where kept, 0 where dropped.
 func TestNumpyLoads(t *testing.T) {
 	py := "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import numpy").Run(); err != nil {
 		t.Skip("no python3 with numpy")
 	}
-	dir := t.TempDir()
-	out := &core.Output{W: []float64{1.5, 0, 2.25}, S: []float64{1, 0.5, 0.125}, Keep: []bool{true, false, true}}
-	train := &loaders.Dataset{ID: []int64{7, 8, 9}, Y: []int32{0, 1, 1}, Env: []int32{0, 0, 1}, Group: []int32{0, 3, 2}}
-	if err := WriteExports(dir, out, train); err != nil {
-		t.Fatal(err)
-	}
-	script := `import numpy as np, sys
-w = np.load(sys.argv[1] + "/weights.npy"); s = np.load(sys.argv[1] + "/keep_prob.npy")
-assert w.dtype == np.float64 and w.shape == (3,) and list(w) == [1.5, 0, 2.25], w
-assert list(s) == [1, 0.5, 0.125], s
-c = np.genfromtxt(sys.argv[1] + "/weights.csv", delimiter=",", names=True)
-assert list(c["sample_id"]) == [7, 8, 9] and list(c["kept"]) == [1, 0, 1] and list(c["weight"]) == [1.5, 0, 2.25]
+	dir := smallExport(t)
+	script := `import numpy as np, sys, json
+d = sys.argv[1]
+u = np.load(d + "/u.npy"); w = np.load(d + "/weights.npy"); s = np.load(d + "/keep_prob.npy")
+m = np.load(d + "/mask.npy"); ids = np.load(d + "/ids.npy")
+assert u.dtype == np.float64 and u.shape == (3,) and list(u) == [1.5, 0, 2.25], u
+assert list(w) == [1.5, 0.7, 2.25] and list(s) == [1, 0.5, 0.125], (w, s)
+assert m.dtype == np.uint8 and list(m) == [1, 0, 1] and ids.dtype == np.int64 and list(ids) == [7, 8, 9], (m, ids)
+c = np.genfromtxt(d + "/weights.csv", delimiter=",", names=True, dtype=None, encoding="utf-8")
+assert list(c["sample_id"]) == [7, 8, 9] and list(c["kept"]) == [1, 0, 1] and list(c["u"]) == [1.5, 0, 2.25]
+assert list(c["group_name"]) == ['"g0"', '"g3"', '"g2"'], c["group_name"]
+e = json.load(open(d + "/export.json"))
+assert e["train_with"] == "u.npy" and e["iterate"] == 4 and e["iteration"] == 6 and "validation-selected iterate 4" in e["which"], e
 print("ok")`
 	b, err := exec.Command(py, "-c", script, dir).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(b)) != "ok" {
 		t.Errorf("numpy: %v\n%s", err, b)
+	}
+}
+
+// TestReadmeTorchSnippet runs the README's PyTorch lines on an export
+// with Debian's python3-torch (.ci/run installs it): the weighted loss is
+// maple's, and the sampler never draws a dropped sample.
+func TestReadmeTorchSnippet(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import torch").Run(); err != nil {
+		t.Skip("no python3 with torch")
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "<!-- torch snippet -->\n```python\n")
+	snippet, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 || !strings.Contains(snippet, `run = "runs/ID"`) {
+		t.Fatal("README has no torch snippet with run = \"runs/ID\"")
+	}
+	dir := smallExport(t)
+	script := strings.Replace(snippet, `run = "runs/ID"`, fmt.Sprintf("run = %q", dir), 1) + `
+import math
+n = len(u)
+l = weighted_loss(torch.zeros(n, 2), torch.zeros(n, dtype=torch.long), torch.arange(n))
+assert abs(l.item() - math.log(2)) < 1e-6, l
+drawn = set(int(i) for i in torch.utils.data.WeightedRandomSampler(u, num_samples=2000))
+assert drawn == {0, 2}, drawn
+assert list(ids) == [7, 8, 9]
+print("ok")`
+	b, err := exec.Command(py, "-c", script).CombinedOutput()
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(b)), "ok") {
+		t.Errorf("torch snippet: %v\n%s\n%s", err, script, b)
 	}
 }
 

@@ -19,12 +19,15 @@ type Summary struct {
 	Status core.Status `json:"status"` // done, stopped or failed (interrupted: never written)
 	Error  string      `json:"error,omitempty"`
 	// Rates are the learning rates in force when a search failed.
-	Rates    core.LearningRates `json:"rates,omitzero"`
-	Iter     int                `json:"iter"`
-	Total    int                `json:"total"`
-	Result   *core.Result       `json:"result,omitempty"`
-	Finished time.Time          `json:"finished"`
-	Seconds  float64            `json:"seconds"`
+	Rates core.LearningRates `json:"rates,omitzero"`
+	Iter  int                `json:"iter"`
+	Total int                `json:"total"`
+	// SelectedIter is the search iterate whose weights the evaluation
+	// trained on (validation-selected); 0: the weights after the last one.
+	SelectedIter int          `json:"selected_iter"`
+	Result       *core.Result `json:"result,omitempty"`
+	Finished     time.Time    `json:"finished"`
+	Seconds      float64      `json:"seconds"`
 	// BestValWorst is the best validation worst-group accuracy of the
 	// search model over the outer iterations (NaN-free; -1 if none).
 	BestValWorst float64 `json:"best_val_worst_group_acc"`
