@@ -32,9 +32,9 @@ type Snapshot struct {
 	// Selected is the iterate the final weighted ERM would train on if the
 	// search ended now (the validation-selected one, or this one with
 	// --select-iterate final); 0 before any.
-	Selected int    `json:"selected_iter"`
-	Err      string `json:"error,omitempty"`
-	Elapsed   float64       `json:"elapsed"` // seconds since Run started
+	Selected int     `json:"selected_iter"`
+	Err      string  `json:"error,omitempty"`
+	Elapsed  float64 `json:"elapsed"` // seconds since Run started
 }
 
 // TopSample is one heavily weighted training sample.
