@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -64,7 +66,9 @@ var ErrLocked = errors.New("the run is held by another process")
 
 // Create makes a new run directory under runsDir with a fresh id that
 // sorts by start time (YYYYMMDD-HHMMSS-NN, NN counting runs started in the
-// same second), writes run.json and takes the lock.
+// same second), with run.json written and the lock taken. The directory
+// is built under a hidden name and renamed into place, so that a run
+// directory never exists without its run.json.
 func Create(runsDir string, cfg Config) (*Run, error) {
 	if err := os.MkdirAll(runsDir, dirPerm); err != nil {
 		return nil, fmt.Errorf("cannot create the runs directory: %w", err)
@@ -72,34 +76,60 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 	if cfg.Started.IsZero() {
 		cfg.Started = time.Now()
 	}
+	tmp, err := os.MkdirTemp(runsDir, ".new-")
+	if err != nil {
+		return nil, fmt.Errorf("cannot create a run in %s: %w", runsDir, err)
+	}
+	if err := os.Chmod(tmp, dirPerm); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	r := &Run{Dir: tmp}
+	if err := r.takeLock(); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
 	stamp := cfg.Started.UTC().Format("20060102-150405")
-	for seq := 1; ; seq++ {
+	for seq := 1; seq < 10000; seq++ {
 		id := fmt.Sprintf("%s-%02d", stamp, seq)
 		dir := filepath.Join(runsDir, id)
-		err := os.Mkdir(dir, dirPerm)
-		if errors.Is(err, os.ErrExist) {
+		if _, err := os.Lstat(dir); err == nil {
 			continue
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%w", err)
-		}
 		cfg.ID = id
-		r := &Run{Dir: dir, Config: cfg}
-		if err := r.takeLock(); err != nil {
-			return nil, err
-		}
-		if err := writeJSONAtomic(filepath.Join(dir, ConfigFile), cfg); err != nil {
+		if err := writeJSONAtomic(filepath.Join(tmp, ConfigFile), cfg); err != nil {
 			r.Close()
+			os.RemoveAll(tmp)
 			return nil, err
 		}
+		// rename(2) does not replace a non-empty directory: a run made
+		// with the same id meanwhile makes this fail, and the next id is
+		// tried.
+		if err := os.Rename(tmp, dir); err != nil {
+			if _, serr := os.Lstat(dir); serr == nil {
+				continue
+			}
+			r.Close()
+			os.RemoveAll(tmp)
+			return nil, err
+		}
+		syncDir(runsDir)
+		r.Dir, r.Config = dir, cfg
 		return r, nil
 	}
+	r.Close()
+	os.RemoveAll(tmp)
+	return nil, fmt.Errorf("no free run id for %s in %s", stamp, runsDir)
 }
 
-// Open takes the lock of an existing run and reads its config.
+// Open takes the lock of an existing run, reads its config and removes
+// the temporary files a killed writer left behind.
 func Open(runsDir, id string) (*Run, error) {
 	dir := filepath.Join(runsDir, id)
-	if _, err := os.Stat(dir); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, ConfigFile)); err != nil || id == "" || strings.HasPrefix(id, ".") {
+		if _, derr := os.Stat(dir); derr == nil && id != "" {
+			return nil, fmt.Errorf("run %s has no readable run.json (%v): it cannot be resumed, but its other files are untouched", id, err)
+		}
 		return nil, fmt.Errorf("no run %q in %s (see maple ls)", id, runsDir)
 	}
 	r := &Run{Dir: dir}
@@ -112,6 +142,11 @@ func Open(runsDir, id string) (*Run, error) {
 		return nil, err
 	}
 	r.Config = *cfg
+	if tmps, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(tmps) > 0 {
+		for _, t := range tmps {
+			os.Remove(t) // an atomic write cut short; the file it was for is intact
+		}
+	}
 	return r, nil
 }
 
@@ -129,33 +164,36 @@ func ReadConfig(dir string) (*Config, error) {
 	return &c, nil
 }
 
+// takeLock takes an exclusive flock on the run directory itself (so
+// that deleting the lock file cannot let a second writer in) and writes
+// this process's id into the lock file for people.
 func (r *Run) takeLock() error {
-	f, err := os.OpenFile(filepath.Join(r.Dir, LockFile), os.O_RDWR|os.O_CREATE, filePerm)
+	d, err := os.Open(r.Dir)
 	if err != nil {
-		return fmt.Errorf("%w", err)
+		return err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		pid, _ := os.ReadFile(f.Name())
-		f.Close()
-		return fmt.Errorf("%w: run %s is being written by process %s; attach to it with maple attach %s, or wait", ErrLocked, filepath.Base(r.Dir), string(pid), filepath.Base(r.Dir))
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		d.Close()
+		pid, _ := os.ReadFile(filepath.Join(r.Dir, LockFile))
+		id := filepath.Base(r.Dir)
+		return fmt.Errorf("%w: run %s is being written by process %s; attach to it with maple attach %s, or wait", ErrLocked, id, strings.TrimSpace(string(pid)), id)
 	}
-	f.Truncate(0)
-	fmt.Fprintf(f, "%d", os.Getpid())
-	r.lock = f
+	os.WriteFile(filepath.Join(r.Dir, LockFile), []byte(strconv.Itoa(os.Getpid())), filePerm)
+	r.lock = d
 	return nil
 }
 
-// Held reports whether some process holds the lock of the run in dir.
+// Held reports whether some process holds the run in dir.
 func Held(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, LockFile))
+	d, err := os.Open(dir)
 	if err != nil {
 		return false
 	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	defer d.Close()
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		return true
 	}
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	syscall.Flock(int(d.Fd()), syscall.LOCK_UN)
 	return false
 }
 

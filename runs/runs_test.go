@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -561,6 +562,150 @@ func TestCommandsAfterTheEnd(t *testing.T) {
 			n++
 		case <-deadline:
 			t.Fatalf("%d of 100 commands answered", n)
+		}
+	}
+}
+
+// TestResumeKeepsGoodRecords: killed after iteration 8 (checkpoint at 6)
+// with line 4 of metrics.jsonl damaged by hand, resume keeps records 1-3
+// and 5-6, sets the damaged line and records 7-8 aside (reported), and
+// finishes with every other record; a damaged events line hides nothing.
+func TestResumeKeepsGoodRecords(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	dir := t.TempDir()
+	if out, err := runMaple(t, []string{"MAPLE_CRASH=metrics:8"}, append(searchArgs, "--runs-dir", dir)...); err == nil {
+		t.Fatalf("not killed:\n%s", out)
+	}
+	id := onlyRun(t, dir)
+	rd := filepath.Join(dir, id)
+	b, _ := os.ReadFile(filepath.Join(rd, MetricsFile))
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	lines[3] = "garbage"
+	os.WriteFile(filepath.Join(rd, MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	ev, _ := os.ReadFile(filepath.Join(rd, EventsFile))
+	os.WriteFile(filepath.Join(rd, EventsFile), append([]byte("not json\n"), ev...), 0o600)
+	if in := Stat(rd); !strings.Contains(in.Problem, "line 4 damaged") {
+		t.Errorf("ls does not flag the damaged line: %+v", in)
+	}
+	out, err := runMaple(t, nil, "resume", id, "--runs-dir", dir)
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "line 4 damaged; moved to") || !strings.Contains(out, "records of iteration 7, 8 come after the checkpoint at 6") {
+		t.Errorf("resume did not report what it set aside:\n%s", out)
+	}
+	snaps, err := ReadMetrics(rd)
+	var iters []int
+	for _, s := range snaps {
+		iters = append(iters, s.Iter)
+	}
+	if err != nil || fmt.Sprint(iters) != "[1 2 3 5 6 7 8 9 10 11 12]" {
+		t.Errorf("metrics after resume: %v %v", iters, err)
+	}
+	aside, _ := os.ReadFile(filepath.Join(rd, DroppedMetrics))
+	if n := strings.Count(string(aside), "\n"); n != 3 || !strings.HasPrefix(string(aside), "garbage\n") {
+		t.Errorf("%s holds %d lines:\n%s", DroppedMetrics, n, aside)
+	}
+	events, err := ReadEvents(rd)
+	if err == nil || len(events) == 0 || events[len(events)-1].Kind != core.EventEvaluate {
+		t.Errorf("events after a damaged first line: %v, %v", events, err)
+	}
+	if in := Stat(rd); in.Status != core.StatusDone || !strings.Contains(in.Problem, "set aside") {
+		t.Errorf("ls after resume: %+v", in)
+	}
+}
+
+// TestLockEdgeCases: a deleted lock file neither hides a run nor lets a
+// second process write it; no checkpoint with records on disk is an
+// error, not a silent restart; leftover temporary files are cleaned.
+func TestLockEdgeCases(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Create(dir, Config{Method: "maple", Settings: core.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(r.Path(LockFile))
+	if list, _ := List(dir); len(list) != 1 || list[0].Status != core.StatusRunning {
+		t.Errorf("a run without its lock file: %+v", list)
+	}
+	if _, err := Open(dir, r.Config.ID); !errors.Is(err, ErrLocked) {
+		t.Errorf("a second writer got in: %v", err)
+	}
+	os.WriteFile(r.Path(".checkpoint.bin.tmp-123"), []byte("half"), 0o600)
+	os.WriteFile(r.Path(MetricsFile), []byte(`{"iter":1}`+"\n"), 0o600)
+	r.Close()
+	r2, err := Open(dir, r.Config.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if _, err := os.Stat(r2.Path(".checkpoint.bin.tmp-123")); !os.IsNotExist(err) {
+		t.Error("a leftover temporary file was not cleaned")
+	}
+	r2.Config.Dataset = loaders.DefaultSpec("synthetic")
+	r2.Config.Settings.Model = "linear"
+	r2.Config.Eval = core.DefaultEval()
+	if _, err := Execute(context.Background(), r2, nil, Options{}); err == nil || !strings.Contains(err.Error(), "no checkpoint") {
+		t.Errorf("records without a checkpoint: %v", err)
+	}
+	if b, _ := os.ReadFile(r2.Path(MetricsFile)); len(b) == 0 {
+		t.Error("the records were truncated")
+	}
+	// Nothing but hidden work directories is left by Create.
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".new-") {
+			t.Errorf("Create left %s", e.Name())
+		}
+	}
+}
+
+// TestPrivateSocketDir: a long runs path puts the socket in a per-user
+// 0700 directory, and a directory planted there by someone else (wrong
+// mode) is refused instead of used.
+func TestPrivateSocketDir(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	long := filepath.Join(t.TempDir(), strings.Repeat("d", 120))
+	r, err := Create(long, Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	srv, err := Serve(r, NewHub(), &fakeCtl{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := os.ReadFile(r.Path(SocketFile))
+	if dir := filepath.Dir(string(p)); dir != filepath.Join(os.Getenv("XDG_RUNTIME_DIR"), "maple") {
+		t.Errorf("socket at %s", p)
+	}
+	cl, err := Attach(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Close()
+	srv.Close()
+	planted := filepath.Join(os.Getenv("XDG_RUNTIME_DIR"), "maple")
+	os.Chmod(planted, 0o777)
+	if _, err := Serve(r, NewHub(), &fakeCtl{}); err == nil || !strings.Contains(err.Error(), "mode 0700") {
+		t.Errorf("a socket directory open to others was used: %v", err)
+	}
+}
+
+// TestPrivateFiles: a run directory is 0700 and its files 0600.
+func TestPrivateFiles(t *testing.T) {
+	r, err := Create(t.TempDir(), Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.WriteCheckpoint(&core.State{W: []float64{1}, S: []float64{1}, WM: []float64{0}, WV: []float64{0}, SM: []float64{0}, SV: []float64{0}})
+	for name, want := range map[string]os.FileMode{"": 0o700, ConfigFile: 0o600, LockFile: 0o600, CheckpointFile: 0o600} {
+		fi, err := os.Stat(r.Path(name))
+		if err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%q: mode %v %v, want %v", name, fi.Mode().Perm(), err, want)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package runs
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,14 +75,46 @@ type Server struct {
 }
 
 // socketPath picks where a run's socket listens: <run>/sock, or, when that
-// path is too long for a unix socket, a file in the temporary directory
-// whose path is written into <run>/sock.
-func socketPath(r *Run) (listen, pointer string) {
+// path is too long for a unix socket, a file in the user's private socket
+// directory (see privateDir) named by a hash of the run's path, whose path
+// is written into <run>/sock.
+func socketPath(r *Run) (listen, pointer string, err error) {
 	p := r.Path(SocketFile)
 	if len(p) < 100 {
-		return p, ""
+		return p, "", nil
 	}
-	return filepath.Join(os.TempDir(), "maple-"+r.Config.ID+".sock"), p
+	dir, err := privateDir()
+	if err != nil {
+		return "", "", err
+	}
+	abs, _ := filepath.Abs(r.Dir)
+	h := sha256.Sum256([]byte(abs))
+	return filepath.Join(dir, r.Config.ID+"-"+hex.EncodeToString(h[:6])+".sock"), p, nil
+}
+
+// privateDir returns a directory only this user can enter:
+// $XDG_RUNTIME_DIR/maple, else <tmp>/maple-<uid>, created 0700. An
+// existing one that is not a directory owned by this user with mode 0700
+// (another user created it first, or a symlink) is refused.
+func privateDir() (string, error) {
+	base := os.Getenv("XDG_RUNTIME_DIR")
+	name := "maple"
+	if base == "" {
+		base, name = os.TempDir(), fmt.Sprintf("maple-%d", os.Getuid())
+	}
+	dir := filepath.Join(base, name)
+	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
+		return "", fmt.Errorf("cannot create the socket directory %s: %w", dir, err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm() != 0o700 {
+		return "", fmt.Errorf("refusing the socket directory %s: it must be a directory of yours with mode 0700 (it is %v); remove it", dir, fi.Mode())
+	}
+	return dir, nil
 }
 
 // Serve starts listening for the run r; only this process's user may
@@ -90,7 +124,10 @@ func Serve(r *Run, hub *Hub, ctl Control) (*Server, error) {
 }
 
 func serve(r *Run, hub *Hub, ctl Control, uid int) (*Server, error) {
-	path, pointer := socketPath(r)
+	path, pointer, err := socketPath(r)
+	if err != nil {
+		return nil, err
+	}
 	os.Remove(path) // a stale socket of a dead process; we hold the run's lock
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {

@@ -113,6 +113,12 @@ func Stat(dir string) Info {
 	default:
 		in.Status = core.StatusInterrupted
 	}
+	if _, err := ReadCheckpoint(dir, func(m string) { problems = append(problems, m+" (resume uses the previous one)") }); err != nil {
+		problems = append(problems, err.Error())
+	}
+	if lines, _ := readLines(filepath.Join(dir, DroppedMetrics)); len(lines) > 0 {
+		problems = append(problems, fmt.Sprintf("%d records set aside in %s", len(lines), DroppedMetrics))
+	}
 	in.Problem = strings.Join(problems, "; ")
 	return in
 }
@@ -132,7 +138,12 @@ func List(runsDir string) ([]Info, error) {
 			continue
 		}
 		dir := filepath.Join(runsDir, e.Name())
-		if _, err := os.Stat(filepath.Join(dir, LockFile)); err != nil {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue // a run being created, or the sweeps' claims
+		}
+		_, cerr := os.Stat(filepath.Join(dir, ConfigFile))
+		_, lerr := os.Stat(filepath.Join(dir, LockFile))
+		if cerr != nil && lerr != nil {
 			continue // not a run directory
 		}
 		out = append(out, Stat(dir))
