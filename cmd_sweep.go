@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +21,8 @@ type SweepOptions struct {
 	Name, Datasets, Methods, Seeds, Models, Sizes string
 	Format                                        string
 	Jobs                                          int
+	Status, JSON, Slurm, PrintCommands            bool
+	SlurmArgs, SlurmFile, Only                    string
 }
 
 // NewCmdSweep builds `maple sweep`.
@@ -52,6 +55,13 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	fl.StringVar(&o.Sizes, "train-sizes", "", "comma-separated training sizes to sweep (default: --train-size)")
 	fl.IntVar(&o.Jobs, "jobs", 1, "runs at a time (each uses the BLAS threads of the machine)")
 	fl.StringVar(&o.Format, "format", "text", "table format: text, markdown or csv")
+	fl.BoolVar(&o.Status, "status", false, "show the sweep's cells: done, running, waiting, failed (with --json as JSON)")
+	fl.BoolVar(&o.JSON, "json", false, "with --status: print the cells as JSON")
+	fl.BoolVar(&o.Slurm, "slurm", false, "submit the grid as one Slurm job array (sbatch); each task claims cells until none is left")
+	fl.StringVar(&o.SlurmArgs, "slurm-args", "", "with --slurm: more sbatch options, e.g. '--partition=gpu --time=4:00:00'")
+	fl.StringVar(&o.SlurmFile, "slurm-file", "", "with --slurm: a file of #SBATCH lines to add")
+	fl.BoolVar(&o.PrintCommands, "print-commands", false, "print one command line per cell (for any other scheduler) instead of running")
+	fl.StringVar(&o.Only, "only", "", "run only the cell with this config hash (what --print-commands prints)")
 	registerSettings(fl, &o.Run.Config, &o.Run.EvalModel)
 	fl.String("dataset", "", "")
 	fl.String("method", "", "")
@@ -70,6 +80,9 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if err := report.WriteTable(new(strings.Builder), nil, o.Format); err != nil {
 		return usageError{err}
 	}
+	if o.Status {
+		return sweepStatus(f, o)
+	}
 	g, err := runs.ParseGrid(o.Datasets, o.Methods, o.Seeds, o.Models, o.Sizes)
 	if err != nil {
 		return usageError{err}
@@ -81,6 +94,23 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		return usageError{err}
 	}
 	sw := &runs.Sweep{Name: o.Name, Dir: f.RunsDir, Cells: cells, Jobs: o.Jobs, Log: f.Err}
+	if err := sw.Record(); err != nil {
+		return err
+	}
+	if o.Only != "" {
+		sw.Cells = nil
+		for _, c := range cells {
+			if c.Config.Hash(false) == o.Only {
+				sw.Cells = append(sw.Cells, c)
+			}
+		}
+		if len(sw.Cells) == 0 {
+			return usageError{fmt.Errorf("--only %s: no cell of this grid has that hash (see --print-commands)", o.Only)}
+		}
+	}
+	if o.PrintCommands || o.Slurm {
+		return submit(f, o, sw)
+	}
 	_, runErr := sw.Run(ctx)
 	if ctx.Err() != nil {
 		fmt.Fprintf(f.Err, "sweep %s interrupted; its running cells are checkpointed: rerun the same command to resume it\n", o.Name)
@@ -94,6 +124,76 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		return err
 	}
 	return runErr
+}
+
+// submit prints one command per cell, or submits the grid to Slurm.
+func submit(f *Factory, o *SweepOptions, sw *runs.Sweep) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(f.RunsDir)
+	if err != nil {
+		return err
+	}
+	drop := map[string]bool{"slurm": false, "print-commands": false, "slurm-args": true, "slurm-file": true, "runs-dir": true, "only": true}
+	args := append(runs.SubmissionArgs(os.Args[1:], drop), "--runs-dir", abs)
+	if o.PrintCommands {
+		for _, c := range sw.Cells {
+			line := []string{runs.ShellQuote(exe)}
+			for _, a := range append(args, "--only", c.Config.Hash(false)) {
+				line = append(line, runs.ShellQuote(a))
+			}
+			fmt.Fprintln(f.Out, strings.Join(line, " "))
+		}
+		return nil
+	}
+	extra := strings.Fields(o.SlurmArgs)
+	if o.SlurmFile != "" {
+		b, err := os.ReadFile(o.SlurmFile)
+		if err != nil {
+			return usageError{fmt.Errorf("--slurm-file: %w", err)}
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "#SBATCH") {
+				extra = append(extra, strings.TrimSpace(strings.TrimPrefix(l, "#SBATCH")))
+			}
+		}
+	}
+	id, path, err := runs.SubmitSlurm(abs, o.Name, runs.SlurmScript(o.Name, abs, exe, args, len(sw.Cells), extra))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(f.Out, id)
+	fmt.Fprintf(f.Err, "submitted job array %s (%d tasks, script %s); follow it with maple sweep --name %s --status --runs-dir %s, then maple table --sweep %s\n",
+		id, len(sw.Cells), path, o.Name, abs, o.Name)
+	return nil
+}
+
+// sweepStatus prints the state of each recorded cell of the sweep.
+func sweepStatus(f *Factory, o *SweepOptions) error {
+	cells, err := runs.SweepStatus(f.RunsDir, o.Name)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return writeJSON(f, cells)
+	}
+	count := map[string]int{}
+	tw := tabwriter.NewWriter(f.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "CELL\tHASH\tSTATE\tRUN\tITER")
+	for _, c := range cells {
+		count[c.State]++
+		it := "-"
+		if c.Info != nil && c.Info.Total > 0 {
+			it = fmt.Sprintf("%d/%d", c.Info.Iter, c.Info.Total)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Label, c.Hash, c.State, c.RunID, it)
+	}
+	tw.Flush()
+	fmt.Fprintf(f.Out, "%d cells: %d done, %d running, %d waiting, %d failed, %d stopped or interrupted\n", len(cells),
+		count["done"], count["running"], count["waiting"], count["failed"], count["stopped"]+count["interrupted"])
+	return nil
 }
 
 // NewCmdTable builds `maple table`.

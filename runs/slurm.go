@@ -1,0 +1,185 @@
+package runs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/maple-ood/maple/core"
+)
+
+// SweepRecord is <runs-dir>/.sweeps/<name>.json: the cells a sweep has
+// been asked for, by config hash, so that its status can be told without
+// its command line.
+type SweepRecord struct {
+	Name  string       `json:"name"`
+	Cells []CellRecord `json:"cells"`
+}
+
+// CellRecord is one recorded cell.
+type CellRecord struct {
+	Hash   string `json:"hash"`
+	Label  string `json:"label"`
+	Config Config `json:"config"`
+}
+
+func sweepsDir(runsDir string) string { return filepath.Join(runsDir, ".sweeps") }
+
+// Record adds the sweep's cells to its record (a rerun with other
+// settings adds its cells; known ones are kept).
+func (s *Sweep) Record() error {
+	if err := os.MkdirAll(sweepsDir(s.Dir), dirPerm); err != nil {
+		return err
+	}
+	rec, err := ReadSweep(s.Dir, s.Name)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if rec == nil {
+		rec = &SweepRecord{Name: s.Name}
+	}
+	known := map[string]bool{}
+	for _, c := range rec.Cells {
+		known[c.Hash] = true
+	}
+	for _, c := range s.Cells {
+		if h := c.Config.Hash(false); !known[h] {
+			known[h] = true
+			rec.Cells = append(rec.Cells, CellRecord{Hash: h, Label: c.Label, Config: c.Config})
+		}
+	}
+	return writeJSONAtomic(filepath.Join(sweepsDir(s.Dir), s.Name+".json"), rec)
+}
+
+// ReadSweep reads the record of sweep name.
+func ReadSweep(runsDir, name string) (*SweepRecord, error) {
+	b, err := os.ReadFile(filepath.Join(sweepsDir(runsDir), name+".json"))
+	if err != nil {
+		return nil, err
+	}
+	var r SweepRecord
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("the record of sweep %s is damaged: %w", name, err)
+	}
+	return &r, nil
+}
+
+// CellState is one cell of `maple sweep --status`.
+type CellState struct {
+	Label  string      `json:"label"`
+	Hash   string      `json:"hash"`
+	RunID  string      `json:"run_id,omitempty"`
+	State  string      `json:"state"` // done, running, waiting, failed, stopped, interrupted
+	Info   *Info       `json:"info,omitempty"`
+	Status core.Status `json:"-"`
+}
+
+// SweepStatus tells each recorded cell of sweep name: done, running (its
+// run is held by a process), waiting (no run yet), or the status of its
+// unfinished run (failed, stopped, interrupted).
+func SweepStatus(runsDir, name string) ([]CellState, error) {
+	rec, err := ReadSweep(runsDir, name)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no sweep %q in %s", name, runsDir)
+		}
+		return nil, err
+	}
+	var out []CellState
+	for _, c := range rec.Cells {
+		cs := CellState{Label: c.Label, Hash: c.Hash, State: "waiting"}
+		if id, err := FindCell(runsDir, name, c.Hash); err == nil && id != "" {
+			in := Stat(filepath.Join(runsDir, id))
+			cs.RunID, cs.Info, cs.Status = id, &in, in.Status
+			cs.State = in.Status.String()
+			if in.Status.Live() {
+				cs.State = "running"
+			}
+		}
+		out = append(out, cs)
+	}
+	return out, nil
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs it.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r == ',' || r == '=' || r == '+' ||
+			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// SlurmScript is the batch script of a sweep as one Slurm job array of
+// tasks tasks: each task runs the sweep command (args, without the
+// submission flags), which claims cells until none is left; on SIGTERM
+// (preemption, scontrol requeue) the task checkpoints its cell and the
+// requeued task resumes it. extra are more #SBATCH options.
+func SlurmScript(name, runsDir, exe string, args []string, tasks int, extra []string) string {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	fmt.Fprintf(&b, "#SBATCH --job-name=maple-%s\n", name)
+	fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", tasks-1)
+	b.WriteString("#SBATCH --requeue\n")
+	b.WriteString("#SBATCH --ntasks=1\n")
+	fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(sweepsDir(runsDir), name+"-%A_%a.out"))
+	for _, e := range extra {
+		if e = strings.TrimSpace(e); e != "" {
+			fmt.Fprintf(&b, "#SBATCH %s\n", strings.TrimPrefix(e, "#SBATCH "))
+		}
+	}
+	q := []string{ShellQuote(exe)}
+	for _, a := range args {
+		q = append(q, ShellQuote(a))
+	}
+	fmt.Fprintf(&b, "exec %s\n", strings.Join(q, " "))
+	return b.String()
+}
+
+// SubmitSlurm writes the script of a sweep beside its record and submits
+// it with sbatch; it returns the job id.
+func SubmitSlurm(runsDir, name, script string) (string, string, error) {
+	if err := os.MkdirAll(sweepsDir(runsDir), dirPerm); err != nil {
+		return "", "", err
+	}
+	path := filepath.Join(sweepsDir(runsDir), name+".sbatch")
+	if err := os.WriteFile(path, []byte(script), 0o700); err != nil {
+		return "", "", err
+	}
+	sbatch, err := exec.LookPath("sbatch")
+	if err != nil {
+		return "", path, fmt.Errorf("--slurm needs sbatch on the PATH (Slurm's client); the script is in %s", path)
+	}
+	out, err := exec.Command(sbatch, "--parsable", path).CombinedOutput()
+	if err != nil {
+		return "", path, fmt.Errorf("sbatch %s: %v: %s", path, err, strings.TrimSpace(string(out)))
+	}
+	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
+	return id, path, nil
+}
+
+// SubmissionArgs returns a sweep command line without the flags that
+// submit or print it (they take no value or one, as listed).
+func SubmissionArgs(args []string, drop map[string]bool) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "--") {
+			if takesValue, ok := drop[name]; ok {
+				if takesValue && !hasValue {
+					i++
+				}
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
