@@ -392,3 +392,85 @@ func TestBaselineOnTerminal(t *testing.T) {
 		t.Errorf("no result on the screen:\n%s", s)
 	}
 }
+
+// TestPortableRun: a run started with relative data paths records them
+// absolute, so resume and export work from any directory.
+func TestPortableRun(t *testing.T) {
+	bin := buildMaple(t)
+	work, runsDir := t.TempDir(), t.TempDir()
+	var b strings.Builder
+	b.WriteString("id,f1,f2,label,env,group,split\n")
+	rng := rand.New(rand.NewPCG(3, 0))
+	for i := range 300 {
+		y := rng.IntN(2)
+		split := []string{"train", "train", "train", "val", "test"}[i%5]
+		fmt.Fprintf(&b, "%d,%g,%g,%d,%s,%d,%s\n", i, float64(y)+rng.NormFloat64(), rng.NormFloat64(), y, []string{"a", "b"}[i%2], y, split)
+	}
+	os.WriteFile(filepath.Join(work, "feat.csv"), []byte(b.String()), 0o600)
+	cmd := exec.Command(bin, "run", "--dataset", "features", "--csv", "feat.csv", "--model", "linear", "--outer-iters", "3",
+		"--inner-steps", "10", "--eval-steps", "20", "--headless", "--runs-dir", runsDir)
+	cmd.Dir = work
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	id := runDirs(t, runsDir)[0].Name()
+	cfg, _ := os.ReadFile(filepath.Join(runsDir, id, "run.json"))
+	if !strings.Contains(string(cfg), `"csv": "`+filepath.Join(work, "feat.csv")+`"`) {
+		t.Errorf("run.json does not hold the absolute path:\n%s", cfg)
+	}
+	elsewhere := exec.Command(bin, "export", id, "--format", "npy", "--out", t.TempDir(), "--runs-dir", runsDir)
+	elsewhere.Dir = os.TempDir()
+	if out, err := elsewhere.CombinedOutput(); err != nil {
+		t.Errorf("export from another directory: %v\n%s", err, out)
+	}
+}
+
+// TestConcurrentSweeps: two identical sweeps started together, and a
+// rerun while they run, leave exactly one run per cell, and the table
+// counts n = the number of seeds.
+func TestConcurrentSweeps(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	args := []string{"sweep", "--name", "c", "--methods", "erm,maple:rex", "--seeds", "1,2", "--outer-iters", "6",
+		"--inner-steps", "100", "--eval-steps", "30", "--runs-dir", dir}
+	var wg sync.WaitGroup
+	outs := make([]string, 3)
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == 2 {
+				time.Sleep(700 * time.Millisecond) // the rerun, while the others run
+			}
+			b, _ := exec.Command(bin, args...).CombinedOutput()
+			outs[i] = string(b)
+		}()
+	}
+	wg.Wait()
+	if n := len(runDirs(t, dir)); n != 4 {
+		t.Errorf("%d runs for 4 cells\n%s", n, strings.Join(outs, "\n----\n"))
+	}
+	out, err := exec.Command(bin, "table", "--sweep", "c", "--format", "csv", "--runs-dir", dir).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n")[1:] {
+		if f := strings.Split(l, ","); len(f) < 5 || f[4] != "2" {
+			t.Errorf("row %q: want n = 2 seeds", l)
+		}
+	}
+	// A changed search setting makes new cells of the searches only (a
+	// baseline runs no search); nothing is "done already" that is not.
+	args[8] = "4" // --outer-iters
+	b, err := exec.Command(bin, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if n := len(runDirs(t, dir)); n != 6 || strings.Count(string(b), "done already") != 2 {
+		t.Errorf("after changing --outer-iters: %d runs, want 6\n%s", n, b)
+	}
+	// A flag a sweep cannot honour is refused.
+	if b, err := exec.Command(bin, "sweep", "--name", "c", "--seed", "5", "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(b), "--seeds") {
+		t.Errorf("--seed on a sweep: %v\n%s", err, b)
+	}
+}

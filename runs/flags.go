@@ -1,6 +1,10 @@
 package runs
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/maple-ood/maple/core"
+)
 
 // Flags returns every setting of c that can change its results, keyed by
 // its command-line flag (the seed and the data's location left out), as
@@ -9,6 +13,9 @@ func Flags(c Config) map[string]string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	i := strconv.Itoa
 	d, s, e := c.Dataset, c.Settings, c.Eval
+	if c.Method != "maple" {
+		s = core.Settings{} // a baseline runs no search
+	}
 	return map[string]string{
 		"dataset": d.Name, "train-size": i(d.TrainSize), "corr": d.Corr, "label-noise": f(d.LabelNoise),
 		"downsample": i(d.Downsample), "image-size": i(d.ImageSize), "features": d.Features, "csv": d.CSV,

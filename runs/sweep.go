@@ -27,6 +27,16 @@ func (c Config) Hash(withoutSeed bool) string {
 	d := c.Dataset
 	d.DataDir, d.Offline = "", false
 	s, e := c.Settings, c.Eval
+	if c.Method != "maple" {
+		// A baseline runs no search: only its seed of the search settings
+		// matters.
+		s = core.Settings{Seed: s.Seed}
+	} else {
+		// A search evaluates by plain weighted ERM: the baselines' own
+		// settings do not matter.
+		def := core.DefaultEval()
+		e.Penalty, e.PenaltyAnneal, e.DROStep, e.CVaRAlpha, e.JTTSteps, e.JTTUp = def.Penalty, def.PenaltyAnneal, def.DROStep, def.CVaRAlpha, def.JTTSteps, def.JTTUp
+	}
 	if withoutSeed {
 		s.Seed, e.Seed = 0, 0
 	}
