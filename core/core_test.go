@@ -386,3 +386,73 @@ func TestAdamClip(t *testing.T) {
 		t.Errorf("after one step %v", x)
 	}
 }
+
+// TestTruncatedHypergradientDirection: the one-step truncated
+// hypergradient is not the derivative of the whole inner training, but
+// along each group's direction (raising every weight of one group) it
+// must point the same way as a float64 central finite difference of the
+// outer risk through the full unrolled inner loop.
+func TestTruncatedHypergradientDirection(t *testing.T) {
+	for _, obj := range []string{"worst-group", "rex", "irmv1", "erm"} {
+		t.Run(obj, func(t *testing.T) {
+			set := tinySettings(obj)
+			set.InnerSteps = 20
+			e, err := newEngine[float64](tinySplits(40, 2, 5), set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := e.train.n
+			rng := rand.New(rand.NewPCG(4, 4))
+			u := make([]float64, n)
+			for i := range u {
+				u[i] = 0.5 + rng.Float64()
+			}
+			lab := e.outer.labels()
+			full := func(uu []float64) float64 {
+				st, err := e.innerTrain(e.theta0, uu, set.InnerLR)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return mustRisk(t, e, st.final, lab)
+			}
+			st, err := e.innerTrain(e.theta0, u, set.InnerLR)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, g, _, err := e.outerGrad(st.final, lab)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := e.hypergrad(st, g, u, set.InnerLR)
+			const eps = 1e-5
+			groups := len(e.train.ds.GroupNames)
+			fds, trunc := make([]float64, groups), make([]float64, groups)
+			var scale float64
+			for gr := range groups {
+				up, um := slices.Clone(u), slices.Clone(u)
+				for i := range u {
+					if int(e.train.ds.Group[i]) == gr {
+						up[i] += eps
+						um[i] -= eps
+						trunc[gr] += h[i]
+					}
+				}
+				fds[gr] = (full(up) - full(um)) / (2 * eps)
+				scale = math.Max(scale, math.Abs(fds[gr]))
+			}
+			checked := 0
+			for gr := range groups {
+				if math.Abs(fds[gr]) < 1e-2*scale {
+					continue // too flat for a sign
+				}
+				checked++
+				if math.Signbit(fds[gr]) != math.Signbit(trunc[gr]) {
+					t.Errorf("group %s: truncated %g, full unroll %g: opposite signs", e.train.ds.GroupNames[gr], trunc[gr], fds[gr])
+				}
+			}
+			if checked < 2 {
+				t.Errorf("only %d group directions large enough to check (%v)", checked, fds)
+			}
+		})
+	}
+}

@@ -385,7 +385,7 @@ func (e *engine[T]) metrics(theta, outerLogits []T) *Snapshot {
 	tl := make([]T, e.test.n*e.k)
 	e.net.Forward(theta, e.test.x, e.test.n, tl)
 	va, ta := accuracy(vl, e.k, e.val.ds), accuracy(tl, e.k, e.test.ds)
-	return &Snapshot{ValAcc: va.Avg, ValWorst: va.Worst, TestAcc: ta.Avg, TestWorst: ta.Worst}
+	return &Snapshot{ValAcc: va.Avg, ValWorst: va.Worst, TestAcc: ta.Avg, TestWorst: ta.Worst, ValGroups: va.PerGroup}
 }
 
 // histBins is the number of weight histogram bins.

@@ -290,6 +290,16 @@ func TestSnapshotContents(t *testing.T) {
 	if total != 40 {
 		t.Errorf("histogram counts %d samples, want 40", total)
 	}
+	// The worst of the per-group validation accuracies is the worst-group one.
+	worst := math.Inf(1)
+	for _, a := range s.ValGroups {
+		if a >= 0 {
+			worst = math.Min(worst, a)
+		}
+	}
+	if len(s.ValGroups) != len(s.GroupNames) || worst != s.ValWorst {
+		t.Errorf("per-group validation accuracy %v, worst-group %g", s.ValGroups, s.ValWorst)
+	}
 	if s.KeepSize != 0.9*40 || s.Temp != 1 || s.KeepFrac <= 0 || s.KeepFrac > 1 {
 		t.Errorf("keep size %g, temperature %g, keep fraction %g", s.KeepSize, s.Temp, s.KeepFrac)
 	}

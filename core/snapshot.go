@@ -4,15 +4,18 @@ package core
 // line of metrics.jsonl; see docs/ARCHITECTURE.md). It owns all its
 // slices.
 type Snapshot struct {
-	Iter       int      `json:"iter"`  // outer iterations completed (1-based)
-	Total      int      `json:"total"` // T
-	OuterRisk  float64  `json:"outer_risk"`
-	InnerLoss  float64  `json:"inner_loss"` // weighted loss at the last inner step
-	ValAcc     float64  `json:"val_acc"`
-	ValWorst   float64  `json:"val_worst_group_acc"`
-	TestAcc    float64  `json:"test_acc"` // test figures are for display, never for selection
-	TestWorst  float64  `json:"test_worst_group_acc"`
-	GroupNames []string `json:"group_names"`
+	Iter      int     `json:"iter"`  // outer iterations completed (1-based)
+	Total     int     `json:"total"` // T
+	OuterRisk float64 `json:"outer_risk"`
+	InnerLoss float64 `json:"inner_loss"` // weighted loss at the last inner step
+	ValAcc    float64 `json:"val_acc"`
+	ValWorst  float64 `json:"val_worst_group_acc"`
+	// ValGroups is the inner model's validation accuracy per group (in
+	// GroupNames' order; -1 for a group the validation split lacks).
+	ValGroups  []float64 `json:"val_group_acc"`
+	TestAcc    float64   `json:"test_acc"` // test figures are for display, never for selection
+	TestWorst  float64   `json:"test_worst_group_acc"`
+	GroupNames []string  `json:"group_names"`
 	// GroupFrac[g] = sum_{i in g} u_i / sum_i u_i over training groups.
 	GroupFrac []float64 `json:"group_frac"`
 	// Hist[g][b] counts training samples of group g whose weight u_i
