@@ -22,7 +22,7 @@ type RunOptions struct {
 	F                      *Factory
 	Config                 runs.Config // defaults, then the flags
 	EvalModel              string
-	ModelSet               bool // --model was given (else linear on synthetic)
+	Set                    map[string]bool // the flags the person set
 	Headless, JSON, Detach bool
 }
 
@@ -35,7 +35,7 @@ func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 		Short: "Start a MAPLE search (or a baseline), keep it in the runs dir and evaluate it by weighted ERM",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.ModelSet = cmd.Flags().Changed("model")
+			o.Set = changed(cmd)
 			if runF != nil {
 				return runF(o)
 			}
@@ -50,6 +50,13 @@ func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 	fl.BoolVar(&o.JSON, "json", false, "print the outcome as one JSON object on the last line of stdout")
 	fl.BoolVar(&o.Detach, "detach", false, "run in the background, surviving the terminal; print the run id once the search has started")
 	return c
+}
+
+// changed returns the names of the flags set on cmd's command line.
+func changed(cmd *cobra.Command) map[string]bool {
+	set := map[string]bool{}
+	cmd.Flags().Visit(func(f *pflag.Flag) { set[f.Name] = true })
+	return set
 }
 
 // registerData adds the dataset options (all but --dataset) to fl.
@@ -103,6 +110,8 @@ func registerSettings(fl *pflag.FlagSet, c *runs.Config, evalModel *string) {
 	fl.IntVar(&e.MinStep, "eval-min-step", e.MinStep, "first step whose checkpoint may be selected (0 = a tenth of --eval-steps)")
 	fl.Float64Var(&e.Penalty, "penalty", e.Penalty, "irmv1/rex baseline penalty weight")
 	fl.IntVar(&e.PenaltyAnneal, "penalty-anneal", e.PenaltyAnneal, "irmv1/rex baseline: steps with penalty weight 1 before --penalty applies")
+	fl.StringVar(&e.Optimizer, "eval-optimizer", e.Optimizer, "optimizer of the final weighted ERM and the baselines: sgd or adam")
+	fl.Float64Var(&e.L2, "l2", e.L2, "coefficient of the L2 term sum theta² added to the evaluation and baseline loss")
 	fl.IntVar(&c.CheckpointEvery, "checkpoint-every", c.CheckpointEvery, "outer iterations between checkpoints")
 }
 
@@ -110,7 +119,7 @@ func registerSettings(fl *pflag.FlagSet, c *runs.Config, evalModel *string) {
 func (o *RunOptions) config() (runs.Config, error) {
 	c := o.Config
 	c.Version, c.Commit, c.Args = version, commit(), os.Args
-	c, err := runs.Resolve(c, o.ModelSet, o.EvalModel)
+	c, err := runs.Resolve(c, o.Set, o.EvalModel)
 	if err != nil {
 		return c, usageError{err}
 	}

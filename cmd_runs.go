@@ -95,7 +95,12 @@ func browse(ctx context.Context, f *Factory) error {
 // newRun starts a run of the browser's new-run form.
 func newRun(ctx context.Context, f *Factory, cfg runs.Config) error {
 	cfg.Version, cfg.Commit = version, commit()
-	cfg, err := runs.Resolve(cfg, true, cfg.Eval.Model)
+	keep := map[string]bool{} // every setting as the form has it
+	for k := range runs.Flags(cfg) {
+		keep[k] = true
+	}
+	keep["model"] = true
+	cfg, err := runs.Resolve(cfg, keep, cfg.Eval.Model)
 	if err != nil {
 		return err
 	}

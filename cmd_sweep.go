@@ -39,7 +39,7 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 					return usageError{fmt.Errorf("--%s cannot be honoured by a sweep: give --%ss", fl, fl)}
 				}
 			}
-			o.Run.ModelSet = cmd.Flags().Changed("model")
+			o.Run.Set = changed(cmd)
 			if runF != nil {
 				return runF(o)
 			}
@@ -89,7 +89,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	}
 	base := o.Run.Config
 	base.Version, base.Commit, base.Args = version, commit(), os.Args
-	cells, err := g.Cells(base, o.Run.ModelSet, o.Run.EvalModel)
+	cells, err := g.Cells(base, o.Run.Set, o.Run.EvalModel)
 	if err != nil {
 		return usageError{err}
 	}

@@ -129,3 +129,28 @@ func TestSGDTwoSteps(t *testing.T) {
 		t.Error("Reset kept the buffer")
 	}
 }
+
+// TestAdam checks Adam against the update written out by hand for two
+// steps (torch.optim.Adam's definition, float64).
+func TestAdam(t *testing.T) {
+	o := Adam[float64]{LR: 0.1}
+	theta := []float64{1, -2}
+	g1, g2 := []float64{0.5, -4}, []float64{-1, 2}
+	o.Step(theta, g1)
+	// Step 1: m = 0.1 g, v = 0.001 g², bias-corrected m/v^½ = g/|g|.
+	want := []float64{1 - 0.1*0.5/(0.5+1e-8), -2 + 0.1*4/(4+1e-8)}
+	for i := range theta {
+		if math.Abs(theta[i]-want[i]) > 1e-12 {
+			t.Fatalf("step 1: theta %v, want %v", theta, want)
+		}
+	}
+	o.Step(theta, g2)
+	for i := range theta {
+		m := 0.9*0.1*g1[i] + 0.1*g2[i]
+		v := 0.999*0.001*g1[i]*g1[i] + 0.001*g2[i]*g2[i]
+		want[i] -= 0.1 * (m / (1 - 0.81)) / (math.Sqrt(v/(1-0.999*0.999)) + 1e-8)
+		if math.Abs(theta[i]-want[i]) > 1e-12 {
+			t.Errorf("step 2: theta[%d] %g, want %g", i, theta[i], want[i])
+		}
+	}
+}

@@ -29,6 +29,7 @@ func Flags(c Config) map[string]string {
 		"eval-weight-decay": f(e.WeightDecay), "eval-every": i(e.EvalEvery), "eval-min-step": i(e.MinStep),
 		"penalty": f(e.Penalty), "penalty-anneal": i(e.PenaltyAnneal), "dro-step": f(e.DROStep),
 		"eval-cvar-alpha": f(e.CVaRAlpha), "jtt-steps": i(e.JTTSteps), "jtt-up": f(e.JTTUp),
+		"eval-optimizer": e.Optimizer, "l2": f(e.L2),
 	}
 }
 

@@ -5,21 +5,27 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/maple-ood/maple/core"
 )
 
 // Resolve fills the settings a run derives from others and checks the
 // config: on the synthetic dataset the search model is linear unless
-// modelSet; the evaluation model is evalModel, else the search model; the
-// evaluation seed is the run's seed. Paths become absolute, so that the
-// run can be resumed, exported or evaluated from any directory.
-func Resolve(c Config, modelSet bool, evalModel string) (Config, error) {
-	if !modelSet && c.Dataset.Name == "synthetic" {
+// --model was set; the evaluation model is evalModel, else the search
+// model; the evaluation seed is the run's seed; a baseline with a
+// published recipe (core.BaselineRecipe) takes its settings where the
+// person set no flag (set holds the flags they set). Paths become
+// absolute, so that the run can be resumed, exported or evaluated from
+// any directory.
+func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
+	if !set["model"] && c.Dataset.Name == "synthetic" {
 		c.Settings.Model = "linear"
 	}
 	c.Eval.Model, c.Eval.Seed = evalModel, c.Settings.Seed
 	if c.Eval.Model == "" {
 		c.Eval.Model = c.Settings.Model
 	}
+	c.Eval = core.BaselineRecipe(c.Method, c.Eval, set)
 	if err := c.Check(); err != nil {
 		return c, err
 	}
@@ -73,8 +79,8 @@ func ParseGrid(datasets, methods, seeds, models, sizes string) (Grid, error) {
 }
 
 // Cells returns the grid's cells: base with each combination applied,
-// resolved as Resolve does (modelSet and evalModel as given to run).
-func (g Grid) Cells(base Config, modelSet bool, evalModel string) ([]Cell, error) {
+// resolved as Resolve does (set and evalModel as given to run).
+func (g Grid) Cells(base Config, set map[string]bool, evalModel string) ([]Cell, error) {
 	sizes, models := g.Sizes, g.Models
 	if len(sizes) == 0 {
 		sizes = []int{base.Dataset.TrainSize}
@@ -88,10 +94,14 @@ func (g Grid) Cells(base Config, modelSet bool, evalModel string) ([]Cell, error
 			for _, model := range models {
 				for _, m := range g.Methods {
 					for _, seed := range g.Seeds {
-						c, set, ev := base, modelSet, evalModel
+						c, cellSet, ev := base, set, evalModel
 						c.Dataset.Name, c.Dataset.TrainSize, c.Settings.Seed = ds, n, seed
 						if model != "" {
-							c.Settings.Model, ev, set = model, "", true
+							c.Settings.Model, ev = model, ""
+							cellSet = map[string]bool{"model": true}
+							for k, v := range set {
+								cellSet[k] = v
+							}
 						}
 						method, obj, isMaple := strings.Cut(m, ":")
 						if isMaple && method != "maple" {
@@ -101,7 +111,7 @@ func (g Grid) Cells(base Config, modelSet bool, evalModel string) ([]Cell, error
 						if isMaple {
 							c.Settings.Objective = obj
 						}
-						c, err := Resolve(c, set, ev)
+						c, err := Resolve(c, cellSet, ev)
 						if err != nil {
 							return nil, fmt.Errorf("cell %s %s seed %d: %w", ds, m, seed, err)
 						}
