@@ -604,6 +604,12 @@ func TestResumeKeepsGoodRecords(t *testing.T) {
 	if err != nil || fmt.Sprint(iters) != "[1 2 3 5 6 7 8 9 10 11 12]" {
 		t.Errorf("metrics after resume: %v %v", iters, err)
 	}
+	// Elapsed time continues across the resume.
+	for i := 1; i < len(snaps); i++ {
+		if snaps[i].Elapsed < snaps[i-1].Elapsed {
+			t.Errorf("elapsed %g at iteration %d after %g at %d", snaps[i].Elapsed, snaps[i].Iter, snaps[i-1].Elapsed, snaps[i-1].Iter)
+		}
+	}
 	aside, _ := os.ReadFile(filepath.Join(rd, DroppedMetrics))
 	if n := strings.Count(string(aside), "\n"); n != 3 || !strings.HasPrefix(string(aside), "garbage\n") {
 		t.Errorf("%s holds %d lines:\n%s", DroppedMetrics, n, aside)

@@ -401,8 +401,8 @@ func (d *Dashboard) header(w int) string {
 	iter, elapsed, eta := 0, 0.0, "?"
 	if s := d.last(); s != nil {
 		iter, total, elapsed = s.Iter, s.Total, s.Elapsed
-		if s.Iter > 0 {
-			eta = fmtDur(s.Elapsed / float64(s.Iter) * float64(s.Total-s.Iter))
+		if per, ok := recentPace(d.snaps); ok {
+			eta = fmtDur(per * float64(s.Total-s.Iter))
 		}
 	}
 	barW := max(10, w-48)
@@ -415,10 +415,14 @@ func (d *Dashboard) header(w int) string {
 	line2 := fmt.Sprintf("iter %d/%d %s %3.0f%%  elapsed %s  eta %s", iter, total, bar, 100*frac, fmtDur(elapsed), eta)
 	lr := d.lr()
 	line3 := fmt.Sprintf("lr: weight %g  keep %g  inner %g", lr.Weight, lr.Keep, lr.Inner)
-	if d.errText != "" {
-		line3 += "  " + styles.Warn.Render("error: "+d.errText)
+	if s := d.last(); s != nil && s.Selected > 0 && s.Selected <= len(d.snaps) {
+		line3 += fmt.Sprintf("  selected iterate %d (val worst-group %.4f)", s.Selected, d.snaps[s.Selected-1].ValWorst)
 	}
-	return strings.Join([]string{line1, line2, line3}, "\n")
+	lines := []string{line1, line2, line3}
+	if d.errText != "" {
+		lines = append(lines, styles.Warn.Render("error: "+d.errText))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (d *Dashboard) footer(w int) string {
@@ -449,7 +453,7 @@ func (d *Dashboard) body(w, h int) string {
 	}
 	s := d.snaps
 	charts = append(charts, chart("outer risk", []string{"R"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.OuterRisk })}, leftW-2, chartH))
-	charts = append(charts, chart("accuracy", []string{"val wg", "val avg", "TEST wg", "TEST avg"}, [][]float64{
+	charts = append(charts, chart("accuracy", []string{"val worst-group", "val average", "TEST worst-group", "TEST average"}, [][]float64{
 		column(s, func(x *core.Snapshot) float64 { return x.ValWorst }),
 		column(s, func(x *core.Snapshot) float64 { return x.ValAcc }),
 		column(s, func(x *core.Snapshot) float64 { return x.TestWorst }),
@@ -469,6 +473,16 @@ func (d *Dashboard) body(w, h int) string {
 		}
 	}
 	charts = append(charts, chart("group weight fractions", names, fr, leftW-2, chartH))
+	var ga [][]float64
+	for g := range names {
+		ga = append(ga, column(s, func(x *core.Snapshot) float64 {
+			if g < len(x.ValGroups) {
+				return x.ValGroups[g]
+			}
+			return 0
+		}))
+	}
+	charts = append(charts, chart("validation accuracy per group (inner model)", names, ga, leftW-2, chartH))
 	if d.cfg.Settings.Keep < 1 || d.cfg.Settings.Keep0 < 1 {
 		charts = append(charts, chart("keep fraction", []string{"kept"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.KeepFrac })}, leftW-2, chartH))
 	}
@@ -532,8 +546,21 @@ func (d *Dashboard) groupsView(w int) string {
 	}
 	fmt.Fprintf(&b, "\niteration %d\n", s.Iter)
 	fmt.Fprintf(&b, " outer risk %.4g  inner loss %.4g\n", s.OuterRisk, s.InnerLoss)
-	fmt.Fprintf(&b, " val  acc %.4f  wg %.4f\n", s.ValAcc, s.ValWorst)
-	fmt.Fprintf(&b, " TEST acc %.4f  wg %.4f (display only)\n", s.TestAcc, s.TestWorst)
+	fmt.Fprintf(&b, " val  acc %.4f  worst-group %.4f\n", s.ValAcc, s.ValWorst)
+	fmt.Fprintf(&b, " TEST acc %.4f  worst-group %.4f (display only)\n", s.TestAcc, s.TestWorst)
+	if len(s.ValGroups) > 0 {
+		fmt.Fprint(&b, " val per group:")
+		for g, a := range s.ValGroups {
+			mark := ""
+			if a == s.ValWorst {
+				mark = "*"
+			}
+			if g < len(s.GroupNames) {
+				fmt.Fprintf(&b, " %s %.3f%s", s.GroupNames[g], a, mark)
+			}
+		}
+		fmt.Fprintln(&b, "  (* worst)")
+	}
 	fmt.Fprintf(&b, " keep %.1f%%  K_t %.0f  temp %.3g\n", 100*s.KeepFrac, s.KeepSize, s.Temp)
 	fmt.Fprintf(&b, " |dR/dw| %.3g  |dR/ds| %.3g\n", s.HyperNorm, s.KeepNorm)
 	fmt.Fprintf(&b, " seconds: inner %.2f outer %.2f hyper %.2f\n", s.Seconds.Inner, s.Seconds.OuterGrad, s.Seconds.Hyper)

@@ -39,7 +39,8 @@ func script(n, total int) []*core.Snapshot {
 			GroupFrac:  []float64{0.5 - minor, minor, minor, 0.5 - minor},
 			HistEdges:  make([]float64, 21), KeepFrac: 1, KeepSize: 9000, Temp: 1 / (0.97*(1-t) + 0.03),
 			HyperNorm: 1e-5 * (1 - t), Seconds: core.Timing{Inner: 0.2, OuterGrad: 0.01, Hyper: 0.02},
-			LR: core.LearningRates{Weight: 0.25, Keep: 0.05, Inner: 0.1}, Status: core.StatusRunning, Elapsed: 0.25 * float64(i)}
+			LR: core.LearningRates{Weight: 0.25, Keep: 0.05, Inner: 0.1}, Status: core.StatusRunning, Elapsed: 0.25 * float64(i),
+			ValGroups: []float64{0.8 + 0.05*t, 0.4 + 0.3*t, 0.45 + 0.3*t, 0.85}, Selected: i}
 		for k := 0; k < 3; k++ {
 			s.Top = append(s.Top, core.TopSample{Index: 100 * k, ID: int64(7000 + k), Label: int32(k % 2), Group: int32(k % 4), Weight: 3 - 0.5*float64(k)})
 		}
@@ -384,5 +385,31 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if lr := fd.lr(); lr.Weight != 0.125 {
 		t.Errorf("final weight lr %g", lr.Weight)
+	}
+}
+
+func TestRecentPace(t *testing.T) {
+	snap := func(it int, el float64) *core.Snapshot { return &core.Snapshot{Iter: it, Elapsed: el} }
+	cases := []struct {
+		name  string
+		snaps []*core.Snapshot
+		want  float64
+		ok    bool
+	}{
+		{"none", nil, 0, false},
+		{"one", []*core.Snapshot{snap(4, 8)}, 2, true},
+		// Slow early iterations do not weigh on the estimate: the last
+		// six records span five iterations of 1 s.
+		{"recent", []*core.Snapshot{snap(1, 10), snap(2, 20), snap(3, 21), snap(4, 22), snap(5, 23), snap(6, 24), snap(7, 25)}, 1, true},
+		// After a resume the records continue from the last elapsed.
+		{"resumed", []*core.Snapshot{snap(18, 9), snap(19, 9.5), snap(20, 10)}, 0.5, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := recentPace(c.snaps)
+			if ok != c.ok || math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("recentPace = %g, %v; want %g, %v", got, ok, c.want, c.ok)
+			}
+		})
 	}
 }

@@ -40,7 +40,7 @@ func chart(title string, names []string, series [][]float64, w, h int) string {
 	for i, n := range names {
 		legend = append(legend, styles.Series[i%len(styles.Series)].Render("━ "+n))
 	}
-	plotH := max(2, h-2)
+	plotH := max(2, h-3)
 	plotW := max(8, w-12)
 	data := make([][]float64, len(series))
 	for i, s := range series {
@@ -50,8 +50,38 @@ func chart(title string, names []string, series [][]float64, w, h int) string {
 		}
 	}
 	g := asciigraph.PlotMany(data, asciigraph.Height(plotH), asciigraph.Width(plotW), asciigraph.Precision(3),
-		asciigraph.SeriesColors(styles.SeriesANSI[:len(series)]...))
+		asciigraph.SeriesColors(cycle(styles.SeriesANSI, len(series))...), asciigraph.Caption("outer iteration →"))
 	return title + "  " + strings.Join(legend, " ") + "\n" + g
+}
+
+// cycle returns n colours, repeating c.
+func cycle(c []asciigraph.AnsiColor, n int) []asciigraph.AnsiColor {
+	out := make([]asciigraph.AnsiColor, n)
+	for i := range out {
+		out[i] = c[i%len(c)]
+	}
+	return out
+}
+
+// recentPace is the seconds per outer iteration over the last few
+// iterations (elapsed excludes pauses and continues across resumes).
+func recentPace(snaps []*core.Snapshot) (float64, bool) {
+	n := len(snaps)
+	switch {
+	case n == 0:
+		return 0, false
+	case n == 1:
+		if snaps[0].Iter == 0 {
+			return 0, false
+		}
+		return snaps[0].Elapsed / float64(snaps[0].Iter), true
+	}
+	from := max(0, n-6)
+	a, b := snaps[from], snaps[n-1]
+	if b.Iter == a.Iter {
+		return 0, false
+	}
+	return (b.Elapsed - a.Elapsed) / float64(b.Iter-a.Iter), true
 }
 
 func column(snaps []*core.Snapshot, f func(*core.Snapshot) float64) []float64 {
