@@ -70,8 +70,9 @@ func lsRun(ctx context.Context, f *Factory, asJSON bool) error {
 // browse runs the runs browser and the actions it hands back (typed, with
 // a run's whole config for a new run) until the person leaves it.
 func browse(ctx context.Context, f *Factory) error {
+	b := tui.NewBrowser(f.RunsDir)
 	for ctx.Err() == nil {
-		act, err := tui.Browse(ctx, tui.IO{}, f.RunsDir)
+		act, err := b.Run(ctx, tui.IO{})
 		if err != nil || act.Kind == tui.ActionNone {
 			return err
 		}
@@ -219,6 +220,9 @@ func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 		return err
 	}
 	if in := runs.Stat(dir); !in.Status.Live() {
+		if f.Terminal() && !lines {
+			return tui.Replay(ctx, tui.IO{}, dir) // its recorded charts instead
+		}
 		return fmt.Errorf("run %s is not running (it is %s); see maple show %s", id, in.Status, id)
 	}
 	cl, err := runs.Attach(dir)

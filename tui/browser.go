@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -217,6 +216,7 @@ func (b *Browser) refresh() {
 		cols[j] = table.Column{Title: c, Width: max(widths[j], len([]rune(c)))}
 	}
 	cur := b.tbl.Cursor()
+	b.tbl.SetRows(nil) // the old rows may have another column count
 	b.tbl.SetColumns(cols)
 	b.tbl.SetRows(rows)
 	b.tbl.SetCursor(min(max(cur, 0), max(0, len(rows)-1)))
@@ -373,28 +373,35 @@ func (b *Browser) openRun(in runs.Info) tea.Cmd {
 	dir := filepath.Join(b.dir, in.ID)
 	w, h := b.width, b.height
 	return func() tea.Msg {
-		cfg, err := runs.ReadConfig(dir)
-		if err != nil {
-			return openedMsg{err: err}
-		}
-		sum, _ := runs.ReadSummary(dir)
-		if cfg.Method != "maple" {
-			return openedMsg{detail: baselineText(cfg, sum)}
-		}
-		snaps, _ := runs.ReadMetrics(dir)
-		events, _ := runs.ReadEvents(dir)
-		d := NewDashboard(*cfg, nil, true)
-		d.SetDir(dir)
-		d.Update(tea.WindowSizeMsg{Width: w, Height: h - 1})
-		d.Update(HistoryMsg{Snaps: snaps, Events: events})
-		d.status = in.Status
-		d.ended = !in.Status.Live()
-		if sum != nil && sum.Result != nil {
-			r := sum.Result
-			d.note = fmt.Sprintf("result (selected on validation, step %d): val worst-group %.4f · test acc %.4f · test worst-group %.4f", r.SelectedStep, r.ValWorst, r.TestAcc, r.TestWorst)
-		}
-		return openedMsg{replay: d}
+		d, detail, err := replay(dir, in.Status, w, h-1)
+		return openedMsg{replay: d, detail: detail, err: err}
 	}
+}
+
+// replay reads a run for a read-only view: a dashboard of its recorded
+// search, or a baseline's text.
+func replay(dir string, st core.Status, w, h int) (*Dashboard, string, error) {
+	cfg, err := runs.ReadConfig(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	sum, _ := runs.ReadSummary(dir)
+	if cfg.Method != "maple" {
+		return nil, baselineText(cfg, sum), nil
+	}
+	snaps, _ := runs.ReadMetrics(dir)
+	events, _ := runs.ReadEvents(dir)
+	d := NewDashboard(*cfg, nil, true)
+	d.SetDir(dir)
+	d.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	d.Update(HistoryMsg{Snaps: snaps, Events: events})
+	d.status = st
+	d.ended = !st.Live()
+	if sum != nil && sum.Result != nil {
+		r := sum.Result
+		d.note = fmt.Sprintf("result (selected on validation, step %d): val worst-group %.4f · test acc %.4f · test worst-group %.4f", r.SelectedStep, r.ValWorst, r.TestAcc, r.TestWorst)
+	}
+	return d, "", nil
 }
 
 // baselineText describes a baseline run, which has no search to replay.
@@ -409,19 +416,6 @@ func baselineText(cfg *runs.Config, sum *runs.Summary) string {
 	}
 	sum.Result.Report(&sb)
 	return sb.String()
-}
-
-// flatten turns a config into sorted key=value lines.
-func flatten(prefix string, v any, out map[string]string) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			flatten(prefix+k+".", e, out)
-		}
-	default:
-		b, _ := json.Marshal(x)
-		out[strings.TrimSuffix(prefix, ".")] = string(b)
-	}
 }
 
 func (b *Browser) openCompare() tea.Cmd {
@@ -443,16 +437,24 @@ func (b *Browser) openCompare() tea.Cmd {
 func compare(runsDir string, ids []string, width, height int) string {
 	var series [2][]*core.Snapshot
 	var flat [2]map[string]string
+	var results [2]string
 	for i, id := range ids {
 		dir := filepath.Join(runsDir, id)
 		series[i], _ = runs.ReadMetrics(dir)
 		flat[i] = map[string]string{}
 		if cfg, err := runs.ReadConfig(dir); err == nil {
-			cfg.ID, cfg.Started, cfg.Args = "", time.Time{}, nil
-			raw, _ := json.Marshal(cfg)
-			var m map[string]any
-			json.Unmarshal(raw, &m)
-			flatten("", m, flat[i])
+			for k, v := range runs.Flags(*cfg) {
+				flat[i]["--"+k] = v
+			}
+			flat[i]["--seed"] = strconv.FormatUint(cfg.Settings.Seed, 10)
+		}
+		if sum, _ := runs.ReadSummary(dir); sum != nil && sum.Result != nil {
+			r := sum.Result
+			results[i] = fmt.Sprintf("test acc %.4f · test worst-group %.4f · val worst-group %.4f (selected on validation, step %d)", r.TestAcc, r.TestWorst, r.ValWorst, r.SelectedStep)
+		} else if sum != nil {
+			results[i] = "no result: " + sum.Status.String()
+		} else {
+			results[i] = "no result yet"
 		}
 	}
 	w := max(40, width)
@@ -483,7 +485,8 @@ func compare(runsDir string, ids []string, width, height int) string {
 		}
 	}
 	sort.Strings(keys)
-	diff := []string{"config differences (" + ids[0] + " → " + ids[1] + ")"}
+	parts = append(parts, "results", "  "+ids[0]+": "+results[0], "  "+ids[1]+": "+results[1])
+	diff := []string{"settings that differ (" + ids[0] + " → " + ids[1] + ")"}
 	for _, k := range keys {
 		if flat[0][k] != flat[1][k] {
 			diff = append(diff, fmt.Sprintf("  %-28s %s → %s", k, flat[0][k], flat[1][k]))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -146,7 +147,7 @@ func TestBrowserKeys(t *testing.T) {
 		bpress(b, keyMsg("space"))
 		bpress(b, keyMsg("c"))
 		out := b.Render()
-		if b.mode != modeCompare || !strings.Contains(out, "settings.Objective") || !strings.Contains(out, `"rex" → "irmv1"`) {
+		if b.mode != modeCompare || !strings.Contains(out, "--objective") || !strings.Contains(out, "rex → irmv1") || !strings.Contains(out, "test acc 0.7000") {
 			t.Errorf("compare:\n%s", out)
 		}
 	})
@@ -224,5 +225,33 @@ func TestExportKey(t *testing.T) {
 		if _, err := os.Stat(r.Path(f)); err != nil {
 			t.Errorf("%s not exported", f)
 		}
+	}
+}
+
+// The browser keeps its sort, filter and selection from one Run to the
+// next (after an attach, say).
+func TestBrowserKeepsState(t *testing.T) {
+	dir := fakeRuns(t)
+	b := newBrowser(dir, 120, 30)
+	bpress(b, keyMsg("S"))
+	bpress(b, keyMsg("space"))
+	for range 2 {
+		if _, err := b.Run(context.Background(), IO{In: strings.NewReader("q"), Out: io.Discard}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !b.desc || len(b.selected) != 1 {
+		t.Errorf("after two runs: descending %v, %d selected", b.desc, len(b.selected))
+	}
+}
+
+// Narrowing the terminal drops a column: the table must not panic on rows
+// of the old width.
+func TestBrowserNarrows(t *testing.T) {
+	b := newBrowser(fakeRuns(t), 120, 30)
+	b.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	b.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	if !strings.Contains(b.Render(), "maple/rex") {
+		t.Error("rows lost after resizing")
 	}
 }

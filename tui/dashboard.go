@@ -250,6 +250,8 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return d, nil
 	}
 	switch {
+	case key.Matches(k, d.keys.Leave) && d.detached:
+		return d, tea.Quit
 	case key.Matches(k, d.keys.Quit):
 		if d.detached || d.ended || d.ctl == nil {
 			return d, tea.Quit

@@ -228,6 +228,16 @@ func TestKeys(t *testing.T) {
 			}
 		}},
 		{"q then y stops", false, []string{"q", "y"}, "stop", nil},
+		{"esc leaves an attached view", true, []string{"esc"}, "", func(t *testing.T, d *Dashboard, last tea.Cmd) {
+			if !isQuit(last) {
+				t.Error("esc did not leave")
+			}
+		}},
+		{"esc does not stop a local search", false, []string{"esc"}, "", func(t *testing.T, d *Dashboard, last tea.Cmd) {
+			if isQuit(last) || d.confirmQuit {
+				t.Error("esc left a local search")
+			}
+		}},
 		{"q leaves an attached view at once", true, []string{"q"}, "", func(t *testing.T, d *Dashboard, last tea.Cmd) {
 			if !isQuit(last) {
 				t.Error("q did not quit")

@@ -9,6 +9,7 @@ import "charm.land/bubbles/v2/key"
 // dashboardKeys are the dashboard's keys.
 type dashboardKeys struct {
 	Pause, Rates, Checkpoint, Export, Pane, Up, Down, PageUp, PageDown, Help, Quit key.Binding
+	Leave                                                                          key.Binding // an attached view or a replay
 }
 
 func newDashboardKeys() dashboardKeys {
@@ -24,6 +25,7 @@ func newDashboardKeys() dashboardKeys {
 		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave an attached view")),
 	}
 }
 
@@ -34,7 +36,7 @@ func (k dashboardKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the help page, in columns.
 func (k dashboardKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown}, {k.Help, k.Quit}}
+	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown}, {k.Help, k.Quit, k.Leave}}
 }
 
 // formKeys edit a form (the learning rates, the new-run form).

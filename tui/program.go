@@ -149,15 +149,52 @@ func RunAttached(ctx context.Context, tio IO, dir string, cl *runs.Client) error
 	return err
 }
 
-// Browse runs the runs browser on dir until the person leaves or picks
-// an action for the caller (attach, resume, new run).
-func Browse(ctx context.Context, tio IO, dir string) (Action, error) {
-	b := NewBrowser(dir)
+// Run shows the browser until the person leaves or picks an action for
+// the caller (attach, resume, new run). Run it again after the action:
+// sort, filter and selection are kept.
+func (b *Browser) Run(ctx context.Context, tio IO) (Action, error) {
+	b.action, b.mode, b.replay = Action{}, modeList, nil
 	_, err := tea.NewProgram(b, options(ctx, tio)...).Run()
 	if ctx.Err() != nil {
 		return Action{}, nil
 	}
 	return b.Chosen(), err
+}
+
+// Replay shows a finished (or interrupted) run read-only: its search's
+// charts and events, or a baseline's result, until the person leaves.
+func Replay(ctx context.Context, tio IO, dir string) error {
+	in := runs.Stat(dir)
+	d, detail, err := replay(dir, in.Status, 120, 40)
+	if err != nil {
+		return err
+	}
+	var m tea.Model = d
+	if d == nil {
+		m = &textView{text: detail}
+	}
+	_, err = tea.NewProgram(m, options(ctx, tio)...).Run()
+	return err
+}
+
+// textView shows a text until a key is pressed.
+type textView struct {
+	text          string
+	width, height int
+}
+
+func (v *textView) Init() tea.Cmd { return nil }
+func (v *textView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch m := msg.(type) {
+	case tea.WindowSizeMsg:
+		v.width, v.height = m.Width, m.Height
+	case tea.KeyPressMsg:
+		return v, tea.Quit
+	}
+	return v, nil
+}
+func (v *textView) View() tea.View {
+	return screen(fit(v.text+"\n"+styles.Dim.Render("any key leaves"), max(v.width, 1), max(v.height, 1)))
 }
 
 // Execute runs r in this process: a maple search under the dashboard when
