@@ -144,7 +144,7 @@ func NewCmdShow(f *Factory) *cobra.Command {
 // NewCmdExport builds `maple export`.
 func NewCmdExport(f *Factory) *cobra.Command {
 	var format, out string
-	var unfinished bool
+	var unfinished, asJSON bool
 	var ov runs.Overrides
 	c := &cobra.Command{
 		Use:   "export ID",
@@ -156,12 +156,16 @@ func NewCmdExport(f *Factory) *cobra.Command {
 				return err
 			}
 			files, err := runs.ExportTo(dir, out, format, unfinished, ov, f.Err)
+			if asJSON && err == nil {
+				return writeJSON(f, map[string][]string{"files": files})
+			}
 			for _, p := range files {
 				fmt.Fprintln(f.Out, p)
 			}
 			return err
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the files written as JSON")
 	c.Flags().StringVar(&format, "format", "csv", "csv or npy")
 	c.Flags().StringVar(&out, "out", "", "output directory (default: the run directory)")
 	c.Flags().BoolVar(&unfinished, "checkpoint", false, "export the latest checkpoint of a run that is not done (export.json says so)")
@@ -173,6 +177,7 @@ func NewCmdExport(f *Factory) *cobra.Command {
 func NewCmdEval(f *Factory) *cobra.Command {
 	var model string
 	var steps int
+	var asJSON bool
 	var ov runs.Overrides
 	c := &cobra.Command{
 		Use:   "eval ID --model SPEC",
@@ -191,10 +196,14 @@ func NewCmdEval(f *Factory) *cobra.Command {
 				return err
 			}
 			(&runs.Outcome{Result: res, RunID: cfg.ID, Status: core.StatusDone}).Print(f.Err)
+			if asJSON {
+				return writeJSON(f, map[string]any{"file": path, "result": res})
+			}
 			fmt.Fprintln(f.Out, path)
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	c.Flags().StringVar(&model, "model", "", "architecture to train on the weights")
 	c.Flags().IntVar(&steps, "eval-steps", 0, "SGD steps (default: the run's)")
 	c.Flags().StringVar(&ov.DataDir, "data-dir", "", "the data directory, when it moved since the run started")

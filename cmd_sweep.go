@@ -56,7 +56,7 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	fl.IntVar(&o.Jobs, "jobs", 1, "runs at a time (each uses the BLAS threads of the machine)")
 	fl.StringVar(&o.Format, "format", "text", "table format: text, markdown or csv")
 	fl.BoolVar(&o.Status, "status", false, "show the sweep's cells: done, running, waiting, failed (with --json as JSON)")
-	fl.BoolVar(&o.JSON, "json", false, "with --status: print the cells as JSON")
+	fl.BoolVar(&o.JSON, "json", false, "print the table (with --status, the cells) as JSON")
 	fl.BoolVar(&o.Slurm, "slurm", false, "submit the grid as one Slurm job array (sbatch); each task claims cells until none is left")
 	fl.StringVar(&o.SlurmArgs, "slurm-args", "", "with --slurm: more sbatch options, e.g. '--partition=gpu --time=4:00:00'")
 	fl.StringVar(&o.SlurmFile, "slurm-file", "", "with --slurm: a file of #SBATCH lines to add")
@@ -120,7 +120,12 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := report.WriteTable(f.Out, rows, o.Format); err != nil {
+	if o.JSON {
+		err = writeJSON(f, append([]report.Row{}, rows...))
+	} else {
+		err = report.WriteTable(f.Out, rows, o.Format)
+	}
+	if err != nil {
 		return err
 	}
 	return runErr
@@ -199,6 +204,7 @@ func sweepStatus(f *Factory, o *SweepOptions) error {
 // NewCmdTable builds `maple table`.
 func NewCmdTable(f *Factory) *cobra.Command {
 	var sweep, format string
+	var asJSON bool
 	c := &cobra.Command{
 		Use:   "table [--sweep NAME]",
 		Short: "Print the results table of a sweep (or of every finished run)",
@@ -208,9 +214,13 @@ func NewCmdTable(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if asJSON {
+				return writeJSON(f, append([]report.Row{}, rows...))
+			}
 			return report.WriteTable(f.Out, rows, format)
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the rows as JSON")
 	c.Flags().StringVar(&sweep, "sweep", "", "only the runs of this sweep")
 	c.Flags().StringVar(&format, "format", "text", "text, markdown or csv")
 	return c
@@ -219,6 +229,7 @@ func NewCmdTable(f *Factory) *cobra.Command {
 // NewCmdPlot builds `maple plot`.
 func NewCmdPlot(f *Factory) *cobra.Command {
 	var out string
+	var asJSON bool
 	c := &cobra.Command{
 		Use:   "plot ID|SWEEP --out DIR",
 		Short: "Write a run's figures (weight fractions, histograms, outer risk, worst-group accuracy) or a sweep's accuracy-vs-width figure, as PNG and SVG",
@@ -227,6 +238,9 @@ func NewCmdPlot(f *Factory) *cobra.Command {
 			var files []string
 			dir, err := runDir(f, args[0])
 			if err != nil { // not a run: a sweep name
+				if _, serr := report.Table(f.RunsDir, args[0]); serr != nil {
+					return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", args[0], f.RunsDir)}
+				}
 				if out == "" {
 					out = filepath.Join(f.RunsDir, "figures-"+args[0])
 				}
@@ -237,6 +251,9 @@ func NewCmdPlot(f *Factory) *cobra.Command {
 				}
 				files, err = report.Plot(dir, out)
 			}
+			if asJSON && err == nil {
+				return writeJSON(f, map[string][]string{"files": files})
+			}
 			for _, p := range files {
 				fmt.Fprintln(f.Out, p)
 			}
@@ -244,5 +261,6 @@ func NewCmdPlot(f *Factory) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&out, "out", "", "output directory (default: the run's figures/)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the files written as JSON")
 	return c
 }

@@ -50,7 +50,11 @@ type Factory struct {
 }
 
 func newFactory() *Factory {
-	return &Factory{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, RunsDir: "runs",
+	runsDir := os.Getenv("MAPLE_RUNS_DIR")
+	if runsDir == "" {
+		runsDir = "maple-runs" // not "runs": that is a source folder in maple's own repository
+	}
+	return &Factory{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, RunsDir: runsDir,
 		Terminal: func() bool { return term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd()) }}
 }
 
@@ -99,10 +103,12 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		RunE:          func(cmd *cobra.Command, _ []string) error { return lsRun(cmd.Context(), f, false) },
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs")
+	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs ($MAPLE_RUNS_DIR, else ./maple-runs)")
 	root.AddCommand(NewCmdRun(f, nil), NewCmdResume(f, nil), NewCmdLs(f), NewCmdShow(f), NewCmdExport(f), NewCmdEval(f),
 		NewCmdAttach(f), NewCmdData(f), NewCmdSweep(f, nil), NewCmdTable(f), NewCmdPlot(f),
 		&cobra.Command{Use: "version", Short: "Print the version and the commit it was built from", Args: cobra.NoArgs,
 			Run: func(*cobra.Command, []string) { fmt.Fprintf(f.Out, "maple %s (commit %s)\n", version, commit()) }})
+	registerCompletion(f, root)
+	addHelp(root)
 	return root
 }

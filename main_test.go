@@ -296,3 +296,42 @@ func TestSweep(t *testing.T) {
 		t.Errorf("csv:\n%s", csvOut)
 	}
 }
+
+// TestHelpAndCompletion: every subcommand's help has examples, run's
+// flags are grouped without sentinel defaults, and completion offers
+// datasets and run ids.
+func TestHelpAndCompletion(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	run(t, bin, "run", "--outer-iters", "1", "--inner-steps", "2", "--eval-steps", "2", "--headless", "--runs-dir", dir)
+	for _, c := range []string{"run", "resume", "ls", "show", "export", "eval", "attach", "data", "sweep", "table", "plot"} {
+		if h := run(t, bin, c, "--help"); !strings.Contains(h, "Examples:") {
+			t.Errorf("maple %s --help has no examples", c)
+		}
+	}
+	h := run(t, bin, "run", "--help")
+	for _, want := range []string{"Search flags:", "Evaluation and baselines flags:", "Data flags:", "Run flags:"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("run --help lacks %q", want)
+		}
+	}
+	if strings.Contains(h, "(default -1)") {
+		t.Error("run --help shows a sentinel default")
+	}
+	if c := run(t, bin, "__complete", "run", "--dataset", ""); !strings.Contains(c, "cmnist") {
+		t.Errorf("dataset completion:\n%s", c)
+	}
+	id := runDirs(t, dir)[0].Name()
+	if c := run(t, bin, "__complete", "show", "--runs-dir", dir, ""); !strings.Contains(c, id) {
+		t.Errorf("run id completion:\n%s", c)
+	}
+	if out, err := exec.Command(bin, "table", "--sweep", "nosuch", "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(out), `no sweep "nosuch"`) {
+		t.Errorf("table of a missing sweep: %v %s", err, out)
+	}
+	if out, err := exec.Command(bin, "plot", "typo", "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(out), `no run or sweep named "typo"`) {
+		t.Errorf("plot of a typo: %v %s", err, out)
+	}
+	if v := run(t, bin, "version"); !strings.HasPrefix(v, "maple "+version) {
+		t.Errorf("version: %q", v)
+	}
+}

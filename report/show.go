@@ -1,8 +1,11 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/maple-ood/maple/core"
@@ -82,7 +85,14 @@ func WriteShow(w io.Writer, dir string) {
 				s.Model, s.Objective, s.Beta, s.OuterOn, s.OuterIters, s.InnerSteps, s.InnerLR, s.Momentum, s.WeightDecay, s.InnerInit)
 			fmt.Fprintf(w, "          weight lr %g, keep lr %g, keep %g (from %g), checkpoint every %d\n", s.WeightLR, s.KeepLR, s.Keep, s.Keep0, cfg.CheckpointEvery)
 		}
-		fmt.Fprintf(w, "  evaluation: model %s, %d steps, lr %g, validation check every %d\n", e.Model, e.Steps, e.LR, e.EvalEvery)
+		fmt.Fprintf(w, "  evaluation: model %s, %d steps, %s lr %g, validation check every %d\n", e.Model, e.Steps, optimizerName(e.Optimizer), e.LR, e.EvalEvery)
+		if e.Recipe != "" {
+			fmt.Fprintf(w, "  recipe: %s (penalty %g after %d steps, L2 %g)\n", e.Recipe, e.Penalty, e.PenaltyAnneal, e.L2)
+		}
+		if cfg.Method == "maple" {
+			lr, from := runs.RatesNow(dir, cfg)
+			fmt.Fprintf(w, "  learning rates in force: weight %g, keep %g, inner %g (%s)\n", lr.Weight, lr.Keep, lr.Inner, from)
+		}
 		if cfg.Method == "maple" {
 			snaps, _ := runs.ReadMetrics(dir)
 			writeSearchTime(w, snaps)
@@ -102,12 +112,34 @@ func WriteShow(w io.Writer, dir string) {
 	case sum != nil:
 		fmt.Fprintf(w, "summary: %s %s\n", sum.Status, sum.Error)
 	}
+	if evals, _ := filepath.Glob(filepath.Join(dir, "eval-*.json")); len(evals) > 0 {
+		fmt.Fprintln(w, "evaluations of other models on the learned weights (maple eval):")
+		for _, p := range evals {
+			var r core.Result
+			b, err := os.ReadFile(p)
+			if err == nil {
+				err = json.Unmarshal(b, &r)
+			}
+			if err != nil {
+				fmt.Fprintf(w, "  %s: damaged (%v)\n", filepath.Base(p), err)
+				continue
+			}
+			fmt.Fprintf(w, "  %s: test acc %.4f, test worst-group %.4f (selected on validation at step %d)\n", r.Model, r.TestAcc, r.TestWorst, r.SelectedStep)
+		}
+	}
 	if len(d.Events) > 0 {
 		fmt.Fprintln(w, "events:")
 		for _, e := range d.Events {
 			fmt.Fprintf(w, "  before iteration %d: %s%s\n", e.Iter+1, e.Kind, runs.EventDetail(e))
 		}
 	}
+}
+
+func optimizerName(o string) string {
+	if o == "" {
+		return "sgd"
+	}
+	return o
 }
 
 // writeSearchTime writes the seconds a search spent per phase (nothing

@@ -16,19 +16,23 @@ import (
 
 // Row is one line of a results table: a dataset and method over seeds.
 type Row struct {
-	Dataset   string
-	Method    string // method, or maple/objective
-	Model     string // the evaluation model (the search model of maple runs may differ)
-	TrainSize int    // --train-size of the dataset (0 = all)
-	N         int    // finished seeds
-	Seeds     []uint64
-	TestAcc   MeanSD
-	TestWorst MeanSD
-	ValWorst  MeanSD
+	Dataset   string   `json:"dataset"`
+	Method    string   `json:"method"`     // method, or maple/objective, with any differing settings
+	Model     string   `json:"model"`      // the evaluation model (the search model of maple runs may differ)
+	TrainSize int      `json:"train_size"` // --train-size of the dataset (0 = all)
+	N         int      `json:"n"`          // distinct seeds finished
+	Seeds     []uint64 `json:"seeds"`
+	TestAcc   MeanSD   `json:"test_acc"`
+	TestWorst MeanSD   `json:"test_worst_group_acc"`
+	ValWorst  MeanSD   `json:"val_worst_group_acc"`
+	Selection string   `json:"selection"` // the model selection rule
 }
 
 // MeanSD is a mean and the sample standard deviation (n-1; 0 for n = 1).
-type MeanSD struct{ Mean, SD float64 }
+type MeanSD struct {
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+}
 
 func meanSD(v []float64) MeanSD {
 	if len(v) == 1 {
@@ -62,12 +66,14 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		test, worst, val []float64
 	}
 	groups := map[string]*acc{} // by config hash without the seed
+	found := false
 	for _, in := range infos {
 		dir := filepath.Join(runsDir, in.ID)
 		cfg, err := runs.ReadConfig(dir)
 		if err != nil || (sweep != "" && cfg.Sweep != sweep) {
 			continue
 		}
+		found = true
 		sum, err := runs.ReadSummary(dir)
 		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
 			continue
@@ -86,6 +92,11 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		a.test = append(a.test, 100*sum.Result.TestAcc)
 		a.worst = append(a.worst, 100*sum.Result.TestWorst)
 		a.val = append(a.val, 100*sum.Result.ValWorst)
+	}
+	if sweep != "" && !found {
+		if _, err := runs.ReadSweep(runsDir, sweep); err != nil {
+			return nil, fmt.Errorf("no sweep %q in %s (see maple ls)", sweep, runsDir)
+		}
 	}
 	// Groups that would print alike differ in some setting: name it.
 	alike := map[string][]*acc{}
@@ -107,7 +118,7 @@ func Table(runsDir, sweep string) ([]Row, error) {
 			if diffs[i] != "" {
 				method += " [" + diffs[i] + "]"
 			}
-			rows = append(rows, Row{Dataset: c.Dataset.Name, Method: method, Model: c.Eval.Model, TrainSize: c.Dataset.TrainSize,
+			rows = append(rows, Row{Selection: Selection, Dataset: c.Dataset.Name, Method: method, Model: c.Eval.Model, TrainSize: c.Dataset.TrainSize,
 				N: len(a.test), Seeds: a.seeds, TestAcc: meanSD(a.test), TestWorst: meanSD(a.worst), ValWorst: meanSD(a.val)})
 		}
 	}

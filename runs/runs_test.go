@@ -488,11 +488,11 @@ func TestReadmeTorchSnippet(t *testing.T) {
 	}
 	_, rest, ok := strings.Cut(string(readme), "<!-- torch snippet -->\n```python\n")
 	snippet, _, ok2 := strings.Cut(rest, "```")
-	if !ok || !ok2 || !strings.Contains(snippet, `run = "runs/ID"`) {
-		t.Fatal("README has no torch snippet with run = \"runs/ID\"")
+	if !ok || !ok2 || !strings.Contains(snippet, `run = "maple-runs/ID"`) {
+		t.Fatal("README has no torch snippet with run = \"maple-runs/ID\"")
 	}
 	dir := smallExport(t)
-	script := strings.Replace(snippet, `run = "runs/ID"`, fmt.Sprintf("run = %q", dir), 1) + `
+	script := strings.Replace(snippet, `run = "maple-runs/ID"`, fmt.Sprintf("run = %q", dir), 1) + `
 import math
 n = len(u)
 l = weighted_loss(torch.zeros(n, 2), torch.zeros(n, dtype=torch.long), torch.arange(n))
