@@ -22,12 +22,12 @@ var examples = map[string]string{
 	"eval":   `  maple eval 20261122-151839-01 --model cnn:16,32                # transfer the weights to another model`,
 	"attach": `  maple attach 20261122-151839-01            # the dashboard; q or esc leaves, the search goes on
   maple attach 20261122-151839-01 --lines    # progress lines, e.g. in a log`,
-	"data":  `  maple data cmnist --data-dir ../shared/data`,
+	"data": `  maple data cmnist --data-dir ../shared/data`,
 	"sweep": `  maple sweep --name cm --datasets cmnist --methods erm,irmv1,maple:rex --seeds 1,2,3 --jobs 2
   maple sweep --name cm --datasets cmnist --methods erm,maple:rex --seeds 1,2,3 --slurm --slurm-args '--time=4:00:00'
   maple sweep --name cm --status`,
 	"table": `  maple table --sweep cm --format markdown`,
-	"plot":  `  maple plot 20261122-151839-01 --out figures/   # a run's figures
+	"plot": `  maple plot 20261122-151839-01 --out figures/   # a run's figures
   maple plot cm                                  # a sweep's accuracy against model width`,
 }
 
