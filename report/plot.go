@@ -47,7 +47,25 @@ func linePlot(title, xlabel, ylabel string, ss []series) (*plot.Plot, error) {
 		p.Add(l)
 		p.Legend.Add(s.name, l)
 	}
+	// Room above the curves for the legend, so that it never hides one.
+	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
 	return p, nil
+}
+
+// markIterate draws a dotted vertical line at the selected iterate.
+func markIterate(p *plot.Plot, it int) error {
+	if it <= 0 {
+		return nil
+	}
+	l, err := plotter.NewLine(plotter.XYs{{X: float64(it), Y: p.Y.Min}, {X: float64(it), Y: p.Y.Max}})
+	if err != nil {
+		return err
+	}
+	l.Color = color.Gray{Y: 90}
+	l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+	p.Add(l)
+	p.Legend.Add(fmt.Sprintf("selected iterate %d (validation)", it), l)
+	return nil
 }
 
 func over(snaps []*core.Snapshot, f func(*core.Snapshot) float64) plotter.XYs {
@@ -100,7 +118,11 @@ func Plot(dir, out string) ([]string, error) {
 			return 0
 		})})
 	}
+	sel := last.Selected
 	p, err := linePlot("group weight fractions, "+name, "outer iteration", "share of the total weight", fr)
+	if err == nil {
+		err = markIterate(p, sel)
+	}
 	if err := add("fractions", p, err); err != nil {
 		return nil, err
 	}
@@ -118,6 +140,9 @@ func Plot(dir, out string) ([]string, error) {
 		return nil, err
 	}
 	p, err = linePlot("outer risk, "+name, "outer iteration", "R", []series{{name: "outer risk", xy: over(snaps, func(s *core.Snapshot) float64 { return s.OuterRisk })}})
+	if err == nil {
+		err = markIterate(p, sel)
+	}
 	if err := add("risk", p, err); err != nil {
 		return nil, err
 	}
@@ -125,10 +150,14 @@ func Plot(dir, out string) ([]string, error) {
 		{name: "validation", xy: over(snaps, func(s *core.Snapshot) float64 { return s.ValWorst })},
 		{name: "test (not used for selection)", xy: over(snaps, func(s *core.Snapshot) float64 { return s.TestWorst }), dash: true},
 	})
+	if err == nil {
+		err = markIterate(p, sel)
+	}
 	if err := add("accuracy", p, err); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min) // room for the legend
+	if err := os.MkdirAll(out, 0o700); err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}
 	var files []string
@@ -210,13 +239,14 @@ func PlotSweep(runsDir, sweep, out string) ([]string, error) {
 		}
 		eb.Color = palette[i%len(palette)]
 		p.Add(ln, pt, eb)
-		size := "all"
+		size := "full training set"
 		if k.size > 0 {
-			size = fmt.Sprint(k.size)
+			size = fmt.Sprintf("%d training samples", k.size)
 		}
-		p.Legend.Add(fmt.Sprintf("%s, n=%s", k.method, size), ln, pt)
+		p.Legend.Add(fmt.Sprintf("%s, %s", k.method, size), ln, pt)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min) // room for the legend
+	if err := os.MkdirAll(out, 0o700); err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}
 	var files []string
