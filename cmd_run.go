@@ -79,6 +79,7 @@ func registerData(fl *pflag.FlagSet, d *loaders.Spec) {
 		{&d.Columns.Attr, "attr-col", "spurious attribute column (optional in the file)"}, {&d.Columns.ID, "id-col", "sample id column (optional; default the row number)"}} {
 		fl.StringVar(col.p, col.name, *col.p, "features: "+col.help)
 	}
+	fl.StringVar(&d.Columns.FeatureCols, "feature-cols", "", "features: comma-separated feature columns (default: every column that is not an annotation, nor pandas' unnamed index)")
 }
 
 // registerSettings adds the dataset options and every search and

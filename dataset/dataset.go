@@ -28,6 +28,7 @@ type Dataset struct {
 	CleanY []int32
 
 	Classes    int      // number of classes; 2 for binary
+	LabelNames []string // names of the classes when the data named them (label i is LabelNames[i]); nil otherwise
 	EnvNames   []string // names of all environments, indexed by Env
 	GroupNames []string // names of all groups, indexed by Group
 }
@@ -38,7 +39,7 @@ func (d *Dataset) Row(i int) []float32 { return d.X[i*d.D : (i+1)*d.D] }
 // Subset returns a new Dataset holding the samples idx, in that order.
 func (d *Dataset) Subset(name string, idx []int) *Dataset {
 	s := &Dataset{Name: name, N: len(idx), D: d.D, Shape: d.Shape, Classes: d.Classes,
-		EnvNames: d.EnvNames, GroupNames: d.GroupNames,
+		EnvNames: d.EnvNames, GroupNames: d.GroupNames, LabelNames: d.LabelNames,
 		X: make([]float32, len(idx)*d.D), Y: make([]int32, len(idx)), Env: make([]int32, len(idx)),
 		Group: make([]int32, len(idx)), Attr: make([]int32, len(idx)), ID: make([]int64, len(idx))}
 	for j, i := range idx {

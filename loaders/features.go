@@ -24,6 +24,9 @@ type FeaturesConfig struct {
 	Split string // split column: train/val/test or 0/1/2; default "split"
 	Attr  string // spurious attribute column (integers); default "attr"; optional in the file
 	ID    string // sample id column (integers); default "id"; optional (row number)
+	// FeatureCols lists the feature columns, comma-separated; empty means
+	// every column that is not an annotation (nor pandas' unnamed index).
+	FeatureCols string `json:",omitempty"`
 }
 
 // DefaultFeatures returns the defaults documented on FeaturesConfig.
@@ -181,16 +184,31 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 		return nil, err
 	}
 	used := []int{lc, sc}
+	// pandas' df.to_csv() writes the index as a first column with an
+	// empty name: an index, never a feature.
+	index := -1
+	if len(t.header) > 0 && t.header[0] == "" {
+		index = 0
+		used = append(used, 0)
+	}
 	y := make([]int32, n)
-	for r := 0; r < n; r++ {
-		v, err := t.int(r, lc, "label")
-		if err != nil {
+	var labelNames []string
+	if _, err := t.int(0, lc, "label"); err == nil {
+		for r := 0; r < n; r++ {
+			v, err := t.int(r, lc, "label")
+			if err != nil {
+				return nil, fmt.Errorf("%w (labels must be all integers 0..C-1 or all names)", err)
+			}
+			if v < 0 || v > 1000 {
+				return nil, fmt.Errorf("%s: row %d: label %d out of range 0..1000", t.path, r+2, v)
+			}
+			y[r] = int32(v)
+		}
+	} else {
+		// Named classes: numbered in sorted order; the names are kept.
+		if y, labelNames, err = t.categories(lc, "label"); err != nil {
 			return nil, err
 		}
-		if v < 0 || v > 1000 {
-			return nil, fmt.Errorf("%s: row %d: label %d out of range 0..1000", t.path, r+2, v)
-		}
-		y[r] = int32(v)
 	}
 	classes := int(slices.Max(y)) + 1
 	if classes < 2 {
@@ -229,7 +247,14 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 		}
 	}
 	ids := make([]int64, n)
-	if ic := t.col(c.ID); c.ID != "" && ic >= 0 {
+	if ic := t.col(c.ID); (c.ID == "" || ic < 0) && index >= 0 {
+		ic = index
+		for r := range ids {
+			if ids[r], err = t.int(r, ic, "index"); err != nil {
+				return nil, err
+			}
+		}
+	} else if c.ID != "" && ic >= 0 {
 		used = append(used, ic)
 		for r := range ids {
 			if ids[r], err = t.int(r, ic, "id"); err != nil {
@@ -243,9 +268,19 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 	}
 	if x == nil {
 		var fc []int
-		for i := range t.header {
-			if !slices.Contains(used, i) {
-				fc = append(fc, i)
+		if c.FeatureCols != "" {
+			for _, name := range strings.Split(c.FeatureCols, ",") {
+				ci, err := t.need(strings.TrimSpace(name), "feature")
+				if err != nil {
+					return nil, fmt.Errorf("--feature-cols: %w", err)
+				}
+				fc = append(fc, ci)
+			}
+		} else {
+			for i := range t.header {
+				if !slices.Contains(used, i) {
+					fc = append(fc, i)
+				}
 			}
 		}
 		if len(fc) == 0 {
@@ -272,7 +307,7 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 		}
 	}
 	all := &Dataset{Name: "all", N: n, D: d, Shape: Shape{C: d, H: 1, W: 1}, X: x, Y: y, Env: env, Group: group,
-		Attr: attr, ID: ids, Classes: classes, EnvNames: envNames, GroupNames: groupNames}
+		Attr: attr, ID: ids, Classes: classes, EnvNames: envNames, GroupNames: groupNames, LabelNames: labelNames}
 	var parts [3][]int
 	for r := 0; r < n; r++ {
 		s := splitOf(t.rows[r][sc])

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -258,5 +259,50 @@ func TestCelebA(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "list_attr_celeba.txt"), "6\nBald Male\n000001.jpg 1 1\n")
 	if _, err := CelebA(ImageConfig{Dir: dir, Size: 4}); err == nil || !strings.Contains(err.Error(), "Blond_Hair") {
 		t.Errorf("missing attribute: %v", err)
+	}
+}
+
+// TestFeaturesAsPandasWrites: df.to_csv() with its unnamed index column
+// (an index, not a feature), named string labels (numbered in sorted
+// order, names kept), --feature-cols, and a Fortran-order .npy.
+func TestFeaturesAsPandasWrites(t *testing.T) {
+	dir := t.TempDir()
+	c := DefaultFeatures()
+	c.CSV = writeFile(t, filepath.Join(dir, "p.csv"), `,f1,f2,label,env,group,split
+100,0.5,1,cat,a,0,train
+101,1.5,2,dog,b,1,train
+102,2.5,3,dog,a,1,val
+103,3.5,4,cat,b,0,test
+104,4.5,5,dog,b,1,test
+`)
+	s, err := Features(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Train.D != 2 || s.Train.ID[0] != 100 || s.Test.ID[1] != 104 {
+		t.Errorf("the index became a feature or lost its ids: dim %d ids %v %v", s.Train.D, s.Train.ID, s.Test.ID)
+	}
+	if fmt.Sprint(s.Train.LabelNames) != "[cat dog]" || fmt.Sprint(s.Train.Y) != "[0 1]" {
+		t.Errorf("string labels: names %v y %v", s.Train.LabelNames, s.Train.Y)
+	}
+	c.FeatureCols = "f2"
+	if s, err := Features(c); err != nil || s.Train.D != 1 || s.Train.X[0] != 1 {
+		t.Errorf("--feature-cols f2: %v", err)
+	}
+	c.FeatureCols = "nope"
+	if _, err := Features(c); err == nil || !strings.Contains(err.Error(), "--feature-cols") {
+		t.Errorf("unknown feature column: %v", err)
+	}
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import numpy").Run(); err != nil {
+		t.Skip("no python3 with numpy for the Fortran-order file")
+	}
+	npyPath := filepath.Join(dir, "f.npy")
+	if out, err := exec.Command(py, "-c", "import numpy as np,sys; np.save(sys.argv[1], np.asfortranarray(np.arange(10,dtype=np.float64).reshape(5,2)))", npyPath).CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	shape, data, err := ReadNPYFile(npyPath)
+	if err != nil || fmt.Sprint(shape, data) != "[5 2] [0 1 2 3 4 5 6 7 8 9]" {
+		t.Errorf("Fortran-order .npy read as %v %v %v", shape, data, err)
 	}
 }

@@ -48,9 +48,6 @@ func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
 		return nil, nil, fmt.Errorf("not a .npy file (%v); save it with numpy.save", err)
 	}
 	h := rd.Header
-	if h.Descr.Fortran {
-		return nil, nil, fmt.Errorf("Fortran-order array; save a C-order copy (numpy.ascontiguousarray)")
-	}
 	if len(h.Descr.Shape) < 1 || len(h.Descr.Shape) > 2 {
 		return nil, nil, fmt.Errorf("shape %v, want 1 or 2 dimensions", h.Descr.Shape)
 	}
@@ -89,6 +86,18 @@ func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
 	}
 	if len(out) != n {
 		return nil, nil, fmt.Errorf("truncated: %d of %d values", len(out), n)
+	}
+	if h.Descr.Fortran && len(h.Descr.Shape) == 2 {
+		// np.save(df.to_numpy()) often writes column-major: make it
+		// row-major (one sample per row).
+		r, c := h.Descr.Shape[0], h.Descr.Shape[1]
+		t := make([]float32, n)
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				t[i*c+j] = out[j*r+i]
+			}
+		}
+		out = t
 	}
 	return append([]int(nil), h.Descr.Shape...), out, nil
 }

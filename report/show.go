@@ -155,13 +155,19 @@ func writeSearchTime(w io.Writer, snaps []*core.Snapshot) {
 
 // WriteData writes a dataset's description (`maple data`).
 func WriteData(w io.Writer, s loaders.Summary) {
-	fmt.Fprintf(w, "dataset %s (from %s): dim %d, shape %dx%dx%d, %d classes, label noise %g, oracle variant: %v\n",
-		s.Name, s.Source, s.Dim, s.Shape[0], s.Shape[1], s.Shape[2], s.Classes, s.LabelNoise, s.HasOracle)
+	noise := "label noise not known (no clean labels)"
+	for _, sp := range s.Splits {
+		if sp.LabelNoise >= 0 {
+			noise = fmt.Sprintf("label noise %g by construction", s.LabelNoise)
+		}
+	}
+	fmt.Fprintf(w, "dataset %s (from %s): dim %d, shape %dx%dx%d, %d classes, %s, oracle variant: %v\n",
+		s.Name, s.Source, s.Dim, s.Shape[0], s.Shape[1], s.Shape[2], s.Classes, noise, s.HasOracle)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "split\tn\tlabel noise\tenv\tenv n\tlabel=attr")
 	for _, sp := range s.Splits {
 		for i, e := range sp.Envs {
-			name, n, noise := sp.Split, fmt.Sprint(sp.N), "unknown"
+			name, n, noise := sp.Split, fmt.Sprint(sp.N), "-"
 			if sp.LabelNoise >= 0 {
 				noise = fmt.Sprintf("%.3f", sp.LabelNoise)
 			}

@@ -33,6 +33,7 @@ type Export struct {
 	N          int      `json:"n"`          // training samples, rows of every file
 	GroupNames []string `json:"group_names"`
 	EnvNames   []string `json:"env_names"`
+	LabelNames []string `json:"label_names,omitempty"` // when the data named its classes: label i is label_names[i]
 	Files      []string `json:"files"`
 }
 
@@ -56,7 +57,7 @@ func WriteExports(dir string, cfg *Config, status core.Status, iteration int, ou
 	}
 	u := out.Weights()
 	man := Export{RunID: cfg.ID, ConfigHash: cfg.Hash(false), Dataset: cfg.Dataset, Seed: cfg.Settings.Seed, Status: status,
-		Iteration: iteration, Iterate: out.Iter, TrainWith: UNPY, N: len(u), GroupNames: train.GroupNames, EnvNames: train.EnvNames}
+		Iteration: iteration, Iterate: out.Iter, TrainWith: UNPY, N: len(u), GroupNames: train.GroupNames, EnvNames: train.EnvNames, LabelNames: train.LabelNames}
 	man.Which = fmt.Sprintf("the validation-selected iterate %d of %d", out.Iter, iteration)
 	if out.Iter == 0 {
 		man.Which = fmt.Sprintf("the weights after iteration %d (--select-iterate final)", iteration)
