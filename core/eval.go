@@ -8,35 +8,36 @@ import (
 	"math/rand/v2"
 
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/internal/legacyjson"
 	"github.com/maple-ood/maple/nets"
 )
 
 // EvalSettings configures the final weighted ERM and the baselines: full
 // batch SGD from a fresh seeded model, checkpoint selected on validation.
 type EvalSettings struct {
-	Model       string  // architecture (nets.ParseSpec); default "mlp:390,390"
-	Steps       int     // SGD steps; default 500
-	LR          float64 // learning rate; default 0.1
-	Momentum    float64 // default 0.9
-	WeightDecay float64 // default 0.001
-	EvalEvery   int     // validation check every N steps; default 10
+	Model       string  `json:"model"`        // architecture (nets.ParseSpec); default "mlp:390,390"
+	Steps       int     `json:"steps"`        // SGD steps; default 500
+	LR          float64 `json:"lr"`           // learning rate; default 0.1
+	Momentum    float64 `json:"momentum"`     // default 0.9
+	WeightDecay float64 `json:"weight_decay"` // default 0.001
+	EvalEvery   int     `json:"eval_every"`   // validation check every N steps; default 10
 	// MinStep is the first step whose checkpoint may be selected; 0 means
 	// Steps/10. It keeps the untrained initialisation out of the choice:
 	// on ColoredMNIST every trained model fails the validation minority
 	// groups, so worst-group selection would otherwise pick step 0.
-	MinStep int
-	Seed    uint64 // model initialisation seed; default 1
+	MinStep int    `json:"min_step"`
+	Seed    uint64 `json:"seed"` // model initialisation seed; default 1
 
-	Penalty       float64 // irmv1 / rex penalty weight; default 1000
-	PenaltyAnneal int     // steps with penalty weight 1 before the full weight; default 100
-	DROStep       float64 // groupdro step size eta_q of the group weights; default 0.01
-	CVaRAlpha     float64 // cvar tail fraction; default 0.2
-	JTTSteps      int     // jtt first-stage ERM steps; default 100
-	JTTUp         float64 // jtt upweight of first-stage errors; default 6
+	Penalty       float64 `json:"penalty"`        // irmv1 / rex penalty weight; default 1000
+	PenaltyAnneal int     `json:"penalty_anneal"` // steps with penalty weight 1 before the full weight; default 100
+	DROStep       float64 `json:"dro_step"`       // groupdro step size eta_q of the group weights; default 0.01
+	CVaRAlpha     float64 `json:"cvar_alpha"`     // cvar tail fraction; default 0.2
+	JTTSteps      int     `json:"jtt_steps"`      // jtt first-stage ERM steps; default 100
+	JTTUp         float64 `json:"jtt_up"`         // jtt upweight of first-stage errors; default 6
 
-	Optimizer string  // "sgd" (default) or "adam" (torch's, with LR)
-	L2        float64 // coefficient of sum theta² added to the loss (not decoupled); default 0
-	Recipe    string  // the published recipe these settings follow, if any (see BaselineRecipe)
+	Optimizer string  `json:"optimizer"` // "sgd" (default) or "adam" (torch's, with LR)
+	L2        float64 `json:"l2"`        // coefficient of sum theta² added to the loss (not decoupled); default 0
+	Recipe    string  `json:"recipe"`    // the published recipe these settings follow, if any (see BaselineRecipe)
 }
 
 // DefaultEval returns the defaults documented on EvalSettings.
@@ -451,4 +452,10 @@ func Baseline(ctx context.Context, sp *dataset.Splits, method string, es EvalSet
 		})
 	}
 	return nil, fmt.Errorf("unknown method %q: want one of %v", method, Methods)
+}
+
+// UnmarshalJSON reads evaluation settings, also as maple 0.1 wrote them.
+func (es *EvalSettings) UnmarshalJSON(b []byte) error {
+	type plain EvalSettings
+	return legacyjson.Unmarshal(b, (*plain)(es))
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 
+	"github.com/maple-ood/maple/internal/legacyjson"
 	"github.com/maple-ood/maple/nets"
 )
 
@@ -10,35 +11,35 @@ import (
 // stated on each field (the MAPLE paper's ColoredMNIST table where it has
 // one).
 type Settings struct {
-	Model     string  // search model spec (nets.ParseSpec); default "mlp:390,390"
-	Objective string  // outer risk: irmv1, irmv1b, rex, cvar, worst-group or erm; default "irmv1"
-	Beta      float64 // weight of the mean loss added to the outer risk; default 0
-	CVaRAlpha float64 // tail fraction of the cvar objective; default 0.2
-	OuterOn   string  // "val" (the paper; default) or "train" (the reference code)
+	Model     string  `json:"model"`      // search model spec (nets.ParseSpec); default "mlp:390,390"
+	Objective string  `json:"objective"`  // outer risk: irmv1, irmv1b, rex, cvar, worst-group or erm; default "irmv1"
+	Beta      float64 `json:"beta"`       // weight of the mean loss added to the outer risk; default 0
+	CVaRAlpha float64 `json:"cvar_alpha"` // tail fraction of the cvar objective; default 0.2
+	OuterOn   string  `json:"outer_on"`   // "val" (the paper; default) or "train" (the reference code)
 
-	OuterIters  int     // outer iterations T; default 100
-	InnerSteps  int     // inner SGD steps T_in per outer iteration; default 100
-	InnerLR     float64 // inner SGD learning rate eta; default 0.1
-	Momentum    float64 // inner SGD momentum mu; default 0.9
-	WeightDecay float64 // inner SGD weight decay lambda; default 0.001
-	InnerInit   string  // theta_0 each outer iteration: fixed (default), fresh or warm
+	OuterIters  int     `json:"outer_iters"`  // outer iterations T; default 100
+	InnerSteps  int     `json:"inner_steps"`  // inner SGD steps T_in per outer iteration; default 100
+	InnerLR     float64 `json:"inner_lr"`     // inner SGD learning rate eta; default 0.1
+	Momentum    float64 `json:"momentum"`     // inner SGD momentum mu; default 0.9
+	WeightDecay float64 `json:"weight_decay"` // inner SGD weight decay lambda; default 0.001
+	InnerInit   string  `json:"inner_init"`   // theta_0 each outer iteration: fixed (default), fresh or warm
 
-	WeightLR float64 // Adam learning rate of the sample weights w; default 0.25
-	KeepLR   float64 // Adam learning rate of the keep probabilities s; default 0.05
-	ClipNorm float64 // gradient norm clip before each Adam step; default 3
+	WeightLR float64 `json:"weight_lr"` // Adam learning rate of the sample weights w; default 0.25
+	KeepLR   float64 `json:"keep_lr"`   // Adam learning rate of the keep probabilities s; default 0.05
+	ClipNorm float64 `json:"clip_norm"` // gradient norm clip before each Adam step; default 3
 
-	Keep        float64 // final keep fraction K/n; default 1 (no sparsity)
-	Keep0       float64 // initial keep fraction K0/n; default 1
-	AnnealStart float64 // ts: keep size starts to anneal at ts*T; default 0.16
-	AnnealEnd   float64 // te: keep size reaches K at te*T; default 0.6
+	Keep        float64 `json:"keep"`         // final keep fraction K/n; default 1 (no sparsity)
+	Keep0       float64 `json:"keep0"`        // initial keep fraction K0/n; default 1
+	AnnealStart float64 `json:"anneal_start"` // ts: keep size starts to anneal at ts*T; default 0.16
+	AnnealEnd   float64 `json:"anneal_end"`   // te: keep size reaches K at te*T; default 0.6
 
-	Seed uint64 // seed of every random draw; default 1
+	Seed uint64 `json:"seed"` // seed of every random draw; default 1
 
 	// SelectIterate picks the iterate whose weights the final weighted ERM
 	// trains on: "val" (default) the one whose inner model scored best on
 	// the validation criterion (worst-group accuracy where the validation
 	// split has groups, else the lowest outer risk), "final" the last one.
-	SelectIterate string
+	SelectIterate string `json:"select_iterate"`
 }
 
 // DefaultSettings returns the defaults documented on Settings.
@@ -110,4 +111,11 @@ func (s Settings) selectIterate() string {
 		return "final"
 	}
 	return s.SelectIterate
+}
+
+// UnmarshalJSON reads settings, also as run.json files of maple 0.1 wrote
+// them (Go field names instead of the snake_case keys).
+func (s *Settings) UnmarshalJSON(b []byte) error {
+	type plain Settings
+	return legacyjson.Unmarshal(b, (*plain)(s))
 }

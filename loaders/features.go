@@ -10,23 +10,25 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/maple-ood/maple/internal/legacyjson"
 )
 
 // FeaturesConfig describes a bring-your-own table: a CSV file with a
 // header, holding the features and the annotations, or a .npy feature
 // matrix (N x D) with a CSV of annotations, one row per sample.
 type FeaturesConfig struct {
-	CSV   string // path of the CSV file; required
-	NPY   string // path of the .npy features; empty = features come from the CSV
-	Label string // label column (integers 0..C-1); default "label"
-	Env   string // environment column (integers or names); default "env"; optional in the file
-	Group string // group column (integers or names); default "group"; optional in the file
-	Split string // split column: train/val/test or 0/1/2; default "split"
-	Attr  string // spurious attribute column (integers); default "attr"; optional in the file
-	ID    string // sample id column (integers); default "id"; optional (row number)
+	CSV   string `json:"csv"`   // path of the CSV file; required
+	NPY   string `json:"npy"`   // path of the .npy features; empty = features come from the CSV
+	Label string `json:"label"` // label column (integers 0..C-1); default "label"
+	Env   string `json:"env"`   // environment column (integers or names); default "env"; optional in the file
+	Group string `json:"group"` // group column (integers or names); default "group"; optional in the file
+	Split string `json:"split"` // split column: train/val/test or 0/1/2; default "split"
+	Attr  string `json:"attr"`  // spurious attribute column (integers); default "attr"; optional in the file
+	ID    string `json:"id"`    // sample id column (integers); default "id"; optional (row number)
 	// FeatureCols lists the feature columns, comma-separated; empty means
 	// every column that is not an annotation (nor pandas' unnamed index).
-	FeatureCols string `json:",omitempty"`
+	FeatureCols string `json:"feature_cols,omitempty"`
 }
 
 // DefaultFeatures returns the defaults documented on FeaturesConfig.
@@ -323,4 +325,10 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 	}
 	sp := &Splits{Name: name, Source: source, Train: all.Subset("train", parts[0]), Val: all.Subset("val", parts[1]), Test: all.Subset("test", parts[2])}
 	return sp, sp.Validate()
+}
+
+// UnmarshalJSON reads the column names, also as maple 0.1 wrote them.
+func (c *FeaturesConfig) UnmarshalJSON(b []byte) error {
+	type plain FeaturesConfig
+	return legacyjson.Unmarshal(b, (*plain)(c))
 }

@@ -715,3 +715,39 @@ func TestPrivateFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigSchema: run.json is snake_case throughout, and a run.json of
+// maple 0.1 (Go field names) still reads.
+func TestConfigSchema(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Create(dir, DefaultConfig("synthetic"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	b, _ := os.ReadFile(r.Path(ConfigFile))
+	for _, goName := range []string{"OuterIters", "InnerLR", "EvalEvery", `"CSV"`, `"Label"`} {
+		if strings.Contains(string(b), goName) {
+			t.Errorf("run.json holds the Go name %s:\n%s", goName, b)
+		}
+	}
+	old := `{"id": "x", "method": "maple", "dataset": {"name": "features", "columns": {"Label": "y", "CSV": "t.csv"}},
+		"settings": {"Model": "linear", "OuterIters": 7, "InnerLR": 0.5, "SelectIterate": ""}, "eval": {"Steps": 9, "LR": 0.2}}`
+	os.WriteFile(r.Path(ConfigFile), []byte(old), 0o600)
+	c, err := ReadConfig(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Settings.OuterIters != 7 || c.Settings.InnerLR != 0.5 || c.Settings.Model != "linear" || c.Eval.Steps != 9 || c.Eval.LR != 0.2 || c.Dataset.Columns.Label != "y" {
+		t.Errorf("maple 0.1 run.json read as %+v", c)
+	}
+}
+
+func TestInfoJSON(t *testing.T) {
+	b, _ := json.Marshal(Info{ID: "x", BestVal: -1, TestWorst: -1, TestAcc: 0.5, Seed: 3, Model: "linear"})
+	for _, want := range []string{`"best_val_worst_group_acc":null`, `"test_worst_group_acc":null`, `"test_acc":0.5`, `"seed":3`, `"model":"linear"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("ls --json line %s lacks %s", b, want)
+		}
+	}
+}

@@ -65,6 +65,27 @@ type Info struct {
 	TestAcc   float64     `json:"test_acc"`                 // likewise
 	Started   time.Time   `json:"started"`
 	Problem   string      `json:"problem,omitempty"` // a damaged file, when there is one
+	Seed      uint64      `json:"seed"`
+	Sweep     string      `json:"sweep,omitempty"` // the sweep this run is a cell of
+	Model     string      `json:"model"`           // the search model (maple) or the baseline's model
+	EvalModel string      `json:"eval_model"`      // the model of the final weighted ERM
+}
+
+// MarshalJSON writes the figures not known yet as null, not -1.
+func (in Info) MarshalJSON() ([]byte, error) {
+	type plain Info
+	known := func(v float64) *float64 {
+		if v < 0 {
+			return nil
+		}
+		return &v
+	}
+	return json.Marshal(struct {
+		plain
+		BestVal   *float64 `json:"best_val_worst_group_acc"`
+		TestWorst *float64 `json:"test_worst_group_acc"`
+		TestAcc   *float64 `json:"test_acc"`
+	}{plain(in), known(in.BestVal), known(in.TestWorst), known(in.TestAcc)})
 }
 
 // Stat describes the run in dir.
@@ -76,6 +97,10 @@ func Stat(dir string) Info {
 		problems = append(problems, err.Error())
 	} else {
 		in.Dataset, in.Method, in.Started, in.Total = cfg.Dataset.Name, cfg.Method, cfg.Started, cfg.Settings.OuterIters
+		in.Seed, in.Sweep, in.Model, in.EvalModel = cfg.Settings.Seed, cfg.Sweep, cfg.Settings.Model, cfg.Eval.Model
+		if cfg.Method != "maple" {
+			in.Model = cfg.Eval.Model
+		}
 		if cfg.Method == "maple" {
 			in.Method = "maple/" + cfg.Settings.Objective
 		} else {
