@@ -104,6 +104,8 @@ func registerSettings(fl *pflag.FlagSet, c *runs.Config, evalModel *string) {
 	fl.Float64Var(&s.KeepLR, "keep-lr", s.KeepLR, "Adam learning rate of the keep probabilities")
 	fl.Float64Var(&s.Keep, "keep", s.Keep, "final keep fraction K/n (1 = no sparsity)")
 	fl.Float64Var(&s.Keep0, "keep0", s.Keep0, "initial keep fraction K0/n")
+	fl.StringVar(&s.Recipe, "recipe", "", "a preset: maple-reference (the MAPLE code's ColoredMNIST recipe: keep scores only, keep 0.3, keep lr 1.5, outer on train, 30 x 100, every iterate evaluated at lr 1.0; flags given override it)")
+	fl.BoolVar(&s.EvalEachIter, "eval-each-iter", false, "train the evaluation model on every iterate's weights and record its figures (costly)")
 	fl.StringVar(&s.SelectIterate, "select-iterate", s.SelectIterate, "weights the final weighted ERM trains on: val (the iterate whose inner model scores best on validation) or final")
 	fl.IntVar(&e.Steps, "eval-steps", e.Steps, "SGD steps of the final weighted ERM and the baselines")
 	fl.Float64Var(&e.LR, "eval-lr", e.LR, "learning rate of the final weighted ERM and the baselines")

@@ -474,3 +474,42 @@ func TestConcurrentSweeps(t *testing.T) {
 		t.Errorf("--seed on a sweep: %v\n%s", err, b)
 	}
 }
+
+// TestReferenceRecipe: --recipe maple-reference freezes w (keep scores
+// only), keeps 30% of the samples, evaluates every iterate, and reports
+// the reference protocol's test-selected figure labelled as an oracle,
+// beside the validation-selected result.
+func TestReferenceRecipe(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	out, err := exec.Command(bin, "run", "--recipe", "maple-reference", "--objective", "rex", "--outer-iters", "4",
+		"--inner-steps", "20", "--eval-steps", "20", "--headless", "--json", "--runs-dir", dir).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := runDirs(t, dir)[0].Name()
+	rd := filepath.Join(dir, id)
+	cfg, _ := os.ReadFile(filepath.Join(rd, "run.json"))
+	for _, want := range []string{`"weight_lr": 0`, `"keep": 0.3`, `"keep_lr": 1.5`, `"outer_on": "train"`, `"recipe": "maple-reference"`, `"eval_each_iter": true`} {
+		if !strings.Contains(string(cfg), want) {
+			t.Errorf("run.json lacks %s", want)
+		}
+	}
+	sum, _ := os.ReadFile(filepath.Join(rd, "summary.json"))
+	if !strings.Contains(string(sum), `"reference_protocol"`) {
+		t.Errorf("summary.json has no reference protocol figure:\n%s", sum)
+	}
+	show := run(t, bin, "show", id, "--runs-dir", dir)
+	if !strings.Contains(show, "oracle selection (reference protocol") {
+		t.Errorf("show:\n%s", show)
+	}
+	w, _ := os.ReadFile(filepath.Join(rd, "weights.npy"))
+	if n := bytes.Count(w[128:], []byte{0, 0, 0, 0, 0, 0, 0xf0, 0x3f}); n != (len(w)-128)/8 {
+		t.Errorf("w is not frozen at 1: %d of %d ones", n, (len(w)-128)/8)
+	}
+	_ = out
+	// weight-lr 0 is refused outside the recipe.
+	if b, err := exec.Command(bin, "run", "--weight-lr", "0", "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(b), "--weight-lr 0") {
+		t.Errorf("--weight-lr 0 without the recipe: %v %s", err, b)
+	}
+}

@@ -106,7 +106,7 @@ func (e *engine[T]) restore(st *State) error {
 	if st.Iter < 0 || st.Iter > e.set.OuterIters {
 		return fmt.Errorf("state at iteration %d, the search has %d", st.Iter, e.set.OuterIters)
 	}
-	if err := st.LR.Check(); err != nil {
+	if err := e.set.checkRates(st.LR); err != nil {
 		return err
 	}
 	if st.BestIter < 0 || st.BestIter > st.Iter || (st.BestIter > 0 && (len(st.BestW) != n || len(st.BestS) != n || len(st.BestM) != n)) {
@@ -526,6 +526,9 @@ type Engine struct {
 	// person changes the rates and resumes); an unwatched one ends with
 	// StatusFailed and the last good state. nil means unwatched.
 	Watched func() bool
+	// EvalEach, when set, trains the evaluation model on every iterate's
+	// weights u and records the figures on its snapshot (IterEval).
+	EvalEach *EvalSettings
 	// Elapsed is the seconds spent on this search's iterations before
 	// Run (a resumed search sets it from its last record). Each snapshot's
 	// Elapsed adds the time of the iterations since, pauses excluded.
@@ -568,7 +571,7 @@ func (E *Engine) Resume() error { return E.box.post(command{kind: EventResume}) 
 // SetLR changes the learning rates from the next outer iteration on, after
 // a checkpoint. Invalid rates are refused here and change nothing.
 func (E *Engine) SetLR(lr LearningRates) error {
-	if err := lr.Check(); err != nil {
+	if err := E.e.set.checkRates(lr); err != nil {
 		return err
 	}
 	return E.box.post(command{kind: EventSetLR, lr: lr})
@@ -597,6 +600,10 @@ func (E *Engine) Run(ctx context.Context, rec Recorder) (Status, error) {
 	defer E.box.close()
 	e.interrupted = func() bool { return E.box.stop.Load() || ctx.Err() != nil }
 	defer func() { e.interrupted = nil }()
+	// evalCtx ends a per-iteration evaluation on Stop as on ctx.
+	evalCtx, cancelEval := context.WithCancel(ctx)
+	defer cancelEval()
+	E.box.setOnStop(cancelEval)
 	active := 0.0 // seconds spent iterating in this Run
 	paused := false
 	// pending is a snapshot the recorder has not taken yet; the engine's
@@ -699,6 +706,28 @@ func (E *Engine) Run(ctx context.Context, rec Recorder) (Status, error) {
 				return end(StatusFailed, err)
 			}
 			continue
+		}
+		if E.EvalEach != nil {
+			t1 := time.Now()
+			res, err := WeightedERM(evalCtx, e.sp, append([]float64(nil), e.u...), *E.EvalEach, "maple")
+			active += time.Since(t1).Seconds()
+			if err != nil {
+				if rerr := e.restore(before); rerr != nil {
+					panic(rerr) // taken from this engine
+				}
+				if evalCtx.Err() != nil {
+					continue // stopped or cancelled: the mailbox or ctx says which
+				}
+				if fail(fmt.Errorf("evaluation of iterate %d: %w", snap.Iter, err)) {
+					return end(StatusFailed, err)
+				}
+				continue
+			}
+			snap.IterEval = &IterEval{ValAcc: res.ValAcc, ValWorst: res.ValWorst, TestAcc: res.TestAcc, TestWorst: res.TestWorst,
+				Step: res.SelectedStep, Reference: res.Reference}
+			if snap.IterEval.Reference != nil {
+				snap.IterEval.Reference.Iter = snap.Iter
+			}
 		}
 		snap.Elapsed = E.Elapsed + active
 		if e.iter == e.set.OuterIters {

@@ -25,6 +25,13 @@ type mailbox struct {
 	ended   bool
 	notify  chan struct{}
 	stop    atomic.Bool // read between inner steps
+	onStop  func()      // called when a stop is posted (ends a running evaluation)
+}
+
+func (b *mailbox) setOnStop(f func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.onStop = f
 }
 
 func newMailbox() *mailbox { return &mailbox{notify: make(chan struct{}, 1)} }
@@ -45,6 +52,9 @@ func (b *mailbox) post(c command) error {
 	b.pending = append(b.pending, c)
 	if c.kind == EventStop {
 		b.stop.Store(true)
+		if b.onStop != nil {
+			b.onStop()
+		}
 	}
 	select {
 	case b.notify <- struct{}{}:

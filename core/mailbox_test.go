@@ -209,3 +209,39 @@ func TestBaselineRecipe(t *testing.T) {
 		t.Errorf("groupdro changed: %+v", got)
 	}
 }
+
+// --eval-each-iter: every snapshot carries the evaluation model's figures
+// on that iterate's weights, with the reference protocol's figure when a
+// training-accuracy threshold is set; Stop ends a running evaluation.
+func TestEvalEachIter(t *testing.T) {
+	set := engineSettings("fixed")
+	e, _ := New(tinySplits(40, 2, 3), set)
+	es := DefaultEval()
+	es.Model, es.Steps, es.EvalEvery, es.RefTrainAcc = "linear", 20, 5, 0.01
+	e.EvalEach = &es
+	rec := &scriptRec{}
+	runAll(t, e, rec)
+	for _, s := range rec.snaps {
+		ie := s.IterEval
+		if ie == nil || ie.TestAcc < 0 || ie.TestAcc > 1 || ie.Reference == nil || ie.Reference.Iter != s.Iter || ie.Reference.TrainAcc <= 0.01 {
+			t.Fatalf("iteration %d: %+v", s.Iter, ie)
+		}
+	}
+	// A long evaluation is cut short by Stop.
+	e2, _ := New(tinySplits(40, 2, 3), set)
+	long := es
+	long.Steps = 1 << 30
+	e2.EvalEach = &long
+	done := make(chan Status, 1)
+	go func() { st, _ := e2.Run(context.Background(), &scriptRec{}); done <- st }()
+	time.Sleep(100 * time.Millisecond)
+	e2.Stop()
+	select {
+	case st := <-done:
+		if st != StatusStopped || e2.State().Iter != 0 {
+			t.Errorf("status %v at iteration %d", st, e2.State().Iter)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Stop did not end the evaluation")
+	}
+}

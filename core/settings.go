@@ -40,6 +40,13 @@ type Settings struct {
 	// the validation criterion (worst-group accuracy where the validation
 	// split has groups, else the lowest outer risk), "final" the last one.
 	SelectIterate string `json:"select_iterate"`
+	// EvalEachIter trains the evaluation model on every iterate's weights
+	// and records its validation and test figures (costly); default false.
+	EvalEachIter bool `json:"eval_each_iter,omitempty"`
+	// Recipe names a preset these settings follow ("maple-reference": the
+	// MAPLE code's ColoredMNIST recipe, which alone may freeze w with a
+	// weight learning rate of 0); default "".
+	Recipe string `json:"recipe,omitempty"`
 }
 
 // DefaultSettings returns the defaults documented on Settings.
@@ -63,6 +70,7 @@ func (s Settings) Check() error {
 		oneOf("outer-on", s.OuterOn, []string{"val", "train"}),
 		oneOf("inner-init", s.InnerInit, []string{"fixed", "fresh", "warm"}),
 		oneOf("select-iterate", s.selectIterate(), []string{"val", "final"}),
+		oneOf("recipe", s.Recipe, []string{"", RecipeReference}),
 		checkInt("outer-iters", s.OuterIters, 1),
 		checkInt("inner-steps", s.InnerSteps, 1),
 		checkNum("beta", s.Beta, nonNegative),
@@ -83,7 +91,16 @@ func (s Settings) Check() error {
 	case s.AnnealStart >= s.AnnealEnd:
 		return fmt.Errorf("anneal window [%g, %g]: want start < end", s.AnnealStart, s.AnnealEnd)
 	}
-	return LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR}.Check()
+	return s.checkRates(LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR})
+}
+
+// checkRates checks rates for these settings: a weight rate of 0 (w
+// frozen) is accepted only in the maple-reference recipe.
+func (s Settings) checkRates(l LearningRates) error {
+	if s.Recipe == RecipeReference && l.Weight == 0 {
+		l.Weight = 1 // frozen w: the other rates are checked as usual
+	}
+	return l.Check()
 }
 
 // LearningRates are the three rates that can change during a search.

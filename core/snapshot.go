@@ -32,12 +32,27 @@ type Snapshot struct {
 	Seconds   Timing        `json:"seconds"`
 	LR        LearningRates `json:"lr"`
 	Status    Status        `json:"status"`
+	// IterEval is the evaluation model trained on this iterate's weights
+	// (--eval-each-iter); nil otherwise.
+	IterEval *IterEval `json:"iter_eval,omitempty"`
 	// Selected is the iterate the final weighted ERM would train on if the
 	// search ended now (the validation-selected one, or this one with
 	// --select-iterate final); 0 before any.
 	Selected int     `json:"selected_iter"`
 	Err      string  `json:"error,omitempty"`
 	Elapsed  float64 `json:"elapsed"` // seconds since Run started
+}
+
+// IterEval is the weighted ERM of the evaluation model on one iterate's
+// weights: its validation-selected figures and, when asked for, the
+// reference protocol's (test-selected) figure.
+type IterEval struct {
+	ValAcc    float64          `json:"val_acc"`
+	ValWorst  float64          `json:"val_worst_group_acc"`
+	TestAcc   float64          `json:"test_acc"`
+	TestWorst float64          `json:"test_worst_group_acc"`
+	Step      int              `json:"selected_step"`
+	Reference *ReferenceFigure `json:"reference_protocol,omitempty"`
 }
 
 // TopSample is one heavily weighted training sample.

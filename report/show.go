@@ -109,6 +109,10 @@ func WriteShow(w io.Writer, dir string) {
 		}
 		fmt.Fprintf(w, "summary (%s): ", sum.Status)
 		sum.Result.Report(w)
+		if r := sum.Reference; r != nil {
+			fmt.Fprintf(w, "  oracle selection (reference protocol: the highest test accuracy over iterations and steps whose training accuracy exceeds %g; test-selected, not a result): %.4f at iterate %d, step %d\n",
+				r.MinTrain, r.TestAcc, r.Iter, r.Step)
+		}
 	case sum != nil:
 		fmt.Fprintf(w, "summary: %s %s\n", sum.Status, sum.Error)
 	}

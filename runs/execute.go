@@ -134,6 +134,10 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 		}
 		defer srv.Close()
 	}
+	if cfg.Settings.EvalEachIter {
+		es := cfg.Eval
+		eng.EvalEach = &es
+	}
 	eng.Watched = opt.Watched
 	if eng.Watched == nil {
 		eng.Watched = func() bool { return hub.Listeners() > 0 }
@@ -177,8 +181,23 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 		return nil, r.fail(err, final.Iter, total, start)
 	}
 	sum.Done, sum.Status, sum.Result = true, core.StatusDone, res
+	sum.Reference = referenceFigure(hub.History())
 	sum.Finished, sum.Seconds = time.Now(), time.Since(start).Seconds()
 	return sum, writeJSONAtomic(r.Path(SummaryFile), sum)
+}
+
+// referenceFigure is the reference protocol's figure over a search: the
+// highest per-iteration one (test-selected: an oracle figure); nil when
+// the iterates were not evaluated.
+func referenceFigure(snaps []*core.Snapshot) *core.ReferenceFigure {
+	var best *core.ReferenceFigure
+	for _, s := range snaps {
+		if s.IterEval != nil && s.IterEval.Reference != nil && (best == nil || s.IterEval.Reference.TestAcc > best.TestAcc) {
+			r := *s.IterEval.Reference
+			best = &r
+		}
+	}
+	return best
 }
 
 func bestVal(h *Hub) float64 {

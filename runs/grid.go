@@ -26,6 +26,9 @@ func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 		c.Eval.Model = c.Settings.Model
 	}
 	c.Eval = core.BaselineRecipe(c.Method, c.Eval, set)
+	if c.Settings.Recipe == core.RecipeReference {
+		c.Settings, c.Eval = core.ReferenceRecipe(c.Settings, c.Eval, set)
+	}
 	if err := c.Check(); err != nil {
 		return c, err
 	}

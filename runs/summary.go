@@ -26,6 +26,11 @@ type Summary struct {
 	// trained on (validation-selected); 0: the weights after the last one.
 	SelectedIter int          `json:"selected_iter"`
 	Result       *core.Result `json:"result,omitempty"`
+	// Reference is the reference protocol's figure over the search
+	// (--eval-each-iter with a training-accuracy threshold): the highest
+	// test accuracy over iterations and steps, "oracle selection
+	// (reference protocol)", never the result.
+	Reference *core.ReferenceFigure `json:"reference_protocol,omitempty"`
 	Finished     time.Time    `json:"finished"`
 	Seconds      float64      `json:"seconds"`
 	// BestValWorst is the best validation worst-group accuracy of the
