@@ -31,8 +31,8 @@ type Summary struct {
 	// test accuracy over iterations and steps, "oracle selection
 	// (reference protocol)", never the result.
 	Reference *core.ReferenceFigure `json:"reference_protocol,omitempty"`
-	Finished     time.Time    `json:"finished"`
-	Seconds      float64      `json:"seconds"`
+	Finished  time.Time             `json:"finished"`
+	Seconds   float64               `json:"seconds"`
 	// BestValWorst is the best validation worst-group accuracy of the
 	// search model over the outer iterations (NaN-free; -1 if none).
 	BestValWorst float64 `json:"best_val_worst_group_acc"`
