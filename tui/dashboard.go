@@ -488,7 +488,9 @@ func (d *Dashboard) body(w, h int) string {
 	if d.cfg.Settings.Keep < 1 || d.cfg.Settings.Keep0 < 1 {
 		charts = append(charts, chart("keep fraction", []string{"kept"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.KeepFrac })}, leftW-2, chartH))
 	}
-	left := scrollLines(strings.Join(charts, "\n"), h-2, d.focusScroll(0))
+	// Each pane's lines are cut to its width, never wrapped: a wrapped
+	// line would push the pane past the screen and hide the footer.
+	left := fit(scrollLines(strings.Join(charts, "\n"), h-2, d.focusScroll(0)), leftW-2, h-2)
 	lp := styles.Pane
 	if d.focus == 0 {
 		lp = styles.Focus
@@ -496,7 +498,7 @@ func (d *Dashboard) body(w, h int) string {
 	leftPane := lp.Width(leftW).Height(h).Render(left)
 	if !wide {
 		if d.focus == 1 {
-			return styles.Focus.Width(w).Height(h).Render(scrollLines(d.groupsView(w-2), h-2, d.scroll))
+			return styles.Focus.Width(w).Height(h).Render(fit(scrollLines(d.groupsView(w-2), h-2, d.scroll), w-2, h-2))
 		}
 		return leftPane
 	}
@@ -504,7 +506,7 @@ func (d *Dashboard) body(w, h int) string {
 	if d.focus == 1 {
 		rp = styles.Focus
 	}
-	right := rp.Width(w - leftW).Height(h).Render(scrollLines(d.groupsView(w-leftW-2), h-2, d.focusScroll(1)))
+	right := rp.Width(w - leftW).Height(h).Render(fit(scrollLines(d.groupsView(w-leftW-2), h-2, d.focusScroll(1)), w-leftW-2, h-2))
 	return lipgloss.JoinHorizontal(lipgloss.Top, leftPane, right)
 }
 

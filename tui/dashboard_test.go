@@ -333,7 +333,7 @@ func golden(t *testing.T, name, got string) {
 }
 
 func TestGoldenViews(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {160, 48}} {
 		for _, view := range []string{"charts", "groups", "form", "help", "empty"} {
 			t.Run(fmt.Sprintf("%s-%dx%d", view, sz[0], sz[1]), func(t *testing.T) {
 				d := NewDashboard(testConfig(), &fakeCtl{}, false)
@@ -353,10 +353,15 @@ func TestGoldenViews(t *testing.T) {
 				if n := strings.Count(out, "\n") + 1; n > sz[1] {
 					t.Errorf("%d lines for a %d-line terminal", n, sz[1])
 				}
-				for i, l := range strings.Split(out, "\n") {
+				lines := strings.Split(out, "\n")
+				for i, l := range lines {
 					if w := ansi.StringWidth(l); w > sz[0] {
 						t.Errorf("line %d is %d wide", i, w)
 					}
+				}
+				// The footer is always on screen: no pane pushes it off.
+				if last := ansi.Strip(lines[len(lines)-1]); !strings.Contains(last, "quit") && !strings.Contains(last, "cancel") {
+					t.Errorf("the last line is not the footer: %q", last)
 				}
 				golden(t, fmt.Sprintf("%s-%dx%d", view, sz[0], sz[1]), out)
 			})
