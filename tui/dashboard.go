@@ -462,29 +462,11 @@ func (d *Dashboard) body(w, h int) string {
 		column(s, func(x *core.Snapshot) float64 { return x.TestAcc }),
 	}, leftW-2, chartH))
 	var names []string
-	var fr [][]float64
 	if last := d.last(); last != nil {
 		names = last.GroupNames
-		for g := range names {
-			fr = append(fr, column(s, func(x *core.Snapshot) float64 {
-				if g < len(x.GroupFrac) {
-					return x.GroupFrac[g]
-				}
-				return 0
-			}))
-		}
 	}
-	charts = append(charts, chart("group weight fractions", names, fr, leftW-2, chartH))
-	var ga [][]float64
-	for g := range names {
-		ga = append(ga, column(s, func(x *core.Snapshot) float64 {
-			if g < len(x.ValGroups) {
-				return x.ValGroups[g]
-			}
-			return 0
-		}))
-	}
-	charts = append(charts, chart("validation accuracy per group (inner model)", names, ga, leftW-2, chartH))
+	charts = append(charts, chart("group weight fractions", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.GroupFrac }), leftW-2, chartH))
+	charts = append(charts, chart("validation accuracy per group (inner model)", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.ValGroups }), leftW-2, chartH))
 	if d.cfg.Settings.Keep < 1 || d.cfg.Settings.Keep0 < 1 {
 		charts = append(charts, chart("keep fraction", []string{"kept"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.KeepFrac })}, leftW-2, chartH))
 	}

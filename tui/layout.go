@@ -84,6 +84,21 @@ func recentPace(snaps []*core.Snapshot) (float64, bool) {
 	return (b.Elapsed - a.Elapsed) / float64(b.Iter-a.Iter), true
 }
 
+// perGroup returns one series per group of a per-group figure (0 where a
+// snapshot lacks it).
+func perGroup(snaps []*core.Snapshot, groups int, f func(*core.Snapshot) []float64) [][]float64 {
+	var out [][]float64
+	for g := range groups {
+		out = append(out, column(snaps, func(x *core.Snapshot) float64 {
+			if v := f(x); g < len(v) {
+				return v[g]
+			}
+			return 0
+		}))
+	}
+	return out
+}
+
 func column(snaps []*core.Snapshot, f func(*core.Snapshot) float64) []float64 {
 	out := make([]float64, len(snaps))
 	for i, s := range snaps {
