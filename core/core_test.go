@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -61,14 +62,16 @@ func TestHypergradientFiniteDifference(t *testing.T) {
 		obj     string
 		classes int
 		outerOn string
+		batch   int // inner minibatch size; 0 full batch
 	}{
-		{"irmv1", 2, "val"}, {"irmv1b", 2, "val"}, {"rex", 2, "val"}, {"cvar", 2, "val"},
-		{"worst-group", 2, "val"}, {"erm", 2, "val"}, {"irmv1", 3, "val"}, {"rex", 2, "train"},
+		{"irmv1", 2, "val", 0}, {"irmv1b", 2, "val", 0}, {"rex", 2, "val", 0}, {"cvar", 2, "val", 0},
+		{"worst-group", 2, "val", 0}, {"erm", 2, "val", 0}, {"irmv1", 3, "val", 0}, {"rex", 2, "train", 0},
+		{"rex", 2, "val", 3}, {"irmv1", 3, "val", 4}, {"worst-group", 2, "train", 3},
 	}
 	for _, c := range cases {
-		t.Run(c.obj+"-"+string(rune('0'+c.classes))+"-"+c.outerOn, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s-%d-%s-batch%d", c.obj, c.classes, c.outerOn, c.batch), func(t *testing.T) {
 			set := tinySettings(c.obj)
-			set.OuterOn = c.outerOn
+			set.OuterOn, set.InnerBatch = c.outerOn, c.batch
 			e, err := newEngine[float64](tinySplits(12, c.classes, 3), set)
 			if err != nil {
 				t.Fatal(err)
@@ -79,8 +82,8 @@ func TestHypergradientFiniteDifference(t *testing.T) {
 			for i := range w {
 				w[i] = 0.5 + rng.Float64()
 				m[i] = float64(rng.IntN(4) / 3) // mostly 0: kept samples only train
-				if i < 2 {
-					m[i] = 1
+				if i < 2 || (c.batch > 0 && i < 7) {
+					m[i] = 1 // enough kept samples for several minibatches
 				}
 			}
 			u := func(w, m []float64) []float64 {
@@ -103,17 +106,40 @@ func TestHypergradientFiniteDifference(t *testing.T) {
 				t.Fatal(err)
 			}
 			h := e.hypergrad(st, g, u(w, m), set.InnerLR)
+			if c.batch > 0 && st.batch == nil {
+				t.Fatal("no minibatch recorded")
+			}
+			// The last step's samples: every sample with full batch; the
+			// last minibatch and the dropped samples (weight 0) otherwise.
+			rows := st.batch
+			if rows == nil {
+				for i := range n {
+					rows = append(rows, i)
+				}
+			} else {
+				for i := range n {
+					if m[i] == 0 {
+						rows = append(rows, i)
+					}
+				}
+			}
+			d := e.train.ds.D
+			xr, yr := make([]float64, len(rows)*d), make([]int32, len(rows))
+			for j, i := range rows {
+				copy(xr[j*d:(j+1)*d], e.train.x[i*d:(i+1)*d])
+				yr[j] = e.train.ds.Y[i]
+			}
 			// R after the last step, recomputed for any weights.
 			risk := func(uu []float64) float64 {
 				var s float64
-				for _, v := range uu {
-					s += v
+				for _, i := range rows {
+					s += uu[i]
 				}
 				grad := make([]float64, len(st.prev))
-				e.net.Backprop(st.prev, e.train.x, n, func(lo, hi int, f, cot []float64) {
-					nets.Losses(e.loss, f, e.train.ds.Y[lo:hi], e.k, nil, cot)
+				e.net.Backprop(st.prev, xr, len(rows), func(lo, hi int, f, cot []float64) {
+					nets.Losses(e.loss, f, yr[lo:hi], e.k, nil, cot)
 					for j := range cot {
-						cot[j] *= uu[lo+j/e.k] / s
+						cot[j] *= uu[rows[lo+j/e.k]] / s
 					}
 				}, grad)
 				opt := nets.SGD[float64]{LR: set.InnerLR, Momentum: set.Momentum, WeightDecay: set.WeightDecay, Buf: slices.Clone(st.buf)}

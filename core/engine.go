@@ -142,12 +142,16 @@ var errNonFinite = errors.New("non-finite value")
 // step is the result of inner training with the last step unrolled.
 type step[T nets.Float] struct {
 	prev, buf, final []T     // theta_{T-1}, the momentum buffer before the last step, theta_T
-	loss             float64 // weighted loss at theta_{T-1}
-	sumU             float64
+	loss             float64 // weighted loss at theta_{T-1} on the last step's samples
+	sumU             float64 // the last step's weight sum S (of its minibatch)
+	batch            []int   // the last step's minibatch (training rows); nil: every kept sample
 }
 
-// innerTrain runs T_in SGD steps on L(theta; u) = sum u_i l_i / sum u_i
-// over the samples with u_i > 0, from theta0.
+// innerTrain runs T_in SGD steps from theta0 on L(theta; u) = sum u_i l_i
+// / sum u_i over the samples with u_i > 0: full batch, or with
+// Settings.InnerBatch = B minibatches of B kept samples drawn by a seeded
+// shuffle (a new permutation whenever fewer than B remain), each step's
+// loss normalised by its own minibatch's weight sum.
 func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], error) {
 	var idx []int
 	var sumU float64
@@ -160,31 +164,64 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 	if len(idx) == 0 || !(sumU > 0) || math.IsInf(sumU, 0) {
 		return nil, fmt.Errorf("every sample weight is zero or the total is %g; raise the keep fraction or lower the weight learning rate", sumU)
 	}
-	d := e.train.ds.D
-	xk := make([]T, len(idx)*d)
-	yk := make([]int32, len(idx))
-	uk := make([]T, len(idx))
-	for j, i := range idx {
-		copy(xk[j*d:(j+1)*d], e.train.x[i*d:(i+1)*d])
-		yk[j], uk[j] = e.train.ds.Y[i], T(u[i]/sumU)
+	b := len(idx)
+	mini := e.set.InnerBatch > 0 && e.set.InnerBatch < len(idx)
+	if mini {
+		b = e.set.InnerBatch
+	}
+	d, k := e.train.ds.D, e.k
+	xk, yk, uk := make([]T, b*d), make([]int32, b), make([]T, b)
+	// gather loads the rows rows into the step's buffers, weights
+	// normalised by their sum, which it returns.
+	gather := func(rows []int) float64 {
+		var s float64
+		for _, i := range rows {
+			s += u[i]
+		}
+		for j, i := range rows {
+			copy(xk[j*d:(j+1)*d], e.train.x[i*d:(i+1)*d])
+			yk[j], uk[j] = e.train.ds.Y[i], T(u[i]/s)
+		}
+		return s
+	}
+	var perm []int
+	next := 0
+	rows := idx
+	var s float64
+	if !mini {
+		s = gather(idx)
 	}
 	theta := append([]T(nil), theta0...)
 	grad := make([]T, len(theta))
 	opt := nets.SGD[T]{LR: lr, Momentum: e.set.Momentum, WeightDecay: e.set.WeightDecay}
-	st := &step[T]{sumU: sumU}
-	l := make([]T, len(idx))
-	k := e.k
+	st := &step[T]{}
+	l := make([]T, b)
 	last := e.set.InnerSteps - 1
 	for t := 0; t <= last; t++ {
 		if e.interrupted != nil && e.interrupted() {
 			return nil, errInterrupted
 		}
+		if mini {
+			if perm == nil || next+b > len(perm) {
+				perm, next = e.rng.Perm(len(idx)), 0
+			}
+			rows = rows[:0:0]
+			for _, p := range perm[next : next+b] {
+				rows = append(rows, idx[p])
+			}
+			next += b
+			s = gather(rows)
+		}
 		if t == last {
 			st.prev = append([]T(nil), theta...)
 			st.buf = make([]T, len(theta))
 			copy(st.buf, opt.Buf)
+			st.sumU = s
+			if mini {
+				st.batch = append([]int(nil), rows...)
+			}
 		}
-		e.net.Backprop(theta, xk, len(idx), func(lo, hi int, f, cot []T) {
+		e.net.Backprop(theta, xk, b, func(lo, hi int, f, cot []T) {
 			var lt []T
 			if t == last {
 				lt = l[lo:hi]
@@ -232,25 +269,55 @@ func (e *engine[T]) outerGrad(theta []T, lab Labels) (float64, []T, []T, error) 
 }
 
 // hypergrad returns h_i = dR/du_i through the last inner step:
-// h_i = -(eta/S)(d_i - sum_j u_j d_j / S), d_i = l'(f_i, y_i) . (J g)_i at
-// theta_{T-1}, J g one forward-mode JVP over all n training samples.
+// h_i = -(eta/S)(d_i - sum_j u_j d_j / S) over the last step's samples
+// (S their weight sum), d_i = l'(f_i, y_i) . (J g)_i at theta_{T-1}, J g
+// one forward-mode JVP over those samples. With full batch they are all n
+// samples (a dropped one, u_i = 0, enters with weight 0, so its gradient
+// through its mask is kept); with minibatches, the last minibatch and
+// every dropped sample, and h_i = 0 for the kept samples the last step
+// did not see.
 func (e *engine[T]) hypergrad(st *step[T], g []T, u []float64, lr float64) []float64 {
 	n, k := e.train.n, e.k
-	f, jg := make([]T, n*k), make([]T, n*k)
-	e.net.JVP(st.prev, e.train.x, n, g, f, jg)
-	dl := make([]T, n*k)
-	nets.Losses(e.loss, f, e.train.ds.Y, k, nil, dl)
-	d := make([]float64, n)
-	var ud float64
-	for i := range d {
-		for q := 0; q < k; q++ {
-			d[i] += float64(dl[i*k+q]) * float64(jg[i*k+q])
+	rows := st.batch
+	if rows != nil {
+		rows = append([]int(nil), rows...)
+		for i, v := range u {
+			if v == 0 {
+				rows = append(rows, i)
+			}
 		}
-		ud += u[i] * d[i]
+	}
+	x, y := e.train.x, e.train.ds.Y
+	if rows != nil {
+		d := e.train.ds.D
+		x, y = make([]T, len(rows)*d), make([]int32, len(rows))
+		for j, i := range rows {
+			copy(x[j*d:(j+1)*d], e.train.x[i*d:(i+1)*d])
+			y[j] = e.train.ds.Y[i]
+		}
+	}
+	m := len(y)
+	f, jg := make([]T, m*k), make([]T, m*k)
+	e.net.JVP(st.prev, x, m, g, f, jg)
+	dl := make([]T, m*k)
+	nets.Losses(e.loss, f, y, k, nil, dl)
+	row := func(j int) int {
+		if rows == nil {
+			return j
+		}
+		return rows[j]
+	}
+	d := make([]float64, m)
+	var ud float64
+	for j := range d {
+		for q := 0; q < k; q++ {
+			d[j] += float64(dl[j*k+q]) * float64(jg[j*k+q])
+		}
+		ud += u[row(j)] * d[j]
 	}
 	h := make([]float64, n)
-	for i := range h {
-		h[i] = -(lr / st.sumU) * (d[i] - ud/st.sumU)
+	for j := range d {
+		h[row(j)] = -(lr / st.sumU) * (d[j] - ud/st.sumU)
 	}
 	return h
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -117,10 +118,14 @@ func TestSameSeedSameWeights(t *testing.T) {
 }
 
 func TestRestoreContinuesBitForBit(t *testing.T) {
-	for _, mode := range []string{"fixed", "fresh", "warm"} {
+	for _, mode := range []string{"fixed", "fresh", "warm", "fixed+minibatch"} {
 		t.Run(mode, func(t *testing.T) {
 			sp := tinySplits(40, 2, 2)
-			set := engineSettings(mode)
+			init, mini := strings.CutSuffix(mode, "+minibatch")
+			set := engineSettings(init)
+			if mini {
+				set.InnerBatch = 7
+			}
 			ref, _ := New(sp, set)
 			refRec := &scriptRec{}
 			runAll(t, ref, refRec)

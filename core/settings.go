@@ -23,6 +23,7 @@ type Settings struct {
 	Momentum    float64 `json:"momentum"`     // inner SGD momentum mu; default 0.9
 	WeightDecay float64 `json:"weight_decay"` // inner SGD weight decay lambda; default 0.001
 	InnerInit   string  `json:"inner_init"`   // theta_0 each outer iteration: fixed (default), fresh or warm
+	InnerBatch  int     `json:"inner_batch"`  // inner minibatch size B; default 0 (full batch over the kept samples)
 
 	WeightLR float64 `json:"weight_lr"` // Adam learning rate of the sample weights w; default 0.25
 	KeepLR   float64 `json:"keep_lr"`   // Adam learning rate of the keep probabilities s; default 0.05
@@ -73,6 +74,7 @@ func (s Settings) Check() error {
 		oneOf("recipe", s.Recipe, []string{"", RecipeReference}),
 		checkInt("outer-iters", s.OuterIters, 1),
 		checkInt("inner-steps", s.InnerSteps, 1),
+		checkInt("inner-batch", s.InnerBatch, 0),
 		checkNum("beta", s.Beta, nonNegative),
 		checkNum("cvar-alpha", s.CVaRAlpha, fraction),
 		checkNum("keep", s.Keep, fraction),
