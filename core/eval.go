@@ -411,18 +411,31 @@ func Baseline(ctx context.Context, sp *dataset.Splits, method string, es EvalSet
 		return nil, err
 	}
 	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
-	erm := Objective{Name: "erm", Loss: tr.loss, K: tr.k}
 	switch method {
 	case "irmv1", "rex":
 		pen := Objective{Name: method, Loss: tr.loss, K: tr.k}
+		// As the IRM code: the loss is the mean over training environments
+		// of each one's mean loss, and the IRMv1 penalty the mean over them
+		// of each one's squared scale gradient (the objective sums them).
+		envN := map[int32]float64{}
+		for _, e := range lab.Env {
+			envN[e]++
+		}
+		nEnv := float64(len(envN))
 		return tr.run(ctx, method, func(step int) error {
 			f := tr.logits()
 			c0, c1 := make([]float64, len(f)), make([]float64, len(f))
-			if _, err := erm.Eval(f, lab, c0); err != nil {
-				return err
+			nets.Losses(tr.loss, f, lab.Y, tr.k, nil, c0)
+			for i := range c0 {
+				c0[i] /= nEnv * envN[lab.Env[i/tr.k]]
 			}
 			if _, err := pen.Eval(f, lab, c1); err != nil {
 				return err
+			}
+			if method == "irmv1" {
+				for i := range c1 {
+					c1[i] /= nEnv
+				}
 			}
 			lam := 1.0
 			if step >= es.PenaltyAnneal {
