@@ -162,7 +162,7 @@ func (b *Browser) refresh() {
 	q := strings.ToLower(strings.TrimSpace(b.filter.Value()))
 	b.view = b.view[:0]
 	for _, in := range b.list {
-		r := strings.ToLower(strings.Join(b.row(in), " "))
+		r := strings.ToLower(strings.Join(append(b.row(in), in.Sweep, in.Model), " ")) // the sweep and model filter too
 		if q == "" || strings.Contains(r, q) {
 			b.view = append(b.view, in)
 		}
@@ -193,10 +193,10 @@ func (b *Browser) refresh() {
 		}
 		return less
 	})
-	// Narrow terminals drop the dataset column (the filter still sees it).
+	// Narrow terminals drop the best-validation column (the sort still uses it).
 	show := []int{0, 1, 2, 3, 4, 5, 6, 7}
 	if b.width < 90 {
-		show = []int{0, 2, 3, 4, 5, 6, 7}
+		show = []int{0, 1, 2, 3, 4, 6, 7} // keep the dataset; the best val worst-group goes
 	}
 	rows := make([]table.Row, len(b.view))
 	widths := make([]int, len(show))

@@ -255,3 +255,17 @@ func TestBrowserNarrows(t *testing.T) {
 		t.Error("rows lost after resizing")
 	}
 }
+
+// The filter also matches a run's sweep and model, so that "/NAME" shows
+// one sweep's cells with their progress.
+func TestBrowserFilterBySweep(t *testing.T) {
+	b := newBrowser(fakeRuns(t), 120, 30)
+	b.list[1].Sweep = "cm-main"
+	b.refresh()
+	for _, k := range []string{"/", "c", "m", "-", "m", "a", "i", "n", "enter"} {
+		bpress(b, keyMsg(k))
+	}
+	if len(b.view) != 1 || b.view[0].Method != "erm" {
+		t.Errorf("filter by sweep: %v", b.view)
+	}
+}
