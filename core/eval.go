@@ -246,6 +246,19 @@ func (tr *trainer) cotGrad(cot []float64) {
 	tr.net.VJP(tr.theta, d.X, d.N, c, tr.grad)
 }
 
+// Progress is told at every validation check of a training run (the
+// final weighted ERM, a baseline): the step, the steps in all, and the
+// checkpoint's validation and test worst-group accuracy.
+type Progress func(step, steps int, valWorst, testWorst float64)
+
+type progressKey struct{}
+
+// WithProgress returns ctx carrying p, which WeightedERM and Baseline
+// call at every validation check.
+func WithProgress(ctx context.Context, p Progress) context.Context {
+	return context.WithValue(ctx, progressKey{}, p)
+}
+
 // run trains for the configured steps; grad(step) must fill tr.grad.
 func (tr *trainer) run(ctx context.Context, method string, grad func(step int) error) (*Result, error) {
 	val, test := tr.sp.Val, tr.sp.Test
@@ -260,11 +273,15 @@ func (tr *trainer) run(ctx context.Context, method string, grad func(step int) e
 	if minStep <= 0 {
 		minStep = tr.es.Steps / 10
 	}
+	progress, _ := ctx.Value(progressKey{}).(Progress)
 	for step := 0; step <= tr.es.Steps; step++ {
 		if step >= minStep && (step%tr.es.EvalEvery == 0 || step == tr.es.Steps) {
 			tr.net.Forward(tr.theta, val.X, val.N, vf)
 			tr.net.Forward(tr.theta, test.X, test.N, tf)
 			va, ta := accuracy(vf, tr.k, val), accuracy(tf, tr.k, test)
+			if progress != nil {
+				progress(step, tr.es.Steps, va.Worst, ta.Worst)
+			}
 			crit := va.Worst
 			if len(val.GroupNames) == 0 {
 				crit = va.Avg

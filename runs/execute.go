@@ -52,6 +52,18 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 		}
 	}
 	cfg := r.Config
+	trainCtx := ctx // the baseline's or final evaluation's, with progress lines
+	if opt.Lines && opt.Log != nil {
+		// A line every tenth of the evaluation's (or baseline's) steps.
+		every := max(1, cfg.Eval.Steps/10)
+		last := -every
+		trainCtx = core.WithProgress(ctx, func(step, steps int, valWorst, testWorst float64) {
+			if step-last >= every || step == steps {
+				last = step
+				logf("training step %d/%d: val worst-group %.4f  (test worst-group %.4f)", step, steps, valWorst, testWorst)
+			}
+		})
+	}
 	total := cfg.Settings.OuterIters
 	if cfg.Method != "maple" {
 		total = 0
@@ -63,7 +75,7 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 		}
 	}
 	if cfg.Method != "maple" {
-		res, err := core.Baseline(ctx, sp, cfg.Method, cfg.Eval)
+		res, err := core.Baseline(trainCtx, sp, cfg.Method, cfg.Eval)
 		if ctx.Err() != nil {
 			return &Summary{Status: core.StatusInterrupted}, nil
 		}
@@ -173,7 +185,7 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 	}
 	logf("search done; evaluating weighted ERM of %s on the learned weights", cfg.Eval.Model)
 	rec.Event(core.Event{Kind: core.EventEvaluate, Iter: final.Iter})
-	res, err := core.WeightedERM(ctx, sp, out.Weights(), cfg.Eval, "maple")
+	res, err := core.WeightedERM(trainCtx, sp, out.Weights(), cfg.Eval, "maple")
 	if ctx.Err() != nil {
 		return &Summary{Status: core.StatusInterrupted, Iter: final.Iter, Total: total}, nil
 	}
