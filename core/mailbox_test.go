@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -243,5 +244,25 @@ func TestEvalEachIter(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Stop did not end the evaluation")
+	}
+}
+
+// WithProgress is told at every validation check of a training run.
+func TestTrainingProgress(t *testing.T) {
+	sp := tinySplits(40, 2, 3)
+	es := DefaultEval()
+	es.Model, es.Steps, es.EvalEvery, es.MinStep = "linear", 30, 10, 10
+	var steps []int
+	ctx := WithProgress(context.Background(), func(step, total int, _, _ float64) {
+		if total != 30 {
+			t.Errorf("total %d", total)
+		}
+		steps = append(steps, step)
+	})
+	if _, err := Baseline(ctx, sp, "erm", es); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(steps) != "[10 20 30]" {
+		t.Errorf("progress at steps %v, want [10 20 30]", steps)
 	}
 }
