@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 )
@@ -66,6 +67,10 @@ type Dashboard struct {
 	note     string // the last message to the user
 	ended    bool
 	result   *runs.Outcome
+	// monochrome: the terminal shows no colour (NO_COLOR, a dumb
+	// terminal), so chart lines that only colour tells apart get a panel
+	// each.
+	monochrome bool
 
 	keys    dashboardKeys
 	fkeys   formKeys
@@ -130,6 +135,8 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
 	case tea.WindowSizeMsg:
 		d.width, d.height = m.Width, m.Height
+	case tea.ColorProfileMsg:
+		d.monochrome = m.Profile <= colorprofile.Ascii
 	case SnapshotMsg:
 		d.snaps = append(d.snaps, m.Snap)
 		if d.status != core.StatusPaused && !d.stopping {
@@ -455,7 +462,7 @@ func (d *Dashboard) body(w, h int) string {
 	}
 	s := d.snaps
 	charts = append(charts, chart("outer risk", []string{"R"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.OuterRisk })}, leftW-2, chartH))
-	charts = append(charts, chart("accuracy", []string{"val worst-group", "val average", "TEST worst-group", "TEST average"}, [][]float64{
+	charts = append(charts, d.chart("accuracy", []string{"val worst-group", "val average", "TEST worst-group", "TEST average"}, [][]float64{
 		column(s, func(x *core.Snapshot) float64 { return x.ValWorst }),
 		column(s, func(x *core.Snapshot) float64 { return x.ValAcc }),
 		column(s, func(x *core.Snapshot) float64 { return x.TestWorst }),
@@ -465,8 +472,8 @@ func (d *Dashboard) body(w, h int) string {
 	if last := d.last(); last != nil {
 		names = last.GroupNames
 	}
-	charts = append(charts, chart("group weight fractions", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.GroupFrac }), leftW-2, chartH))
-	charts = append(charts, chart("validation accuracy per group (inner model)", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.ValGroups }), leftW-2, chartH))
+	charts = append(charts, d.chart("group weight fractions", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.GroupFrac }), leftW-2, chartH))
+	charts = append(charts, d.chart("validation accuracy per group (inner model)", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.ValGroups }), leftW-2, chartH))
 	if d.cfg.Settings.Keep < 1 || d.cfg.Settings.Keep0 < 1 {
 		charts = append(charts, chart("keep fraction", []string{"kept"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.KeepFrac })}, leftW-2, chartH))
 	}
@@ -490,6 +497,24 @@ func (d *Dashboard) body(w, h int) string {
 	}
 	right := rp.Width(w - leftW).Height(h).Render(fit(scrollLines(d.groupsView(w-leftW-2), h-2, d.focusScroll(1)), w-leftW-2, h-2))
 	return lipgloss.JoinHorizontal(lipgloss.Top, leftPane, right)
+}
+
+// chart plots several series in one chart, or, on a terminal without
+// colour, each series in a panel of its own (the lines could not be told
+// apart).
+func (d *Dashboard) chart(title string, names []string, series [][]float64, w, h int) string {
+	if !d.monochrome || len(series) < 2 {
+		return chart(title, names, series, w, h)
+	}
+	var out []string
+	for i, sr := range series {
+		name := ""
+		if i < len(names) {
+			name = names[i]
+		}
+		out = append(out, chart(title+": "+name, nil, [][]float64{sr}, w, max(5, h/2)))
+	}
+	return strings.Join(out, "\n")
 }
 
 func (d *Dashboard) focusScroll(pane int) int {

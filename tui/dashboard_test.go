@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
@@ -426,5 +427,19 @@ func TestRecentPace(t *testing.T) {
 				t.Errorf("recentPace = %g, %v; want %g, %v", got, ok, c.want, c.ok)
 			}
 		})
+	}
+}
+
+// Without colour each line of a multi-line chart gets its own panel.
+func TestMonochromeCharts(t *testing.T) {
+	d := NewDashboard(testConfig(), &fakeCtl{}, false)
+	d.Update(tea.WindowSizeMsg{Width: 120, Height: 1000})
+	feed(d, script(10, 40))
+	d.Update(tea.ColorProfileMsg{Profile: colorprofile.Ascii})
+	out := d.Render()
+	for _, want := range []string{"accuracy: val worst-group", "accuracy: TEST average", "group weight fractions: y=0,a=1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("monochrome view lacks the panel %q", want)
+		}
 	}
 }
