@@ -512,7 +512,7 @@ func (d *Dashboard) chart(title string, names []string, series [][]float64, w, h
 		if i < len(names) {
 			name = names[i]
 		}
-		out = append(out, chart(title+": "+name, nil, [][]float64{sr}, w, max(5, h/2)))
+		out = append(out, chart(title+": "+name, nil, [][]float64{sr}, w, max(6, h/len(series)+2)))
 	}
 	return strings.Join(out, "\n")
 }
