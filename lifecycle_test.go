@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	mcmd "github.com/maple-ood/maple/cmd"
 	"github.com/maple-ood/maple/core"
 	mruns "github.com/maple-ood/maple/runs"
 )
@@ -224,7 +225,7 @@ func TestUnwatchedNaN(t *testing.T) {
 	dir := t.TempDir()
 	out, err := exec.Command(bin, "run", "--inner-lr", "1e30", "--outer-iters", "4", "--inner-steps", "20", "--eval-steps", "30", "--runs-dir", dir).CombinedOutput()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != exitFailed || !strings.Contains(string(out), "--inner-lr 1e+29") {
+	if !errors.As(err, &ee) || ee.ExitCode() != mcmd.ExitFailed || !strings.Contains(string(out), "--inner-lr 1e+29") {
 		t.Fatalf("NaN run: %v\n%s", err, out)
 	}
 	id := runDirs(t, dir)[0].Name()
@@ -245,7 +246,7 @@ func TestUnwatchedNaN(t *testing.T) {
 	go func() { b, _ := sw.CombinedOutput(); done <- b }()
 	select {
 	case b := <-done:
-		if sw.ProcessState.ExitCode() != exitFailed || !strings.Contains(string(b), "failed") || !strings.Contains(string(b), "erm") {
+		if sw.ProcessState.ExitCode() != mcmd.ExitFailed || !strings.Contains(string(b), "failed") || !strings.Contains(string(b), "erm") {
 			t.Errorf("sweep with a NaN cell: exit %d\n%s", sw.ProcessState.ExitCode(), b)
 		}
 	case <-time.After(60 * time.Second):
@@ -324,7 +325,7 @@ func TestBadInputCreatesNothing(t *testing.T) {
 		cmd := exec.Command(bin, append(append([]string{"run"}, c.args...), "--runs-dir", dir)...)
 		out, err := cmd.CombinedOutput()
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != exitUsage || !strings.Contains(string(out), c.want) || strings.Contains(string(out), "runs:") {
+		if !errors.As(err, &ee) || ee.ExitCode() != mcmd.ExitUsage || !strings.Contains(string(out), c.want) || strings.Contains(string(out), "runs:") {
 			t.Errorf("maple run %v: %v\n%s\nwant exit 2 and %q", c.args, err, out, c.want)
 		}
 	}

@@ -1,114 +1,23 @@
 // Command maple finds per-training-sample weights by MAPLE (Model Agnostic
 // sample rEweighting, Zhou et al., ICML 2022) so that plain weighted ERM
-// generalises out of distribution. It parses flags and calls the packages;
-// see README.md and docs/ARCHITECTURE.md.
+// generalises out of distribution. It installs the process's signal
+// handling and runs the command tree of package cmd; see README.md and
+// docs/ARCHITECTURE.md.
 package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"os"
-	"runtime/debug"
 
-	"github.com/charmbracelet/x/term"
-	"github.com/spf13/cobra"
-
+	"github.com/maple-ood/maple/cmd"
 	"github.com/maple-ood/maple/runs"
 )
-
-// version is the program version recorded with every run.
-const version = "0.2.0-dev"
-
-// Exit codes (documented in the README).
-const (
-	exitOK     = 0
-	exitFailed = 1 // a run failed, or a command could not do its work
-	exitUsage  = 2 // bad flags or arguments: nothing was started
-)
-
-// usageError marks bad input: exit code 2.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-// errInterrupted says a signal or Ctrl-C ended the command (exit 130).
-var errInterrupted = errors.New("interrupted")
-
-// Factory holds what every command needs from the process (cli/cli's
-// cmdutil.Factory): the streams, whether they are a terminal, the runs
-// directory flag.
-type Factory struct {
-	In       io.Reader
-	Out, Err io.Writer
-	// Terminal reports whether stdin and stdout are both terminals (the
-	// dashboard and the browser need both; /dev/null is not one).
-	Terminal func() bool
-	RunsDir  string
-}
-
-func newFactory() *Factory {
-	runsDir := os.Getenv("MAPLE_RUNS_DIR")
-	if runsDir == "" {
-		runsDir = "maple-runs" // not "runs": that is a source folder in maple's own repository
-	}
-	return &Factory{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, RunsDir: runsDir,
-		Terminal: func() bool { return term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd()) }}
-}
 
 func main() { os.Exit(mainRun()) }
 
 func mainRun() int {
-	f := newFactory()
+	f := cmd.NewFactory()
 	ctx, stop := runs.Interrupts(context.Background(), os.Exit)
 	defer stop()
-	err := NewCmdRoot(f).ExecuteContext(ctx)
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.Is(err, errInterrupted):
-		return runs.ExitInterrupted
-	}
-	fmt.Fprintln(f.Err, "maple:", err)
-	var u usageError
-	if errors.As(err, &u) {
-		return exitUsage
-	}
-	return exitFailed
-}
-
-// commit is the VCS revision the binary was built from, if known.
-func commit() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				return s.Value
-			}
-		}
-	}
-	return "unknown"
-}
-
-// NewCmdRoot builds the maple command tree.
-func NewCmdRoot(f *Factory) *cobra.Command {
-	root := &cobra.Command{
-		Use:           "maple",
-		Short:         "MAPLE sample reweighting for out-of-distribution learning",
-		Version:       version + " (commit " + commit() + ")",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Args:          cobra.NoArgs,
-		RunE:          func(cmd *cobra.Command, _ []string) error { return lsRun(cmd.Context(), f, false) },
-	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs ($MAPLE_RUNS_DIR, else ./maple-runs)")
-	root.AddCommand(NewCmdRun(f, nil), NewCmdResume(f, nil), NewCmdLs(f), NewCmdShow(f), NewCmdExport(f), NewCmdEval(f),
-		NewCmdAttach(f), NewCmdData(f), NewCmdSweep(f, nil), NewCmdTable(f), NewCmdPlot(f),
-		&cobra.Command{Use: "version", Short: "Print the version and the commit it was built from", Args: cobra.NoArgs,
-			Run: func(*cobra.Command, []string) { fmt.Fprintf(f.Out, "maple %s (commit %s)\n", version, commit()) }})
-	registerCompletion(f, root)
-	addHelp(root)
-	return root
+	return cmd.ExitCode(f, cmd.NewCmdRoot(f).ExecuteContext(ctx))
 }

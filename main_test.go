@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	mcmd "github.com/maple-ood/maple/cmd"
 	"github.com/maple-ood/maple/core"
 	mruns "github.com/maple-ood/maple/runs"
 )
@@ -331,7 +332,7 @@ func TestHelpAndCompletion(t *testing.T) {
 	if out, err := exec.Command(bin, "plot", "typo", "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(out), `no run or sweep named "typo"`) {
 		t.Errorf("plot of a typo: %v %s", err, out)
 	}
-	if v := run(t, bin, "version"); !strings.HasPrefix(v, "maple "+version) {
+	if v := run(t, bin, "version"); !strings.HasPrefix(v, "maple "+mcmd.Version) {
 		t.Errorf("version: %q", v)
 	}
 }
