@@ -204,12 +204,28 @@ func sweepStatus(f *Factory, o *SweepOptions) error {
 // NewCmdTable builds `maple table`.
 func NewCmdTable(f *Factory) *cobra.Command {
 	var sweep, format string
-	var asJSON bool
+	var asJSON, perRun bool
 	c := &cobra.Command{
 		Use:   "table [--sweep NAME]",
 		Short: "Print the results table of a sweep (or of every finished run)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if perRun {
+				if _, err := report.Table(f.RunsDir, sweep); err != nil {
+					return err // names a missing sweep
+				}
+				rows, err := report.Runs(f.RunsDir, sweep)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(f, append([]report.RunRow{}, rows...))
+				}
+				if format != "csv" {
+					return usageError{fmt.Errorf("--per-run writes csv or --json; give --format csv")}
+				}
+				return report.WriteRunsCSV(f.Out, rows)
+			}
 			rows, err := report.Table(f.RunsDir, sweep)
 			if err != nil {
 				return err
@@ -221,6 +237,7 @@ func NewCmdTable(f *Factory) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the rows as JSON")
+	c.Flags().BoolVar(&perRun, "per-run", false, "one row per finished run (with --format csv or --json) instead of mean ± sd over seeds")
 	c.Flags().StringVar(&sweep, "sweep", "", "only the runs of this sweep")
 	c.Flags().StringVar(&format, "format", "text", "text, markdown or csv")
 	return c

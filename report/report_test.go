@@ -182,3 +182,28 @@ func TestTableNeverPoolsUnlikeRuns(t *testing.T) {
 		t.Errorf("csv does not name the selection rule:\n%s", b.String())
 	}
 }
+
+func TestRunsPerRow(t *testing.T) {
+	dir := t.TempDir()
+	for i, seed := range []uint64{1, 2} {
+		cfg := runs.DefaultConfig("synthetic")
+		cfg.Settings.Seed, cfg.Sweep = seed, "s"
+		cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
+		r, err := runs.Create(dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.5 + 0.1*float64(i)}})
+		os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
+		r.Close()
+	}
+	rows, err := Runs(dir, "s")
+	if err != nil || len(rows) != 2 || rows[0].Seed != 1 || rows[1].TestAcc != 60 || rows[0].ConfigHash != rows[1].ConfigHash {
+		t.Fatalf("%+v %v", rows, err)
+	}
+	var b strings.Builder
+	WriteRunsCSV(&b, rows)
+	if !strings.HasPrefix(b.String(), "run_id,config_hash,") || strings.Count(b.String(), "\n") != 3 {
+		t.Errorf("csv:\n%s", b.String())
+	}
+}

@@ -230,3 +230,57 @@ func methodLabel(method string, cfg *runs.Config) string {
 	}
 	return method
 }
+
+// RunRow is one finished run of `maple table --per-run`.
+type RunRow struct {
+	RunID      string  `json:"run_id"`
+	ConfigHash string  `json:"config_hash"` // the run's settings less its seed: the row of Table it pools into
+	Dataset    string  `json:"dataset"`
+	TrainSize  int     `json:"train_size"`
+	Model      string  `json:"model"`
+	Method     string  `json:"method"`
+	Seed       uint64  `json:"seed"`
+	TestAcc    float64 `json:"test_acc"`
+	TestWorst  float64 `json:"test_worst_group_acc"`
+	ValWorst   float64 `json:"val_worst_group_acc"`
+	Selection  string  `json:"selection"`
+}
+
+// Runs lists the finished runs of a sweep (every finished run when sweep
+// is ""), one row each, oldest first.
+func Runs(runsDir, sweep string) ([]RunRow, error) {
+	infos, err := runs.List(runsDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []RunRow
+	for _, in := range infos {
+		dir := filepath.Join(runsDir, in.ID)
+		cfg, err := runs.ReadConfig(dir)
+		if err != nil || (sweep != "" && cfg.Sweep != sweep) {
+			continue
+		}
+		sum, err := runs.ReadSummary(dir)
+		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
+			continue
+		}
+		r := sum.Result
+		out = append(out, RunRow{RunID: in.ID, ConfigHash: cfg.Hash(true), Dataset: cfg.Dataset.Name, TrainSize: cfg.Dataset.TrainSize,
+			Model: cfg.Eval.Model, Method: methodLabel(cfg.MethodName(), cfg), Seed: cfg.Settings.Seed,
+			TestAcc: 100 * r.TestAcc, TestWorst: 100 * r.TestWorst, ValWorst: 100 * r.ValWorst, Selection: Selection})
+	}
+	return out, nil
+}
+
+// WriteRunsCSV writes one CSV row per run.
+func WriteRunsCSV(w io.Writer, rows []RunRow) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"run_id", "config_hash", "dataset", "train_size", "model", "method", "seed", "test_acc", "test_worst", "val_worst", "selection"})
+	f := func(x float64) string { return fmt.Sprintf("%.4f", x) }
+	for _, r := range rows {
+		cw.Write([]string{r.RunID, r.ConfigHash, r.Dataset, fmt.Sprint(r.TrainSize), r.Model, r.Method, fmt.Sprint(r.Seed),
+			f(r.TestAcc), f(r.TestWorst), f(r.ValWorst), r.Selection})
+	}
+	cw.Flush()
+	return cw.Error()
+}
