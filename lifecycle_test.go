@@ -514,3 +514,103 @@ func TestReferenceRecipe(t *testing.T) {
 		t.Errorf("--weight-lr 0 without the recipe: %v %s", err, b)
 	}
 }
+
+// waitScreen waits until the tmux pane shows what.
+func (s *tmuxServer) waitScreen(t *testing.T, target, what string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		screen := s.do("capture-pane", "-p", "-t", target)
+		if strings.Contains(screen, what) {
+			return screen
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited for %q; the screen shows:\n%s", what, screen)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestTmuxResumeSmallAndForm: resume on a terminal opens the dashboard
+// (elapsed time continuing); a terminal below the minimum size says so and
+// still shows the quit question; the browser's new-run form keeps every
+// setting of the selected run (training size, data dir).
+func TestTmuxResumeSmallAndForm(t *testing.T) {
+	bin := buildMaple(t)
+	tm := newTmux(t)
+	dir := t.TempDir()
+	// A run interrupted after a few iterations.
+	c := exec.Command(bin, "run", "--train-size", "600", "--outer-iters", "300", "--inner-steps", "100", "--headless", "--runs-dir", dir)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	c.Process.Signal(syscall.SIGINT)
+	c.Wait()
+	id := runDirs(t, dir)[0].Name()
+
+	t.Run("resume opens the dashboard", func(t *testing.T) {
+		tm.do("new-session", "-d", "-s", "res", "-x", "120", "-y", "40", bin+" resume "+id+" --runs-dir "+dir+"; sleep 30")
+		s := tm.waitScreen(t, "res", "maple "+id)
+		if !strings.Contains(s, "lr: weight") {
+			t.Errorf("no dashboard:\n%s", s)
+		}
+		tm.do("send-keys", "-t", "res", "q")
+		tm.waitScreen(t, "res", "Stop it and leave?")
+		tm.do("send-keys", "-t", "res", "y")
+		deadline := time.Now().Add(20 * time.Second)
+		for mruns.Held(filepath.Join(dir, id)) && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if st := mruns.Stat(filepath.Join(dir, id)).Status; st != core.StatusStopped {
+			t.Errorf("status %s after q y", st)
+		}
+	})
+
+	t.Run("a small terminal says so and keeps the quit question", func(t *testing.T) {
+		small := t.TempDir()
+		tm.do("new-session", "-d", "-s", "small", "-x", "30", "-y", "8", bin+" run --outer-iters 100000 --runs-dir "+small+"; sleep 30")
+		tm.waitScreen(t, "small", "terminal too small")
+		tm.do("send-keys", "-t", "small", "q")
+		tm.waitScreen(t, "small", "Stop it and leave?")
+		tm.do("send-keys", "-t", "small", "y")
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			ents := runDirs(t, small)
+			if len(ents) == 1 && !mruns.Held(filepath.Join(small, ents[0].Name())) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the search did not stop after y")
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+
+	t.Run("the new-run form keeps the selected run's settings", func(t *testing.T) {
+		tm.do("new-session", "-d", "-s", "br", "-x", "120", "-y", "40", bin+" --runs-dir "+dir+"; sleep 30")
+		tm.waitScreen(t, "br", id)
+		tm.do("send-keys", "-t", "br", "n")
+		s := tm.waitScreen(t, "br", "new run")
+		if !strings.Contains(s, "train-size   600") {
+			t.Errorf("the form lost --train-size:\n%s", s)
+		}
+		tm.do("send-keys", "-t", "br", "Enter")
+		tm.waitScreen(t, "br", "lr: weight") // the new run's dashboard
+		tm.do("send-keys", "-t", "br", "q")
+		tm.waitScreen(t, "br", "Stop it and leave?")
+		tm.do("send-keys", "-t", "br", "y")
+		deadline := time.Now().Add(20 * time.Second)
+		for len(runDirs(t, dir)) < 2 && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		ents := runDirs(t, dir)
+		if len(ents) != 2 {
+			t.Fatalf("%d runs", len(ents))
+		}
+		cfg, _ := os.ReadFile(filepath.Join(dir, ents[1].Name(), "run.json"))
+		if !strings.Contains(string(cfg), `"train_size": 600`) {
+			t.Errorf("the new run lost --train-size:\n%s", cfg)
+		}
+	})
+}

@@ -369,7 +369,11 @@ func (d *Dashboard) View() tea.View { return screen(d.Render()) }
 // Render draws the dashboard at its current size.
 func (d *Dashboard) Render() string {
 	if d.width < minWidth || d.height < minHeight {
-		return tooSmall(d.width, d.height, d.note, d.confirmQuit)
+		question := "Stop it and leave? y/n"
+		if d.status == core.StatusEvaluating {
+			question = "Leave when the evaluation ends? y/n"
+		}
+		return tooSmall(d.width, d.height, question, d.confirmQuit)
 	}
 	w, h := d.width, d.height
 	header := d.header(w)

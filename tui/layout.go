@@ -126,11 +126,12 @@ func statusText(s core.Status, stopping bool) string {
 }
 
 // tooSmall is the view of a terminal below the minimum size: a notice,
-// and the last message (a quit question stays visible at any size).
-func tooSmall(w, h int, note string, asking bool) string {
+// and, when the person is asked whether to leave, the short question
+// first (it stays visible at any size).
+func tooSmall(w, h int, question string, asking bool) string {
 	msg := fmt.Sprintf("terminal too small (need %d x %d, have %d x %d)", minWidth, minHeight, w, h)
 	if asking {
-		msg = note + "\n" + msg
+		msg = question + "\n" + msg
 	}
 	return lipgloss.NewStyle().Width(max(1, w)).Render(msg)
 }
