@@ -86,6 +86,9 @@ type Dashboard struct {
 	inputs        [3]textinput.Model
 	field         int
 	now           func() time.Time
+	// keysFrom drops keys typed before it: type-ahead meant for the runs
+	// browser must not steer a search it attached to.
+	keysFrom time.Time
 }
 
 // SetDir names the run directory, which enables e (export).
@@ -232,6 +235,9 @@ func (d *Dashboard) send(kind core.EventKind, f func() error) tea.Cmd {
 }
 
 func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if d.now().Before(d.keysFrom) && k.String() != "ctrl+c" {
+		return d, nil
+	}
 	if d.editing {
 		return d.editKey(k)
 	}

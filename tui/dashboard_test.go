@@ -443,3 +443,22 @@ func TestMonochromeCharts(t *testing.T) {
 		}
 	}
 }
+
+// Keys typed before an attached view is ready (type-ahead meant for the
+// browser) do not steer the search.
+func TestTypeAheadDropped(t *testing.T) {
+	ctl := &fakeCtl{}
+	d := NewDashboard(testConfig(), ctl, true)
+	now := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
+	d.now = func() time.Time { return now }
+	d.keysFrom = now.Add(time.Second)
+	press(d, "s", "space")
+	if ctl.list() != "" {
+		t.Errorf("type-ahead reached the search: %s", ctl.list())
+	}
+	now = now.Add(2 * time.Second)
+	press(d, "s")
+	if ctl.list() != "checkpoint" {
+		t.Errorf("a key after the guard: %q", ctl.list())
+	}
+}

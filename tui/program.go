@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -128,6 +129,7 @@ func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt
 func RunAttached(ctx context.Context, tio IO, dir string, cl *runs.Client) error {
 	d := NewDashboard(runs.Config{}, cl, true)
 	d.SetDir(dir)
+	d.keysFrom = time.Now().Add(400 * time.Millisecond) // type-ahead from the browser is dropped
 	p := tea.NewProgram(d, options(ctx, tio)...)
 	go func() {
 		for m := range cl.Msgs {
