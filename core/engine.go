@@ -644,6 +644,12 @@ func (E *Engine) SetLR(lr LearningRates) error {
 	return E.box.post(command{kind: EventSetLR, lr: lr})
 }
 
+// Exported records, before the next outer iteration, that the weights of
+// the checkpoint at iteration iter were exported (an event, nothing more).
+func (E *Engine) Exported(iter int) error {
+	return E.box.post(command{kind: EventExport, iter: iter})
+}
+
 // Checkpoint asks for a checkpoint before the next outer iteration.
 func (E *Engine) Checkpoint() error { return E.box.post(command{kind: EventCheckpoint}) }
 
@@ -709,6 +715,8 @@ func (E *Engine) Run(ctx context.Context, rec Recorder) (Status, error) {
 			}
 			lr := c.lr
 			e.lr, ev.LR = lr, &lr
+		case EventExport:
+			ev.Export = c.iter
 		}
 		return stop, rec.Event(ev)
 	}

@@ -13,6 +13,7 @@ var ErrEnded = errors.New("the search has ended; it takes no more commands")
 type command struct {
 	kind EventKind
 	lr   LearningRates
+	iter int // EventExport: the checkpoint exported
 }
 
 // mailbox holds the commands the engine has not applied yet. Senders

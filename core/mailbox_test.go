@@ -266,3 +266,18 @@ func TestTrainingProgress(t *testing.T) {
 		t.Errorf("progress at steps %v, want [10 20 30]", steps)
 	}
 }
+
+// An export from the dashboard becomes an event of the search.
+func TestExportedEvent(t *testing.T) {
+	e, _ := New(tinySplits(40, 2, 3), engineSettings("fixed"))
+	rec := &scriptRec{}
+	rec.after = func(s *Snapshot) {
+		if s.Iter == 2 {
+			e.Exported(2)
+		}
+	}
+	runAll(t, e, rec)
+	if len(rec.events) != 1 || rec.events[0].Kind != EventExport || rec.events[0].Export != 2 || rec.events[0].Iter != 2 {
+		t.Errorf("events %+v", rec.events)
+	}
+}

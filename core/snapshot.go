@@ -85,6 +85,9 @@ const (
 	// EventEvaluate marks the end of the search: the final weighted ERM
 	// starts (reported by the run, not the engine).
 	EventEvaluate EventKind = "evaluate"
+	// EventExport records that someone exported the weights of the
+	// checkpoint at Export (from the dashboard, say).
+	EventExport EventKind = "export"
 )
 
 // Event is one change, stamped with the outer iteration it applies before.
@@ -93,6 +96,8 @@ type Event struct {
 	Iter  int            `json:"iter"`
 	LR    *LearningRates `json:"lr,omitempty"`
 	Error string         `json:"error,omitempty"`
+	// Export is the checkpoint iteration an export event wrote out.
+	Export int `json:"export_iter,omitempty"`
 }
 
 // Recorder receives what the engine reports, synchronously, from the

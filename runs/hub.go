@@ -16,6 +16,9 @@ type Control interface {
 	SetLR(core.LearningRates) error
 	Checkpoint() error
 	Stop() error
+	// Exported records that the weights of the checkpoint at iter were
+	// exported (an event in the run's log).
+	Exported(iter int) error
 }
 
 // Hub passes snapshots and events of one search to any number of live

@@ -309,11 +309,12 @@ type fakeCtl struct {
 	cmds []string
 }
 
-func (f *fakeCtl) add(s string)      { f.mu.Lock(); f.cmds = append(f.cmds, s); f.mu.Unlock() }
-func (f *fakeCtl) Pause() error      { f.add("pause"); return nil }
-func (f *fakeCtl) Resume() error     { f.add("resume"); return nil }
-func (f *fakeCtl) Checkpoint() error { f.add("checkpoint"); return nil }
-func (f *fakeCtl) Stop() error       { f.add("stop"); return nil }
+func (f *fakeCtl) add(s string)       { f.mu.Lock(); f.cmds = append(f.cmds, s); f.mu.Unlock() }
+func (f *fakeCtl) Pause() error       { f.add("pause"); return nil }
+func (f *fakeCtl) Resume() error      { f.add("resume"); return nil }
+func (f *fakeCtl) Checkpoint() error  { f.add("checkpoint"); return nil }
+func (f *fakeCtl) Stop() error        { f.add("stop"); return nil }
+func (f *fakeCtl) Exported(int) error { f.add("exported"); return nil }
 func (f *fakeCtl) SetLR(l core.LearningRates) error {
 	if err := l.Check(); err != nil {
 		return err

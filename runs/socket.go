@@ -40,6 +40,7 @@ const (
 	CmdCheckpoint CmdKind = "checkpoint"
 	CmdStop       CmdKind = "stop"
 	CmdSetLR      CmdKind = "set_lr"
+	CmdExported   CmdKind = "exported" // with iter: an export was written
 )
 
 // Msg is one line from a running search to an attached client.
@@ -55,7 +56,8 @@ type Msg struct {
 
 // Cmd is one line from a client: pause, resume, checkpoint, stop or set_lr.
 type Cmd struct {
-	Cmd CmdKind             `json:"cmd"`
+	Cmd  CmdKind            `json:"cmd"`
+	Iter int                `json:"iter,omitempty"` // exported`
 	LR  *core.LearningRates `json:"lr,omitempty"`
 }
 
@@ -267,6 +269,8 @@ func (s *Server) apply(c Cmd) error {
 		return s.ctl.Checkpoint()
 	case CmdStop:
 		return s.ctl.Stop()
+	case CmdExported:
+		return s.ctl.Exported(c.Iter)
 	case CmdSetLR:
 		if c.LR == nil {
 			return errors.New("set_lr needs lr: {weight, keep, inner}")
@@ -357,6 +361,10 @@ func (c *Client) Pause() error      { return c.send(Cmd{Cmd: CmdPause}) }
 func (c *Client) Resume() error     { return c.send(Cmd{Cmd: CmdResume}) }
 func (c *Client) Checkpoint() error { return c.send(Cmd{Cmd: CmdCheckpoint}) }
 func (c *Client) Stop() error       { return c.send(Cmd{Cmd: CmdStop}) }
+
+// Exported tells the search that the weights of the checkpoint at iter
+// were exported, to record as an event.
+func (c *Client) Exported(iter int) error { return c.send(Cmd{Cmd: CmdExported, Iter: iter}) }
 
 // SetLR checks the rates here, then sends them.
 func (c *Client) SetLR(lr core.LearningRates) error {

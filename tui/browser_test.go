@@ -75,7 +75,7 @@ func bpress(b *Browser, k tea.KeyPressMsg) tea.Cmd {
 			_, next := b.Update(m)
 			_ = next
 		}
-	case <-time.After(200 * time.Millisecond):
+	case <-time.After(time.Second):
 	}
 	return cmd
 }

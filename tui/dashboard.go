@@ -168,8 +168,12 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case exportedMsg:
 		if m.err != nil {
 			d.note = "export failed: " + m.err.Error()
-		} else {
-			d.note = fmt.Sprintf("exported weights.npy, keep_prob.npy and weights.csv of the checkpoint at iteration %d into %s", m.iter, d.dir)
+			return d, nil
+		}
+		d.note = fmt.Sprintf("exported u.npy (train with it), weights.npy, keep_prob.npy, mask.npy, ids.npy, weights.csv, export.json of the checkpoint at iteration %d into %s", m.iter, d.dir)
+		if d.ctl != nil && !d.ended {
+			iter := m.iter
+			return d, d.send(core.EventExport, func() error { return d.ctl.Exported(iter) }) // recorded as an event
 		}
 	case ctlMsg:
 		if m.err != nil {

@@ -98,9 +98,10 @@ func async(send func(tea.Msg)) func(tea.Msg) {
 	return func(m tea.Msg) { q <- m }
 }
 
-func (f *fakeCtl) Pause() error      { f.do(core.EventPause, nil); return nil }
-func (f *fakeCtl) Resume() error     { f.do(core.EventResume, nil); return nil }
-func (f *fakeCtl) Checkpoint() error { f.do(core.EventCheckpoint, nil); return nil }
+func (f *fakeCtl) Pause() error       { f.do(core.EventPause, nil); return nil }
+func (f *fakeCtl) Resume() error      { f.do(core.EventResume, nil); return nil }
+func (f *fakeCtl) Checkpoint() error  { f.do(core.EventCheckpoint, nil); return nil }
+func (f *fakeCtl) Exported(int) error { f.do(core.EventExport, nil); return nil }
 func (f *fakeCtl) Stop() error {
 	f.do(core.EventStop, nil)
 	if f.send != nil {
@@ -166,7 +167,7 @@ func run(d *Dashboard, cmd tea.Cmd) {
 		if m, ok := m.(ctlMsg); ok {
 			d.Update(m)
 		}
-	case <-time.After(100 * time.Millisecond):
+	case <-time.After(time.Second): // a cursor blink waits ~0.5 s; commands to the search return at once
 	}
 }
 
@@ -460,5 +461,16 @@ func TestTypeAheadDropped(t *testing.T) {
 	press(d, "s")
 	if ctl.list() != "checkpoint" {
 		t.Errorf("a key after the guard: %q", ctl.list())
+	}
+}
+
+// A successful export from the dashboard of a live search is recorded.
+func TestExportRecorded(t *testing.T) {
+	ctl := &fakeCtl{}
+	d := NewDashboard(testConfig(), ctl, false)
+	_, cmd := d.Update(exportedMsg{iter: 4})
+	run(d, cmd)
+	if ctl.list() != "export" || !strings.Contains(d.note, "u.npy") {
+		t.Errorf("commands %q, note %q", ctl.list(), d.note)
 	}
 }
