@@ -56,9 +56,9 @@ type Msg struct {
 
 // Cmd is one line from a client: pause, resume, checkpoint, stop or set_lr.
 type Cmd struct {
-	Cmd  CmdKind            `json:"cmd"`
-	Iter int                `json:"iter,omitempty"` // exported`
-	LR  *core.LearningRates `json:"lr,omitempty"`
+	Cmd  CmdKind             `json:"cmd"`
+	Iter int                 `json:"iter,omitempty"` // exported`
+	LR   *core.LearningRates `json:"lr,omitempty"`
 }
 
 // Server serves a search's snapshots and takes commands on an owner-only
