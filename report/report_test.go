@@ -207,3 +207,30 @@ func TestRunsPerRow(t *testing.T) {
 		t.Errorf("csv:\n%s", b.String())
 	}
 }
+
+// maple eval results are rows of their own, named as such.
+func TestTableHasEvals(t *testing.T) {
+	dir := t.TempDir()
+	cfg := runs.DefaultConfig("synthetic")
+	r, err := runs.Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.6}})
+	os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
+	r.Close()
+	if _, err := runs.WriteEval(r.Dir, "mlp:8", &core.Result{Model: "mlp:8", TestAcc: 0.7}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Table(dir, "")
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("%+v %v", rows, err)
+	}
+	got := map[string]float64{}
+	for _, row := range rows {
+		got[row.Method+" "+row.Model] = row.TestAcc.Mean
+	}
+	if got["maple/irmv1 linear"] != 60 || got["maple/irmv1 search linear (maple eval) mlp:8"] != 70 {
+		t.Errorf("rows %v", got)
+	}
+}

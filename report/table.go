@@ -2,8 +2,10 @@ package report
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -59,6 +62,7 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		return nil, err
 	}
 	type acc struct {
+		eval             bool   // figures of maple eval on the learned weights
 		label            string // dataset|method label|model|size
 		cfg              *runs.Config
 		seeds            []uint64
@@ -78,20 +82,33 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
 			continue
 		}
-		h := cfg.Hash(true)
-		a := groups[h]
-		if a == nil {
-			a = &acc{cfg: cfg, seen: map[uint64]bool{}}
-			groups[h] = a
+		add := func(key string, cfg *runs.Config, r *core.Result, eval bool) {
+			a := groups[key]
+			if a == nil {
+				a = &acc{cfg: cfg, seen: map[uint64]bool{}, eval: eval}
+				groups[key] = a
+			}
+			if a.seen[cfg.Settings.Seed] {
+				return // a repeat of a seed already counted (same config, same seed)
+			}
+			a.seen[cfg.Settings.Seed] = true
+			a.seeds = append(a.seeds, cfg.Settings.Seed)
+			a.test = append(a.test, 100*r.TestAcc)
+			a.worst = append(a.worst, 100*r.TestWorst)
+			a.val = append(a.val, 100*r.ValWorst)
 		}
-		if a.seen[cfg.Settings.Seed] {
-			continue // a repeat of a seed already counted (same config, same seed)
+		add(cfg.Hash(true), cfg, sum.Result, false)
+		// maple eval ID --model M: the learned weights under another model.
+		evals, _ := filepath.Glob(filepath.Join(dir, "eval-*.json"))
+		for _, p := range evals {
+			var r core.Result
+			if b, err := os.ReadFile(p); err != nil || json.Unmarshal(b, &r) != nil || r.Model == "" {
+				continue
+			}
+			ec := *cfg
+			ec.Eval.Model = r.Model
+			add(cfg.Hash(true)+"|eval|"+filepath.Base(p), &ec, &r, true)
 		}
-		a.seen[cfg.Settings.Seed] = true
-		a.seeds = append(a.seeds, cfg.Settings.Seed)
-		a.test = append(a.test, 100*sum.Result.TestAcc)
-		a.worst = append(a.worst, 100*sum.Result.TestWorst)
-		a.val = append(a.val, 100*sum.Result.ValWorst)
 	}
 	if sweep != "" && !found {
 		if _, err := runs.ReadSweep(runsDir, sweep); err != nil {
@@ -102,7 +119,7 @@ func Table(runsDir, sweep string) ([]Row, error) {
 	alike := map[string][]*acc{}
 	for _, a := range groups {
 		c := a.cfg
-		a.label = fmt.Sprintf("%s|%s|%s|%d", c.Dataset.Name, methodLabel(c.MethodName(), c), c.Eval.Model, c.Dataset.TrainSize)
+		a.label = fmt.Sprintf("%s|%s|%s|%d|%v", c.Dataset.Name, methodLabel(c.MethodName(), c), c.Eval.Model, c.Dataset.TrainSize, a.eval)
 		alike[a.label] = append(alike[a.label], a)
 	}
 	var rows []Row
@@ -115,6 +132,9 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		for i, a := range set {
 			c := a.cfg
 			method := methodLabel(c.MethodName(), c)
+			if a.eval {
+				method += " (maple eval)"
+			}
 			if diffs[i] != "" {
 				method += " [" + diffs[i] + "]"
 			}
