@@ -192,6 +192,28 @@ func (m *Net[T]) FLOPs() float64 {
 	return f
 }
 
+// TrainFLOPs returns the GEMM flops of one training step (forward and
+// backward) of one sample: each weight layer's forward product, its
+// weight gradient, and its input gradient except for the first layer
+// (nobody needs the gradient with respect to the data).
+func (m *Net[T]) TrainFLOPs() float64 {
+	var f float64
+	for i, l := range m.layers {
+		var fwd float64
+		switch l := l.(type) {
+		case *dense[T]:
+			fwd = 2 * float64(l.nin*l.nout)
+		case *conv[T]:
+			fwd = 2 * float64(l.ho*l.wo*l.k()*l.co)
+		}
+		f += 2 * fwd
+		if i > 0 {
+			f += fwd
+		}
+	}
+	return f
+}
+
 // Init writes Xavier-uniform weights and zero biases into theta.
 func (m *Net[T]) Init(theta []T, rng *rand.Rand) {
 	m.check(theta, "theta")

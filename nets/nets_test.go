@@ -304,3 +304,16 @@ func TestParseSpec(t *testing.T) {
 		t.Error("cnn on flat features: want an error")
 	}
 }
+
+// TrainFLOPs counts forward, weight-gradient and input-gradient products,
+// skipping the first layer's input gradient.
+func TestTrainFLOPs(t *testing.T) {
+	m := MustNew[float32]("mlp:390,390", Shape{C: 392, H: 1, W: 1}, 1)
+	l1, l2, l3 := 2.0*392*390, 2.0*390*390, 2.0*390*1
+	if got, want := m.TrainFLOPs(), 2*l1+3*l2+3*l3; got != want {
+		t.Errorf("TrainFLOPs = %g, want %g", got, want)
+	}
+	if got, want := m.FLOPs(), l1+l2+l3; got != want {
+		t.Errorf("FLOPs = %g, want %g", got, want)
+	}
+}
