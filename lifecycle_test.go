@@ -483,9 +483,8 @@ func TestConcurrentSweeps(t *testing.T) {
 func TestReferenceRecipe(t *testing.T) {
 	bin := buildMaple(t)
 	dir := t.TempDir()
-	out, err := exec.Command(bin, "run", "--recipe", "maple-reference", "--objective", "rex", "--outer-iters", "4",
-		"--inner-steps", "20", "--eval-steps", "20", "--headless", "--json", "--runs-dir", dir).Output()
-	if err != nil {
+	if _, err := exec.Command(bin, "run", "--recipe", "maple-reference", "--objective", "rex", "--outer-iters", "4",
+		"--inner-steps", "20", "--eval-steps", "20", "--headless", "--json", "--runs-dir", dir).Output(); err != nil {
 		t.Fatal(err)
 	}
 	id := runDirs(t, dir)[0].Name()
@@ -508,7 +507,6 @@ func TestReferenceRecipe(t *testing.T) {
 	if n := bytes.Count(w[128:], []byte{0, 0, 0, 0, 0, 0, 0xf0, 0x3f}); n != (len(w)-128)/8 {
 		t.Errorf("w is not frozen at 1: %d of %d ones", n, (len(w)-128)/8)
 	}
-	_ = out
 	// weight-lr 0 is refused outside the recipe.
 	if b, err := exec.Command(bin, "run", "--weight-lr", "0", "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(b), "--weight-lr 0") {
 		t.Errorf("--weight-lr 0 without the recipe: %v %s", err, b)

@@ -7,10 +7,10 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/tui"
 )
 
 // version is the program version recorded with every run.
@@ -55,7 +55,7 @@ func NewFactory() *Factory {
 		runsDir = "maple-runs" // not "runs": that is a source folder in maple's own repository
 	}
 	return &Factory{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, RunsDir: runsDir,
-		Terminal: func() bool { return term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd()) }}
+		Terminal: tui.Interactive}
 }
 
 // commit is the VCS revision the binary was built from, if known.

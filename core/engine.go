@@ -187,6 +187,7 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 	var perm []int
 	next := 0
 	rows := idx
+	batch := make([]int, 0, b) // the minibatch's rows, reused every step
 	var s float64
 	if !mini {
 		s = gather(idx)
@@ -205,10 +206,11 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 			if perm == nil || next+b > len(perm) {
 				perm, next = e.rng.Perm(len(idx)), 0
 			}
-			rows = rows[:0:0]
+			batch = batch[:0]
 			for _, p := range perm[next : next+b] {
-				rows = append(rows, idx[p])
+				batch = append(batch, idx[p])
 			}
+			rows = batch
 			next += b
 			s = gather(rows)
 		}

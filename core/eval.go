@@ -222,12 +222,7 @@ func (tr *trainer) logits32() []float32 {
 }
 
 // logits returns the training logits at the current parameters, in float64.
-func (tr *trainer) logits() []float64 {
-	d := tr.sp.Train
-	tr.trainF = grow32(tr.trainF, d.N*tr.k)
-	tr.net.Forward(tr.theta, d.X, d.N, tr.trainF)
-	return to64(tr.trainF)
-}
+func (tr *trainer) logits() []float64 { return to64(tr.logits32()) }
 
 func grow32(b []float32, n int) []float32 {
 	if cap(b) < n {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
@@ -217,4 +219,11 @@ func Execute(ctx context.Context, dashboard bool, errOut io.Writer, r *runs.Run,
 	defer logf.Close()
 	opt.Log = logf
 	return RunSearch(ctx, IO{}, r, sp, opt)
+}
+
+// Interactive reports whether standard input and output are both
+// terminals: the dashboard and the browser need both (/dev/null, a pipe
+// or a file is not one).
+func Interactive() bool {
+	return term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd())
 }
