@@ -14,6 +14,9 @@ import (
 	mruns "github.com/maple-ood/maple/runs"
 )
 
+// buildTags are this test binary's backend build tags (see tags_*_test.go).
+var buildTags []string
+
 // buildMaple builds the real binary for end-to-end tests.
 func buildMaple(t *testing.T) string {
 	t.Helper()
@@ -24,7 +27,9 @@ func buildMaple(t *testing.T) string {
 		return b // a given binary (to show that a test fails on an older one)
 	}
 	bin := filepath.Join(t.TempDir(), "maple")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	// The binary gets the build tags of this test binary, so that each
+	// backend's test pass runs that backend end to end.
+	if out, err := exec.Command("go", "build", "-tags", strings.Join(buildTags, ","), "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	return bin

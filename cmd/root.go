@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"github.com/maple-ood/maple/nets"
 	"io"
 	"os"
 	"runtime/debug"
@@ -86,7 +87,14 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	root.AddCommand(NewCmdRun(f, nil), NewCmdResume(f, nil), NewCmdLs(f), NewCmdShow(f), NewCmdExport(f), NewCmdEval(f),
 		NewCmdAttach(f), NewCmdData(f), NewCmdSweep(f, nil), NewCmdTable(f), NewCmdPlot(f),
 		&cobra.Command{Use: "version", Short: "Print the version and the commit it was built from", Args: cobra.NoArgs,
-			Run: func(*cobra.Command, []string) { fmt.Fprintf(f.Out, "maple %s (commit %s)\n", version, commit()) }})
+			Run: func(*cobra.Command, []string) {
+				fmt.Fprintf(f.Out, "maple %s (commit %s)\nmatrix products: %s\n", version, commit(), nets.BLAS())
+				if ok, why := nets.BF16(); ok {
+					fmt.Fprintln(f.Out, "--precision bf16: available")
+				} else {
+					fmt.Fprintf(f.Out, "--precision bf16: not available (%s)\n", why)
+				}
+			}})
 	registerCompletion(f, root)
 	addHelp(root)
 	return root

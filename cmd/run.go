@@ -96,6 +96,7 @@ func registerSettings(fl *pflag.FlagSet, c *runs.Config, evalModel *string) {
 	fl.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the data, the search and the evaluation")
 	fl.IntVar(&s.OuterIters, "outer-iters", s.OuterIters, "outer iterations")
 	fl.IntVar(&s.InnerSteps, "inner-steps", s.InnerSteps, "inner SGD steps per outer iteration")
+	fl.StringVar(&s.Precision, "precision", "f32", "precision of the inner training's matrix products: f32, or bf16 (float32 accumulation; onednn build on a CPU with avx512_bf16)")
 	fl.IntVar(&s.InnerBatch, "inner-batch", s.InnerBatch, "inner minibatch size (0 = full batch over the kept samples); each step's loss normalised by its minibatch's weight sum")
 	fl.Float64Var(&s.InnerLR, "inner-lr", s.InnerLR, "inner SGD learning rate")
 	fl.Float64Var(&s.Momentum, "momentum", s.Momentum, "inner SGD momentum")

@@ -164,6 +164,12 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 	if len(idx) == 0 || !(sumU > 0) || math.IsInf(sumU, 0) {
 		return nil, fmt.Errorf("every sample weight is zero or the total is %g; raise the keep fraction or lower the weight learning rate", sumU)
 	}
+	if e.set.precision() == "bf16" {
+		if err := e.net.SetBF16(true); err != nil {
+			return nil, fmt.Errorf("--precision bf16: %w", err)
+		}
+		defer e.net.SetBF16(false)
+	}
 	b := len(idx)
 	mini := e.set.InnerBatch > 0 && e.set.InnerBatch < len(idx)
 	if mini {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/nets"
 )
 
 // scriptRec records everything and runs hooks after snapshots.
@@ -117,14 +118,76 @@ func TestSameSeedSameWeights(t *testing.T) {
 	}
 }
 
+// TestPrecision checks --precision: unknown values and bf16 where it is
+// unavailable are refused naming the flag; where bf16 is available a bf16
+// search ends near the f32 one (group weight fractions within 0.05) but
+// not at the same weights, so the bf16 products did run.
+func TestPrecision(t *testing.T) {
+	set := engineSettings("fixed")
+	set.Precision = "f16"
+	if err := set.Check(); err == nil || !strings.Contains(err.Error(), "--precision") {
+		t.Fatalf("--precision f16: %v", err)
+	}
+	set.Precision = "bf16"
+	ok, why := nets.BF16()
+	if err := set.Check(); ok != (err == nil) || (!ok && !strings.Contains(err.Error(), "--precision bf16")) {
+		t.Fatalf("bf16 available %v (%s), Check: %v", ok, why, err)
+	}
+	if !ok {
+		t.Skip(why)
+	}
+	sp := tinySplits(200, 2, 3)
+	set.SelectIterate = "final" // an early selected iterate could precede any difference
+	var outs []*Output
+	for _, p := range []string{"", "bf16"} {
+		set.Precision = p
+		e, err := New(sp, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := runAll(t, e, &scriptRec{}); st != StatusDone {
+			t.Fatalf("%q: status %s", p, st)
+		}
+		outs = append(outs, e.Output())
+	}
+	if bitsEqual(outs[0].W, outs[1].W) {
+		t.Fatal("bf16 and f32 searches ended at identical weights: bf16 did not run")
+	}
+	frac := func(o *Output) []float64 {
+		f, w := make([]float64, 4), o.Weights()
+		var tot float64
+		for i, v := range w {
+			f[sp.Train.Group[i]] += v
+			tot += v
+		}
+		for g := range f {
+			f[g] /= tot
+		}
+		return f
+	}
+	a, b := frac(outs[0]), frac(outs[1])
+	for g := range a {
+		if math.Abs(a[g]-b[g]) > 0.05 {
+			t.Errorf("group %d weight fraction: f32 %.3f, bf16 %.3f", g, a[g], b[g])
+		}
+	}
+}
+
 func TestRestoreContinuesBitForBit(t *testing.T) {
-	for _, mode := range []string{"fixed", "fresh", "warm", "fixed+minibatch"} {
+	for _, mode := range []string{"fixed", "fresh", "warm", "fixed+minibatch", "fixed+bf16"} {
 		t.Run(mode, func(t *testing.T) {
 			sp := tinySplits(40, 2, 2)
 			init, mini := strings.CutSuffix(mode, "+minibatch")
+			init, bf16 := strings.CutSuffix(init, "+bf16")
 			set := engineSettings(init)
 			if mini {
 				set.InnerBatch = 7
+			}
+			if bf16 {
+				if ok, why := nets.BF16(); !ok {
+					t.Skip(why)
+				}
+				set.Precision = "bf16"
 			}
 			ref, _ := New(sp, set)
 			refRec := &scriptRec{}

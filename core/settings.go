@@ -24,6 +24,11 @@ type Settings struct {
 	WeightDecay float64 `json:"weight_decay"` // inner SGD weight decay lambda; default 0.001
 	InnerInit   string  `json:"inner_init"`   // theta_0 each outer iteration: fixed (default), fresh or warm
 	InnerBatch  int     `json:"inner_batch"`  // inner minibatch size B; default 0 (full batch over the kept samples)
+	// Precision of the inner training's matrix products: "f32" (default;
+	// "" means f32) or "bf16" (bf16 inputs, float32 accumulation and
+	// master weights; the onednn build on a CPU with native bf16). The
+	// outer gradient, the hypergradient and every evaluation stay float32.
+	Precision string `json:"precision,omitempty"`
 
 	WeightLR float64 `json:"weight_lr"` // Adam learning rate of the sample weights w; default 0.25
 	KeepLR   float64 `json:"keep_lr"`   // Adam learning rate of the keep probabilities s; default 0.05
@@ -75,6 +80,8 @@ func (s Settings) Check() error {
 		checkInt("outer-iters", s.OuterIters, 1),
 		checkInt("inner-steps", s.InnerSteps, 1),
 		checkInt("inner-batch", s.InnerBatch, 0),
+		oneOf("precision", s.precision(), []string{"f32", "bf16"}),
+		checkBF16(s.precision()),
 		checkNum("beta", s.Beta, nonNegative),
 		checkNum("cvar-alpha", s.CVaRAlpha, fraction),
 		checkNum("keep", s.Keep, fraction),
@@ -94,6 +101,23 @@ func (s Settings) Check() error {
 		return fmt.Errorf("anneal window [%g, %g]: want start < end", s.AnnealStart, s.AnnealEnd)
 	}
 	return s.checkRates(LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR})
+}
+
+func (s Settings) precision() string {
+	if s.Precision == "" {
+		return "f32"
+	}
+	return s.Precision
+}
+
+func checkBF16(p string) error {
+	if p != "bf16" {
+		return nil
+	}
+	if ok, why := nets.BF16(); !ok {
+		return fmt.Errorf("--precision bf16: %s; use --precision f32", why)
+	}
+	return nil
 }
 
 // checkRates checks rates for these settings: a weight rate of 0 (w

@@ -16,8 +16,48 @@ type Float interface{ ~float32 | ~float64 }
 // blasName names the BLAS in use; the openblas build tag overrides it.
 var blasName = "gonum (pure Go)"
 
-// BLAS reports which BLAS implementation the package uses.
-func BLAS() string { return blasName }
+// matmulName names the float32 matrix-product backend when it is not the
+// BLAS (the onednn build tag sets it).
+var matmulName string
+
+// BLAS reports which BLAS implementation (and float32 matrix-product
+// backend, when another) the package uses.
+func BLAS() string {
+	if matmulName != "" {
+		return blasName + " + " + matmulName
+	}
+	return blasName
+}
+
+// Backend hooks for float32, nil unless a build tag installs a backend.
+var (
+	// gemm32 computes a float32 Gemm and reports whether it did.
+	gemm32 func(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) bool
+	// dense32 computes y = act(x w + bias) (m x n) for x (m x k) and w
+	// (k x n), act = ReLU when relu, in one fused call.
+	dense32 func(m, n, k int, x, w, bias []float32, relu bool, y []float32)
+	// bf16Native reports whether the backend multiplies bf16 natively.
+	bf16Native func() bool
+	// toBF16 rounds an r x c float32 matrix (leading dimension ld) to a
+	// dense r x c bf16 one.
+	toBF16 func(r, c int, src []float32, ld int, dst []uint16)
+	// gemmBF16 is a row-major product of bf16 matrices accumulated into
+	// float32: c = op(a) op(b) (+ bias, then ReLU when relu) + beta c.
+	gemmBF16 func(tA, tB bool, m, n, k int, a []uint16, lda int, b []uint16, ldb int, bias []float32, relu bool, beta float32, c []float32, ldc int)
+)
+
+// BF16 reports whether this build can train in bf16 (Net.SetBF16): the
+// onednn build on a CPU with native bf16 products (avx512_bf16 or AMX).
+// Otherwise it says why not.
+func BF16() (bool, string) {
+	switch {
+	case gemmBF16 == nil:
+		return false, "this maple was built without oneDNN; build it with -tags onednn (Debian: apt-get install libdnnl-dev)"
+	case !bf16Native():
+		return false, "this CPU has no native bf16 products (avx512_bf16 or AMX)"
+	}
+	return true, ""
+}
 
 func is32[T Float]() bool { var z T; return unsafe.Sizeof(z) == 4 }
 
@@ -61,6 +101,9 @@ func Gemm[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb
 		return
 	}
 	if is32[T]() {
+		if gemm32 != nil && gemm32(tA, tB, m, n, k, float32(alpha), as32(a), lda, as32(b), ldb, float32(beta), as32(c), ldc) {
+			return
+		}
 		blas32.Implementation().Sgemm(trans(tA), trans(tB), m, n, k, float32(alpha), as32(a), lda, as32(b), ldb, float32(beta), as32(c), ldc)
 		return
 	}

@@ -47,7 +47,7 @@ func (l *conv[T]) init(p []T, rng *rand.Rand) {
 
 func (l *conv[T]) split(p []T) (w, b []T) { return p[:l.k()*l.co], p[l.k()*l.co:] }
 
-func grow[T Float](b []T, n int) []T {
+func grow[T Float | uint16](b []T, n int) []T {
 	if cap(b) < n {
 		return make([]T, n)
 	}

@@ -11,6 +11,14 @@ type dense[T Float] struct {
 	nin, nout int
 	relu      bool
 	part      [][]T // per-worker partial bias gradients
+
+	// bf16 runs forward and backward products in bf16 with float32
+	// accumulation (float32 nets only; see Net.SetBF16). The bf16 copies
+	// of the last forward pass's input and weights are kept for the
+	// backward pass.
+	bf16   bool
+	xb, wb []uint16
+	dyb    []uint16
 }
 
 func newDense[T Float](nin, nout int, relu bool) *dense[T] {
@@ -30,6 +38,17 @@ func (l *dense[T]) split(p []T) (w, b []T) { return p[:l.nin*l.nout], p[l.nin*l.
 
 func (l *dense[T]) forward(p, x, y []T, n int) {
 	w, b := l.split(p)
+	if l.bf16 && n > 0 {
+		l.xb, l.wb = grow(l.xb, n*l.nin), grow(l.wb, l.nin*l.nout)
+		toBF16(n, l.nin, as32(x), l.nin, l.xb)
+		toBF16(l.nin, l.nout, as32(w), l.nout, l.wb)
+		gemmBF16(false, false, n, l.nout, l.nin, l.xb, l.nin, l.wb, l.nout, as32(b), l.relu, 0, as32(y), l.nout)
+		return
+	}
+	if is32[T]() && dense32 != nil && n > 0 {
+		dense32(n, l.nout, l.nin, as32(x), as32(w), as32(b), l.relu, as32(y))
+		return
+	}
 	Gemm(false, false, n, l.nout, l.nin, 1, x, l.nin, w, l.nout, 0, y, l.nout)
 	biasAct(y, b, nil, n, l.nout, l.relu)
 }
@@ -38,6 +57,16 @@ func (l *dense[T]) backward(p, x, y, dy, dp, dx []T, n int) {
 	w, _ := l.split(p)
 	dw, db := l.split(dp)
 	l.part = maskColSum(dy, y, db, n, l.nout, l.relu, l.part)
+	if l.bf16 && n > 0 {
+		// xb and wb hold this x and these weights from the forward pass.
+		l.dyb = grow(l.dyb, n*l.nout)
+		toBF16(n, l.nout, as32(dy), l.nout, l.dyb)
+		gemmBF16(true, false, l.nin, l.nout, n, l.xb, l.nin, l.dyb, l.nout, nil, false, 1, as32(dw), l.nout)
+		if dx != nil {
+			gemmBF16(false, true, n, l.nin, l.nout, l.dyb, l.nout, l.wb, l.nout, nil, false, 0, as32(dx), l.nin)
+		}
+		return
+	}
 	Gemm(true, false, l.nin, l.nout, n, 1, x, l.nin, dy, l.nout, 1, dw, l.nout)
 	if dx != nil {
 		Gemm(false, true, n, l.nin, l.nout, 1, dy, l.nout, w, l.nout, 0, dx, l.nin)

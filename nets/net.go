@@ -214,6 +214,27 @@ func (m *Net[T]) TrainFLOPs() float64 {
 	return f
 }
 
+// SetBF16 switches the dense layers' products to bf16 inputs with float32
+// accumulation (the parameters, activations and gradients stay float32)
+// or back. It applies to every pass until switched back; it fails for
+// float64 nets and where BF16 reports no support.
+func (m *Net[T]) SetBF16(on bool) error {
+	if on {
+		if !is32[T]() {
+			return fmt.Errorf("bf16 products need a float32 net")
+		}
+		if ok, why := BF16(); !ok {
+			return fmt.Errorf("bf16 is not available: %s", why)
+		}
+	}
+	for _, l := range m.layers {
+		if d, ok := l.(*dense[T]); ok {
+			d.bf16 = on
+		}
+	}
+	return nil
+}
+
 // Init writes Xavier-uniform weights and zero biases into theta.
 func (m *Net[T]) Init(theta []T, rng *rand.Rand) {
 	m.check(theta, "theta")

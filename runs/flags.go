@@ -22,7 +22,7 @@ func Flags(c Config) map[string]string {
 		"downsample": i(d.Downsample), "image-size": i(d.ImageSize), "features": d.Features, "csv": d.CSV,
 		"method": c.Method,
 		"model":  s.Model, "objective": s.Objective, "beta": f(s.Beta), "cvar-alpha": f(s.CVaRAlpha), "outer-on": s.OuterOn,
-		"outer-iters": i(s.OuterIters), "inner-steps": i(s.InnerSteps), "inner-batch": i(s.InnerBatch), "inner-lr": f(s.InnerLR), "momentum": f(s.Momentum),
+		"outer-iters": i(s.OuterIters), "inner-steps": i(s.InnerSteps), "inner-batch": i(s.InnerBatch), "precision": precision(s), "inner-lr": f(s.InnerLR), "momentum": f(s.Momentum),
 		"weight-decay": f(s.WeightDecay), "inner-init": s.InnerInit, "weight-lr": f(s.WeightLR), "keep-lr": f(s.KeepLR),
 		"clip-norm": f(s.ClipNorm), "keep": f(s.Keep), "keep0": f(s.Keep0), "anneal-start": f(s.AnnealStart),
 		"anneal-end": f(s.AnnealEnd), "select-iterate": s.SelectIterate, "recipe": s.Recipe,
@@ -33,6 +33,13 @@ func Flags(c Config) map[string]string {
 		"eval-cvar-alpha": f(e.CVaRAlpha), "jtt-steps": i(e.JTTSteps), "jtt-up": f(e.JTTUp),
 		"eval-optimizer": e.Optimizer, "l2": f(e.L2),
 	}
+}
+
+func precision(s core.Settings) string {
+	if s.Precision == "" && s.Model != "" {
+		return "f32"
+	}
+	return s.Precision
 }
 
 // MethodName is how listings name the run's method: a baseline's name, or

@@ -22,6 +22,9 @@ func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 		c.Settings.Model = "linear"
 	}
 	c.Eval.Model, c.Eval.Seed = evalModel, c.Settings.Seed
+	if c.Settings.Precision == "f32" {
+		c.Settings.Precision = "" // the default, as runs before the flag existed record it
+	}
 	if c.Eval.Model == "" {
 		c.Eval.Model = c.Settings.Model
 	}

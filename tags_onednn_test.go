@@ -1,0 +1,5 @@
+//go:build onednn
+
+package main
+
+func init() { buildTags = append(buildTags, "onednn") }

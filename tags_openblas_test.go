@@ -1,0 +1,5 @@
+//go:build openblas
+
+package main
+
+func init() { buildTags = append(buildTags, "openblas") }
