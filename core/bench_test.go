@@ -3,6 +3,9 @@ package core
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,20 +40,21 @@ func sized(n int) *dataset.Splits {
 }
 
 // outerTimes runs b.N outer iterations of e and returns the mean seconds
-// per iteration of each phase.
-func outerTimes[T nets.Float](b *testing.B, e *engine[T]) Timing {
+// per iteration of each phase and of the matrix products in them all.
+func outerTimes[T nets.Float](b *testing.B, e *engine[T]) (tm Timing, products float64) {
 	b.Helper()
-	var tm Timing
 	for i := 0; i < b.N; i++ {
+		p0 := nets.ProductTime()
 		s, err := e.iterate()
 		if err != nil {
 			b.Fatal(err)
 		}
+		products += (nets.ProductTime() - p0).Seconds() / float64(b.N)
 		tm.Inner += s.Seconds.Inner / float64(b.N)
 		tm.OuterGrad += s.Seconds.OuterGrad / float64(b.N)
 		tm.Hyper += s.Seconds.Hyper / float64(b.N)
 	}
-	return tm
+	return tm, products
 }
 
 // BenchmarkOuterIteration times one MAPLE outer iteration at ColoredMNIST
@@ -88,7 +92,7 @@ func outerIteration(b *testing.B, sp *dataset.Splits, set Settings) {
 	fwd := time.Since(t0).Seconds()
 	b.Logf("BLAS: %s", nets.BLAS())
 	b.ResetTimer()
-	tm := outerTimes(b, e)
+	tm, prod := outerTimes(b, e)
 	b.StopTimer()
 	kept := set.Keep * float64(sp.Train.N)
 	innerFlops := e.net.TrainFLOPs() * kept * float64(set.InnerSteps)
@@ -112,11 +116,30 @@ func outerIteration(b *testing.B, sp *dataset.Splits, set Settings) {
 	b.ReportMetric(inner, "inner-step-gflops")
 	b.ReportMetric(sgemm, "sgemm-gflops")
 	b.ReportMetric(inner/sgemm, "inner/sgemm")
+	outer := tm.Inner + tm.OuterGrad + tm.Hyper
+	b.ReportMetric(1-prod/outer, "non-product-share")
 	b.ReportMetric(tm.Inner, "inner-s")
 	b.ReportMetric(tm.OuterGrad, "outergrad-s")
 	b.ReportMetric(tm.Hyper, "hypergrad-s")
 	b.ReportMetric(fwd, "train-forward-s")
 	b.ReportMetric(tm.Hyper/fwd, "hypergrad/forward")
+}
+
+// peakRSS reports the process's peak resident set (VmHWM) in MiB; it
+// never falls, so it describes one cell only when that cell runs alone
+// (-bench 'OuterScaling/n=45000/').
+func peakRSS() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }
 
 // BenchmarkOuterScaling times an outer iteration (100 inner steps, keep
@@ -142,13 +165,14 @@ func BenchmarkOuterScaling(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
-			tm := outerTimes(b, e)
+			tm, _ := outerTimes(b, e)
 			b.StopTimer()
 			t := tm.Inner + tm.OuterGrad + tm.Hyper
 			b.ReportMetric(t, "outer-iter-s")
 			b.ReportMetric(t/(float64(c.n)/1000), "per-1k-samples-s")
 			b.ReportMetric(tm.Inner, "inner-s")
 			b.ReportMetric(tm.Hyper, "hypergrad-s")
+			b.ReportMetric(peakRSS(), "peak-rss-MiB")
 		})
 	}
 }

@@ -3,6 +3,8 @@ package nets
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"gonum.org/v1/gonum/blas"
@@ -82,12 +84,24 @@ func trans(t bool) blas.Transpose {
 	return blas.NoTrans
 }
 
+// productNS counts the nanoseconds spent in matrix products (Gemm, Gemv
+// and the fused dense products) since the process started.
+var productNS atomic.Int64
+
+func since(t time.Time) { productNS.Add(int64(time.Since(t))) }
+
+// ProductTime reports the wall time spent in matrix products so far, by
+// every goroutine together: benchmarks divide a phase's time into its
+// products and the rest.
+func ProductTime() time.Duration { return time.Duration(productNS.Load()) }
+
 // Gemm computes C = alpha op(A) op(B) + beta C for row-major matrices,
 // where op(A) is m x k and op(B) is k x n.
 func Gemm[T Float](tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
+	defer since(time.Now())
 	if k == 0 {
 		if beta == 0 {
 			for i := 0; i < m; i++ {
@@ -115,6 +129,7 @@ func Gemv[T Float](tA bool, m, n int, alpha T, a []T, lda int, x []T, beta T, y 
 	if m == 0 || n == 0 {
 		return
 	}
+	defer since(time.Now())
 	if is32[T]() {
 		blas32.Implementation().Sgemv(trans(tA), m, n, float32(alpha), as32(a), lda, as32(x), 1, float32(beta), as32(y), 1)
 		return

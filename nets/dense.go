@@ -3,6 +3,7 @@ package nets
 import (
 	"math"
 	"math/rand/v2"
+	"time"
 )
 
 // dense is a fully connected layer y = act(x W + b) with W stored in x out
@@ -42,10 +43,13 @@ func (l *dense[T]) forward(p, x, y []T, n int) {
 		l.xb, l.wb = grow(l.xb, n*l.nin), grow(l.wb, l.nin*l.nout)
 		toBF16(n, l.nin, as32(x), l.nin, l.xb)
 		toBF16(l.nin, l.nout, as32(w), l.nout, l.wb)
+		t := time.Now()
+		defer since(t)
 		gemmBF16(false, false, n, l.nout, l.nin, l.xb, l.nin, l.wb, l.nout, as32(b), l.relu, 0, as32(y), l.nout)
 		return
 	}
 	if is32[T]() && dense32 != nil && n > 0 {
+		defer since(time.Now())
 		dense32(n, l.nout, l.nin, as32(x), as32(w), as32(b), l.relu, as32(y))
 		return
 	}
@@ -57,10 +61,21 @@ func (l *dense[T]) backward(p, x, y, dy, dp, dx []T, n int) {
 	w, _ := l.split(p)
 	dw, db := l.split(dp)
 	l.part = maskColSum(dy, y, db, n, l.nout, l.relu, l.part)
+	if l.nout == 1 && n > 0 {
+		// A single output (the binary head): the products are a matrix-
+		// vector product and an outer product, memory-bound; a GEMM with
+		// one column wastes its blocking.
+		Gemv(true, n, l.nin, 1, x, l.nin, dy, 1, dw)
+		if dx != nil {
+			outer(dy, w, dx, n, l.nin)
+		}
+		return
+	}
 	if l.bf16 && n > 0 {
 		// xb and wb hold this x and these weights from the forward pass.
 		l.dyb = grow(l.dyb, n*l.nout)
 		toBF16(n, l.nout, as32(dy), l.nout, l.dyb)
+		defer since(time.Now())
 		gemmBF16(true, false, l.nin, l.nout, n, l.xb, l.nin, l.dyb, l.nout, nil, false, 1, as32(dw), l.nout)
 		if dx != nil {
 			gemmBF16(false, true, n, l.nin, l.nout, l.dyb, l.nout, l.wb, l.nout, nil, false, 0, as32(dx), l.nin)
@@ -83,6 +98,19 @@ func (l *dense[T]) tangent(p, dir, x, tx, y, ty []T, n int) {
 	}
 	Gemm(false, false, n, l.nout, l.nin, 1, x, l.nin, dw, l.nout, beta, ty, l.nout)
 	biasAct(ty, db, y, n, l.nout, l.relu)
+}
+
+// outer writes dx = dy w^T for a column dy (n) and a row w (m).
+func outer[T Float](dy, w, dx []T, n, m int) {
+	w = w[:m]
+	parallelFor(n, n*m, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row, d := dx[i*m:i*m+m:i*m+m], dy[i]
+			for j := range row {
+				row[j] = d * w[j]
+			}
+		}
+	})
 }
 
 // xavier fills w (fanIn x fanOut) from U(-a, a), a = sqrt(6/(fanIn+fanOut)).

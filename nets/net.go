@@ -228,8 +228,8 @@ func (m *Net[T]) SetBF16(on bool) error {
 		}
 	}
 	for _, l := range m.layers {
-		if d, ok := l.(*dense[T]); ok {
-			d.bf16 = on
+		if d, ok := l.(*dense[T]); ok && d.nout > 1 {
+			d.bf16 = on // a one-output head stays float32: it is memory-bound
 		}
 	}
 	return nil
