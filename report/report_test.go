@@ -20,13 +20,35 @@ func TestMeanSD(t *testing.T) {
 	if s.Mean != 74 || math.Abs(s.SD-4) > 1e-12 { // sample sd: sqrt((16+0+16)/2) = 4
 		t.Errorf("%+v", s)
 	}
-	if s := meanSD([]float64{50}); s.Mean != 50 || s.SD != 0 {
-		t.Errorf("one seed: %+v", s)
+	one := meanSD([]float64{50})
+	if one.Mean != 50 || !one.Single {
+		t.Errorf("one seed: %+v", one)
 	}
 	var b strings.Builder
-	WriteTable(&b, []Row{{Dataset: "d", Model: "linear", Method: "m", N: 3, TestAcc: MeanSD{74, 4}}}, "markdown")
+	WriteTable(&b, []Row{{Dataset: "d", Model: "linear", Method: "m", N: 3, TestAcc: MeanSD{Mean: 74, SD: 4}}}, "markdown")
 	if !strings.Contains(b.String(), "| d | all | linear | m | 3 | 74.0 ± 4.0 |") {
 		t.Errorf("markdown:\n%s", b.String())
+	}
+	// One seed has no standard deviation: no "± 0.0", an empty CSV cell,
+	// a JSON null, and the JSON reads back.
+	single := []Row{{Dataset: "d", Model: "linear", Method: "m", N: 1, TestAcc: one, TestWorst: one, ValWorst: one}}
+	b.Reset()
+	WriteTable(&b, single, "markdown")
+	if !strings.Contains(b.String(), "| 1 | 50.0 | 50.0 | 50.0 |") || strings.Contains(b.String(), "± 0.0") {
+		t.Errorf("markdown, one seed:\n%s", b.String())
+	}
+	b.Reset()
+	WriteTable(&b, single, "csv")
+	if !strings.Contains(b.String(), ",1,50.0000,,50.0000,,50.0000,,") {
+		t.Errorf("csv, one seed:\n%s", b.String())
+	}
+	js, err := json.Marshal(one)
+	if err != nil || string(js) != `{"mean":50,"sd":null}` {
+		t.Errorf("json, one seed: %s %v", js, err)
+	}
+	var back MeanSD
+	if err := json.Unmarshal(js, &back); err != nil || back != one {
+		t.Errorf("json round trip: %+v %v", back, err)
 	}
 	if err := WriteTable(&b, nil, "xls"); err == nil {
 		t.Error("unknown format accepted")

@@ -31,15 +31,46 @@ type Row struct {
 	Selection string   `json:"selection"` // the model selection rule
 }
 
-// MeanSD is a mean and the sample standard deviation (n-1; 0 for n = 1).
+// MeanSD is a mean and the sample standard deviation (n-1). With one
+// value there is no standard deviation: SD is 0, Single is set, tables
+// print the mean alone, CSV leaves the sd empty and JSON writes null.
 type MeanSD struct {
-	Mean float64 `json:"mean"`
-	SD   float64 `json:"sd"`
+	Mean   float64
+	SD     float64
+	Single bool
+}
+
+// MarshalJSON writes {"mean": m, "sd": s}, sd null for a single value.
+func (m MeanSD) MarshalJSON() ([]byte, error) {
+	var sd *float64
+	if !m.Single {
+		sd = &m.SD
+	}
+	return json.Marshal(struct {
+		Mean float64  `json:"mean"`
+		SD   *float64 `json:"sd"`
+	}{m.Mean, sd})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (m *MeanSD) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Mean float64  `json:"mean"`
+		SD   *float64 `json:"sd"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*m = MeanSD{Mean: v.Mean, Single: v.SD == nil}
+	if v.SD != nil {
+		m.SD = *v.SD
+	}
+	return nil
 }
 
 func meanSD(v []float64) MeanSD {
 	if len(v) == 1 {
-		return MeanSD{Mean: v[0]}
+		return MeanSD{Mean: v[0], Single: true}
 	}
 	m, sd := stat.MeanStdDev(v, nil) // sample sd, n-1
 	return MeanSD{Mean: m, SD: sd}
@@ -51,7 +82,7 @@ const Selection = "training-domain validation"
 
 // Caption states how the table's figures were obtained.
 const Caption = "Test accuracy and test worst-group accuracy (%) at the checkpoint selected by validation worst-group accuracy " +
-	"(validation accuracy where a dataset has no groups) — " + Selection + " selection; mean ± sample standard deviation (n-1) over seeds; " +
+	"(validation accuracy where a dataset has no groups) — " + Selection + " selection; mean ± sample standard deviation (n-1) over seeds (the mean alone for one seed); " +
 	"n = distinct seeds of one configuration (runs whose settings differ are never pooled: the differing settings are named in brackets)."
 
 // Table aggregates the finished runs of a sweep (every finished run when
@@ -159,7 +190,12 @@ func Table(runsDir, sweep string) ([]Row, error) {
 
 // WriteTable writes rows as text, markdown or csv.
 func WriteTable(w io.Writer, rows []Row, format string) error {
-	pm := func(s MeanSD) string { return fmt.Sprintf("%.1f ± %.1f", s.Mean, s.SD) }
+	pm := func(s MeanSD) string {
+		if s.Single {
+			return fmt.Sprintf("%.1f", s.Mean)
+		}
+		return fmt.Sprintf("%.1f ± %.1f", s.Mean, s.SD)
+	}
 	head := []string{"dataset", "train size", "model", "method", "n", "test acc", "test worst-group", "val worst-group"}
 	size := func(r Row) string {
 		if r.TrainSize == 0 {
@@ -191,7 +227,13 @@ func WriteTable(w io.Writer, rows []Row, format string) error {
 		cw.Write([]string{"dataset", "train_size", "model", "method", "n", "test_acc_mean", "test_acc_sd", "test_worst_mean", "test_worst_sd", "val_worst_mean", "val_worst_sd", "selection"})
 		for _, r := range rows {
 			f := func(x float64) string { return fmt.Sprintf("%.4f", x) }
-			cw.Write([]string{r.Dataset, fmt.Sprint(r.TrainSize), r.Model, r.Method, fmt.Sprint(r.N), f(r.TestAcc.Mean), f(r.TestAcc.SD), f(r.TestWorst.Mean), f(r.TestWorst.SD), f(r.ValWorst.Mean), f(r.ValWorst.SD), Selection})
+			sd := func(m MeanSD) string {
+				if m.Single {
+					return ""
+				}
+				return f(m.SD)
+			}
+			cw.Write([]string{r.Dataset, fmt.Sprint(r.TrainSize), r.Model, r.Method, fmt.Sprint(r.N), f(r.TestAcc.Mean), sd(r.TestAcc), f(r.TestWorst.Mean), sd(r.TestWorst), f(r.ValWorst.Mean), sd(r.ValWorst), Selection})
 		}
 		cw.Flush()
 		return cw.Error()
