@@ -36,6 +36,7 @@ type engine[T nets.Float] struct {
 
 	// Per-iteration buffers.
 	m, dmds, u []float64
+	xk         []T // the inner training's gathered rows
 
 	// The validation-selected iterate so far (bestIter 0: none).
 	bestIter     int
@@ -176,7 +177,12 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 		b = e.set.InnerBatch
 	}
 	d, k := e.train.ds.D, e.k
-	xk, yk, uk := make([]T, b*d), make([]int32, b), make([]T, b)
+	// The gathered rows' buffer is the engine's, reused across outer
+	// iterations (it is the one large allocation of an iteration).
+	if cap(e.xk) < b*d {
+		e.xk = make([]T, b*d)
+	}
+	xk, yk, uk := e.xk[:b*d], make([]int32, b), make([]T, b)
 	// gather loads the rows rows into the step's buffers, weights
 	// normalised by their sum, which it returns.
 	gather := func(rows []int) float64 {

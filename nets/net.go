@@ -81,9 +81,10 @@ func (s Spec) String() string {
 	return s.Kind + ":" + strings.Join(f, ",")
 }
 
-// WorkBudget bounds the number of activation values a Net keeps per chunk
-// (about 512 MiB of float32); larger batches are processed in chunks.
-const WorkBudget = 128 << 20
+// WorkBudget bounds the number of values a Net keeps in its work buffers
+// per chunk (activations, and gradient or tangent buffers; 32M values,
+// 128 MiB of float32); larger batches are processed in chunks.
+const WorkBudget = 32 << 20
 
 // Net is a feed-forward network over a flat parameter vector.
 type Net[T Float] struct {
@@ -139,11 +140,13 @@ func New[T Float](spec Spec, in Shape, k int) (*Net[T], error) {
 		return nil, fmt.Errorf("unknown model kind %q", spec.Kind)
 	}
 	m.off = make([]int, len(m.layers)+1)
-	per := 0
+	per, widest := 0, 0
 	for i, l := range m.layers {
 		m.off[i+1] = m.off[i] + l.nparams()
-		per += 2 * l.out()
+		per += l.out()
+		widest = max(widest, l.out(), l.in())
 	}
+	per += 2 * widest // the gradient or the tangent buffers (one kind per pass)
 	m.chunk = max(64, WorkBudget/per)
 	return m, nil
 }
@@ -255,7 +258,20 @@ func (m *Net[T]) checkX(x []T, n int) {
 	}
 }
 
-func (m *Net[T]) ensure(c int) {
+// pass names the buffers a pass needs beside the activations.
+type pass int
+
+const (
+	passForward pass = iota
+	passBackprop
+	passTangent
+)
+
+// ensure sizes the work buffers for chunks of c samples: the activations,
+// and the gradient buffers for Backprop or the tangent ones for JVP, so
+// that a net used only forward (or only at small batches backward) keeps
+// no large buffers it does not use.
+func (m *Net[T]) ensure(c int, p pass) {
 	if len(m.acts) != len(m.layers) {
 		m.acts = make([][]T, len(m.layers))
 	}
@@ -265,8 +281,12 @@ func (m *Net[T]) ensure(c int) {
 		widest = max(widest, l.out(), l.in())
 	}
 	for i := range m.g {
-		m.g[i] = grow(m.g[i], c*widest)
-		m.t[i] = grow(m.t[i], c*widest)
+		switch p {
+		case passBackprop:
+			m.g[i] = grow(m.g[i], c*widest)
+		case passTangent:
+			m.t[i] = grow(m.t[i], c*widest)
+		}
 	}
 }
 
@@ -295,7 +315,7 @@ func (m *Net[T]) Forward(theta, x []T, n int, logits []T) {
 	d, k := m.in.Size(), m.k
 	for lo := 0; lo < n; lo += m.chunk {
 		c := min(m.chunk, n-lo)
-		m.ensure(c)
+		m.ensure(c, passForward)
 		m.forwardChunk(theta, x[lo*d:], c)
 		copy(logits[lo*k:(lo+c)*k], m.acts[len(m.layers)-1])
 	}
@@ -313,7 +333,7 @@ func (m *Net[T]) Backprop(theta, x []T, n int, fill func(lo, hi int, logits, cot
 	d, k, last := m.in.Size(), m.k, len(m.layers)-1
 	for lo := 0; lo < n; lo += m.chunk {
 		c := min(m.chunk, n-lo)
-		m.ensure(c)
+		m.ensure(c, passBackprop)
 		xc := x[lo*d:]
 		m.forwardChunk(theta, xc, c)
 		dy := m.g[0][:c*k]
@@ -345,7 +365,7 @@ func (m *Net[T]) JVP(theta, x []T, n int, dir, logits, tan []T) {
 	d, k, last := m.in.Size(), m.k, len(m.layers)-1
 	for lo := 0; lo < n; lo += m.chunk {
 		c := min(m.chunk, n-lo)
-		m.ensure(c)
+		m.ensure(c, passTangent)
 		xc := x[lo*d:]
 		var tx []T
 		for i, l := range m.layers {
