@@ -3,13 +3,13 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"github.com/maple-ood/maple/nets"
 	"io"
 	"os"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/tui"
 )

@@ -752,3 +752,32 @@ func TestInfoJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestPrecisionKeepsOldHashes checks that --precision f32 (the flag's
+// default) resolves to the empty setting, so that runs and sweep cells
+// made before the flag existed keep their hashes (a rerun of an old sweep
+// skips its finished cells), and that bf16 changes the hash.
+func TestPrecisionKeepsOldHashes(t *testing.T) {
+	old := DefaultConfig("synthetic")
+	oldRes, err := Resolve(old, map[string]bool{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flag := old
+	flag.Settings.Precision = "f32"
+	res, err := Resolve(flag, map[string]bool{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Settings.Precision != "" || res.Hash(false) != oldRes.Hash(false) {
+		t.Errorf("--precision f32: precision %q, hash %s, want \"\" and %s", res.Settings.Precision, res.Hash(false), oldRes.Hash(false))
+	}
+	bf := oldRes
+	bf.Settings.Precision = "bf16"
+	if bf.Hash(false) == oldRes.Hash(false) {
+		t.Error("bf16 has the hash of f32")
+	}
+	if got := Flags(oldRes)["precision"]; got != "f32" {
+		t.Errorf("flags name the default precision %q, want f32", got)
+	}
+}
