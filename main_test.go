@@ -17,8 +17,21 @@ import (
 // buildTags are this test binary's backend build tags (see tags_*_test.go).
 var buildTags []string
 
-// buildMaple builds the real binary for end-to-end tests.
+// buildMaple builds the real binary for end-to-end tests, pure Go: their
+// workloads are sized so that signals and key presses land mid-search at
+// the pure-Go speed (TestBackendEndToEnd runs the tagged backends).
 func buildMaple(t *testing.T) string {
+	t.Helper()
+	return buildWith(t, "")
+}
+
+// buildBackend builds the binary with this test binary's build tags.
+func buildBackend(t *testing.T) string {
+	t.Helper()
+	return buildWith(t, strings.Join(buildTags, ","))
+}
+
+func buildWith(t *testing.T, tags string) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
@@ -27,12 +40,50 @@ func buildMaple(t *testing.T) string {
 		return b // a given binary (to show that a test fails on an older one)
 	}
 	bin := filepath.Join(t.TempDir(), "maple")
-	// The binary gets the build tags of this test binary, so that each
-	// backend's test pass runs that backend end to end.
-	if out, err := exec.Command("go", "build", "-tags", strings.Join(buildTags, ","), "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", tags, "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// TestBackendEndToEnd builds the binary with this test's backend tags
+// (none, openblas, openblas+onednn: one CI pass each) and checks that
+// `maple version` names the backend, a search runs to the end on it, and
+// --precision bf16 runs where the build offers it and is refused, naming
+// the flag and creating nothing, where it does not.
+func TestBackendEndToEnd(t *testing.T) {
+	bin := buildBackend(t)
+	ver := run(t, bin, "version")
+	want := map[string]string{"openblas": "OpenBLAS", "onednn": "oneDNN"}
+	for _, tag := range buildTags {
+		if !strings.Contains(ver, want[tag]) {
+			t.Errorf("built with -tags %v, but version says:\n%s", buildTags, ver)
+		}
+	}
+	runsDir := t.TempDir()
+	args := []string{"run", "--dataset", "synthetic", "--method", "maple", "--model", "mlp:16", "--outer-iters", "3",
+		"--inner-steps", "10", "--eval-steps", "20", "--headless", "--runs-dir", runsDir}
+	out := run(t, bin, args...)
+	if !strings.Contains(out, "test acc") {
+		t.Errorf("the search printed no result:\n%s", out)
+	}
+	cmd := exec.Command(bin, append(args, "--precision", "bf16")...)
+	bf, err := cmd.CombinedOutput()
+	if strings.Contains(ver, "--precision bf16: available") {
+		if err != nil || !strings.Contains(string(bf), "test acc") {
+			t.Errorf("bf16 search: %v\n%s", err, bf)
+		}
+		if n := len(runDirs(t, runsDir)); n != 2 {
+			t.Errorf("%d runs after an f32 and a bf16 search, want 2", n)
+		}
+		return
+	}
+	if err == nil || !strings.Contains(string(bf), "--precision bf16") {
+		t.Errorf("bf16 without support: %v\n%s", err, bf)
+	}
+	if n := len(runDirs(t, runsDir)); n != 1 {
+		t.Errorf("a refused bf16 run left %d runs, want the 1 from before", n)
+	}
 }
 
 func run(t *testing.T, bin string, args ...string) string {
