@@ -535,8 +535,8 @@ func (s *tmuxServer) waitScreen(t *testing.T, target, what string) string {
 // setting of the selected run (training size, data dir).
 func TestTmuxResumeSmallAndForm(t *testing.T) {
 	bin := buildMaple(t)
+	dir := t.TempDir() // before the tmux server: cleanups run last-first, so tmux goes before dir
 	tm := newTmux(t)
-	dir := t.TempDir()
 	// A run interrupted after a few iterations.
 	c := exec.Command(bin, "run", "--train-size", "600", "--outer-iters", "300", "--inner-steps", "100", "--headless", "--runs-dir", dir)
 	if err := c.Start(); err != nil {
@@ -605,6 +605,14 @@ func TestTmuxResumeSmallAndForm(t *testing.T) {
 		ents := runDirs(t, dir)
 		if len(ents) != 2 {
 			t.Fatalf("%d runs", len(ents))
+		}
+		// The stopped search writes its last records before it lets go of
+		// its run directory; wait for that, or the test's cleanup races it.
+		for mruns.Held(filepath.Join(dir, ents[1].Name())) && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if mruns.Held(filepath.Join(dir, ents[1].Name())) {
+			t.Fatal("the new run's search did not stop after y")
 		}
 		cfg, _ := os.ReadFile(filepath.Join(dir, ents[1].Name(), "run.json"))
 		if !strings.Contains(string(cfg), `"train_size": 600`) {
