@@ -12,7 +12,12 @@
 // Models are generic over float32 (for speed) and float64 (for the
 // finite-difference tests). Matrix products go through gonum's blas32 and
 // blas64; the build tag openblas switches both to OpenBLAS through
-// gonum.org/v1/netlib (cgo, -lopenblas). The pure-Go build works everywhere.
+// gonum.org/v1/netlib (cgo, -lopenblas), and the build tag onednn sends the
+// float32 products to oneDNN matmul primitives (cgo, -ldnnl; cached per
+// shape, bias and ReLU fused into the dense forward, all calls on one
+// goroutine locked to its OS thread) and offers bf16 products with float32
+// accumulation (Net.SetBF16, BF16). The pure-Go build works everywhere.
+// ProductTime counts the time spent in products, for benchmarks.
 //
 // The package also holds the per-sample losses (binary cross-entropy with
 // logits and softmax cross-entropy) with their derivatives, Xavier-uniform
