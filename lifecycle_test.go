@@ -21,8 +21,10 @@ import (
 )
 
 // lifeArgs is a small search whose iterations last a fraction of a
-// second, checkpointed every 3 iterations.
-var lifeArgs = []string{"run", "--outer-iters", "12", "--inner-steps", "200", "--eval-steps", "60", "--checkpoint-every", "3"}
+// second (about 4 s in all with the pure-Go binary, so that signals sent
+// 0.3-4 s after the start meet a live search), checkpointed every 3
+// iterations.
+var lifeArgs = []string{"run", "--outer-iters", "30", "--inner-steps", "200", "--eval-steps", "60", "--checkpoint-every", "3"}
 
 // tmuxServer runs commands in a private tmux server.
 type tmuxServer struct {
@@ -36,6 +38,10 @@ func newTmux(t *testing.T) *tmuxServer {
 	}
 	s := &tmuxServer{sock: filepath.Join(t.TempDir(), "tmux.sock")}
 	t.Cleanup(func() { s.do("kill-server") })
+	// A session that outlives every test session keeps the server up: a
+	// server whose last session has just ended exits, and a new session
+	// started in that moment finds "no server running".
+	s.do("new-session", "-d", "-s", "keep", "sleep 100000")
 	return s
 }
 
