@@ -130,7 +130,10 @@ func NewCmdShow(f *Factory) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				d, _ := report.ReadShow(dir)
+				d, problems := report.ReadShow(dir)
+				for _, e := range problems { // as the text form lists them
+					fmt.Fprintln(f.Err, "problem:", e)
+				}
 				return writeJSON(f, d)
 			}
 			report.WriteShow(f.Out, dir)
