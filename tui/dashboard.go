@@ -89,6 +89,19 @@ type Dashboard struct {
 	// keysFrom drops keys typed before it: type-ahead meant for the runs
 	// browser must not steer a search it attached to.
 	keysFrom time.Time
+	// Commands to the search go one at a time, in the order they were
+	// asked: each runs as a tea.Cmd on its own goroutine, so two in
+	// flight at once could reach the search swapped (a resume before the
+	// learning-rate change typed ahead of it). inflight says one is
+	// running; queued holds the rest until its ctlMsg comes back.
+	inflight bool
+	queued   []tea.Cmd
+	// asked is the last pause or resume sent that the search has not yet
+	// confirmed with its event ("" when none): space toggles what the
+	// user asked for, so a second press before the first takes effect
+	// (it waits for the current iteration) undoes it instead of asking
+	// twice.
+	asked core.EventKind
 }
 
 // SetDir names the run directory, which enables e (export).
@@ -178,7 +191,11 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ctlMsg:
 		if m.err != nil {
 			d.note = fmt.Sprintf("%s not taken: %v", m.kind, m.err)
+			if m.kind == d.asked {
+				d.asked = ""
+			}
 		}
+		return d, d.next()
 	case EndMsg:
 		d.ended, d.stopping = true, false
 		if m.Status != core.StatusUnknown {
@@ -207,12 +224,18 @@ func (d *Dashboard) event(e core.Event) {
 	switch e.Kind {
 	case core.EventPause:
 		d.status = core.StatusPaused
+		if d.asked == core.EventPause {
+			d.asked = ""
+		}
 		if strings.HasPrefix(d.note, "pause asked") {
 			d.note = ""
 		}
 	case core.EventResume:
 		d.status = core.StatusRunning
 		d.errText = ""
+		if d.asked == core.EventResume {
+			d.asked = ""
+		}
 		if strings.HasPrefix(d.note, "resume asked") || strings.HasPrefix(d.note, "pause asked") {
 			d.note = ""
 		}
@@ -233,9 +256,29 @@ func (d *Dashboard) event(e core.Event) {
 }
 
 // send runs a command to the search as a tea.Cmd: a socket client may
-// take a moment, and the screen never waits for it.
+// take a moment, and the screen never waits for it. Commands run one
+// after another in the order sent: the next starts when the previous
+// one's ctlMsg arrives.
 func (d *Dashboard) send(kind core.EventKind, f func() error) tea.Cmd {
-	return func() tea.Msg { return ctlMsg{kind: kind, err: f()} }
+	cmd := func() tea.Msg { return ctlMsg{kind: kind, err: f()} }
+	if d.inflight {
+		d.queued = append(d.queued, cmd)
+		return nil
+	}
+	d.inflight = true
+	return cmd
+}
+
+// next starts the oldest queued command, if any, once the one in flight
+// has answered.
+func (d *Dashboard) next() tea.Cmd {
+	d.inflight = len(d.queued) > 0
+	if !d.inflight {
+		return nil
+	}
+	cmd := d.queued[0]
+	d.queued = d.queued[1:]
+	return cmd
 }
 
 func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -284,11 +327,13 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case d.ctl == nil || d.ended:
 			d.note = "the search is not running"
-		case d.status == core.StatusPaused:
+		case d.asked == core.EventPause || d.asked == "" && d.status == core.StatusPaused:
 			d.note = "resume asked"
+			d.asked = core.EventResume
 			return d, d.send(core.EventResume, d.ctl.Resume)
 		default:
 			d.note = "pause asked: it takes effect after the current iteration"
+			d.asked = core.EventPause
 			return d, d.send(core.EventPause, d.ctl.Pause)
 		}
 	case key.Matches(k, d.keys.Export):

@@ -74,9 +74,13 @@ type fakeCtl struct {
 	cmds []string
 	send func(tea.Msg)
 	iter int
+	// slow delays the answer to one kind of command, as a socket to a
+	// busy search would.
+	slow map[core.EventKind]time.Duration
 }
 
 func (f *fakeCtl) do(kind core.EventKind, lr *core.LearningRates) {
+	time.Sleep(f.slow[kind])
 	f.mu.Lock()
 	f.cmds = append(f.cmds, string(kind))
 	send := f.send
@@ -402,6 +406,41 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if lr := fd.lr(); lr.Weight != 0.125 {
 		t.Errorf("final weight lr %g", lr.Weight)
+	}
+}
+
+// TestCommandsInOrder: commands reach the search in the order typed even
+// when one is slow to answer, and a second space before the pause takes
+// effect asks for a resume, not a second pause. Before the queue, the
+// learning-rate change and the resume overtook the slow pause.
+func TestCommandsInOrder(t *testing.T) {
+	ctl := &fakeCtl{iter: 5, slow: map[core.EventKind]time.Duration{core.EventPause: 300 * time.Millisecond}}
+	d := NewDashboard(testConfig(), ctl, false)
+	tm := teatest.NewTestModel(t, d, teatest.WithInitialTermSize(120, 40))
+	ctl.mu.Lock()
+	ctl.send = async(tm.Send)
+	ctl.mu.Unlock()
+	for _, s := range script(5, 40) {
+		tm.Send(SnapshotMsg{Snap: s})
+	}
+	tm.Send(keyMsg("space"))
+	tm.Send(keyMsg("l"))
+	tm.Send(keyMsg("ctrl+u"))
+	tm.Type("0.25")
+	tm.Send(keyMsg("enter"))
+	tm.Send(keyMsg("space"))
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Count(ctl.list(), ",") < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	tm.Send(keyMsg("q"))
+	tm.Send(keyMsg("y"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if got := ctl.list(); got != "pause,set_lr,resume,stop" {
+		t.Errorf("the search got %q, want pause,set_lr,resume,stop", got)
+	}
+	if fd := tm.FinalModel(t).(*Dashboard); fd.lr().Weight != 0.25 {
+		t.Errorf("final weight lr %g", fd.lr().Weight)
 	}
 }
 
