@@ -38,7 +38,7 @@ var flagGroups = []struct {
 }{
 	{"Search", "objective beta cvar-alpha outer-on model seed outer-iters inner-steps inner-batch precision inner-lr momentum weight-decay inner-init weight-lr keep-lr keep keep0 select-iterate recipe eval-each-iter"},
 	{"Evaluation and baselines", "method eval-model eval-steps eval-lr eval-every eval-min-step eval-optimizer l2 penalty penalty-anneal"},
-	{"Data", "dataset data-dir train-size corr label-noise downsample offline dir image-size features csv label-col env-col group-col split-col attr-col id-col"},
+	{"Data", "dataset data-dir train-size corr cmnist-envs label-noise downsample offline dir image-size features csv label-col env-col group-col split-col attr-col id-col"},
 }
 
 // groupedUsage prints a command's flags under the headings of flagGroups,

@@ -64,6 +64,7 @@ func registerData(fl *pflag.FlagSet, d *loaders.Spec) {
 	fl.StringVar(&d.DataDir, "data-dir", "", "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)")
 	fl.IntVar(&d.TrainSize, "train-size", 0, "keep a seeded subset of this many training samples (0 = all)")
 	fl.StringVar(&d.Corr, "corr", "", "per-env spurious parameters, train0,train1,test: cmnist colour flips (default 0.1,0.2,0.9), synthetic agreements (0.9,0.8,0.1), mnist-fashion/cifar-mnist correlations (0.999,0.7,0.1)")
+	fl.StringVar(&d.Envs, "cmnist-envs", "", "cmnist: how the 50000 training images split into the two envs: shuffle (the IRM code's seeded shuffle; the default) or parity (even/odd MNIST index, as runs before this option were built)")
 	fl.Float64Var(&d.LabelNoise, "label-noise", -1, "label flip probability (default 0.25 for cmnist, 0.1 for mnist-fashion and cifar-mnist)")
 	fl.IntVar(&d.Downsample, "downsample", 0, "mnist-fashion / cifar-mnist: keep every k-th pixel (default 2 and 1)")
 	fl.BoolVar(&d.Offline, "offline", false, "never download a missing file")

@@ -23,6 +23,11 @@ type Spec struct {
 	Features   string         `json:"features,omitempty"`   // .npy features or embeddings
 	CSV        string         `json:"csv,omitempty"`        // features: the table
 	Columns    FeaturesConfig `json:"columns"`              // features: column names
+	// Envs: cmnist's split of the training images into its two envs,
+	// EnvsShuffle or EnvsParity. "" is parity: what runs recorded before
+	// the field existed used; Resolve gives a new cmnist run shuffle
+	// unless --cmnist-envs says otherwise.
+	Envs string `json:"envs,omitempty"`
 }
 
 // Names lists the datasets Spec.Load knows.
@@ -30,7 +35,11 @@ var Names = []string{"synthetic", "cmnist", "mnist-fashion", "cifar-mnist", "wat
 
 // DefaultSpec returns a Spec for name with every option at its default.
 func DefaultSpec(name string) Spec {
-	return Spec{Name: name, LabelNoise: -1, Columns: DefaultFeatures()}
+	d := Spec{Name: name, LabelNoise: -1, Columns: DefaultFeatures()}
+	if name == "cmnist" {
+		d.Envs = EnvsShuffle
+	}
+	return d
 }
 
 func parseTriple(s string) ([3]float64, error) {
@@ -86,6 +95,10 @@ func (d Spec) Load(seed uint64, progress io.Writer) (*Splits, error) {
 		}
 		if d.Corr != "" {
 			c.Flips = corr
+		}
+		c.Envs = d.Envs
+		if c.Envs == "" {
+			c.Envs = EnvsParity
 		}
 		return CMNIST(fe, c)
 	case "mnist-fashion", "cifar-mnist":

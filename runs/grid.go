@@ -3,10 +3,12 @@ package runs
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
 )
 
 // Resolve fills the settings a run derives from others and checks the
@@ -24,6 +26,14 @@ func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 	c.Eval.Model, c.Eval.Seed = evalModel, c.Settings.Seed
 	if c.Settings.Precision == "f32" {
 		c.Settings.Precision = "" // the default, as runs before the flag existed record it
+	}
+	switch {
+	case c.Dataset.Name == "cmnist" && c.Dataset.Envs == "":
+		// A new run gets the IRM code's construction; "" in a recorded
+		// run.json means the parity split it was built with.
+		c.Dataset.Envs = loaders.EnvsShuffle
+	case c.Dataset.Name != "cmnist" && !set["cmnist-envs"]:
+		c.Dataset.Envs = "" // only cmnist has the option; no other hash changes
 	}
 	if c.Eval.Model == "" {
 		c.Eval.Model = c.Settings.Model
@@ -102,12 +112,16 @@ func (g Grid) Cells(base Config, set map[string]bool, evalModel string) ([]Cell,
 					for _, seed := range g.Seeds {
 						c, cellSet, ev := base, set, evalModel
 						c.Dataset.Name, c.Dataset.TrainSize, c.Settings.Seed = ds, n, seed
+						if ds != "cmnist" && set["cmnist-envs"] {
+							// The option is cmnist's; the grid's other
+							// datasets leave it out.
+							cellSet = maps.Clone(set)
+							delete(cellSet, "cmnist-envs")
+						}
 						if model != "" {
 							c.Settings.Model, ev = model, ""
-							cellSet = map[string]bool{"model": true}
-							for k, v := range set {
-								cellSet[k] = v
-							}
+							cellSet = maps.Clone(cellSet)
+							cellSet["model"] = true
 						}
 						method, obj, isMaple := strings.Cut(m, ":")
 						if isMaple && method != "maple" {

@@ -781,3 +781,46 @@ func TestPrecisionKeepsOldHashes(t *testing.T) {
 		t.Errorf("flags name the default precision %q, want f32", got)
 	}
 }
+
+// TestCMNISTEnvsOption: a new cmnist run gets the IRM code's shuffled env
+// split (and so a new hash), a recorded config without the field keeps
+// its hash and reads as parity, other datasets keep their hashes, and a
+// sweep over several datasets applies --cmnist-envs to cmnist alone.
+func TestCMNISTEnvsOption(t *testing.T) {
+	recorded := DefaultConfig("cmnist")
+	recorded.Dataset.Envs = "" // as run.json files before the option
+	oldHash := recorded.Hash(false)
+	res, err := Resolve(recorded, map[string]bool{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Dataset.Envs != loaders.EnvsShuffle || res.Hash(false) == oldHash {
+		t.Errorf("new cmnist run: envs %q, hash %s (the parity hash is %s)", res.Dataset.Envs, res.Hash(false), oldHash)
+	}
+	if Flags(recorded)["cmnist-envs"] != loaders.EnvsParity || Flags(res)["cmnist-envs"] != loaders.EnvsShuffle {
+		t.Errorf("flags name %q and %q", Flags(recorded)["cmnist-envs"], Flags(res)["cmnist-envs"])
+	}
+	syn := DefaultConfig("synthetic")
+	before := syn.Hash(false)
+	if r, err := Resolve(syn, map[string]bool{}, ""); err != nil || r.Dataset.Envs != "" || r.Hash(false) != before {
+		t.Errorf("synthetic: %v, envs %q, hash changed %v", err, r.Dataset.Envs, r.Hash(false) != before)
+	}
+	base := DefaultConfig("cmnist")
+	base.Dataset.Envs = loaders.EnvsParity
+	g := Grid{Datasets: []string{"cmnist", "synthetic"}, Methods: []string{"erm"}, Seeds: []uint64{1}}
+	cells, err := g.Cells(base, map[string]bool{"cmnist-envs": true}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cells {
+		want := map[string]string{"cmnist": loaders.EnvsParity, "synthetic": ""}[c.Config.Dataset.Name]
+		if c.Config.Dataset.Envs != want {
+			t.Errorf("%s: envs %q, want %q", c.Label, c.Config.Dataset.Envs, want)
+		}
+	}
+	only := DefaultConfig("synthetic")
+	only.Dataset.Envs = loaders.EnvsParity
+	if _, err := Resolve(only, map[string]bool{"cmnist-envs": true}, ""); err == nil || !strings.Contains(err.Error(), "--cmnist-envs") {
+		t.Errorf("--cmnist-envs on synthetic: %v", err)
+	}
+}
