@@ -16,7 +16,9 @@ import (
 // --model was set; the evaluation model is evalModel, else the search
 // model; the evaluation seed is the run's seed; a baseline with a
 // published recipe (core.BaselineRecipe) takes its settings where the
-// person set no flag (set holds the flags they set). Paths become
+// person set no flag (set holds the flags they set); a cmnist run without
+// an env split gets the shuffled one (loaders.EnvsShuffle), and other
+// datasets drop the option unless it was set. Paths become
 // absolute, so that the run can be resumed, exported or evaluated from
 // any directory.
 func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
