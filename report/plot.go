@@ -76,11 +76,40 @@ func over(snaps []*core.Snapshot, f func(*core.Snapshot) float64) plotter.XYs {
 	return xy
 }
 
+// evalCurves returns the curves of a run with --eval-each-iter (nil
+// without): per iterate, the evaluation model's validation worst-group
+// accuracy at its validation-selected step, its test accuracy there, and,
+// under the reference recipe, the reference protocol's best test accuracy
+// over the steps (chosen on the test set, so labelled oracle).
+func evalCurves(snaps []*core.Snapshot) []series {
+	var val, test, ref plotter.XYs
+	for _, s := range snaps {
+		if e := s.IterEval; e != nil {
+			x := float64(s.Iter)
+			val = append(val, plotter.XY{X: x, Y: e.ValWorst})
+			test = append(test, plotter.XY{X: x, Y: e.TestAcc})
+			if e.Reference != nil {
+				ref = append(ref, plotter.XY{X: x, Y: e.Reference.TestAcc})
+			}
+		}
+	}
+	if len(val) == 0 {
+		return nil
+	}
+	ss := []series{{name: "validation worst-group (selection)", xy: val},
+		{name: "test accuracy (not used for selection)", xy: test, dash: true}}
+	if len(ref) > 0 {
+		ss = append(ss, series{name: "best test over steps (oracle, reference protocol)", xy: ref, dash: true})
+	}
+	return ss
+}
+
 // Plot writes the figures of the run in dir into out, as PNG and SVG:
 // group weight fractions over the outer iterations (the paper's Figure 3),
 // the final weight histogram per group (its Figure 4), the outer risk, and
-// validation and test worst-group accuracy over the iterations. It
-// returns the files written.
+// validation and test worst-group accuracy over the iterations, and, for
+// a run with --eval-each-iter, the evaluation model's curves (evalCurves).
+// It returns the files written.
 func Plot(dir, out string) ([]string, error) {
 	snaps, err := runs.ReadMetrics(dir)
 	if len(snaps) == 0 {
@@ -157,6 +186,16 @@ func Plot(dir, out string) ([]string, error) {
 		return nil, err
 	}
 	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min) // room for the legend
+	if ev := evalCurves(snaps); ev != nil {
+		p, err := linePlot("evaluation model trained on each iterate, "+name, "outer iteration", "accuracy", ev)
+		if err == nil {
+			err = markIterate(p, sel)
+		}
+		if err := add("evaluation", p, err); err != nil {
+			return nil, err
+		}
+		p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
+	}
 	if err := os.MkdirAll(out, 0o700); err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"gonum.org/v1/plot/plotter"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
@@ -76,6 +79,30 @@ func TestPlot(t *testing.T) {
 	files, err := Plot(r.Dir, out)
 	if err != nil || len(files) != 8 {
 		t.Fatalf("%v %v", files, err)
+	}
+	// With --eval-each-iter the evaluation model's curves come as a fifth
+	// figure, the reference protocol's oracle line among them.
+	lines = lines[:0]
+	for i := 1; i <= 4; i++ {
+		s := core.Snapshot{Iter: i, Total: 4, OuterRisk: 1, GroupNames: []string{"a"}, GroupFrac: []float64{1}, Hist: [][]int{{1}}, HistEdges: []float64{0, 1},
+			IterEval: &core.IterEval{ValWorst: 0.1 * float64(i), TestAcc: 0.2, Reference: &core.ReferenceFigure{TestAcc: 0.3}}}
+		b, _ := json.Marshal(s)
+		lines = append(lines, string(b))
+	}
+	os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	evalOut := t.TempDir()
+	if files, err := Plot(r.Dir, evalOut); err != nil || len(files) != 10 {
+		t.Fatalf("with per-iterate evaluation: %v %v", files, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(evalOut, "evaluation.svg")); err != nil || !bytes.Contains(b, []byte("oracle")) {
+		t.Errorf("evaluation figure: %v, names the oracle line: %v", err, bytes.Contains(b, []byte("oracle")))
+	}
+	if ss := evalCurves([]*core.Snapshot{{Iter: 1}}); ss != nil {
+		t.Errorf("curves without per-iterate evaluation: %v", ss)
+	}
+	ss := evalCurves([]*core.Snapshot{{Iter: 2, IterEval: &core.IterEval{ValWorst: 0.4, TestAcc: 0.6}}})
+	if len(ss) != 2 || ss[0].xy[0] != (plotter.XY{X: 2, Y: 0.4}) || ss[1].xy[0].Y != 0.6 {
+		t.Errorf("curves %+v", ss)
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
