@@ -375,25 +375,33 @@ func TestGoldenViews(t *testing.T) {
 	}
 }
 
-// TestEndToEnd drives the real bubbletea program: a scripted search,
-// pause, a learning-rate change, resume, quit; the events must match.
-func TestEndToEnd(t *testing.T) {
-	ctl := &fakeCtl{iter: 5}
-	d := NewDashboard(testConfig(), ctl, false)
-	tm := teatest.NewTestModel(t, d, teatest.WithInitialTermSize(120, 40))
+// pauseSetResume runs the dashboard under a real bubbletea program
+// steered through ctl, feeds it five iterations and types: space, a
+// weight learning rate of lr through the form, space.
+func pauseSetResume(t *testing.T, ctl *fakeCtl, lr string) *teatest.TestModel {
+	t.Helper()
+	tm := teatest.NewTestModel(t, NewDashboard(testConfig(), ctl, false), teatest.WithInitialTermSize(120, 40))
 	ctl.mu.Lock()
 	ctl.send = async(tm.Send)
 	ctl.mu.Unlock()
 	for _, s := range script(5, 40) {
 		tm.Send(SnapshotMsg{Snap: s})
 	}
-	// Messages reach the model in order, so the keys can follow at once.
 	tm.Send(keyMsg("space"))
 	tm.Send(keyMsg("l"))
 	tm.Send(keyMsg("ctrl+u"))
-	tm.Type("0.125")
+	tm.Type(lr)
 	tm.Send(keyMsg("enter"))
 	tm.Send(keyMsg("space"))
+	return tm
+}
+
+// TestEndToEnd drives the real bubbletea program: a scripted search,
+// pause, a learning-rate change, resume, quit; the events must match.
+func TestEndToEnd(t *testing.T) {
+	ctl := &fakeCtl{iter: 5}
+	// Messages reach the model in order, so the keys can follow at once.
+	tm := pauseSetResume(t, ctl, "0.125")
 	tm.Send(keyMsg("q"))
 	tm.Send(keyMsg("y"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
@@ -415,20 +423,7 @@ func TestEndToEnd(t *testing.T) {
 // learning-rate change and the resume overtook the slow pause.
 func TestCommandsInOrder(t *testing.T) {
 	ctl := &fakeCtl{iter: 5, slow: map[core.EventKind]time.Duration{core.EventPause: 300 * time.Millisecond}}
-	d := NewDashboard(testConfig(), ctl, false)
-	tm := teatest.NewTestModel(t, d, teatest.WithInitialTermSize(120, 40))
-	ctl.mu.Lock()
-	ctl.send = async(tm.Send)
-	ctl.mu.Unlock()
-	for _, s := range script(5, 40) {
-		tm.Send(SnapshotMsg{Snap: s})
-	}
-	tm.Send(keyMsg("space"))
-	tm.Send(keyMsg("l"))
-	tm.Send(keyMsg("ctrl+u"))
-	tm.Type("0.25")
-	tm.Send(keyMsg("enter"))
-	tm.Send(keyMsg("space"))
+	tm := pauseSetResume(t, ctl, "0.25")
 	deadline := time.Now().Add(5 * time.Second)
 	for strings.Count(ctl.list(), ",") < 2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
