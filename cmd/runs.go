@@ -259,9 +259,7 @@ func NewCmdData(f *Factory) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.Dataset.Name = args[0]
-			if cfg.Dataset.Name == "cmnist" && cfg.Dataset.Envs == "" {
-				cfg.Dataset.Envs = loaders.EnvsShuffle // what a new run uses
-			}
+			cfg.Dataset = cfg.Dataset.ForNewRun()
 			if err := cfg.Dataset.Check(); err != nil {
 				return usageError{err}
 			}

@@ -28,8 +28,8 @@ func (d Spec) Check() error {
 		return fmt.Errorf("--downsample %d: want 0 (the default) or a positive step", d.Downsample)
 	case d.ImageSize < 0 || d.ImageSize > 4096:
 		return fmt.Errorf("--image-size %d: want a size in 1..4096", d.ImageSize)
-	case d.Envs != "" && d.Envs != EnvsShuffle && d.Envs != EnvsParity:
-		return fmt.Errorf("--cmnist-envs %q: want %s (the IRM code's construction) or %s (even and odd MNIST index, how runs recorded before the option were built)", d.Envs, EnvsShuffle, EnvsParity)
+	case d.Envs != "" && checkEnvs(d.Envs) != nil:
+		return checkEnvs(d.Envs)
 	case d.Envs != "" && d.Name != "cmnist":
 		return fmt.Errorf("--cmnist-envs applies to the cmnist dataset only, not %s: leave it out", d.Name)
 	case d.Name == "features" && d.CSV == "":

@@ -86,6 +86,13 @@ const (
 	EnvsParity = "parity"
 )
 
+func checkEnvs(s string) error {
+	if s != EnvsShuffle && s != EnvsParity {
+		return fmt.Errorf("--cmnist-envs %q: want %s (the IRM code's construction) or %s (even and odd MNIST index, how runs recorded before the option were built)", s, EnvsShuffle, EnvsParity)
+	}
+	return nil
+}
+
 func checkProbs(name string, ps ...float64) error {
 	for _, p := range ps {
 		if !(p >= 0 && p <= 1) {
@@ -110,8 +117,8 @@ func CMNIST(fe *Fetcher, c CMNISTConfig) (*Splits, error) {
 	if c.TrainSize < 0 {
 		return nil, fmt.Errorf("--train-size %d: want 0 (all) or a positive count", c.TrainSize)
 	}
-	if c.Envs != EnvsShuffle && c.Envs != EnvsParity {
-		return nil, fmt.Errorf("--cmnist-envs %q: want %s or %s", c.Envs, EnvsShuffle, EnvsParity)
+	if err := checkEnvs(c.Envs); err != nil {
+		return nil, err
 	}
 	im, err := loadIDXPair(fe, MNISTTrainImages, MNISTTrainLabels)
 	if err != nil {

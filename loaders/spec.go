@@ -35,11 +35,25 @@ var Names = []string{"synthetic", "cmnist", "mnist-fashion", "cifar-mnist", "wat
 
 // DefaultSpec returns a Spec for name with every option at its default.
 func DefaultSpec(name string) Spec {
-	d := Spec{Name: name, LabelNoise: -1, Columns: DefaultFeatures()}
-	if name == "cmnist" {
+	return Spec{Name: name, LabelNoise: -1, Columns: DefaultFeatures()}.ForNewRun()
+}
+
+// ForNewRun returns d as a new run builds it: cmnist without an env split
+// gets EnvsShuffle (in a recorded spec, no split means parity: EnvSplit).
+func (d Spec) ForNewRun() Spec {
+	if d.Name == "cmnist" && d.Envs == "" {
 		d.Envs = EnvsShuffle
 	}
 	return d
+}
+
+// EnvSplit returns cmnist's env split as d records it: "" (a spec written
+// before the option existed) is EnvsParity. Other datasets have none ("").
+func (d Spec) EnvSplit() string {
+	if d.Name == "cmnist" && d.Envs == "" {
+		return EnvsParity
+	}
+	return d.Envs
 }
 
 func parseTriple(s string) ([3]float64, error) {
@@ -96,10 +110,7 @@ func (d Spec) Load(seed uint64, progress io.Writer) (*Splits, error) {
 		if d.Corr != "" {
 			c.Flips = corr
 		}
-		c.Envs = d.Envs
-		if c.Envs == "" {
-			c.Envs = EnvsParity
-		}
+		c.Envs = d.EnvSplit()
 		return CMNIST(fe, c)
 	case "mnist-fashion", "cifar-mnist":
 		ds := 2

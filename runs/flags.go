@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/loaders"
 )
 
 // Flags returns every setting of c that can change its results, keyed by
@@ -20,7 +19,7 @@ func Flags(c Config) map[string]string {
 	}
 	return map[string]string{
 		"dataset": d.Name, "train-size": i(d.TrainSize), "corr": d.Corr, "label-noise": f(d.LabelNoise),
-		"downsample": i(d.Downsample), "image-size": i(d.ImageSize), "features": d.Features, "csv": d.CSV, "cmnist-envs": cmnistEnvs(d),
+		"downsample": i(d.Downsample), "image-size": i(d.ImageSize), "features": d.Features, "csv": d.CSV, "cmnist-envs": d.EnvSplit(),
 		"method": c.Method,
 		"model":  s.Model, "objective": s.Objective, "beta": f(s.Beta), "cvar-alpha": f(s.CVaRAlpha), "outer-on": s.OuterOn,
 		"outer-iters": i(s.OuterIters), "inner-steps": i(s.InnerSteps), "inner-batch": i(s.InnerBatch), "precision": precision(s), "inner-lr": f(s.InnerLR), "momentum": f(s.Momentum),
@@ -34,14 +33,6 @@ func Flags(c Config) map[string]string {
 		"eval-cvar-alpha": f(e.CVaRAlpha), "jtt-steps": i(e.JTTSteps), "jtt-up": f(e.JTTUp),
 		"eval-optimizer": e.Optimizer, "l2": f(e.L2),
 	}
-}
-
-// cmnistEnvs names cmnist's env split, "" for other datasets.
-func cmnistEnvs(d loaders.Spec) string {
-	if d.Name == "cmnist" && d.Envs == "" {
-		return loaders.EnvsParity // recorded before the option existed
-	}
-	return d.Envs
 }
 
 func precision(s core.Settings) string {

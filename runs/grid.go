@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/loaders"
 )
 
 // Resolve fills the settings a run derives from others and checks the
@@ -17,7 +16,7 @@ import (
 // model; the evaluation seed is the run's seed; a baseline with a
 // published recipe (core.BaselineRecipe) takes its settings where the
 // person set no flag (set holds the flags they set); a cmnist run without
-// an env split gets the shuffled one (loaders.EnvsShuffle), and other
+// an env split gets the shuffled one (loaders.Spec.ForNewRun), and other
 // datasets drop the option unless it was set. Paths become
 // absolute, so that the run can be resumed, exported or evaluated from
 // any directory.
@@ -29,12 +28,8 @@ func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 	if c.Settings.Precision == "f32" {
 		c.Settings.Precision = "" // the default, as runs before the flag existed record it
 	}
-	switch {
-	case c.Dataset.Name == "cmnist" && c.Dataset.Envs == "":
-		// A new run gets the IRM code's construction; "" in a recorded
-		// run.json means the parity split it was built with.
-		c.Dataset.Envs = loaders.EnvsShuffle
-	case c.Dataset.Name != "cmnist" && !set["cmnist-envs"]:
+	c.Dataset = c.Dataset.ForNewRun()
+	if c.Dataset.Name != "cmnist" && !set["cmnist-envs"] {
 		c.Dataset.Envs = "" // only cmnist has the option; no other hash changes
 	}
 	if c.Eval.Model == "" {
@@ -114,11 +109,8 @@ func (g Grid) Cells(base Config, set map[string]bool, evalModel string) ([]Cell,
 					for _, seed := range g.Seeds {
 						c, cellSet, ev := base, set, evalModel
 						c.Dataset.Name, c.Dataset.TrainSize, c.Settings.Seed = ds, n, seed
-						if ds != "cmnist" && set["cmnist-envs"] {
-							// The option is cmnist's; the grid's other
-							// datasets leave it out.
-							cellSet = maps.Clone(set)
-							delete(cellSet, "cmnist-envs")
+						if ds != "cmnist" {
+							c.Dataset.Envs = "" // the option is cmnist's
 						}
 						if model != "" {
 							c.Settings.Model, ev = model, ""

@@ -92,10 +92,9 @@ type Dashboard struct {
 	// Commands to the search go one at a time, in the order they were
 	// asked: each runs as a tea.Cmd on its own goroutine, so two in
 	// flight at once could reach the search swapped (a resume before the
-	// learning-rate change typed ahead of it). inflight says one is
-	// running; queued holds the rest until its ctlMsg comes back.
-	inflight bool
-	queued   []tea.Cmd
+	// learning-rate change typed ahead of it). queued[0] is running; the
+	// rest wait until its ctlMsg comes back.
+	queued []tea.Cmd
 	// asked is the last pause or resume sent that the search has not yet
 	// confirmed with its event ("" when none): space toggles what the
 	// user asked for, so a second press before the first takes effect
@@ -260,25 +259,23 @@ func (d *Dashboard) event(e core.Event) {
 // after another in the order sent: the next starts when the previous
 // one's ctlMsg arrives.
 func (d *Dashboard) send(kind core.EventKind, f func() error) tea.Cmd {
-	cmd := func() tea.Msg { return ctlMsg{kind: kind, err: f()} }
-	if d.inflight {
-		d.queued = append(d.queued, cmd)
-		return nil
+	d.queued = append(d.queued, func() tea.Msg { return ctlMsg{kind: kind, err: f()} })
+	if len(d.queued) > 1 {
+		return nil // starts when the ones before it have answered
 	}
-	d.inflight = true
-	return cmd
+	return d.queued[0]
 }
 
-// next starts the oldest queued command, if any, once the one in flight
-// has answered.
+// next drops the command that has answered and starts the oldest waiting
+// one, if any.
 func (d *Dashboard) next() tea.Cmd {
-	d.inflight = len(d.queued) > 0
-	if !d.inflight {
+	if len(d.queued) > 0 {
+		d.queued = d.queued[1:]
+	}
+	if len(d.queued) == 0 {
 		return nil
 	}
-	cmd := d.queued[0]
-	d.queued = d.queued[1:]
-	return cmd
+	return d.queued[0]
 }
 
 func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
