@@ -23,7 +23,7 @@ func pct(v float64) string {
 // WriteList writes the runs listing of `maple ls` as a table.
 func WriteList(w io.Writer, list []runs.Info) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tDATASET\tMETHOD\tSTATUS\tITER\tBEST VAL WORST-GROUP\tTEST WORST-GROUP (selected)\tTEST ACC")
+	fmt.Fprintln(tw, "ID\tDATASET\tMETHOD\tSTATUS\tITER\tBEST VAL WORST-GROUP\tTEST WORST-GROUP (selected)\tTEST ACC\tSWEEP")
 	for _, in := range list {
 		it := "-"
 		if in.Total > 0 {
@@ -33,7 +33,11 @@ func WriteList(w io.Writer, list []runs.Info) error {
 		if in.Problem != "" {
 			status += " (damaged file)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Dataset, in.Method, status, it, pct(in.BestVal), pct(in.TestWorst), pct(in.TestAcc))
+		sweep := in.Sweep
+		if sweep == "" {
+			sweep = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Dataset, in.Method, status, it, pct(in.BestVal), pct(in.TestWorst), pct(in.TestAcc), sweep)
 	}
 	return tw.Flush()
 }

@@ -72,8 +72,11 @@ type (
 
 // browserCols are the columns of maple ls: best validation worst-group
 // accuracy over the search, test worst-group and average accuracy at the
-// validation-selected checkpoint.
-var browserCols = []string{"ID", "DATASET", "METHOD", "STATUS", "ITER", "VAL WG", "TEST WG", "TEST"}
+// validation-selected checkpoint, and the sweep a run is a cell of.
+var browserCols = []string{"ID", "DATASET", "METHOD", "STATUS", "ITER", "VAL WG", "TEST WG", "TEST", "SWEEP"}
+
+// numericCols are the browserCols that sort as numbers.
+var numericCols = map[int]bool{4: true, 5: true, 6: true, 7: true}
 
 // Browser is the runs browser: a sortable, filterable table of the runs
 // in a directory, live-updating, with a replay of each run, comparison of
@@ -147,7 +150,11 @@ func (b *Browser) row(in runs.Info) table.Row {
 	if in.Problem != "" {
 		st += "!"
 	}
-	return table.Row{id, in.Dataset, in.Method, st, it, pctText(in.BestVal), pctText(in.TestWorst), pctText(in.TestAcc)}
+	sweep := in.Sweep
+	if sweep == "" {
+		sweep = "-"
+	}
+	return table.Row{id, in.Dataset, in.Method, st, it, pctText(in.BestVal), pctText(in.TestWorst), pctText(in.TestAcc), sweep}
 }
 
 func pctText(v float64) string {
@@ -162,7 +169,7 @@ func (b *Browser) refresh() {
 	q := strings.ToLower(strings.TrimSpace(b.filter.Value()))
 	b.view = b.view[:0]
 	for _, in := range b.list {
-		r := strings.ToLower(strings.Join(append(b.row(in), in.Sweep, in.Model), " ")) // the sweep and model filter too
+		r := strings.ToLower(strings.Join(append(b.row(in), in.Model), " ")) // the model filters too
 		if q == "" || strings.Contains(r, q) {
 			b.view = append(b.view, in)
 		}
@@ -183,7 +190,7 @@ func (b *Browser) refresh() {
 	}
 	sort.SliceStable(b.view, func(i, j int) bool {
 		var less bool
-		if b.sortCol >= 4 {
+		if numericCols[b.sortCol] {
 			less = num(b.view[i]) < num(b.view[j])
 		} else {
 			less = key(b.view[i]) < key(b.view[j])
@@ -193,10 +200,14 @@ func (b *Browser) refresh() {
 		}
 		return less
 	})
-	// Narrow terminals drop the best-validation column (the sort still uses it).
-	show := []int{0, 1, 2, 3, 4, 5, 6, 7}
-	if b.width < 90 {
+	// Narrower terminals drop the sweep column, then the best-validation
+	// column (the sort still uses them).
+	show := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	switch {
+	case b.width < 90:
 		show = []int{0, 1, 2, 3, 4, 6, 7} // keep the dataset; the best val worst-group goes
+	case b.width < 110:
+		show = show[:8]
 	}
 	rows := make([]table.Row, len(b.view))
 	widths := make([]int, len(show))

@@ -269,3 +269,46 @@ func TestBrowserFilterBySweep(t *testing.T) {
 		t.Errorf("filter by sweep: %v", b.view)
 	}
 }
+
+// The sweep a run is a cell of is a column of its own on wide terminals,
+// sorts as text, and gives way first on narrow ones.
+func TestBrowserSweepColumn(t *testing.T) {
+	cases := []struct {
+		name  string
+		width int
+		shown bool
+	}{
+		{"wide", 120, true},
+		{"medium", 100, false},
+		{"narrow", 80, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := newBrowser(fakeRuns(t), c.width, 30)
+			b.list[1].Sweep = "cm-main"
+			b.list[2].Sweep = "a-sweep"
+			b.refresh()
+			out := b.Render()
+			if got := strings.Contains(out, "SWEEP") && strings.Contains(out, "cm-main"); got != c.shown {
+				t.Errorf("sweep column shown %v at width %d, want %v:\n%s", got, c.width, c.shown, out)
+			}
+		})
+	}
+	b := newBrowser(fakeRuns(t), 120, 30)
+	b.list[1].Sweep = "cm-main"
+	b.list[2].Sweep = "a-sweep"
+	b.refresh()
+	for range 8 {
+		bpress(b, keyMsg("s")) // to SWEEP
+	}
+	if b.sortCol != 8 {
+		t.Fatalf("sort column %d, want 8 (SWEEP)", b.sortCol)
+	}
+	var order []string
+	for _, in := range b.view {
+		order = append(order, in.Sweep)
+	}
+	if got := strings.Join(order, ","); got != ",a-sweep,cm-main" {
+		t.Errorf("sorted by sweep: %q", got)
+	}
+}
