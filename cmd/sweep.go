@@ -93,6 +93,9 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if note := g.RecipeNote(o.Run.Set); note != "" {
+		fmt.Fprintln(f.Err, note)
+	}
 	sw := &runs.Sweep{Name: o.Name, Dir: f.RunsDir, Cells: cells, Jobs: o.Jobs, Log: f.Err}
 	if err := sw.Record(); err != nil {
 		return err

@@ -331,6 +331,15 @@ func WeightedERM(ctx context.Context, sp *dataset.Splits, u []float64, es EvalSe
 	return tr.run(ctx, method, func(int) error { return tr.weightedGrad(u) })
 }
 
+// HasBaselineRecipe tells whether method is a baseline with a published
+// recipe (BaselineRecipe).
+func HasBaselineRecipe(method string) bool { return method == "irmv1" || method == "rex" }
+
+// SharedEvalFlags are the flags a baseline recipe sets that every method's
+// evaluation also reads (the final weighted ERM of maple, erm, groupdro,
+// ...); the recipe's other flags (penalty, penalty-anneal) are its own.
+var SharedEvalFlags = []string{"eval-optimizer", "eval-lr", "l2", "eval-weight-decay", "eval-steps"}
+
 // BaselineRecipe returns es with the published recipe of a baseline
 // method applied to the settings not in keep (flag names the person set),
 // and the recipe's name; methods without one are returned unchanged.
@@ -344,7 +353,7 @@ func WeightedERM(ctx context.Context, sp *dataset.Splits, u []float64, es EvalSe
 //     REx paper's ColoredMNIST experiments start from the IRM code; their
 //     own tuned values are not reproduced here).
 func BaselineRecipe(method string, es EvalSettings, keep map[string]bool) EvalSettings {
-	if method != "irmv1" && method != "rex" {
+	if !HasBaselineRecipe(method) {
 		return es
 	}
 	set := func(flag string, apply func()) {

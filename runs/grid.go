@@ -91,9 +91,53 @@ func ParseGrid(datasets, methods, seeds, models, sizes string) (Grid, error) {
 	return g, nil
 }
 
+// mixesRecipes tells whether the grid has baselines with a published
+// recipe (core.HasBaselineRecipe) beside methods without one.
+func (g Grid) mixesRecipes() (with, without []string) {
+	for _, m := range g.Methods {
+		if method, _, _ := strings.Cut(m, ":"); core.HasBaselineRecipe(method) {
+			with = append(with, m)
+		} else {
+			without = append(without, m)
+		}
+	}
+	if len(with) == 0 || len(without) == 0 {
+		return nil, nil
+	}
+	return with, without
+}
+
+// RecipeNote says which of the evaluation flags set the grid's recipe
+// baselines do not take ("" when none): in a grid that mixes them with
+// other methods, --eval-steps, --eval-lr and the other flags every
+// method's evaluation reads (core.SharedEvalFlags) apply to the other
+// methods only, so that a sweep's setting for maple's final weighted ERM
+// does not cut short the baselines' published schedules (the IRMv1
+// recipe switches its penalty on at step 190 of 501).
+func (g Grid) RecipeNote(set map[string]bool) string {
+	with, without := g.mixesRecipes()
+	if with == nil {
+		return ""
+	}
+	var flags []string
+	for _, f := range core.SharedEvalFlags {
+		if set[f] {
+			flags = append(flags, "--"+f)
+		}
+	}
+	if len(flags) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s keep their published recipe for %s (set for %s); to change it, sweep them on their own with the flag",
+		strings.Join(with, ", "), strings.Join(flags, ", "), strings.Join(without, ", "))
+}
+
 // Cells returns the grid's cells: base with each combination applied,
-// resolved as Resolve does (set and evalModel as given to run).
+// resolved as Resolve does (set and evalModel as given to run), except
+// that in a grid mixing recipe baselines with other methods the shared
+// evaluation flags apply to the other methods only (RecipeNote).
 func (g Grid) Cells(base Config, set map[string]bool, evalModel string) ([]Cell, error) {
+	mixed, _ := g.mixesRecipes()
 	sizes, models := g.Sizes, g.Models
 	if len(sizes) == 0 {
 		sizes = []int{base.Dataset.TrainSize}
@@ -122,6 +166,12 @@ func (g Grid) Cells(base Config, set map[string]bool, evalModel string) ([]Cell,
 							return nil, fmt.Errorf("--methods: %q: only maple takes an objective (maple:rex)", m)
 						}
 						c.Method = method
+						if mixed != nil && core.HasBaselineRecipe(method) {
+							cellSet = maps.Clone(cellSet)
+							for _, f := range core.SharedEvalFlags {
+								delete(cellSet, f)
+							}
+						}
 						if isMaple {
 							c.Settings.Objective = obj
 						}

@@ -824,3 +824,48 @@ func TestCMNISTEnvsOption(t *testing.T) {
 		t.Errorf("--cmnist-envs on synthetic: %v", err)
 	}
 }
+
+// A sweep's --eval-steps (and the other evaluation flags every method
+// reads) sets maple's final weighted ERM and the other baselines; in a grid
+// that also has irmv1 or rex, those keep their published recipe (501
+// steps, the penalty from step 190) unless they are swept on their own.
+func TestSweepKeepsBaselineRecipes(t *testing.T) {
+	set := map[string]bool{"eval-steps": true, "eval-lr": true, "penalty": true}
+	base := DefaultConfig("cmnist")
+	base.Eval.Steps, base.Eval.LR, base.Eval.Penalty = 200, 0.05, 1000
+	cases := []struct {
+		name      string
+		methods   []string
+		wantSteps map[string]int // method -> evaluation steps
+		note      bool
+	}{
+		{"mixed", []string{"erm", "irmv1", "rex", "maple:rex"}, map[string]int{"erm": 200, "irmv1": 501, "rex": 501, "maple": 200}, true},
+		{"recipes alone", []string{"irmv1", "rex"}, map[string]int{"irmv1": 200, "rex": 200}, false},
+		{"no recipe", []string{"erm", "maple:irmv1"}, map[string]int{"erm": 200, "maple": 200}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := Grid{Datasets: []string{"cmnist"}, Methods: c.methods, Seeds: []uint64{1}}
+			cells, err := g.Cells(base, set, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, cell := range cells {
+				e := cell.Config.Eval
+				if e.Steps != c.wantSteps[cell.Config.Method] {
+					t.Errorf("%s: %d steps, want %d", cell.Label, e.Steps, c.wantSteps[cell.Config.Method])
+				}
+				if core.HasBaselineRecipe(cell.Config.Method) && e.Penalty != 1000 {
+					t.Errorf("%s: penalty %g, want the flag's 1000 (its own flag)", cell.Label, e.Penalty)
+				}
+				if want := map[bool]float64{true: 4.898536566546834e-4, false: 0.05}[c.note && core.HasBaselineRecipe(cell.Config.Method)]; e.LR != want {
+					t.Errorf("%s: lr %g, want %g", cell.Label, e.LR, want)
+				}
+			}
+			note := g.RecipeNote(set)
+			if (note != "") != c.note || (c.note && !strings.Contains(note, "--eval-lr, --eval-steps")) {
+				t.Errorf("note %q", note)
+			}
+		})
+	}
+}
