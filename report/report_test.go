@@ -283,3 +283,35 @@ func TestTableHasEvals(t *testing.T) {
 		t.Errorf("rows %v", got)
 	}
 }
+
+// maple ls lists a run's maple eval results under it, and names a damaged
+// one as the run's problem.
+func TestListHasEvals(t *testing.T) {
+	dir := t.TempDir()
+	r, err := runs.Create(dir, runs.DefaultConfig("synthetic"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.6, TestWorst: 0.5}})
+	os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
+	r.Close()
+	if _, err := runs.WriteEval(r.Dir, "mlp:8", &core.Result{Model: "mlp:8", TestAcc: 0.7, TestWorst: 0.65}); err != nil {
+		t.Fatal(err)
+	}
+	in := runs.Stat(r.Dir)
+	if len(in.Evals) != 1 || in.Evals[0] != (runs.EvalInfo{Model: "mlp:8", TestWorst: 0.65, TestAcc: 0.7}) || in.Problem != "" {
+		t.Fatalf("info %+v", in)
+	}
+	var out strings.Builder
+	if err := WriteList(&out, []runs.Info{in}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[2], "└ eval mlp:8") || !strings.Contains(lines[2], "65.0%") || !strings.Contains(lines[2], "70.0%") {
+		t.Errorf("list:\n%s", out.String())
+	}
+	os.WriteFile(filepath.Join(r.Dir, "eval-cnn.json"), []byte("{"), 0o600)
+	if in := runs.Stat(r.Dir); len(in.Evals) != 1 || !strings.Contains(in.Problem, "eval-cnn.json: damaged") {
+		t.Errorf("damaged eval file: %+v", in)
+	}
+}

@@ -1,11 +1,8 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/maple-ood/maple/core"
@@ -38,6 +35,9 @@ func WriteList(w io.Writer, list []runs.Info) error {
 			sweep = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Dataset, in.Method, status, it, pct(in.BestVal), pct(in.TestWorst), pct(in.TestAcc), sweep)
+		for _, e := range in.Evals { // maple eval results: the weights under another model
+			fmt.Fprintf(tw, "\t\t└ eval %s\tdone\t-\t-\t%s\t%s\t%s\n", e.Model, pct(e.TestWorst), pct(e.TestAcc), sweep)
+		}
 	}
 	return tw.Flush()
 }
@@ -120,19 +120,14 @@ func WriteShow(w io.Writer, dir string) {
 	case sum != nil:
 		fmt.Fprintf(w, "summary: %s %s\n", sum.Status, sum.Error)
 	}
-	if evals, _ := filepath.Glob(filepath.Join(dir, "eval-*.json")); len(evals) > 0 {
+	if evals, errs := runs.ReadEvals(dir); len(evals)+len(errs) > 0 {
 		fmt.Fprintln(w, "evaluations of other models on the learned weights (maple eval):")
-		for _, p := range evals {
-			var r core.Result
-			b, err := os.ReadFile(p)
-			if err == nil {
-				err = json.Unmarshal(b, &r)
-			}
-			if err != nil {
-				fmt.Fprintf(w, "  %s: damaged (%v)\n", filepath.Base(p), err)
-				continue
-			}
+		for _, e := range evals {
+			r := e.Result
 			fmt.Fprintf(w, "  %s: test acc %.4f, test worst-group %.4f (selected on validation at step %d)\n", r.Model, r.TestAcc, r.TestWorst, r.SelectedStep)
+		}
+		for _, err := range errs {
+			fmt.Fprintf(w, "  %v\n", err)
 		}
 	}
 	if len(d.Events) > 0 {

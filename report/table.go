@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -130,15 +129,11 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		}
 		add(cfg.Hash(true), cfg, sum.Result, false)
 		// maple eval ID --model M: the learned weights under another model.
-		evals, _ := filepath.Glob(filepath.Join(dir, "eval-*.json"))
-		for _, p := range evals {
-			var r core.Result
-			if b, err := os.ReadFile(p); err != nil || json.Unmarshal(b, &r) != nil || r.Model == "" {
-				continue
-			}
+		evals, _ := runs.ReadEvals(dir) // damaged ones are named by maple ls and show
+		for _, e := range evals {
 			ec := *cfg
-			ec.Eval.Model = r.Model
-			add(cfg.Hash(true)+"|eval|"+filepath.Base(p), &ec, &r, true)
+			ec.Eval.Model = e.Result.Model
+			add(cfg.Hash(true)+"|eval|"+e.File, &ec, &e.Result, true)
 		}
 	}
 	if sweep != "" && !found {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -131,6 +132,37 @@ func WriteEval(dir, model string, res *core.Result) (string, error) {
 	name := "eval-" + strings.NewReplacer(":", "_", ",", "-").Replace(model) + ".json"
 	path := filepath.Join(dir, name)
 	return path, writeJSONAtomic(path, res)
+}
+
+// EvalFile is one result of maple eval read back: the file's name and the
+// result (its Model names the architecture).
+type EvalFile struct {
+	File   string
+	Result core.Result
+}
+
+// ReadEvals reads the maple eval results stored beside the run in dir, in
+// file-name order, and the files it could not read.
+func ReadEvals(dir string) ([]EvalFile, []error) {
+	paths, _ := filepath.Glob(filepath.Join(dir, "eval-*.json"))
+	var out []EvalFile
+	var errs []error
+	for _, p := range paths {
+		var r core.Result
+		b, err := os.ReadFile(p)
+		if err == nil {
+			err = json.Unmarshal(b, &r)
+		}
+		if err == nil && r.Model == "" {
+			err = errors.New("no model named")
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: damaged (%w)", filepath.Base(p), err))
+			continue
+		}
+		out = append(out, EvalFile{File: filepath.Base(p), Result: r})
+	}
+	return out, errs
 }
 
 // ExportTo writes the exports of the run in dir in format (csv or npy)

@@ -74,6 +74,15 @@ type Info struct {
 	Sweep     string      `json:"sweep,omitempty"` // the sweep this run is a cell of
 	Model     string      `json:"model"`           // the search model (maple) or the baseline's model
 	EvalModel string      `json:"eval_model"`      // the model of the final weighted ERM
+	Evals     []EvalInfo  `json:"evals,omitempty"` // maple eval results stored beside the run
+}
+
+// EvalInfo is one maple eval result of a run: the learned weights under
+// another model, at its validation-selected checkpoint.
+type EvalInfo struct {
+	Model     string  `json:"model"`
+	TestWorst float64 `json:"test_worst_group_acc"`
+	TestAcc   float64 `json:"test_acc"`
 }
 
 // MarshalJSON writes the figures not known yet as null, not -1.
@@ -148,6 +157,13 @@ func Stat(dir string) Info {
 	}
 	if lines, _ := readLines(filepath.Join(dir, DroppedMetrics)); len(lines) > 0 {
 		problems = append(problems, fmt.Sprintf("%d records set aside in %s", len(lines), DroppedMetrics))
+	}
+	evals, errs := ReadEvals(dir)
+	for _, e := range evals {
+		in.Evals = append(in.Evals, EvalInfo{Model: e.Result.Model, TestWorst: e.Result.TestWorst, TestAcc: e.Result.TestAcc})
+	}
+	for _, err := range errs {
+		problems = append(problems, err.Error())
 	}
 	in.Problem = strings.Join(problems, "; ")
 	return in

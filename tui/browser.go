@@ -154,7 +154,11 @@ func (b *Browser) row(in runs.Info) table.Row {
 	if sweep == "" {
 		sweep = "-"
 	}
-	return table.Row{id, in.Dataset, in.Method, st, it, pctText(in.BestVal), pctText(in.TestWorst), pctText(in.TestAcc), sweep}
+	method := in.Method
+	if len(in.Evals) > 0 { // maple eval results: maple show ID lists them
+		method += fmt.Sprintf(" +%d eval", len(in.Evals))
+	}
+	return table.Row{id, in.Dataset, method, st, it, pctText(in.BestVal), pctText(in.TestWorst), pctText(in.TestAcc), sweep}
 }
 
 func pctText(v float64) string {

@@ -311,4 +311,10 @@ func TestBrowserSweepColumn(t *testing.T) {
 	if got := strings.Join(order, ","); got != ",a-sweep,cm-main" {
 		t.Errorf("sorted by sweep: %q", got)
 	}
+	// A run's maple eval results are counted beside its method.
+	b.list[0].Evals = []runs.EvalInfo{{Model: "cnn", TestAcc: 0.7, TestWorst: 0.6}}
+	b.refresh()
+	if out := b.Render(); !strings.Contains(out, "maple/rex +1 eval") {
+		t.Errorf("eval count not shown:\n%s", out)
+	}
 }
