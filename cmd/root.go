@@ -62,13 +62,32 @@ func NewFactory() *Factory {
 // commit is the VCS revision the binary was built from, if known.
 func commit() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				return s.Value
-			}
+		return revision(bi.Settings)
+	}
+	return revision(nil)
+}
+
+// revision reads the VCS revision from a binary's build settings, marked
+// "-dirty" when the working tree had uncommitted changes, so that run.json
+// never names a commit its code was not; "unknown" when the build did not
+// stamp one (go build -buildvcs=false, or outside a repository).
+func revision(settings []debug.BuildSetting) string {
+	rev, dirty := "", false
+	for _, s := range settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
 		}
 	}
-	return "unknown"
+	switch {
+	case rev == "":
+		return "unknown"
+	case dirty:
+		return rev + "-dirty"
+	}
+	return rev
 }
 
 // NewCmdRoot builds the maple command tree.
