@@ -128,8 +128,12 @@ func (g Grid) RecipeNote(set map[string]bool) string {
 	if len(flags) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s keep their published recipe for %s (set for %s); to change it, sweep them on their own with the flag",
-		strings.Join(with, ", "), strings.Join(flags, ", "), strings.Join(without, ", "))
+	verb, them := "keep their", "them on their own"
+	if len(with) == 1 {
+		verb, them = "keeps its", "it on its own"
+	}
+	return fmt.Sprintf("%s %s published recipe for %s (set for %s); to change it, sweep %s with the flag",
+		strings.Join(with, ", "), verb, strings.Join(flags, ", "), strings.Join(without, ", "), them)
 }
 
 // Cells returns the grid's cells: base with each combination applied,

@@ -837,11 +837,14 @@ func TestSweepKeepsBaselineRecipes(t *testing.T) {
 		name      string
 		methods   []string
 		wantSteps map[string]int // method -> evaluation steps
-		note      bool
+		note      string         // what the sweep says ("" nothing)
 	}{
-		{"mixed", []string{"erm", "irmv1", "rex", "maple:rex"}, map[string]int{"erm": 200, "irmv1": 501, "rex": 501, "maple": 200}, true},
-		{"recipes alone", []string{"irmv1", "rex"}, map[string]int{"irmv1": 200, "rex": 200}, false},
-		{"no recipe", []string{"erm", "maple:irmv1"}, map[string]int{"erm": 200, "maple": 200}, false},
+		{"mixed", []string{"erm", "irmv1", "rex", "maple:rex"}, map[string]int{"erm": 200, "irmv1": 501, "rex": 501, "maple": 200},
+			"irmv1, rex keep their published recipe for --eval-lr, --eval-steps (set for erm, maple:rex); to change it, sweep them on their own with the flag"},
+		{"one recipe", []string{"irmv1", "maple:irmv1"}, map[string]int{"irmv1": 501, "maple": 200},
+			"irmv1 keeps its published recipe for --eval-lr, --eval-steps (set for maple:irmv1); to change it, sweep it on its own with the flag"},
+		{"recipes alone", []string{"irmv1", "rex"}, map[string]int{"irmv1": 200, "rex": 200}, ""},
+		{"no recipe", []string{"erm", "maple:irmv1"}, map[string]int{"erm": 200, "maple": 200}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -851,20 +854,19 @@ func TestSweepKeepsBaselineRecipes(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, cell := range cells {
-				e := cell.Config.Eval
+				e, recipe := cell.Config.Eval, core.HasBaselineRecipe(cell.Config.Method)
 				if e.Steps != c.wantSteps[cell.Config.Method] {
 					t.Errorf("%s: %d steps, want %d", cell.Label, e.Steps, c.wantSteps[cell.Config.Method])
 				}
-				if core.HasBaselineRecipe(cell.Config.Method) && e.Penalty != 1000 {
+				if recipe && e.Penalty != 1000 {
 					t.Errorf("%s: penalty %g, want the flag's 1000 (its own flag)", cell.Label, e.Penalty)
 				}
-				if want := map[bool]float64{true: 4.898536566546834e-4, false: 0.05}[c.note && core.HasBaselineRecipe(cell.Config.Method)]; e.LR != want {
+				if want := map[bool]float64{true: 4.898536566546834e-4, false: 0.05}[c.note != "" && recipe]; e.LR != want {
 					t.Errorf("%s: lr %g, want %g", cell.Label, e.LR, want)
 				}
 			}
-			note := g.RecipeNote(set)
-			if (note != "") != c.note || (c.note && !strings.Contains(note, "--eval-lr, --eval-steps")) {
-				t.Errorf("note %q", note)
+			if note := g.RecipeNote(set); note != c.note {
+				t.Errorf("note %q, want %q", note, c.note)
 			}
 		})
 	}
