@@ -248,12 +248,31 @@ func PlotSweep(runsDir, sweep, out string) ([]string, error) {
 		}
 		return keys[i].size < keys[j].size
 	})
+	// One colour per method, one dash pattern per training size.
+	methodIdx, sizeIdx := map[string]int{}, map[int]int{}
+	for _, k := range keys {
+		if _, ok := methodIdx[k.method]; !ok {
+			methodIdx[k.method] = len(methodIdx)
+		}
+	}
+	var sizes []int
+	for _, k := range keys {
+		if _, ok := sizeIdx[k.size]; !ok {
+			sizeIdx[k.size] = 0
+			sizes = append(sizes, k.size)
+		}
+	}
+	sort.Ints(sizes)
+	for i, n := range sizes {
+		sizeIdx[n] = i
+	}
+	dashes := [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(1), vg.Points(2)}}
 	p := plot.New()
 	p.Title.Text = "test accuracy against model width, sweep " + sweep
 	p.X.Label.Text, p.Y.Label.Text = "hidden width", "test accuracy (%), selected on validation"
 	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
-	for i, k := range keys {
+	for _, k := range keys {
 		xy, ye := pts[k], errs[k]
 		idx := make([]int, len(xy))
 		for j := range idx {
@@ -268,7 +287,9 @@ func PlotSweep(runsDir, sweep, out string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		ln.Color, pt.Color = palette[i%len(palette)], palette[i%len(palette)]
+		c := palette[methodIdx[k.method]%len(palette)]
+		ln.Color, pt.Color = c, c
+		ln.Dashes = dashes[sizeIdx[k.size]%len(dashes)]
 		eb, err := plotter.NewYErrorBars(struct {
 			plotter.XYs
 			plotter.YErrors
@@ -276,7 +297,7 @@ func PlotSweep(runsDir, sweep, out string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		eb.Color = palette[i%len(palette)]
+		eb.Color = c
 		p.Add(ln, pt, eb)
 		size := "full training set"
 		if k.size > 0 {
@@ -284,7 +305,7 @@ func PlotSweep(runsDir, sweep, out string) ([]string, error) {
 		}
 		p.Legend.Add(fmt.Sprintf("%s, %s", k.method, size), ln, pt)
 	}
-	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min) // room for the legend
+	p.Y.Max += max(0.35, 0.1*float64(len(keys))) * (p.Y.Max - p.Y.Min) // room for the legend, a row per series
 	if err := os.MkdirAll(out, 0o700); err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}
