@@ -30,10 +30,7 @@ func WriteList(w io.Writer, list []runs.Info) error {
 		if in.Problem != "" {
 			status += " (damaged file)"
 		}
-		sweep := in.Sweep
-		if sweep == "" {
-			sweep = "-"
-		}
+		sweep := in.SweepLabel()
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Dataset, in.Method, status, it, pct(in.BestVal), pct(in.TestWorst), pct(in.TestAcc), sweep)
 		for _, e := range in.Evals { // maple eval results: the weights under another model
 			fmt.Fprintf(tw, "\t\t└ eval %s\tdone\t-\t-\t%s\t%s\t%s\n", e.Model, pct(e.TestWorst), pct(e.TestAcc), sweep)

@@ -77,6 +77,14 @@ type Info struct {
 	Evals     []EvalInfo  `json:"evals,omitempty"` // maple eval results stored beside the run
 }
 
+// SweepLabel is the run's sweep as the listings print it ("-" for none).
+func (in Info) SweepLabel() string {
+	if in.Sweep == "" {
+		return "-"
+	}
+	return in.Sweep
+}
+
 // EvalInfo is one maple eval result of a run: the learned weights under
 // another model, at its validation-selected checkpoint.
 type EvalInfo struct {

@@ -75,9 +75,6 @@ type (
 // validation-selected checkpoint, and the sweep a run is a cell of.
 var browserCols = []string{"ID", "DATASET", "METHOD", "STATUS", "ITER", "VAL WG", "TEST WG", "TEST", "SWEEP"}
 
-// numericCols are the browserCols that sort as numbers.
-var numericCols = map[int]bool{4: true, 5: true, 6: true, 7: true}
-
 // Browser is the runs browser: a sortable, filterable table of the runs
 // in a directory, live-updating, with a replay of each run, comparison of
 // two, and actions (attach, resume, new run) handed back to the caller.
@@ -150,15 +147,11 @@ func (b *Browser) row(in runs.Info) table.Row {
 	if in.Problem != "" {
 		st += "!"
 	}
-	sweep := in.Sweep
-	if sweep == "" {
-		sweep = "-"
-	}
 	method := in.Method
 	if len(in.Evals) > 0 { // maple eval results: maple show ID lists them
 		method += fmt.Sprintf(" +%d eval", len(in.Evals))
 	}
-	return table.Row{id, in.Dataset, method, st, it, pctText(in.BestVal), pctText(in.TestWorst), pctText(in.TestAcc), sweep}
+	return table.Row{id, in.Dataset, method, st, it, pctText(in.BestVal), pctText(in.TestWorst), pctText(in.TestAcc), in.SweepLabel()}
 }
 
 func pctText(v float64) string {
@@ -179,23 +172,25 @@ func (b *Browser) refresh() {
 		}
 	}
 	key := func(in runs.Info) string { return b.row(in)[b.sortCol] }
-	num := func(in runs.Info) float64 {
+	// num is the value of the columns that sort as numbers.
+	num := func(in runs.Info) (float64, bool) {
 		switch b.sortCol {
 		case 4:
-			return float64(in.Iter)
+			return float64(in.Iter), true
 		case 5:
-			return in.BestVal
+			return in.BestVal, true
 		case 6:
-			return in.TestWorst
+			return in.TestWorst, true
 		case 7:
-			return in.TestAcc
+			return in.TestAcc, true
 		}
-		return 0
+		return 0, false
 	}
 	sort.SliceStable(b.view, func(i, j int) bool {
 		var less bool
-		if numericCols[b.sortCol] {
-			less = num(b.view[i]) < num(b.view[j])
+		if x, numeric := num(b.view[i]); numeric {
+			y, _ := num(b.view[j])
+			less = x < y
 		} else {
 			less = key(b.view[i]) < key(b.view[j])
 		}
