@@ -46,6 +46,7 @@ var (
 	fraction    = interval{lo: 0, hi: 1, loOpen: true}
 	unit        = interval{lo: 0, hi: 1}
 	below1      = interval{lo: 0, hi: 1, hiOpen: true}
+	maskEps     = interval{lo: 0, hi: 0.01}
 )
 
 // checkNum names the flag of a numeric setting outside its range.
@@ -80,6 +81,19 @@ func firstErr(errs ...error) error {
 		}
 	}
 	return nil
+}
+
+// NumParams returns the parameter count of model on sp's data.
+func NumParams(sp *dataset.Splits, model string) (int, error) {
+	spec, err := nets.ParseSpec(model)
+	if err != nil {
+		return 0, fmt.Errorf("--model: %w", err)
+	}
+	net, err := nets.New[float32](spec, shapeOf(sp.Train), outputs(sp.Train))
+	if err != nil {
+		return 0, fmt.Errorf("--model: %w", err)
+	}
+	return net.NumParams(), nil
 }
 
 // Memory estimates the bytes a run of method (maple or a baseline) with

@@ -63,15 +63,23 @@ func TestHypergradientFiniteDifference(t *testing.T) {
 		classes int
 		outerOn string
 		batch   int // inner minibatch size; 0 full batch
+		// detach: --detach-sum, the derivative with the last step's
+		// weight sum S held at its value (the MAPLE code's .detach())
+		detach bool
 	}{
-		{"irmv1", 2, "val", 0}, {"irmv1b", 2, "val", 0}, {"rex", 2, "val", 0}, {"cvar", 2, "val", 0},
-		{"worst-group", 2, "val", 0}, {"erm", 2, "val", 0}, {"irmv1", 3, "val", 0}, {"rex", 2, "train", 0},
-		{"rex", 2, "val", 3}, {"irmv1", 3, "val", 4}, {"worst-group", 2, "train", 3},
+		{"irmv1", 2, "val", 0, false}, {"irmv1b", 2, "val", 0, false}, {"rex", 2, "val", 0, false}, {"cvar", 2, "val", 0, false},
+		{"worst-group", 2, "val", 0, false}, {"erm", 2, "val", 0, false}, {"irmv1", 3, "val", 0, false}, {"rex", 2, "train", 0, false},
+		{"rex", 2, "val", 3, false}, {"irmv1", 3, "val", 4, false}, {"worst-group", 2, "train", 3, false},
+		{"irmv1", 2, "train", 0, true}, {"rex", 2, "val", 3, true},
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s-%d-%s-batch%d", c.obj, c.classes, c.outerOn, c.batch), func(t *testing.T) {
+		name := fmt.Sprintf("%s-%d-%s-batch%d", c.obj, c.classes, c.outerOn, c.batch)
+		if c.detach {
+			name += "-detach-sum"
+		}
+		t.Run(name, func(t *testing.T) {
 			set := tinySettings(c.obj)
-			set.OuterOn, set.InnerBatch = c.outerOn, c.batch
+			set.OuterOn, set.InnerBatch, set.DetachSum = c.outerOn, c.batch, c.detach
 			e, err := newEngine[float64](tinySplits(12, c.classes, 3), set)
 			if err != nil {
 				t.Fatal(err)
@@ -131,9 +139,12 @@ func TestHypergradientFiniteDifference(t *testing.T) {
 			}
 			// R after the last step, recomputed for any weights.
 			risk := func(uu []float64) float64 {
-				var s float64
-				for _, i := range rows {
-					s += uu[i]
+				s := st.sumU // held constant with --detach-sum
+				if !c.detach {
+					s = 0
+					for _, i := range rows {
+						s += uu[i]
+					}
 				}
 				grad := make([]float64, len(st.prev))
 				e.net.Backprop(st.prev, xr, len(rows), func(lo, hi int, f, cot []float64) {
@@ -480,5 +491,95 @@ func TestTruncatedHypergradientDirection(t *testing.T) {
 				t.Errorf("only %d group directions large enough to check (%v)", checked, fds)
 			}
 		})
+	}
+}
+
+// TestMaskEps checks the MAPLE code's mask (eps inside the logarithms)
+// against its expression and the central difference of its sigmoid, at
+// interior keep probabilities and at the ends 0 and 1 (where the
+// projection puts most of them), and that eps 0 is Mask.
+func TestMaskEps(t *testing.T) {
+	const eps = 1e-20
+	cases := []struct {
+		name string
+		s    float64
+		g    float64 // g1 - g0
+		tau  float64
+	}{
+		{"interior", 0.3, 0.4, 1}, {"interior hot", 0.7, -1.2, 2.5},
+		{"at 0, tau 1", 0, 2, 1}, {"at 0, tau 1.03", 0, 2, 1.0334}, {"at 0, tau 1.63", 0, 2, 1.634},
+		{"at 1, tau 1", 1, -2, 1}, {"at 1, tau 1.63", 1, -2, 1.634},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			expr := func(s float64) float64 {
+				return 1 / (1 + math.Exp(-(math.Log(s+eps)-math.Log(1-s+eps)+c.g)*c.tau))
+			}
+			m, d := MaskEps(c.s, 0, c.g, c.tau, eps)
+			if want := float64(b2f(expr(c.s) >= 0.5)); m != want {
+				t.Fatalf("mask %g, want %g", m, want)
+			}
+			// A step of 1e-22 resolves the 1/(s+eps) scale at the ends
+			// (s - h > -eps keeps the logarithm defined).
+			h := 1e-7
+			if c.s == 0 || c.s == 1 {
+				h = 1e-22
+			}
+			fd := (expr(c.s+h) - expr(c.s-h)) / (2 * h)
+			if c.s == 1 {
+				// 1 - s + eps loses eps in float64 near s = 1: take the
+				// difference in q = 1 - s directly.
+				e2 := func(q float64) float64 {
+					return 1 / (1 + math.Exp(-(math.Log(1-q+eps)-math.Log(q+eps)+c.g)*c.tau))
+				}
+				fd = (e2(-h) - e2(h)) / (2 * h)
+			}
+			if relErr(d, fd, 1e-300) > 1e-4 {
+				t.Errorf("dm/ds = %g, finite difference %g", d, fd)
+			}
+		})
+	}
+	m0, d0 := Mask(0.3, 0.1, 0.5, 1.2)
+	m1, d1 := MaskEps(0.3, 0.1, 0.5, 1.2, 0)
+	if m0 != m1 || d0 != d1 {
+		t.Errorf("MaskEps with eps 0 = (%g, %g), Mask (%g, %g)", m1, d1, m0, d0)
+	}
+	// At s = 0 and tau 1.63 the code's derivative is ~1e-13 of Mask's
+	// clamp: a sample pushed to 0 stays there.
+	_, dc := Mask(0, 0, 2, 1.634)
+	_, de := MaskEps(0, 0, 2, 1.634, eps)
+	if !(de < 1e-6*dc) {
+		t.Errorf("at s = 0, tau 1.634: eps-form derivative %g, clamp-form %g; want the first far smaller", de, dc)
+	}
+}
+
+// TestReferenceRecipeFollowsCode pins the maple-reference preset to the
+// MAPLE code's settings (cnn_mnist_probability_1step_irm.py with its
+// README's irmv1 command): its train_to_converge retrains with SGD lr 1,
+// momentum 0.9, no weight decay, from the search's initial model, and
+// checks test and training accuracy after each of its 200 steps; its
+// hypergradient detaches the weight sum and its mask puts 1e-20 inside
+// the logarithms. Flags the person set keep their values.
+func TestReferenceRecipeFollowsCode(t *testing.T) {
+	set, es := ReferenceRecipe(DefaultSettings(), DefaultEval(), nil)
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"weight lr", set.WeightLR, 0.0}, {"keep", set.Keep, 0.3}, {"keep0", set.Keep0, 0.3}, {"keep lr", set.KeepLR, 1.5},
+		{"outer on", set.OuterOn, "train"}, {"inner weight decay", set.WeightDecay, 0.0}, {"inner momentum", set.Momentum, 0.9},
+		{"inner lr", set.InnerLR, 0.1}, {"outer iters", set.OuterIters, 30}, {"inner steps", set.InnerSteps, 100},
+		{"detach sum", set.DetachSum, true}, {"mask eps", set.MaskEps, 1e-20},
+		{"eval lr", es.LR, 1.0}, {"eval momentum", es.Momentum, 0.9}, {"eval weight decay", es.WeightDecay, 0.0},
+		{"eval steps", es.Steps, 200}, {"eval every", es.EvalEvery, 1}, {"eval min step", es.MinStep, 1},
+		{"eval same init", es.SameInit, true}, {"reference train acc", es.RefTrainAcc, 0.68},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %v, the code's %v", c.name, c.got, c.want)
+		}
+	}
+	set, es = ReferenceRecipe(DefaultSettings(), DefaultEval(), map[string]bool{"eval-momentum": true, "detach-sum": true})
+	if es.Momentum != DefaultEval().Momentum || set.DetachSum {
+		t.Errorf("flags given were overridden: eval momentum %g, detach-sum %v", es.Momentum, set.DetachSum)
 	}
 }

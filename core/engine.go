@@ -289,7 +289,8 @@ func (e *engine[T]) outerGrad(theta []T, lab Labels) (float64, []T, []T, error) 
 // samples (a dropped one, u_i = 0, enters with weight 0, so its gradient
 // through its mask is kept); with minibatches, the last minibatch and
 // every dropped sample, and h_i = 0 for the kept samples the last step
-// did not see.
+// did not see. With Settings.DetachSum, S is held constant (the MAPLE
+// code's .detach()): h_i = -(eta/S) d_i.
 func (e *engine[T]) hypergrad(st *step[T], g []T, u []float64, lr float64) []float64 {
 	n, k := e.train.n, e.k
 	rows := st.batch
@@ -328,6 +329,9 @@ func (e *engine[T]) hypergrad(st *step[T], g []T, u []float64, lr float64) []flo
 			d[j] += float64(dl[j*k+q]) * float64(jg[j*k+q])
 		}
 		ud += u[row(j)] * d[j]
+	}
+	if e.set.DetachSum {
+		ud = 0 // S held constant: no term through the normaliser
 	}
 	h := make([]float64, n)
 	for j := range d {
@@ -386,7 +390,7 @@ func (e *engine[T]) tryIterate() (*Snapshot, error) {
 	kept := 0
 	for i := range e.m {
 		if set.sparse() {
-			e.m[i], e.dmds[i] = Mask(e.s[i], gumbel(e.open01()), gumbel(e.open01()), tau)
+			e.m[i], e.dmds[i] = MaskEps(e.s[i], gumbel(e.open01()), gumbel(e.open01()), tau, set.MaskEps)
 		} else {
 			e.m[i], e.dmds[i] = 1, 0
 		}
@@ -566,7 +570,7 @@ func (e *engine[T]) output() (w, s []float64, keep []bool, iter int) {
 	for i := range keep {
 		keep[i] = true
 		if e.set.sparse() {
-			m, _ := Mask(e.s[i], gumbel(e.open01()), gumbel(e.open01()), Temperature(e.set.OuterIters, e.set.OuterIters))
+			m, _ := MaskEps(e.s[i], gumbel(e.open01()), gumbel(e.open01()), Temperature(e.set.OuterIters, e.set.OuterIters), e.set.MaskEps)
 			keep[i] = m == 1
 		}
 	}
@@ -624,6 +628,29 @@ func New(sp *dataset.Splits, set Settings) (*Engine, error) {
 	}
 	return &Engine{e: e, box: newMailbox()}, nil
 }
+
+// SetInit replaces the seeded initial parameters theta_0 of the inner
+// training (and the start of a warm one) with theta, a flat vector in the
+// model's layout (Settings.InitParams). Call it before Restore and Run.
+func (E *Engine) SetInit(theta []float32) error {
+	e := E.e
+	if len(theta) != e.net.NumParams() {
+		return fmt.Errorf("%d initial parameters, model %s has %d", len(theta), e.set.Model, e.net.NumParams())
+	}
+	for i, v := range theta {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return fmt.Errorf("initial parameter %d is %v", i, v)
+		}
+	}
+	copy(e.theta0, theta)
+	if e.theta != nil {
+		copy(e.theta, theta)
+	}
+	return nil
+}
+
+// Init returns a copy of theta_0, the inner training's initial parameters.
+func (E *Engine) Init() []float32 { return append([]float32(nil), E.e.theta0...) }
 
 // Settings returns the settings the engine was made with.
 func (E *Engine) Settings() Settings { return E.e.set }
@@ -798,7 +825,11 @@ func (E *Engine) Run(ctx context.Context, rec Recorder) (Status, error) {
 		}
 		if E.EvalEach != nil {
 			t1 := time.Now()
-			res, err := WeightedERM(evalCtx, e.sp, append([]float64(nil), e.u...), *E.EvalEach, "maple")
+			var init []float32
+			if E.EvalEach.SameInit {
+				init = e.theta0
+			}
+			res, err := WeightedERMFrom(evalCtx, e.sp, append([]float64(nil), e.u...), *E.EvalEach, "maple", init)
 			active += time.Since(t1).Seconds()
 			if err != nil {
 				if rerr := e.restore(before); rerr != nil {

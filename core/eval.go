@@ -40,6 +40,11 @@ type EvalSettings struct {
 	// exceeds it (the MAPLE code uses 0.68); an oracle figure. Default 0.
 	RefTrainAcc float64 `json:"ref_train_acc,omitempty"`
 
+	// SameInit starts a maple search's evaluation model from the search's
+	// initial parameters (as the MAPLE code does; the two models must be
+	// the same) instead of a fresh model seeded with Seed; default false.
+	SameInit bool `json:"same_init,omitempty"`
+
 	Optimizer string  `json:"optimizer"` // "sgd" (default) or "adam" (torch's, with LR)
 	L2        float64 `json:"l2"`        // coefficient of sum theta² added to the loss (not decoupled); default 0
 	Recipe    string  `json:"recipe"`    // the published recipe these settings follow, if any (see BaselineRecipe)
@@ -147,6 +152,11 @@ type trainer struct {
 	theta, grad []float32
 	opt         optimizer
 	trainF      []float32
+	// The rows with non-zero weight of the weights rowsFor (weightedRows).
+	rowsFor []float64
+	rowsX   []float32
+	rowsY   []int32
+	rowsU   []float64
 }
 
 // optimizer is SGD or Adam.
@@ -171,7 +181,9 @@ func (tr *trainer) addL2(scale float64) {
 	}
 }
 
-func newTrainer(sp *dataset.Splits, es EvalSettings) (*trainer, error) {
+// newTrainer builds the trainer; init, when not nil, is the model's
+// initial parameters (else a fresh model seeded with es.Seed).
+func newTrainer(sp *dataset.Splits, es EvalSettings, init []float32) (*trainer, error) {
 	if err := es.Check(); err != nil {
 		return nil, err
 	}
@@ -184,7 +196,14 @@ func newTrainer(sp *dataset.Splits, es EvalSettings) (*trainer, error) {
 	tr := &trainer{es: es, sp: sp, net: net, k: k, loss: nets.LossFor(k)}
 	tr.theta = make([]float32, net.NumParams())
 	tr.grad = make([]float32, net.NumParams())
-	net.Init(tr.theta, rand.New(rand.NewPCG(es.Seed, 0xe7a1)))
+	if init != nil {
+		if len(init) != len(tr.theta) {
+			return nil, fmt.Errorf("%d initial parameters for the evaluation model %s, which has %d", len(init), es.Model, len(tr.theta))
+		}
+		copy(tr.theta, init)
+	} else {
+		net.Init(tr.theta, rand.New(rand.NewPCG(es.Seed, 0xe7a1)))
+	}
 	if es.optimizer() == "adam" {
 		tr.opt = &nets.Adam[float32]{LR: es.LR}
 	} else {
@@ -193,7 +212,8 @@ func newTrainer(sp *dataset.Splits, es EvalSettings) (*trainer, error) {
 	return tr, nil
 }
 
-// weightedGrad sets grad to the gradient of sum u_i l_i / sum u_i.
+// weightedGrad sets grad to the gradient of sum u_i l_i / sum u_i. The
+// samples with u_i = 0 are left out of the pass (gathered once per u).
 func (tr *trainer) weightedGrad(u []float64) error {
 	var s float64
 	for _, v := range u {
@@ -202,15 +222,44 @@ func (tr *trainer) weightedGrad(u []float64) error {
 	if !(s > 0) {
 		return fmt.Errorf("every training weight is zero")
 	}
-	d := tr.sp.Train
-	tr.net.Backprop(tr.theta, d.X, d.N, func(lo, hi int, f, cot []float32) {
-		nets.Losses(tr.loss, f, d.Y[lo:hi], tr.k, nil, cot)
+	x, y, w := tr.weightedRows(u)
+	n := len(y)
+	tr.net.Backprop(tr.theta, x, n, func(lo, hi int, f, cot []float32) {
+		nets.Losses(tr.loss, f, y[lo:hi], tr.k, nil, cot)
 		for j := range cot {
-			cot[j] *= float32(u[lo+j/tr.k] / s)
+			cot[j] *= float32(w[lo+j/tr.k] / s)
 		}
 	}, tr.grad)
 	tr.addL2(1)
 	return nil
+}
+
+// weightedRows returns the training rows with u_i > 0, their labels and
+// weights: the training set itself when none is zero, else a gathered
+// copy kept for the next call with the same u.
+func (tr *trainer) weightedRows(u []float64) ([]float32, []int32, []float64) {
+	d := tr.sp.Train
+	if tr.rowsFor != nil && len(u) > 0 && &tr.rowsFor[0] == &u[0] {
+		return tr.rowsX, tr.rowsY, tr.rowsU
+	}
+	kept := 0
+	for _, v := range u {
+		if v != 0 {
+			kept++
+		}
+	}
+	if kept == d.N {
+		return d.X, d.Y, u
+	}
+	tr.rowsX, tr.rowsY, tr.rowsU = make([]float32, 0, kept*d.D), make([]int32, 0, kept), make([]float64, 0, kept)
+	for i, v := range u {
+		if v != 0 {
+			tr.rowsX = append(tr.rowsX, d.Row(i)...)
+			tr.rowsY, tr.rowsU = append(tr.rowsY, d.Y[i]), append(tr.rowsU, v)
+		}
+	}
+	tr.rowsFor = u
+	return tr.rowsX, tr.rowsY, tr.rowsU
 }
 
 // logits32 returns the training logits at the current parameters.
@@ -321,10 +370,16 @@ func (tr *trainer) run(ctx context.Context, method string, grad func(step int) e
 // WeightedERM trains a fresh es.Model by weighted ERM with per-sample
 // training weights u (0 drops a sample) and selects on validation.
 func WeightedERM(ctx context.Context, sp *dataset.Splits, u []float64, es EvalSettings, method string) (*Result, error) {
+	return WeightedERMFrom(ctx, sp, u, es, method, nil)
+}
+
+// WeightedERMFrom is WeightedERM from the initial parameters init (flat,
+// es.Model's layout; nil: a fresh model seeded with es.Seed).
+func WeightedERMFrom(ctx context.Context, sp *dataset.Splits, u []float64, es EvalSettings, method string, init []float32) (*Result, error) {
 	if len(u) != sp.Train.N {
 		return nil, fmt.Errorf("%d weights for %d training samples", len(u), sp.Train.N)
 	}
-	tr, err := newTrainer(sp, es)
+	tr, err := newTrainer(sp, es, init)
 	if err != nil {
 		return nil, err
 	}
@@ -407,7 +462,7 @@ func Baseline(ctx context.Context, sp *dataset.Splits, method string, es EvalSet
 	case "jtt":
 		first := es
 		first.Steps = es.JTTSteps
-		tr, err := newTrainer(sp, first)
+		tr, err := newTrainer(sp, first, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -427,7 +482,7 @@ func Baseline(ctx context.Context, sp *dataset.Splits, method string, es EvalSet
 		}
 		return WeightedERM(ctx, sp, u, es, method)
 	}
-	tr, err := newTrainer(sp, es)
+	tr, err := newTrainer(sp, es, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -537,9 +592,12 @@ const RecipeReference = "maple-reference"
 // the settings not in keep (flags the person set): keep scores only (w
 // frozen: weight lr 0), a 30% subset from the start (keep 0.3 = keep0),
 // keep lr 1.5, the outer objective on the training split, no weight
-// decay, 30 outer x 100 inner steps; every iterate evaluated (SGD lr 1.0,
-// no momentum, 200 steps) with the reference protocol's figure tracked at
-// a training accuracy above 0.68.
+// decay, 30 outer x 100 inner steps, the code's hypergradient (weight sum
+// held constant) and mask (eps 1e-20 inside the logarithms); every
+// iterate evaluated as the code's train_to_converge does: from the
+// search's initial parameters, SGD lr 1.0 with momentum 0.9 and no weight
+// decay for 200 steps, checked after every step, with the reference
+// protocol's figure tracked at a training accuracy above 0.68.
 func ReferenceRecipe(set Settings, es EvalSettings, keep map[string]bool) (Settings, EvalSettings) {
 	apply := func(flag string, f func()) {
 		if !keep[flag] {
@@ -555,8 +613,15 @@ func ReferenceRecipe(set Settings, es EvalSettings, keep map[string]bool) (Setti
 	apply("weight-decay", func() { set.WeightDecay = 0 })
 	apply("outer-iters", func() { set.OuterIters = 30 })
 	apply("inner-steps", func() { set.InnerSteps = 100 })
+	apply("detach-sum", func() { set.DetachSum = true })
+	apply("mask-eps", func() { set.MaskEps = 1e-20 })
 	apply("eval-lr", func() { es.LR = 1 })
 	apply("eval-steps", func() { es.Steps = 200 })
-	es.Momentum, es.RefTrainAcc = 0, 0.68
+	apply("eval-momentum", func() { es.Momentum = 0.9 })
+	apply("eval-weight-decay", func() { es.WeightDecay = 0 })
+	apply("eval-every", func() { es.EvalEvery = 1 })
+	apply("eval-min-step", func() { es.MinStep = 1 })
+	apply("eval-same-init", func() { es.SameInit = true })
+	es.RefTrainAcc = 0.68
 	return set, es
 }

@@ -39,5 +39,24 @@ func Mask(s, g0, g1, tau float64) (m, dmds float64) {
 	return m, sig * (1 - sig) * tau / (sc * (1 - sc))
 }
 
+// MaskEps is Mask as the MAPLE code writes it (x-zho14/MAPLE,
+// obtain_mask): eps added inside the logarithms, log(s+eps) -
+// log(1-s+eps), instead of s clamped to [1e-6, 1-1e-6]. The two agree
+// for s away from 0 and 1; at s = 0 or 1 (where the projection puts most
+// keep probabilities) the straight-through derivative at tau > 1 is
+// about tau e^{-(tau-1) log(1/eps)} times Mask's, so a sample pushed to 0
+// or 1 stops moving much sooner with eps = 1e-20. eps 0 is Mask.
+func MaskEps(s, g0, g1, tau, eps float64) (m, dmds float64) {
+	if eps == 0 {
+		return Mask(s, g0, g1, tau)
+	}
+	z := (math.Log(s+eps) - math.Log(1-s+eps) + g1 - g0) * tau
+	sig := 1 / (1 + math.Exp(-z))
+	if sig >= 0.5 {
+		m = 1
+	}
+	return m, sig * (1 - sig) * tau * (1/(s+eps) + 1/(1-s+eps))
+}
+
 // gumbel draws a standard Gumbel variate from u in (0, 1).
 func gumbel(u float64) float64 { return -math.Log(-math.Log(u)) }

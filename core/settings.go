@@ -53,6 +53,23 @@ type Settings struct {
 	// MAPLE code's ColoredMNIST recipe, which alone may freeze w with a
 	// weight learning rate of 0); default "".
 	Recipe string `json:"recipe,omitempty"`
+
+	// DetachSum holds the inner loss's weight sum S constant in the
+	// hypergradient, as the MAPLE code does (.detach() of the normaliser):
+	// h_i = -(eta/S) d_i instead of the exact -(eta/S)(d_i - sum_j u_j d_j
+	// / S). An approximation kept for reproducing that code; default false.
+	DetachSum bool `json:"detach_sum,omitempty"`
+	// MaskEps, when > 0, draws masks as the MAPLE code does: eps inside
+	// the logarithms of the keep logit (that code's 1e-20) instead of the
+	// keep probability clamped to [1e-6, 1-1e-6] (see MaskEps); default 0
+	// (the clamp).
+	MaskEps float64 `json:"mask_eps,omitempty"`
+	// InitParams is a .npy file of the search model's initial parameters
+	// (flat float32, maple's layout: per layer the nin x nout weights row
+	// by row, then the biases), used instead of the seeded
+	// initialisation; read by the caller (Engine.SetInit), recorded here.
+	// Default "" (seeded).
+	InitParams string `json:"init_params,omitempty"`
 }
 
 // DefaultSettings returns the defaults documented on Settings.
@@ -91,6 +108,7 @@ func (s Settings) Check() error {
 		checkNum("clip-norm", s.ClipNorm, positive),
 		checkNum("momentum", s.Momentum, below1),
 		checkNum("weight-decay", s.WeightDecay, nonNegative),
+		checkNum("mask-eps", s.MaskEps, maskEps),
 	)
 	switch {
 	case err != nil:

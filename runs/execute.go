@@ -10,6 +10,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/loaders"
 )
 
 // Options configure Execute.
@@ -87,6 +88,9 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 	}
 	eng, err := core.New(sp, cfg.Settings)
 	if err != nil {
+		return nil, r.fail(err, 0, total, start)
+	}
+	if err := setInit(eng, cfg.Settings.InitParams); err != nil {
 		return nil, r.fail(err, 0, total, start)
 	}
 	st, err := ReadCheckpoint(r.Dir, func(m string) { logf("warning: %s; using the previous checkpoint", m) })
@@ -185,7 +189,11 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 	}
 	logf("search done; evaluating weighted ERM of %s on the learned weights", cfg.Eval.Model)
 	rec.Event(core.Event{Kind: core.EventEvaluate, Iter: final.Iter})
-	res, err := core.WeightedERM(trainCtx, sp, out.Weights(), cfg.Eval, "maple")
+	var init []float32
+	if cfg.Eval.SameInit {
+		init = eng.Init()
+	}
+	res, err := core.WeightedERMFrom(trainCtx, sp, out.Weights(), cfg.Eval, "maple", init)
 	if ctx.Err() != nil {
 		return &Summary{Status: core.StatusInterrupted, Iter: final.Iter, Total: total}, nil
 	}
@@ -282,4 +290,32 @@ func final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Spli
 		return nil, nil, nil, 0, err
 	}
 	return cfg, sp, eng.Output(), st.Iter, nil
+}
+
+// setInit gives the search the initial parameters of --init-params, if
+// any.
+func setInit(eng *core.Engine, path string) error {
+	if path == "" {
+		return nil
+	}
+	theta, err := readInit(path)
+	if err != nil {
+		return err
+	}
+	if err := eng.SetInit(theta); err != nil {
+		return fmt.Errorf("--init-params %s: %w; write the model's parameters as one flat float32 vector", path, err)
+	}
+	return nil
+}
+
+// readInit reads a flat vector of initial parameters.
+func readInit(path string) ([]float32, error) {
+	shape, theta, err := loaders.ReadNPYFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--init-params: %w", err)
+	}
+	if len(shape) != 1 {
+		return nil, fmt.Errorf("--init-params %s: shape %v, want one flat vector of parameters", path, shape)
+	}
+	return theta, nil
 }

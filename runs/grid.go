@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -43,8 +44,15 @@ func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 		return c, err
 	}
 	var err error
-	c.Dataset, err = c.Dataset.Abs()
-	return c, err
+	if c.Dataset, err = c.Dataset.Abs(); err != nil {
+		return c, err
+	}
+	if c.Settings.InitParams != "" {
+		if c.Settings.InitParams, err = filepath.Abs(c.Settings.InitParams); err != nil {
+			return c, fmt.Errorf("--init-params: %w", err)
+		}
+	}
+	return c, nil
 }
 
 // Grid is a sweep's grid: every dataset x training size x model x method

@@ -30,6 +30,9 @@ func (c Config) Check() error {
 	if err := c.Eval.Check(); err != nil {
 		return err
 	}
+	if c.Method == "maple" && c.Eval.SameInit && c.Eval.Model != c.Settings.Model {
+		return fmt.Errorf("--eval-same-init: the evaluation model %s is not the search model %s; give --eval-model %s or drop --eval-same-init", c.Eval.Model, c.Settings.Model, c.Settings.Model)
+	}
 	if c.CheckpointEvery < 1 {
 		return fmt.Errorf("--checkpoint-every %d: want at least 1", c.CheckpointEvery)
 	}
@@ -46,6 +49,17 @@ func Prepare(c Config, progress io.Writer) (*dataset.Splits, error) {
 	sp, err := c.Dataset.Load(c.Settings.Seed, progress)
 	if err != nil {
 		return nil, err
+	}
+	if c.Method == "maple" && c.Settings.InitParams != "" {
+		theta, err := readInit(c.Settings.InitParams)
+		if err != nil {
+			return nil, err
+		}
+		if n, err := core.NumParams(sp, c.Settings.Model); err != nil {
+			return nil, err
+		} else if len(theta) != n {
+			return nil, fmt.Errorf("--init-params %s holds %d parameters, model %s on this data has %d; write that model's parameters as one flat float32 vector", c.Settings.InitParams, len(theta), c.Settings.Model, n)
+		}
 	}
 	need, err := core.Memory(sp, c.Method, c.Settings, c.Eval)
 	if err != nil {

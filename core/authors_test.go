@@ -1,0 +1,272 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/nets"
+)
+
+// The MAPLE code (x-zho14/MAPLE, cnn_mnist_probability_1step_irm.py) run
+// with its first outer iteration dumped to .npy files (README, "Side by
+// side with the authors' code", says how): its ColoredMNIST tensors, the
+// model's initial parameters, the mask it drew, the inner training's
+// last two iterates and momentum buffer, the outer gradient, the
+// per-sample hypergradient, the straight-through derivative, the keep
+// scores before and after the update, and the evaluation retraining's
+// (test, full-train) accuracy after each of its 200 steps.
+// TestAuthorsStages runs each stage of maple's search on the same inputs
+// and reports how far apart the two are; it fails where a stage of maple
+// (with the maple-reference recipe's settings) does not reproduce the
+// code's. Skipped without MAPLE_AUTHORS_DUMP (the dump is 110 MB and the
+// code is not ours to commit).
+
+// authorsDump reads the dump in dir.
+type authorsDump struct {
+	dir string
+	t   *testing.T
+}
+
+func (a authorsDump) get(name string) []float32 {
+	a.t.Helper()
+	_, v, err := loaders.ReadNPYFile(filepath.Join(a.dir, name+".npy"))
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return v
+}
+
+// torchMLP converts a flat parameter vector in torch's nn.Linear order
+// (per layer the out x in weight, then the bias) to maple's (per layer
+// the in x out weight, then the bias) for the widths dims (inputs first).
+func torchMLP(p []float32, dims []int) []float32 {
+	out := make([]float32, 0, len(p))
+	off := 0
+	for l := 0; l+1 < len(dims); l++ {
+		in, o := dims[l], dims[l+1]
+		w := p[off : off+in*o]
+		for i := 0; i < in; i++ {
+			for j := 0; j < o; j++ {
+				out = append(out, w[j*in+i])
+			}
+		}
+		out = append(out, p[off+in*o:off+in*o+o]...)
+		off += in*o + o
+	}
+	return out
+}
+
+// relNorm is |a-b| / |b| over two vectors.
+func relNorm[T, U nets.Float](a []T, b []U) float64 {
+	var d, n float64
+	for i := range a {
+		x := float64(a[i]) - float64(b[i])
+		d += x * x
+		n += float64(b[i]) * float64(b[i])
+	}
+	return math.Sqrt(d / n)
+}
+
+// authorsSplits builds the dump's ColoredMNIST: train = the code's 50000
+// training images, val = test = its 10000 test images.
+func authorsSplits(a authorsDump) *dataset.Splits {
+	mk := func(name, pre string, env int32) *dataset.Dataset {
+		x, y, c := a.get(pre+"_x"), a.get(pre+"_y"), a.get(pre+"_c")
+		n := len(y)
+		ds := &dataset.Dataset{Name: name, N: n, D: 392, Shape: dataset.Shape{C: 2, H: 14, W: 14}, X: x,
+			Y: make([]int32, n), Env: make([]int32, n), Group: make([]int32, n), Attr: make([]int32, n), ID: make([]int64, n),
+			Classes: 2, EnvNames: []string{"train0", "train1", "test"}, GroupNames: []string{"y=0,c=0", "y=0,c=1", "y=1,c=0", "y=1,c=1"}}
+		var g []float32
+		if env < 0 {
+			g = a.get(pre + "_g")
+		}
+		for i := range ds.Y {
+			yi := int32(y[i])
+			col := yi
+			if c[i] < 0.5 { // c = 1: the colour agrees with the label
+				col = 1 - yi
+			}
+			ds.Y[i], ds.Attr[i], ds.Group[i], ds.ID[i] = yi, col, 2*yi+col, int64(i)
+			ds.Env[i] = env
+			if env < 0 {
+				ds.Env[i] = int32(g[i])
+			}
+		}
+		return ds
+	}
+	test := mk("test", "test", 2)
+	return &dataset.Splits{Name: "authors", Train: mk("train", "train", -1), Val: test, Test: test}
+}
+
+func TestAuthorsStages(t *testing.T) {
+	dir := os.Getenv("MAPLE_AUTHORS_DUMP")
+	if dir == "" {
+		t.Skip("MAPLE_AUTHORS_DUMP names no dump of the MAPLE code's first iteration (README, \"Side by side with the authors' code\")")
+	}
+	a := authorsDump{dir, t}
+	sp := authorsSplits(a)
+	if err := sp.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	dims := []int{392, 390, 390, 1}
+	set, _ := ReferenceRecipe(DefaultSettings(), DefaultEval(), nil)
+	e, err := newEngine[float32](sp, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(e.theta0, torchMLP(a.get("init"), dims))
+	mask := a.get("mask")
+	u := make([]float64, len(mask))
+	var kept float64
+	for i, m := range mask {
+		u[i] = float64(m)
+		kept += u[i]
+	}
+	w99, buf99, w100 := torchMLP(a.get("w99"), dims), torchMLP(a.get("buf99"), dims), torchMLP(a.get("w100"), dims)
+
+	// Stage 1: the inner training (100 full-batch SGD steps, lr 0.1,
+	// momentum 0.9, no weight decay) from the same start on the same mask.
+	st, err := e.innerTrain(e.theta0, u, set.InnerLR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		got  []float32
+		want []float32
+	}{{"theta_99", st.prev, w99}, {"momentum buffer", st.buf, buf99}, {"theta_100", st.final, w100}} {
+		r := relNorm(c.got, c.want)
+		t.Logf("inner training: %s relative difference %.2e", c.name, r)
+		if r > 1e-3 {
+			t.Errorf("inner training: %s differs by %.2e (relative)", c.name, r)
+		}
+	}
+
+	// Stage 2: the outer gradient at the code's theta_100. The code's
+	// IRMv1 risk is the mean over the 2 environments of (grad of 2 x the
+	// pooled mean loss w.r.t. the environment's scale)^2 = (1/2) sum_e
+	// g_e^2 with equal environment sizes; maple's is sum_e g_e^2.
+	gA := torchMLP(a.get("outer_grad"), dims)
+	_, g, _, err := e.outerGrad(w100, e.outer.labels())
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := make([]float32, len(g))
+	for i, v := range g {
+		half[i] = v / 2
+	}
+	r := relNorm(half, gA)
+	t.Logf("outer gradient: maple's / 2 vs the code's: relative difference %.2e (|g| = %.3g)", r, norm32(gA))
+	if r > 1e-3 {
+		t.Errorf("outer gradient / 2 differs by %.2e (relative)", r)
+	}
+
+	// Stage 3: the hypergradient through the last step, from the code's
+	// theta_99 and outer gradient: the code holds the weight sum constant.
+	hA := a.get("grad_subnet")
+	for _, detach := range []bool{true, false} {
+		e.set.DetachSum = detach
+		h := e.hypergrad(&step[float32]{prev: w99, sumU: kept}, gA, u, set.InnerLR)
+		r := relNorm(h, hA)
+		t.Logf("hypergradient (detach-sum %v): relative difference %.2e; |h| = %.3g, max |h_i| %.3g", detach, r, normF(h), maxAbs(h))
+		if detach && r > 1e-3 {
+			t.Errorf("hypergradient with --detach-sum differs by %.2e (relative)", r)
+		}
+		if !detach && r < 1e-2 {
+			t.Errorf("hypergradient without --detach-sum agrees to %.2e: the weight sum's term should show", r)
+		}
+	}
+	e.set.DetachSum = set.DetachSum
+
+	// Stage 4: the keep-score update (gradient x straight-through
+	// derivative, clip to norm 3, Adam lr 1.5, projection on the budget).
+	dmds, sb, sa := a.get("dmds"), a.get("scores_before"), a.get("scores_after")
+	s := make([]float64, len(sb))
+	gs := make([]float64, len(sb))
+	for i := range s {
+		s[i], gs[i] = float64(sb[i]), float64(hA[i])*float64(dmds[i])
+	}
+	ad := newAdam(len(s))
+	n2 := ad.step(s, gs, set.KeepLR, set.ClipNorm)
+	ProjectKeep(s, set.Keep*float64(len(s)))
+	var worst float64
+	moved := 0
+	for i := range s {
+		worst = math.Max(worst, math.Abs(s[i]-float64(sa[i])))
+		if math.Abs(float64(sa[i])-float64(sb[i])) > 1e-6 {
+			moved++
+		}
+	}
+	t.Logf("keep-score update: |g| = %.3g before clipping; %d of %d scores moved; largest difference %.2e", n2, moved, len(s), worst)
+	if worst > 1e-3 {
+		t.Errorf("keep scores after the update differ by up to %.2e", worst)
+	}
+
+	// Stage 5: the evaluation retraining (SGD lr 1, momentum 0.9, no
+	// weight decay, 200 steps from the search's initial parameters),
+	// test and full-training accuracy after every step.
+	_, es := ReferenceRecipe(DefaultSettings(), DefaultEval(), nil)
+	tr, err := newTrainer(sp, es, e.theta0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	curve := a.get("eval_curve")
+	tf := make([]float32, sp.Test.N)
+	var worstTest, worstTrain float64
+	var ref, refA float64
+	for step := 1; step <= es.Steps; step++ {
+		if err := tr.weightedGrad(u); err != nil {
+			t.Fatal(err)
+		}
+		tr.opt.Step(tr.theta, tr.grad)
+		tr.net.Forward(tr.theta, sp.Test.X, sp.Test.N, tf)
+		ta, tra := accuracy(tf, 1, sp.Test).Avg, accuracy(tr.logits32(), 1, sp.Train).Avg
+		at, atr := float64(curve[2*(step-1)]), float64(curve[2*(step-1)+1])
+		worstTest, worstTrain = math.Max(worstTest, math.Abs(ta-at)), math.Max(worstTrain, math.Abs(tra-atr))
+		if tra > 0.68 {
+			ref = math.Max(ref, ta)
+		}
+		if atr > 0.68 {
+			refA = math.Max(refA, at)
+		}
+		if step%50 == 0 || step == 1 {
+			t.Logf("evaluation step %3d: test %.4f (code %.4f), train %.4f (code %.4f)", step, ta, at, tra, atr)
+		}
+	}
+	t.Logf("evaluation: largest per-step difference: test %.4f, train %.4f; reference protocol %.4f (code %.4f)", worstTest, worstTrain, ref, refA)
+	if math.Abs(ref-refA) > 0.01 {
+		t.Errorf("evaluation: reference protocol %.4f, the code's %.4f", ref, refA)
+	}
+	_ = context.Background
+	_ = fmt.Sprint
+}
+
+func norm32(v []float32) float64 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	return math.Sqrt(s)
+}
+
+func normF(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
+}
+
+func maxAbs(v []float64) float64 {
+	var m float64
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
+}
