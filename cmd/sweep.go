@@ -123,6 +123,9 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	for _, m := range report.LeftOut(f.RunsDir, o.Name) {
+		fmt.Fprintln(f.Err, "warning:", m)
+	}
 	if o.JSON {
 		err = writeJSON(f, append([]report.Row{}, rows...))
 	} else {
@@ -221,6 +224,9 @@ func NewCmdTable(f *Factory) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				for _, m := range report.LeftOut(f.RunsDir, sweep) {
+					fmt.Fprintln(f.Err, "warning:", m)
+				}
 				if asJSON {
 					return writeJSON(f, append([]report.RunRow{}, rows...))
 				}
@@ -232,6 +238,9 @@ func NewCmdTable(f *Factory) *cobra.Command {
 			rows, err := report.Table(f.RunsDir, sweep)
 			if err != nil {
 				return err
+			}
+			for _, m := range report.LeftOut(f.RunsDir, sweep) {
+				fmt.Fprintln(f.Err, "warning:", m)
 			}
 			if asJSON {
 				return writeJSON(f, append([]report.Row{}, rows...))

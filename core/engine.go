@@ -844,7 +844,7 @@ func (E *Engine) Run(ctx context.Context, rec Recorder) (Status, error) {
 				continue
 			}
 			snap.IterEval = &IterEval{ValAcc: res.ValAcc, ValWorst: res.ValWorst, TestAcc: res.TestAcc, TestWorst: res.TestWorst,
-				Step: res.SelectedStep, Reference: res.Reference}
+				Step: res.SelectedStep, Reference: res.Reference, Last: res.Last}
 			if snap.IterEval.Reference != nil {
 				snap.IterEval.Reference.Iter = snap.Iter
 			}

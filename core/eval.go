@@ -81,7 +81,9 @@ type Result struct {
 	// Reference is the reference protocol's figure when asked for
 	// (EvalSettings.RefTrainAcc): test-selected, an oracle figure.
 	Reference *ReferenceFigure `json:"reference_protocol,omitempty"`
-	Done      bool             `json:"done"`
+	// Last is the last step's figures, kept with the reference protocol.
+	Last *LastStep `json:"last_step,omitempty"`
+	Done bool      `json:"done"`
 
 	Theta []float32 `json:"-"` // parameters of the selected checkpoint
 }
@@ -109,6 +111,14 @@ type ReferenceFigure struct {
 	Iter     int     `json:"iter,omitempty"` // the search iterate, for a search
 	TrainAcc float64 `json:"train_acc"`      // the step's training accuracy
 	MinTrain float64 `json:"min_train_acc"`  // the threshold it had to exceed
+}
+
+// LastStep is the last training step's test and training accuracy: no
+// selection at all (what the MAPLE code's last retraining step reaches).
+type LastStep struct {
+	Step     int     `json:"step"`
+	TestAcc  float64 `json:"test_acc"`
+	TrainAcc float64 `json:"train_acc"`
 }
 
 // OracleFigures are test-selected figures, labelled as such.
@@ -318,6 +328,7 @@ func (tr *trainer) run(ctx context.Context, method string, grad func(step int) e
 		minStep = tr.es.Steps / 10
 	}
 	progress, _ := ctx.Value(progressKey{}).(Progress)
+	var ref *ReferenceFigure // the reference protocol's figure so far
 	for step := 0; step <= tr.es.Steps; step++ {
 		if step >= minStep && (step%tr.es.EvalEvery == 0 || step == tr.es.Steps) {
 			tr.net.Forward(tr.theta, val.X, val.N, vf)
@@ -342,8 +353,11 @@ func (tr *trainer) run(ctx context.Context, method string, grad func(step int) e
 			}
 			if thr := tr.es.RefTrainAcc; thr > 0 {
 				tra := accuracy(tr.logits32(), tr.k, tr.sp.Train).Avg
-				if tra > thr && (res.Reference == nil || ta.Avg > res.Reference.TestAcc) {
-					res.Reference = &ReferenceFigure{TestAcc: ta.Avg, Step: step, TrainAcc: tra, MinTrain: thr}
+				if tra > thr && (ref == nil || ta.Avg > ref.TestAcc) {
+					ref = &ReferenceFigure{TestAcc: ta.Avg, Step: step, TrainAcc: tra, MinTrain: thr}
+				}
+				if step == tr.es.Steps {
+					res.Last = &LastStep{Step: step, TestAcc: ta.Avg, TrainAcc: tra}
 				}
 			}
 		}
@@ -363,6 +377,7 @@ func (tr *trainer) run(ctx context.Context, method string, grad func(step int) e
 		}
 		tr.opt.Step(tr.theta, tr.grad)
 	}
+	res.Reference = ref
 	res.Done = true
 	return res, nil
 }

@@ -53,6 +53,7 @@ type IterEval struct {
 	TestWorst float64          `json:"test_worst_group_acc"`
 	Step      int              `json:"selected_step"`
 	Reference *ReferenceFigure `json:"reference_protocol,omitempty"`
+	Last      *LastStep        `json:"last_step,omitempty"`
 }
 
 // TopSample is one heavily weighted training sample.

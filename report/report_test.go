@@ -257,6 +257,40 @@ func TestRunsPerRow(t *testing.T) {
 	}
 }
 
+// A run whose summary.json is damaged is left out of the table with a
+// word naming the file, never silently.
+func TestTableNamesWhatItLeavesOut(t *testing.T) {
+	dir := t.TempDir()
+	var ids []string
+	for i, seed := range []uint64{1, 2} {
+		cfg := runs.DefaultConfig("synthetic")
+		cfg.Settings.Seed, cfg.Sweep = seed, "s"
+		cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
+		r, err := runs.Create(dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.5}})
+		if i == 1 {
+			b = b[:len(b)/2]
+		}
+		os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
+		ids = append(ids, r.Config.ID)
+		r.Close()
+	}
+	rows, err := Table(dir, "s")
+	if err != nil || len(rows) != 1 || rows[0].N != 1 {
+		t.Fatalf("table: %+v %v", rows, err)
+	}
+	left := LeftOut(dir, "s")
+	if len(left) != 1 || !strings.Contains(left[0], ids[1]) || !strings.Contains(left[0], runs.SummaryFile) || !strings.Contains(left[0], "damaged") {
+		t.Errorf("left out: %q", left)
+	}
+	if other := LeftOut(dir, "other"); len(other) != 0 {
+		t.Errorf("another sweep's runs named: %q", other)
+	}
+}
+
 // maple eval results are rows of their own, named as such.
 func TestTableHasEvals(t *testing.T) {
 	dir := t.TempDir()

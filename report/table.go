@@ -84,6 +84,32 @@ const Caption = "Test accuracy and test worst-group accuracy (%) at the checkpoi
 	"(validation accuracy where a dataset has no groups) — " + Selection + " selection; mean ± sample standard deviation (n-1) over seeds (the mean alone for one seed); " +
 	"n = distinct seeds of one configuration (runs whose settings differ are never pooled: the differing settings are named in brackets)."
 
+// LeftOut names the runs of a sweep (every run when sweep is "") that
+// Table and Runs leave out although they may have finished: those whose
+// summary.json cannot be read, one message each with the file and why.
+func LeftOut(runsDir, sweep string) []string {
+	infos, err := runs.List(runsDir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, in := range infos {
+		dir := filepath.Join(runsDir, in.ID)
+		cfg, err := runs.ReadConfig(dir)
+		if err != nil {
+			out = append(out, fmt.Sprintf("run %s: %v; left out of the table", in.ID, err))
+			continue
+		}
+		if sweep != "" && cfg.Sweep != sweep {
+			continue
+		}
+		if _, err := runs.ReadSummary(dir); err != nil {
+			out = append(out, fmt.Sprintf("run %s: %v; left out of the table (rerun it, or restore the file)", in.ID, err))
+		}
+	}
+	return out
+}
+
 // Table aggregates the finished runs of a sweep (every finished run when
 // sweep is "") in runsDir, rows sorted by dataset then method.
 func Table(runsDir, sweep string) ([]Row, error) {

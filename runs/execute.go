@@ -105,7 +105,9 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 		iter = st.Iter
 		logf("resuming %s from its checkpoint at iteration %d", cfg.ID, iter)
 	} else if snaps, _ := ReadMetrics(r.Dir); len(snaps) > 0 {
-		return nil, fmt.Errorf("run %s has %d metrics records but no checkpoint: it cannot be resumed without losing them; start a new run (maple run) or restore %s", cfg.ID, len(snaps), r.Path(CheckpointFile))
+		// Stopped before its first checkpoint: it starts again from the
+		// beginning, its records set aside (cutMetrics says where).
+		logf("run %s has no checkpoint yet: it starts again from iteration 1", cfg.ID)
 	}
 	if rate := opt.Rates; rate != nil {
 		// maple resume ID --inner-lr X: new rates from the next iteration.

@@ -26,6 +26,16 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the binary maple built (and its directory) when the
+// tests end.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
 // maple builds the real binary once per test run.
 func maple(t *testing.T) string {
 	t.Helper()
@@ -625,8 +635,9 @@ func TestResumeKeepsGoodRecords(t *testing.T) {
 }
 
 // TestLockEdgeCases: a deleted lock file neither hides a run nor lets a
-// second process write it; no checkpoint with records on disk is an
-// error, not a silent restart; leftover temporary files are cleaned.
+// second process write it; a run with records but no checkpoint (killed
+// before its first) starts again from the beginning, its records set
+// aside with a word; leftover temporary files are cleaned.
 func TestLockEdgeCases(t *testing.T) {
 	dir := t.TempDir()
 	r, err := Create(dir, Config{Method: "maple", Settings: core.DefaultSettings()})
@@ -654,11 +665,20 @@ func TestLockEdgeCases(t *testing.T) {
 	r2.Config.Dataset = loaders.DefaultSpec("synthetic")
 	r2.Config.Settings.Model = "linear"
 	r2.Config.Eval = core.DefaultEval()
-	if _, err := Execute(context.Background(), r2, nil, Options{}); err == nil || !strings.Contains(err.Error(), "no checkpoint") {
-		t.Errorf("records without a checkpoint: %v", err)
+	r2.Config.Settings.OuterIters, r2.Config.Eval.Steps = 3, 20
+	var log strings.Builder
+	sum, err := Execute(context.Background(), r2, nil, Options{Log: &log})
+	if err != nil || sum.Status != core.StatusDone {
+		t.Fatalf("records without a checkpoint: %v %+v\n%s", err, sum, log.String())
 	}
-	if b, _ := os.ReadFile(r2.Path(MetricsFile)); len(b) == 0 {
-		t.Error("the records were truncated")
+	if !strings.Contains(log.String(), "no checkpoint yet: it starts again from iteration 1") || !strings.Contains(log.String(), "moved to") {
+		t.Errorf("the restart was not reported:\n%s", log.String())
+	}
+	if b, _ := os.ReadFile(r2.Path(DroppedMetrics)); string(b) != `{"iter":1}`+"\n" {
+		t.Errorf("the old record was not set aside: %q", b)
+	}
+	if snaps, _ := ReadMetrics(r2.Dir); len(snaps) != 3 {
+		t.Errorf("%d records after the restart, want 3", len(snaps))
 	}
 	// Nothing but hidden work directories is left by Create.
 	ents, _ := os.ReadDir(dir)

@@ -1,0 +1,400 @@
+// Command sidebyside puts the MAPLE code's per-iteration figures and
+// maple's maple-reference preset on the same data side by side: one CSV
+// row per (source, seed, outer iteration) and a figure of the reference
+// protocol's figure and the last retraining step's test accuracy over the
+// iterations, a line per source and seed.
+//
+// From the printouts and run directories (README, "Side by side with the
+// authors' code"):
+//
+//	go run ./docs/scripts/sidebyside -authors 1=LOG1,2=LOG2 -maple 1=RUNDIR1,2=RUNDIR2 \
+//	  -csv docs/results/sidebyside-irmv1.csv -out docs/figures/sidebyside-irmv1
+//
+// From the committed CSV alone: go run ./docs/scripts/sidebyside -from CSV -out DIR.
+//
+// The code's printout is read from the lines "INSTR {json}" that the
+// instrumented run printed once per outer iteration (kept, kept_groups,
+// ref_test, ref_train, last_test, last_train, time); maple's from the
+// run's metrics.jsonl (keep fraction and group fractions of the drawn
+// mask, and the per-iterate evaluation's reference protocol and last
+// step).
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/maple-ood/maple/runs"
+)
+
+// row is one outer iteration of one source and seed.
+type row struct {
+	Source     string // "code" or "maple"
+	Seed       int
+	Iter       int
+	Kept       int
+	KeptGroups [4]int  // groups 2*label + colour
+	RefTest    float64 // reference protocol; NaN: no step passed the training-accuracy filter
+	RefTrain   float64
+	LastTest   float64
+	LastTrain  float64
+	Seconds    float64 // cumulative
+}
+
+var header = []string{"source", "seed", "iter", "kept", "kept_y0c0", "kept_y0c1", "kept_y1c0", "kept_y1c1",
+	"ref_test", "ref_train", "last_test", "last_train", "seconds"}
+
+func (r row) record() []string {
+	f := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'f', 4, 64)
+	}
+	out := []string{r.Source, strconv.Itoa(r.Seed), strconv.Itoa(r.Iter), strconv.Itoa(r.Kept)}
+	for _, k := range r.KeptGroups {
+		out = append(out, strconv.Itoa(k))
+	}
+	return append(out, f(r.RefTest), f(r.RefTrain), f(r.LastTest), f(r.LastTrain), strconv.FormatFloat(r.Seconds, 'f', 0, 64))
+}
+
+func parseRecord(rec []string) (row, error) {
+	if len(rec) != len(header) {
+		return row{}, fmt.Errorf("%d fields, want %d", len(rec), len(header))
+	}
+	num := func(s string) (float64, error) {
+		if s == "" {
+			return math.NaN(), nil
+		}
+		return strconv.ParseFloat(s, 64)
+	}
+	r := row{Source: rec[0]}
+	ints := []*int{&r.Seed, &r.Iter, &r.Kept, &r.KeptGroups[0], &r.KeptGroups[1], &r.KeptGroups[2], &r.KeptGroups[3]}
+	for i, p := range ints {
+		v, err := strconv.Atoi(rec[i+1])
+		if err != nil {
+			return row{}, fmt.Errorf("%s: %w", header[i+1], err)
+		}
+		*p = v
+	}
+	for i, p := range []*float64{&r.RefTest, &r.RefTrain, &r.LastTest, &r.LastTrain, &r.Seconds} {
+		v, err := num(rec[8+i])
+		if err != nil {
+			return row{}, fmt.Errorf("%s: %w", header[8+i], err)
+		}
+		*p = v
+	}
+	return r, nil
+}
+
+// pairs splits "1=a,2=b" into seed -> path.
+func pairs(s string) (map[int]string, error) {
+	out := map[int]string{}
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(p, "=")
+		seed, err := strconv.Atoi(k)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("%q: want SEED=PATH", p)
+		}
+		out[seed] = v
+	}
+	return out, nil
+}
+
+func codeRows(seed int, path string) ([]row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []row
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(sc.Text(), "INSTR ")
+		if !ok {
+			continue
+		}
+		var v struct {
+			Iter       int     `json:"iter"`
+			Kept       int     `json:"kept"`
+			KeptGroups []int   `json:"kept_groups"`
+			Ref        float64 `json:"ref_test"`
+			RefTr      float64 `json:"ref_train"`
+			LastTest   float64 `json:"last_test"`
+			LastTrain  float64 `json:"last_train"`
+			Time       float64 `json:"time"`
+		}
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		r := row{Source: "code", Seed: seed, Iter: v.Iter, Kept: v.Kept, RefTest: v.Ref, RefTrain: v.RefTr,
+			LastTest: v.LastTest, LastTrain: v.LastTrain, Seconds: v.Time}
+		if v.Ref == 0 { // the code prints 0 when no step passed the filter
+			r.RefTest, r.RefTrain = math.NaN(), math.NaN()
+		}
+		copy(r.KeptGroups[:], v.KeptGroups)
+		out = append(out, r)
+	}
+	return out, sc.Err()
+}
+
+func mapleRows(seed int, dir string) ([]row, error) {
+	snaps, err := runs.ReadMetrics(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []row
+	for _, s := range snaps {
+		n := float64(s.KeepSize) / 0.3 // the preset keeps 0.3 of n
+		if s.KeepSize == 0 {
+			return nil, fmt.Errorf("%s: iteration %d has no keep size", dir, s.Iter)
+		}
+		kept := s.KeepFrac * n
+		r := row{Source: "maple", Seed: seed, Iter: s.Iter, Kept: int(math.Round(kept)), Seconds: s.Elapsed,
+			RefTest: math.NaN(), RefTrain: math.NaN(), LastTest: math.NaN(), LastTrain: math.NaN()}
+		for g := 0; g < 4 && g < len(s.GroupFrac); g++ {
+			r.KeptGroups[g] = int(math.Round(s.GroupFrac[g] * kept))
+		}
+		if e := s.IterEval; e != nil {
+			if e.Reference != nil {
+				r.RefTest, r.RefTrain = e.Reference.TestAcc, e.Reference.TrainAcc
+			}
+			if e.Last != nil {
+				r.LastTest, r.LastTrain = e.Last.TestAcc, e.Last.TrainAcc
+			}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func main() {
+	authors := flag.String("authors", "", "SEED=LOG,...: the code's printouts")
+	maple := flag.String("maple", "", "SEED=RUNDIR,...: maple's run directories")
+	from := flag.String("from", "", "read the rows from this CSV instead")
+	csvOut := flag.String("csv", "", "write the rows to this CSV")
+	out := flag.String("out", "", "write the figure (PNG and SVG) into this directory")
+	maxIter := flag.Int("iters", 0, "draw only the first N outer iterations (0: all)")
+	flag.Parse()
+	if err := run(*authors, *maple, *from, *csvOut, *out, *maxIter); err != nil {
+		fmt.Fprintln(os.Stderr, "sidebyside:", err)
+		os.Exit(1)
+	}
+}
+
+func run(authors, maple, from, csvOut, out string, maxIter int) error {
+	var rows []row
+	if from != "" {
+		f, err := os.Open(from)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			return fmt.Errorf("%s: %w", from, err)
+		}
+		for i, rec := range recs[1:] {
+			r, err := parseRecord(rec)
+			if err != nil {
+				return fmt.Errorf("%s: line %d: %w", from, i+2, err)
+			}
+			rows = append(rows, r)
+		}
+	}
+	a, err := pairs(authors)
+	if err != nil {
+		return fmt.Errorf("-authors: %w", err)
+	}
+	m, err := pairs(maple)
+	if err != nil {
+		return fmt.Errorf("-maple: %w", err)
+	}
+	for seed, p := range a {
+		rs, err := codeRows(seed, p)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, rs...)
+	}
+	for seed, p := range m {
+		rs, err := mapleRows(seed, p)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, rs...)
+	}
+	if len(rows) == 0 {
+		return fmt.Errorf("no rows: give -from, -authors or -maple")
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Source != b.Source {
+			return a.Source < b.Source
+		}
+		if a.Seed != b.Seed {
+			return a.Seed < b.Seed
+		}
+		return a.Iter < b.Iter
+	})
+	if csvOut != "" {
+		f, err := os.Create(csvOut)
+		if err != nil {
+			return err
+		}
+		w := csv.NewWriter(f)
+		w.Write(header)
+		for _, r := range rows {
+			w.Write(r.record())
+		}
+		w.Flush()
+		if err := w.Error(); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	if out == "" {
+		return nil
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	for _, fig := range []struct {
+		file, title string
+		y           func(row) float64
+	}{
+		{"reference-protocol", "reference protocol: best test accuracy over steps with training accuracy > 0.68 (oracle)", func(r row) float64 { return r.RefTest }},
+		{"last-step", "last retraining step: test accuracy (no selection)", func(r row) float64 { return r.LastTest }},
+	} {
+		if err := drawFigure(rows, maxIter, fig.title, fig.y, filepath.Join(out, fig.file)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// drawFigure plots y per source and seed over the iterations; a NaN (no step
+// passed the filter) breaks the line and is marked at 0 by a cross.
+func drawFigure(rows []row, maxIter int, title string, y func(row) float64, base string) error {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, "outer iteration", "test accuracy"
+	p.Title.TextStyle.Font.Size = vg.Points(10)
+	p.Add(plotter.NewGrid())
+	p.Legend.Top, p.Legend.Left = true, false
+	colours := map[string]color.Color{"code": color.RGBA{214, 39, 40, 255}, "maple": color.RGBA{31, 119, 180, 255}}
+	dashes := [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}}
+	type key struct {
+		src  string
+		seed int
+	}
+	var keys []key
+	lines := map[key]plotter.XYs{}
+	for _, r := range rows {
+		if maxIter > 0 && r.Iter > maxIter {
+			continue
+		}
+		k := key{r.Source, r.Seed}
+		if _, ok := lines[k]; !ok {
+			keys = append(keys, k)
+		}
+		v := y(r)
+		lines[k] = append(lines[k], plotter.XY{X: float64(r.Iter), Y: v})
+	}
+	seeds := map[int]int{}
+	for _, k := range keys {
+		if _, ok := seeds[k.seed]; !ok {
+			seeds[k.seed] = len(seeds)
+		}
+	}
+	for _, k := range keys {
+		xy := lines[k]
+		var seg plotter.XYs
+		var miss plotter.XYs
+		first := true
+		flush := func() error {
+			if len(seg) == 0 {
+				return nil
+			}
+			l, err := plotter.NewLine(seg)
+			if err != nil {
+				return err
+			}
+			l.Color, l.Width, l.Dashes = colours[k.src], vg.Points(1.5), dashes[seeds[k.seed]%len(dashes)]
+			pts, err := plotter.NewScatter(seg)
+			if err != nil {
+				return err
+			}
+			pts.Color, pts.Radius = colours[k.src], vg.Points(1.8)
+			p.Add(l, pts)
+			if first {
+				p.Legend.Add(fmt.Sprintf("%s, seed %d", map[string]string{"code": "MAPLE code", "maple": "maple preset"}[k.src], k.seed), l)
+				first = false
+			}
+			seg = nil
+			return nil
+		}
+		for _, pt := range xy {
+			if math.IsNaN(pt.Y) {
+				if err := flush(); err != nil {
+					return err
+				}
+				miss = append(miss, plotter.XY{X: pt.X, Y: 0})
+				continue
+			}
+			seg = append(seg, pt)
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		if len(miss) > 0 {
+			sc, err := plotter.NewScatter(miss)
+			if err != nil {
+				return err
+			}
+			sc.Color = colours[k.src]
+			sc.Shape = draw.CrossGlyph{}
+			sc.Radius = vg.Points(3)
+			p.Add(sc)
+		}
+	}
+	p.Y.Min, p.Y.Max = 0, 1.15
+	p.X.Tick.Marker = plot.TickerFunc(func(min, max float64) []plot.Tick {
+		var ts []plot.Tick
+		for i := math.Ceil(min); i <= max; i++ {
+			t := plot.Tick{Value: i}
+			if int(i)%2 == 0 || max-min < 10 {
+				t.Label = strconv.Itoa(int(i))
+			}
+			ts = append(ts, t)
+		}
+		return ts
+	})
+	for _, ext := range []string{".png", ".svg"} {
+		if err := p.Save(8*vg.Inch, 4.5*vg.Inch, base+ext); err != nil {
+			return err
+		}
+	}
+	return nil
+}
