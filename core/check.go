@@ -64,6 +64,18 @@ func checkInt(flag string, v, lo int) error {
 	return nil
 }
 
+// maxIters bounds the iteration and step counts: a million outer
+// iterations or steps is beyond any search this tool is for, and a
+// larger count is a typo or a damaged file.
+const maxIters = 1_000_000
+
+func checkCount(flag string, v, lo int) error {
+	if v < lo || v > maxIters {
+		return fmt.Errorf("--%s %d: want %d to %d", flag, v, lo, maxIters)
+	}
+	return nil
+}
+
 func oneOf(flag, v string, options []string) error {
 	for _, o := range options {
 		if o == v {

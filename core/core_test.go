@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/maple-ood/maple/dataset"
@@ -581,5 +582,33 @@ func TestReferenceRecipeFollowsCode(t *testing.T) {
 	set, es = ReferenceRecipe(DefaultSettings(), DefaultEval(), map[string]bool{"eval-momentum": true, "detach-sum": true})
 	if es.Momentum != DefaultEval().Momentum || set.DetachSum {
 		t.Errorf("flags given were overridden: eval momentum %g, detach-sum %v", es.Momentum, set.DetachSum)
+	}
+}
+
+// TestCountsBounded: an iteration or step count of a million or more (a
+// typo, or a run.json edited by hand) is refused, naming its flag.
+func TestCountsBounded(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(*Settings, *EvalSettings)
+		flag string
+	}{
+		{"outer iters", func(s *Settings, _ *EvalSettings) { s.OuterIters = 1e12 }, "--outer-iters 1000000000000: want 1 to 1000000"},
+		{"inner steps", func(s *Settings, _ *EvalSettings) { s.InnerSteps = 2e6 }, "--inner-steps 2000000"},
+		{"eval steps", func(_ *Settings, e *EvalSettings) { e.Steps = 1e9 }, "--eval-steps 1000000000"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, e := DefaultSettings(), DefaultEval()
+			c.set(&s, &e)
+			err := firstErr(s.Check(), e.Check())
+			if err == nil || !strings.Contains(err.Error(), c.flag) {
+				t.Errorf("error %v, want %q", err, c.flag)
+			}
+		})
+	}
+	s := DefaultSettings()
+	s.OuterIters = 1_000_000
+	if err := s.Check(); err != nil {
+		t.Errorf("a million outer iterations refused: %v", err)
 	}
 }

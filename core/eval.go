@@ -134,7 +134,7 @@ func (es EvalSettings) Check() error {
 		return fmt.Errorf("--eval-model: %w", err)
 	}
 	return firstErr(
-		checkInt("eval-steps", es.Steps, 1),
+		checkCount("eval-steps", es.Steps, 1),
 		checkInt("eval-every", es.EvalEvery, 1),
 		checkInt("eval-min-step", es.MinStep, 0),
 		checkNum("eval-lr", es.LR, positive),

@@ -136,6 +136,7 @@ func TestNPYRoundTripAndBadInput(t *testing.T) {
 		{"truncated", raw[:len(raw)-5], "truncated"},
 		{"fortran", bytes.Replace(raw, []byte("False, "), []byte("True,  "), 1), "fortran"},
 		{"complex", bytes.Replace(raw, []byte("<f4"), []byte("<c8"), 1), "element type"},
+		{"negative shape", bytes.Replace(raw, []byte("(3,)"), []byte("(-3,)")[:4], 1), "negative dimension"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, _, err := ReadNPY(bytes.NewReader(c.in)); err == nil || !strings.Contains(strings.ToLower(err.Error()), c.want) {

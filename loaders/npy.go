@@ -53,7 +53,10 @@ func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
 	}
 	n := 1
 	for _, d := range h.Descr.Shape {
-		if d < 0 || (d > 0 && n > maxIDX/d) {
+		if d < 0 {
+			return nil, nil, fmt.Errorf("shape %v has a negative dimension; the header is damaged", h.Descr.Shape)
+		}
+		if d > 0 && n > maxIDX/d {
 			return nil, nil, fmt.Errorf("shape %v is too large", h.Descr.Shape)
 		}
 		n *= d

@@ -31,6 +31,9 @@ type Spec struct {
 	Widths []int  // hidden widths (mlp) or channels (cnn, cnns)
 }
 
+// MaxWidth is the largest hidden width or channel count a spec may ask for.
+const MaxWidth = 1 << 16
+
 // ParseSpec reads an architecture:
 //
 //	linear           logistic (or softmax) regression
@@ -57,8 +60,11 @@ func ParseSpec(s string) (Spec, error) {
 		sp.Widths = nil
 		for _, f := range strings.Split(args, ",") {
 			w, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || w <= 0 || w > 1<<16 {
+			if err != nil || w <= 0 {
 				return Spec{}, fmt.Errorf("model %q: width %q is not a positive integer", s, f)
+			}
+			if w > MaxWidth {
+				return Spec{}, fmt.Errorf("model %q: width %d is above the limit of %d", s, w, MaxWidth)
 			}
 			sp.Widths = append(sp.Widths, w)
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -277,23 +278,29 @@ func TestParseSpec(t *testing.T) {
 	cases := []struct {
 		in, want string
 		ok       bool
+		msg      string // part of the error
 	}{
-		{"linear", "linear", true},
-		{"mlp", "mlp:390,390", true},
-		{"mlp:64,32", "mlp:64,32", true},
-		{"cnn", "cnn:16,32", true},
-		{"cnns:8,8", "cnns:8,8", true},
-		{"mlp:0", "", false},
-		{"mlp:a", "", false},
-		{"cnn:1,2,3", "", false},
-		{"linear:3", "", false},
-		{"resnet", "", false},
+		{"linear", "linear", true, ""},
+		{"mlp", "mlp:390,390", true, ""},
+		{"mlp:64,32", "mlp:64,32", true, ""},
+		{"cnn", "cnn:16,32", true, ""},
+		{"cnns:8,8", "cnns:8,8", true, ""},
+		{"mlp:65536", "mlp:65536", true, ""},
+		{"mlp:0", "", false, "not a positive integer"},
+		{"mlp:a", "", false, "not a positive integer"},
+		{"mlp:200000,200000", "", false, "width 200000 is above the limit of 65536"},
+		{"cnn:1,2,3", "", false, "exactly two"},
+		{"linear:3", "", false, "no widths"},
+		{"resnet", "", false, "unknown kind"},
 	}
 	for _, c := range cases {
 		t.Run(c.in, func(t *testing.T) {
 			s, err := ParseSpec(c.in)
 			if (err == nil) != c.ok {
 				t.Fatalf("ParseSpec(%q) error %v, want ok=%v", c.in, err, c.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("ParseSpec(%q): %v, want it to say %q", c.in, err, c.msg)
 			}
 			if c.ok && s.String() != c.want {
 				t.Errorf("ParseSpec(%q) = %s, want %s", c.in, s, c.want)

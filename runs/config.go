@@ -73,6 +73,9 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 	if err := os.MkdirAll(runsDir, dirPerm); err != nil {
 		return nil, fmt.Errorf("cannot create the runs directory: %w", err)
 	}
+	if err := checkRunsDir(runsDir); err != nil {
+		return nil, err
+	}
 	if cfg.Started.IsZero() {
 		cfg.Started = time.Now()
 	}
@@ -264,4 +267,26 @@ func writeJSONAtomic(path string, v any) error {
 // OpenLog opens the run's log.txt for appending.
 func (r *Run) OpenLog() (*os.File, error) {
 	return os.OpenFile(r.Path(LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, filePerm)
+}
+
+// checkRunsDir refuses a runs directory in which another user could
+// rename or delete this user's runs: one owned by another user (root
+// aside), or one others may write to without the sticky bit (as /tmp
+// has).
+func checkRunsDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("runs directory: %w", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	if uid := int(st.Uid); uid != os.Getuid() && uid != 0 {
+		return fmt.Errorf("the runs directory %s belongs to user %d, who could rename or delete your runs; use a directory of your own (--runs-dir or $MAPLE_RUNS_DIR)", dir, uid)
+	}
+	if fi.Mode().Perm()&0o022 != 0 && fi.Mode()&os.ModeSticky == 0 {
+		return fmt.Errorf("the runs directory %s is writable by other users (mode %v), who could rename or delete your runs; chmod go-w %s, or use a directory of your own (--runs-dir or $MAPLE_RUNS_DIR)", dir, fi.Mode().Perm(), dir)
+	}
+	return nil
 }

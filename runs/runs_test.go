@@ -665,7 +665,7 @@ func TestLockEdgeCases(t *testing.T) {
 	r2.Config.Dataset = loaders.DefaultSpec("synthetic")
 	r2.Config.Settings.Model = "linear"
 	r2.Config.Eval = core.DefaultEval()
-	r2.Config.Settings.OuterIters, r2.Config.Eval.Steps = 3, 20
+	r2.Config.Settings.OuterIters, r2.Config.Settings.InnerSteps, r2.Config.Eval.Steps = 3, 5, 20
 	var log strings.Builder
 	sum, err := Execute(context.Background(), r2, nil, Options{Log: &log})
 	if err != nil || sum.Status != core.StatusDone {
@@ -690,8 +690,9 @@ func TestLockEdgeCases(t *testing.T) {
 }
 
 // TestPrivateSocketDir: a long runs path puts the socket in a per-user
-// 0700 directory, and a directory planted there by someone else (wrong
-// mode) is refused instead of used.
+// 0700 directory; a directory planted there by someone else (open to
+// others, or a symlink) is left alone and the socket goes to a fresh
+// private directory instead, removed with it: nobody can block a run.
 func TestPrivateSocketDir(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	long := filepath.Join(t.TempDir(), strings.Repeat("d", 120))
@@ -715,9 +716,64 @@ func TestPrivateSocketDir(t *testing.T) {
 	cl.Close()
 	srv.Close()
 	planted := filepath.Join(os.Getenv("XDG_RUNTIME_DIR"), "maple")
-	os.Chmod(planted, 0o777)
-	if _, err := Serve(r, NewHub(), &fakeCtl{}); err == nil || !strings.Contains(err.Error(), "mode 0700") {
-		t.Errorf("a socket directory open to others was used: %v", err)
+	elsewhere := t.TempDir()
+	for name, plant := range map[string]func(){
+		"open to others": func() { os.Chmod(planted, 0o777) },
+		"a symlink":      func() { os.RemoveAll(planted); os.Symlink(elsewhere, planted) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			plant()
+			srv, err := Serve(r, NewHub(), &fakeCtl{})
+			if err != nil {
+				t.Fatalf("a planted socket directory blocked the run: %v", err)
+			}
+			p, _ := os.ReadFile(r.Path(SocketFile))
+			dir := filepath.Dir(string(p))
+			fi, err := os.Lstat(dir)
+			if dir == planted || err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+				t.Errorf("socket in %s (%v, %v)", dir, fi.Mode(), err)
+			}
+			cl, err := Attach(r.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cl.Close()
+			srv.Close()
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("the fresh socket directory %s was left behind", dir)
+			}
+			if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+				t.Errorf("a socket was put through the symlink")
+			}
+		})
+	}
+}
+
+// TestRunsDirOfOthers: a runs directory another user could rename runs
+// in is refused before a run is created, naming the directory.
+func TestRunsDirOfOthers(t *testing.T) {
+	open := t.TempDir()
+	os.Chmod(open, 0o777)
+	if _, err := Create(open, Config{Method: "maple"}); err == nil || !strings.Contains(err.Error(), "writable by other users") || !strings.Contains(err.Error(), open) {
+		t.Errorf("a world-writable runs directory: %v", err)
+	}
+	if ents, _ := os.ReadDir(open); len(ents) != 0 {
+		t.Errorf("something was created: %v", ents)
+	}
+	sticky := t.TempDir()
+	os.Chmod(sticky, 0o777|os.ModeSticky)
+	if r, err := Create(sticky, Config{Method: "maple"}); err != nil {
+		t.Errorf("a sticky shared directory (as /tmp): %v", err)
+	} else {
+		r.Close()
+	}
+	if os.Getuid() != 0 {
+		return // only root can give a directory to another user
+	}
+	theirs := t.TempDir()
+	os.Chown(theirs, 4242, 4242)
+	if _, err := Create(theirs, Config{Method: "maple"}); err == nil || !strings.Contains(err.Error(), "belongs to user 4242") {
+		t.Errorf("another user's runs directory: %v", err)
 	}
 }
 

@@ -67,6 +67,7 @@ type Server struct {
 	ln      *net.UnixListener
 	path    string
 	pointer string // <run>/sock when it holds the real path (long paths)
+	fresh   string // the socket's own directory, removed with it, if any
 	hub     *Hub
 	ctl     Control
 	cfg     *Config
@@ -79,44 +80,60 @@ type Server struct {
 // socketPath picks where a run's socket listens: <run>/sock, or, when that
 // path is too long for a unix socket, a file in the user's private socket
 // directory (see privateDir) named by a hash of the run's path, whose path
-// is written into <run>/sock.
-func socketPath(r *Run) (listen, pointer string, err error) {
+// is written into <run>/sock. fresh is a directory made for this socket
+// alone, to be removed with it.
+func socketPath(r *Run) (listen, pointer, fresh string, err error) {
 	p := r.Path(SocketFile)
 	if len(p) < 100 {
-		return p, "", nil
+		return p, "", "", nil
 	}
-	dir, err := privateDir()
+	dir, isFresh, err := privateDir()
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
+	}
+	if isFresh {
+		fresh = dir
 	}
 	abs, _ := filepath.Abs(r.Dir)
 	h := sha256.Sum256([]byte(abs))
-	return filepath.Join(dir, r.Config.ID+"-"+hex.EncodeToString(h[:6])+".sock"), p, nil
+	return filepath.Join(dir, r.Config.ID+"-"+hex.EncodeToString(h[:6])+".sock"), p, fresh, nil
 }
 
 // privateDir returns a directory only this user can enter:
-// $XDG_RUNTIME_DIR/maple, else <tmp>/maple-<uid>, created 0700. An
-// existing one that is not a directory owned by this user with mode 0700
-// (another user created it first, or a symlink) is refused.
-func privateDir() (string, error) {
+// $XDG_RUNTIME_DIR/maple, else <tmp>/maple-<uid>, created 0700. When that
+// one is not a directory owned by this user with mode 0700 (another user
+// created it first, or planted a symlink), it is left alone and a fresh
+// directory with a name nobody can guess is made beside it (fresh true):
+// no other user can block a run.
+func privateDir() (dir string, fresh bool, err error) {
 	base := os.Getenv("XDG_RUNTIME_DIR")
 	name := "maple"
 	if base == "" {
 		base, name = os.TempDir(), fmt.Sprintf("maple-%d", os.Getuid())
 	}
-	dir := filepath.Join(base, name)
+	dir = filepath.Join(base, name)
+	if ownPrivateDir(dir) {
+		return dir, false, nil
+	}
+	d, err := os.MkdirTemp(base, name+"-")
+	if err != nil {
+		return "", false, fmt.Errorf("cannot create a socket directory in %s: %w", base, err)
+	}
+	return d, true, nil
+}
+
+// ownPrivateDir creates dir 0700 if missing and tells whether it is a
+// directory of this user's with mode 0700.
+func ownPrivateDir(dir string) bool {
 	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
-		return "", fmt.Errorf("cannot create the socket directory %s: %w", dir, err)
+		return false
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {
-		return "", err
+		return false
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm() != 0o700 {
-		return "", fmt.Errorf("refusing the socket directory %s: it must be a directory of yours with mode 0700 (it is %v); remove it", dir, fi.Mode())
-	}
-	return dir, nil
+	return fi.IsDir() && ok && int(st.Uid) == os.Getuid() && fi.Mode().Perm() == 0o700
 }
 
 // Serve starts listening for the run r; only this process's user may
@@ -126,27 +143,33 @@ func Serve(r *Run, hub *Hub, ctl Control) (*Server, error) {
 }
 
 func serve(r *Run, hub *Hub, ctl Control, uid int) (*Server, error) {
-	path, pointer, err := socketPath(r)
+	path, pointer, fresh, err := socketPath(r)
 	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Server, error) {
+		if fresh != "" {
+			os.RemoveAll(fresh)
+		}
 		return nil, err
 	}
 	os.Remove(path) // a stale socket of a dead process; we hold the run's lock
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
-		return nil, fmt.Errorf("cannot listen on %s: %w", path, err)
+		return fail(fmt.Errorf("cannot listen on %s: %w", path, err))
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
-		return nil, fmt.Errorf("%w", err)
+		return fail(fmt.Errorf("%w", err))
 	}
 	if pointer != "" {
 		if err := os.WriteFile(pointer, []byte(path), 0o600); err != nil {
 			ln.Close()
-			return nil, fmt.Errorf("%w", err)
+			return fail(fmt.Errorf("%w", err))
 		}
 	}
 	cfg := r.Config
-	s := &Server{ln: ln, path: path, pointer: pointer, hub: hub, ctl: ctl, cfg: &cfg, uid: uid, conn: map[net.Conn]struct{}{}}
+	s := &Server{ln: ln, path: path, pointer: pointer, fresh: fresh, hub: hub, ctl: ctl, cfg: &cfg, uid: uid, conn: map[net.Conn]struct{}{}}
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
@@ -164,6 +187,9 @@ func (s *Server) Close() error {
 	os.Remove(s.path)
 	if s.pointer != "" {
 		os.Remove(s.pointer)
+	}
+	if s.fresh != "" {
+		os.RemoveAll(s.fresh)
 	}
 	return err
 }
