@@ -317,6 +317,7 @@ func checkpointRoundTrip(t *testing.T, st *core.State) {
 type fakeCtl struct {
 	mu   sync.Mutex
 	cmds []string
+	lr   core.LearningRates // the last rates set
 }
 
 func (f *fakeCtl) add(s string)       { f.mu.Lock(); f.cmds = append(f.cmds, s); f.mu.Unlock() }
@@ -330,6 +331,9 @@ func (f *fakeCtl) SetLR(l core.LearningRates) error {
 		return err
 	}
 	f.add("set_lr")
+	f.mu.Lock()
+	f.lr = l
+	f.mu.Unlock()
 	return nil
 }
 
@@ -368,8 +372,30 @@ func TestSocket(t *testing.T) {
 	if len(kinds) != 3 || !strings.HasPrefix(kinds[0], "hello") || !strings.Contains(kinds[1], "not a command") || !strings.Contains(kinds[2], "unknown command") {
 		t.Errorf("replies %v", kinds)
 	}
+	// set_lr naming one rate keeps the others in force (the newest
+	// snapshot's).
+	hub.Snapshot(&core.Snapshot{Iter: 2, Total: 5, LR: core.LearningRates{Weight: 0.25, Keep: 0.05, Inner: 0.1}})
+	raw.Write([]byte(`{"cmd":"set_lr","lr":{"inner":0.05}}` + "\n" + `{"cmd":"set_lr","lr":{}}` + "\n"))
+	for len(kinds) < 5 && sc.Scan() {
+		var m Msg
+		json.Unmarshal(sc.Bytes(), &m)
+		if m.Kind == MsgError {
+			kinds = append(kinds, string(m.Kind)+":"+m.Error)
+		}
+		if len(kinds) == 4 {
+			break
+		}
+	}
+	if len(kinds) != 4 || !strings.Contains(kinds[3], "naming one or more") {
+		t.Errorf("set_lr without rates: %v", kinds)
+	}
+	ctl.mu.Lock()
+	if want := (core.LearningRates{Weight: 0.25, Keep: 0.05, Inner: 0.05}); ctl.lr != want || len(ctl.cmds) != 1 {
+		t.Errorf("set_lr of the inner rate alone set %+v (%v), want %+v", ctl.lr, ctl.cmds, want)
+	}
+	ctl.cmds = nil
+	ctl.mu.Unlock()
 	raw.Close()
-	hub.Snapshot(&core.Snapshot{Iter: 2, Total: 5})
 
 	cl, err := Attach(r.Dir)
 	if err != nil {

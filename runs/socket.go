@@ -56,9 +56,28 @@ type Msg struct {
 
 // Cmd is one line from a client: pause, resume, checkpoint, stop or set_lr.
 type Cmd struct {
-	Cmd  CmdKind             `json:"cmd"`
-	Iter int                 `json:"iter,omitempty"` // exported`
-	LR   *core.LearningRates `json:"lr,omitempty"`
+	Cmd  CmdKind     `json:"cmd"`
+	Iter int         `json:"iter,omitempty"` // exported`
+	LR   *RatesPatch `json:"lr,omitempty"`
+}
+
+// RatesPatch is set_lr's rates: those it names change, the others keep
+// the values in force.
+type RatesPatch struct {
+	Weight *float64 `json:"weight,omitempty"`
+	Keep   *float64 `json:"keep,omitempty"`
+	Inner  *float64 `json:"inner,omitempty"`
+}
+
+// ratesNow are the rates in force as the hub last saw them (the newest
+// snapshot's), else the run's settings'.
+func (s *Server) ratesNow() core.LearningRates {
+	h := s.hub.History()
+	if n := len(h); n > 0 && h[n-1].LR != (core.LearningRates{}) {
+		return h[n-1].LR
+	}
+	c := s.cfg.Settings
+	return core.LearningRates{Weight: c.WeightLR, Keep: c.KeepLR, Inner: c.InnerLR}
 }
 
 // Server serves a search's snapshots and takes commands on an owner-only
@@ -298,10 +317,19 @@ func (s *Server) apply(c Cmd) error {
 	case CmdExported:
 		return s.ctl.Exported(c.Iter)
 	case CmdSetLR:
-		if c.LR == nil {
-			return errors.New("set_lr needs lr: {weight, keep, inner}")
+		if c.LR == nil || (c.LR.Weight == nil && c.LR.Keep == nil && c.LR.Inner == nil) {
+			return errors.New("set_lr needs lr naming one or more of weight, keep, inner")
 		}
-		return s.ctl.SetLR(*c.LR)
+		lr := s.ratesNow()
+		for _, f := range []struct {
+			v  *float64
+			to *float64
+		}{{c.LR.Weight, &lr.Weight}, {c.LR.Keep, &lr.Keep}, {c.LR.Inner, &lr.Inner}} {
+			if f.v != nil {
+				*f.to = *f.v
+			}
+		}
+		return s.ctl.SetLR(lr)
 	}
 	return fmt.Errorf("unknown command %q: want pause, resume, checkpoint, stop or set_lr", c.Cmd)
 }
@@ -397,7 +425,7 @@ func (c *Client) SetLR(lr core.LearningRates) error {
 	if err := lr.Check(); err != nil {
 		return err
 	}
-	return c.send(Cmd{Cmd: CmdSetLR, LR: &lr})
+	return c.send(Cmd{Cmd: CmdSetLR, LR: &RatesPatch{Weight: &lr.Weight, Keep: &lr.Keep, Inner: &lr.Inner}})
 }
 
 // Follow prints what an attached client receives as progress lines (the
