@@ -106,6 +106,11 @@ type Splits struct {
 	// matrix S with x = S [z_c; z_s], and CoreDims the length of z_c.
 	Basis    []float64
 	CoreDims int
+
+	// Warnings are what a person should know about the data before
+	// training on it (features of a scale that makes training diverge or
+	// saturate, ...); the caller shows them.
+	Warnings []string
 }
 
 // Validate checks every split.

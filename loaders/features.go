@@ -268,6 +268,7 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 			ids[r] = int64(r)
 		}
 	}
+	var names []string // the feature columns' names, for features from the CSV
 	if x == nil {
 		var fc []int
 		if c.FeatureCols != "" {
@@ -289,6 +290,9 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 			return nil, fmt.Errorf("%s: no feature columns besides the annotations; pass a .npy of features", t.path)
 		}
 		d = len(fc)
+		for _, ci := range fc {
+			names = append(names, t.header[ci])
+		}
 		x = make([]float32, n*d)
 		for r := 0; r < n; r++ {
 			if len(t.rows[r]) != len(t.header) {
@@ -324,6 +328,12 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 		}
 	}
 	sp := &Splits{Name: name, Source: source, Train: all.Subset("train", parts[0]), Val: all.Subset("val", parts[1]), Test: all.Subset("test", parts[2])}
+	sp.Warnings = largeFeatures(x, d, func(j int) string {
+		if names != nil {
+			return fmt.Sprintf("column %q", names[j])
+		}
+		return fmt.Sprintf("feature %d", j)
+	}, source)
 	return sp, sp.Validate()
 }
 
@@ -331,4 +341,40 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 func (c *FeaturesConfig) UnmarshalJSON(b []byte) error {
 	type plain FeaturesConfig
 	return legacyjson.Unmarshal(b, (*plain)(c))
+}
+
+// largeFeature is the magnitude above which a feature is worth a word:
+// networks and their default learning rates expect standardised inputs.
+const largeFeature = 1e6
+
+// largeFeatures names the features (up to three, then a count) whose
+// values reach largeFeature in magnitude, with their range.
+func largeFeatures(x []float32, d int, name func(int) string, source string) []string {
+	if d == 0 {
+		return nil
+	}
+	lo, hi := make([]float32, d), make([]float32, d)
+	for j := range lo {
+		lo[j], hi[j] = float32(math.Inf(1)), float32(math.Inf(-1))
+	}
+	for i, v := range x {
+		j := i % d
+		lo[j], hi[j] = min(lo[j], v), max(hi[j], v)
+	}
+	var out []string
+	more := 0
+	for j := range lo {
+		if math.Max(math.Abs(float64(lo[j])), math.Abs(float64(hi[j]))) < largeFeature {
+			continue
+		}
+		if len(out) == 3 {
+			more++
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: %s ranges over [%g, %g]; values this large make training diverge or saturate: standardise the features", source, name(j), lo[j], hi[j]))
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("%s: %d more features reach %g in magnitude", source, more, largeFeature))
+	}
+	return out
 }

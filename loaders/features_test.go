@@ -49,6 +49,14 @@ func TestFeaturesCSV(t *testing.T) {
 	if s.Test.ID[1] != 14 || s.Test.X[2] != 4.5 || s.Test.X[3] != 5 || s.Train.Env[1] != 1 || s.Train.EnvNames[1] != "b" {
 		t.Errorf("test row: id %d x %v env %v", s.Test.ID, s.Test.X, s.Train.EnvNames)
 	}
+	if len(s.Warnings) != 0 {
+		t.Errorf("warnings on ordinary features: %q", s.Warnings)
+	}
+	// Features of 2e9 train, but not without a word naming the column.
+	c.CSV = writeFile(t, filepath.Join(dir, "big.csv"), strings.Replace(goodCSV, "11,1.5,2,1", "11,1.5,2e9,1", 1))
+	if big, err := Features(c); err != nil || len(big.Warnings) != 1 || !strings.Contains(big.Warnings[0], `column "f2" ranges over [1, 2e+09]`) {
+		t.Errorf("large values: %v %q", err, big.Warnings)
+	}
 	bad := []struct{ name, csv, want string }{
 		{"no label", strings.Replace(goodCSV, "label", "lab", 1), `no label column "label"`},
 		{"label out of range", strings.Replace(goodCSV, "0.5,1,0,a", "0.5,1,-3,a", 1), "label -3"},

@@ -50,6 +50,11 @@ func Prepare(c Config, progress io.Writer) (*dataset.Splits, error) {
 	if err != nil {
 		return nil, err
 	}
+	if progress != nil {
+		for _, w := range sp.Warnings {
+			fmt.Fprintf(progress, "warning: %s\n", w)
+		}
+	}
 	if c.Method == "maple" && c.Settings.InitParams != "" {
 		theta, err := readInit(c.Settings.InitParams)
 		if err != nil {
