@@ -16,8 +16,10 @@ import (
 func main() { os.Exit(mainRun()) }
 
 func mainRun() int {
-	f := cmd.NewFactory()
+	// Signals first: before this line (package initialisation, about
+	// 0.1 s) a signal ends the process with the shell's code for it.
 	ctx, stop := runs.Interrupts(context.Background(), os.Exit)
 	defer stop()
+	f := cmd.NewFactory()
 	return cmd.ExitCode(f, cmd.NewCmdRoot(f).ExecuteContext(ctx))
 }
