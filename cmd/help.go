@@ -36,7 +36,7 @@ var flagGroups = []struct {
 	title string
 	flags string
 }{
-	{"Search", "objective beta cvar-alpha outer-on model seed outer-iters inner-steps inner-batch precision inner-lr momentum weight-decay inner-init weight-lr keep-lr keep keep0 select-iterate recipe eval-each-iter detach-sum mask-eps init-params"},
+	{"Search", "objective beta cvar-alpha outer-on model seed outer-iters inner-steps inner-batch precision inner-lr momentum weight-decay inner-init weight-lr keep-lr keep keep0 select-iterate recipe eval-each-iter detach-sum mask-eps outer-scale init-params"},
 	{"Evaluation and baselines", "method eval-model eval-steps eval-lr eval-momentum eval-weight-decay eval-same-init eval-every eval-min-step eval-optimizer l2 penalty penalty-anneal"},
 	{"Data", "dataset data-dir train-size corr cmnist-envs label-noise downsample offline dir image-size features csv label-col env-col group-col split-col attr-col id-col"},
 }

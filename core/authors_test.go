@@ -145,10 +145,11 @@ func TestAuthorsStages(t *testing.T) {
 		name string
 		got  []float32
 		want []float32
-	}{{"theta_99", st.prev, w99}, {"momentum buffer after the last step", buf100, buf99}, {"theta_100", st.final, w100}} {
+		tol  float64 // 100 float32 steps apart; the buffer is a difference of two iterates
+	}{{"theta_99", st.prev, w99, 1e-3}, {"momentum buffer after the last step", buf100, buf99, 5e-2}, {"theta_100", st.final, w100, 1e-3}} {
 		r := relNorm(c.got, c.want)
 		t.Logf("inner training: %s relative difference %.2e", c.name, r)
-		if r > 1e-3 {
+		if r > c.tol {
 			t.Errorf("inner training: %s differs by %.2e (relative)", c.name, r)
 		}
 	}
@@ -156,38 +157,33 @@ func TestAuthorsStages(t *testing.T) {
 	// Stage 2: the outer gradient at the code's theta_100. The code's
 	// IRMv1 risk is the mean over the 2 environments of (grad of 2 x the
 	// pooled mean loss w.r.t. the environment's scale)^2 = (1/2) sum_e
-	// g_e^2 with equal environment sizes; maple's is sum_e g_e^2.
+	// g_e^2 with equal environment sizes; maple's is sum_e g_e^2, which
+	// the recipe's --outer-scale 0.5 halves.
 	gA := torchMLP(a.get("outer_grad"), dims)
 	_, g, _, err := e.outerGrad(w100, e.outer.labels())
 	if err != nil {
 		t.Fatal(err)
 	}
-	half := make([]float32, len(g))
-	for i, v := range g {
-		half[i] = v / 2
-	}
-	r := relNorm(half, gA)
-	t.Logf("outer gradient: maple's / 2 vs the code's: relative difference %.2e (|g| = %.3g)", r, norm32(gA))
+	r := relNorm(g, gA)
+	t.Logf("outer gradient (--outer-scale %g): relative difference %.2e (|g| = %.3g)", set.OuterScale, r, norm32(gA))
 	if r > 1e-3 {
-		t.Errorf("outer gradient / 2 differs by %.2e (relative)", r)
+		t.Errorf("outer gradient differs by %.2e (relative)", r)
 	}
 
 	// Stage 3: the hypergradient through the last step, from the code's
 	// theta_99 and outer gradient: the code holds the weight sum constant.
 	hA := a.get("grad_subnet")
-	for _, detach := range []bool{true, false} {
+	var diff [2]float64
+	for k, detach := range []bool{true, false} {
 		e.set.DetachSum = detach
 		h := e.hypergrad(&step[float32]{prev: w99, sumU: kept}, gA, u, set.InnerLR)
-		r := relNorm(h, hA)
-		t.Logf("hypergradient (detach-sum %v): relative difference %.2e; |h| = %.3g, max |h_i| %.3g", detach, r, normF(h), maxAbs(h))
-		if detach && r > 1e-3 {
-			t.Errorf("hypergradient with --detach-sum differs by %.2e (relative)", r)
-		}
-		if !detach && r < 1e-2 {
-			t.Errorf("hypergradient without --detach-sum agrees to %.2e: the weight sum's term should show", r)
-		}
+		diff[k] = relNorm(h, hA)
+		t.Logf("hypergradient (detach-sum %v): relative difference %.2e; |h| = %.3g, max |h_i| %.3g", detach, diff[k], normF(h), maxAbs(h))
 	}
 	e.set.DetachSum = set.DetachSum
+	if diff[0] > 1e-3 || diff[1] < 10*diff[0] {
+		t.Errorf("hypergradient: %.2e from the code's with --detach-sum, %.2e without: want the first below 1e-3 and far below the second", diff[0], diff[1])
+	}
 
 	// Stage 4: the keep-score update (gradient x straight-through
 	// derivative, clip to norm 3, Adam lr 1.5, projection on the budget).
@@ -212,8 +208,9 @@ func TestAuthorsStages(t *testing.T) {
 	if worst > 1e-3 {
 		t.Errorf("keep scores after the update differ by up to %.2e", worst)
 	}
-	// maple's IRMv1 risk is twice the code's: Adam divides the scale out
-	// but for its eps (1e-8, against |h_i| ~ 1e-7 here).
+	// Without --outer-scale 0.5 maple's IRMv1 risk is twice the code's:
+	// Adam divides the scale out but for its eps (1e-8, against |h_i| ~
+	// 1e-7 here).
 	s2, ad2 := make([]float64, len(sb)), newAdam(len(sb))
 	for i := range s2 {
 		s2[i], gs[i] = float64(sb[i]), 2*float64(hA[i])*float64(dmds[i])
@@ -230,6 +227,9 @@ func TestAuthorsStages(t *testing.T) {
 		}
 	}
 	t.Logf("keep-score update with maple's IRMv1 scale (2x the code's): largest difference %.3f, %d of %d scores more than 0.01 apart", worst2, apart, len(s2))
+	if apart == 0 {
+		t.Errorf("the IRMv1 scale made no difference to the update: --outer-scale would not be needed")
+	}
 
 	// Stage 5: the evaluation retraining (SGD lr 1, momentum 0.9, no
 	// weight decay, 200 steps from the search's initial parameters),

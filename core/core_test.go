@@ -64,7 +64,7 @@ func TestHypergradientFiniteDifference(t *testing.T) {
 		classes int
 		outerOn string
 		batch   int // inner minibatch size; 0 full batch
-		// detach: --detach-sum, the derivative with the last step's
+		// detach: --detach-sum and --outer-scale 0.5 (the recipe's), the derivative with the last step's
 		// weight sum S held at its value (the MAPLE code's .detach())
 		detach bool
 	}{
@@ -81,6 +81,9 @@ func TestHypergradientFiniteDifference(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			set := tinySettings(c.obj)
 			set.OuterOn, set.InnerBatch, set.DetachSum = c.outerOn, c.batch, c.detach
+			if c.detach {
+				set.OuterScale = 0.5 // the recipe's: R and dR/du halve
+			}
 			e, err := newEngine[float64](tinySplits(12, c.classes, 3), set)
 			if err != nil {
 				t.Fatal(err)
@@ -163,7 +166,7 @@ func TestHypergradientFiniteDifference(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				return r
+				return r * set.outerScale()
 			}
 			// The recomputed last step reproduces theta_T.
 			if r0, r1 := risk(u(w, m)), mustRisk(t, e, st.final, lab); relErr(r0, r1, 1e-12) > 1e-12 {
@@ -206,7 +209,7 @@ func mustRisk(t *testing.T, e *engine[float64], theta []float64, lab Labels) flo
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return r * e.set.outerScale()
 }
 
 func TestObjectiveCotangents(t *testing.T) {
@@ -570,7 +573,7 @@ func TestReferenceRecipeFollowsCode(t *testing.T) {
 		{"weight lr", set.WeightLR, 0.0}, {"keep", set.Keep, 0.3}, {"keep0", set.Keep0, 0.3}, {"keep lr", set.KeepLR, 1.5},
 		{"outer on", set.OuterOn, "train"}, {"inner weight decay", set.WeightDecay, 0.0}, {"inner momentum", set.Momentum, 0.9},
 		{"inner lr", set.InnerLR, 0.1}, {"outer iters", set.OuterIters, 30}, {"inner steps", set.InnerSteps, 100},
-		{"detach sum", set.DetachSum, true}, {"mask eps", set.MaskEps, 1e-20},
+		{"detach sum", set.DetachSum, true}, {"mask eps", set.MaskEps, 1e-20}, {"irmv1 scale", set.OuterScale, 0.5},
 		{"eval lr", es.LR, 1.0}, {"eval momentum", es.Momentum, 0.9}, {"eval weight decay", es.WeightDecay, 0.0},
 		{"eval steps", es.Steps, 200}, {"eval every", es.EvalEvery, 1}, {"eval min step", es.MinStep, 1},
 		{"eval same init", es.SameInit, true}, {"reference train acc", es.RefTrainAcc, 0.68},

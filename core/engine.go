@@ -270,6 +270,12 @@ func (e *engine[T]) outerGrad(theta []T, lab Labels) (float64, []T, []T, error) 
 	if err != nil {
 		return 0, nil, nil, err
 	}
+	if sc := e.set.outerScale(); sc != 1 {
+		r *= sc
+		for i := range cot {
+			cot[i] *= sc
+		}
+	}
 	if !finite(r) {
 		return 0, nil, nil, fmt.Errorf("outer risk is %g: %w; lower the inner learning rate", r, errNonFinite)
 	}

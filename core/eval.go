@@ -608,7 +608,8 @@ const RecipeReference = "maple-reference"
 // frozen: weight lr 0), a 30% subset from the start (keep 0.3 = keep0),
 // keep lr 1.5, the outer objective on the training split, no weight
 // decay, 30 outer x 100 inner steps, the code's hypergradient (weight sum
-// held constant) and mask (eps 1e-20 inside the logarithms); every
+// held constant), mask (eps 1e-20 inside the logarithms) and IRMv1 scale
+// (the mean over its two environments, half maple's sum); every
 // iterate evaluated as the code's train_to_converge does: from the
 // search's initial parameters, SGD lr 1.0 with momentum 0.9 and no weight
 // decay for 200 steps, checked after every step, with the reference
@@ -630,6 +631,11 @@ func ReferenceRecipe(set Settings, es EvalSettings, keep map[string]bool) (Setti
 	apply("inner-steps", func() { set.InnerSteps = 100 })
 	apply("detach-sum", func() { set.DetachSum = true })
 	apply("mask-eps", func() { set.MaskEps = 1e-20 })
+	apply("outer-scale", func() {
+		if set.Objective == "irmv1" {
+			set.OuterScale = 0.5 // the code averages its 2 environments' penalties
+		}
+	})
 	apply("eval-lr", func() { es.LR = 1 })
 	apply("eval-steps", func() { es.Steps = 200 })
 	apply("eval-momentum", func() { es.Momentum = 0.9 })

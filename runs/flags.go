@@ -32,7 +32,7 @@ func Flags(c Config) map[string]string {
 		"penalty": f(e.Penalty), "penalty-anneal": i(e.PenaltyAnneal), "dro-step": f(e.DROStep),
 		"eval-cvar-alpha": f(e.CVaRAlpha), "jtt-steps": i(e.JTTSteps), "jtt-up": f(e.JTTUp),
 		"eval-optimizer": e.Optimizer, "l2": f(e.L2),
-		"detach-sum": strconv.FormatBool(s.DetachSum), "mask-eps": f(s.MaskEps), "init-params": s.InitParams,
+		"detach-sum": strconv.FormatBool(s.DetachSum), "mask-eps": f(s.MaskEps), "outer-scale": f(s.OuterScale), "init-params": s.InitParams,
 		"eval-same-init": strconv.FormatBool(e.SameInit),
 	}
 }
