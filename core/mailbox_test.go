@@ -63,7 +63,7 @@ func TestCommandsNeverBlock(t *testing.T) {
 // state stays at the last completed iteration.
 func TestStopInterruptsIteration(t *testing.T) {
 	set := engineSettings("fixed")
-	set.InnerSteps = 1 << 30 // an iteration that would never end
+	set.InnerSteps = maxIters // an iteration that would not end before the test does
 	e, _ := New(tinySplits(40, 2, 3), set)
 	before := e.State()
 	done := make(chan Status, 1)
@@ -90,7 +90,7 @@ func TestStopInterruptsIteration(t *testing.T) {
 // A cancelled context interrupts likewise and is reported.
 func TestContextInterruptsIteration(t *testing.T) {
 	set := engineSettings("fixed")
-	set.InnerSteps = 1 << 30
+	set.InnerSteps = maxIters
 	e, _ := New(tinySplits(40, 2, 3), set)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -231,7 +231,7 @@ func TestEvalEachIter(t *testing.T) {
 	// A long evaluation is cut short by Stop.
 	e2, _ := New(tinySplits(40, 2, 3), set)
 	long := es
-	long.Steps = 1 << 30
+	long.Steps = maxIters
 	e2.EvalEach = &long
 	done := make(chan Status, 1)
 	go func() { st, _ := e2.Run(context.Background(), &scriptRec{}); done <- st }()

@@ -27,6 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -193,15 +194,16 @@ func main() {
 	from := flag.String("from", "", "read the rows from this CSV instead")
 	csvOut := flag.String("csv", "", "write the rows to this CSV")
 	out := flag.String("out", "", "write the figure (PNG and SVG) into this directory")
-	maxIter := flag.Int("iters", 0, "draw only the first N outer iterations (0: all)")
+	maxIter := flag.Int("iters", 0, "draw and tabulate only the first N outer iterations (0: all)")
+	md := flag.Bool("markdown", false, "print a markdown table: per seed and iteration, the two sources' figures side by side")
 	flag.Parse()
-	if err := run(*authors, *maple, *from, *csvOut, *out, *maxIter); err != nil {
+	if err := run(*authors, *maple, *from, *csvOut, *out, *maxIter, *md); err != nil {
 		fmt.Fprintln(os.Stderr, "sidebyside:", err)
 		os.Exit(1)
 	}
 }
 
-func run(authors, maple, from, csvOut, out string, maxIter int) error {
+func run(authors, maple, from, csvOut, out string, maxIter int, md bool) error {
 	var rows []row
 	if from != "" {
 		f, err := os.Open(from)
@@ -274,6 +276,9 @@ func run(authors, maple, from, csvOut, out string, maxIter int) error {
 		if err := f.Close(); err != nil {
 			return err
 		}
+	}
+	if md {
+		markdown(os.Stdout, rows, maxIter)
 	}
 	if out == "" {
 		return nil
@@ -397,4 +402,61 @@ func drawFigure(rows []row, maxIter int, title string, y func(row) float64, base
 		}
 	}
 	return nil
+}
+
+// markdown prints, per seed and iteration, the code's and maple's kept
+// count, reference protocol and last-step test accuracy (in %), and per
+// seed the best reference figure over the iterations both have.
+func markdown(w io.Writer, rows []row, maxIter int) {
+	type key struct{ seed, iter int }
+	by := map[string]map[key]row{"code": {}, "maple": {}}
+	var keys []key
+	for _, r := range rows {
+		if maxIter > 0 && r.Iter > maxIter {
+			continue
+		}
+		k := key{r.Seed, r.Iter}
+		if _, ok := by[r.Source][k]; !ok && r.Source == "code" {
+			keys = append(keys, k)
+		}
+		by[r.Source][k] = r
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].seed != keys[j].seed {
+			return keys[i].seed < keys[j].seed
+		}
+		return keys[i].iter < keys[j].iter
+	})
+	pct := func(v float64) string {
+		if math.IsNaN(v) {
+			return "none"
+		}
+		return fmt.Sprintf("%.1f", 100*v)
+	}
+	fmt.Fprintln(w, "| seed | iteration | kept: code / maple | reference protocol: code / maple | last step test: code / maple |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	best := map[int][2]float64{}
+	for _, k := range keys {
+		c, m, ok := by["code"][k], by["maple"][k], true
+		if _, ok = by["maple"][k]; !ok {
+			continue
+		}
+		fmt.Fprintf(w, "| %d | %d | %d / %d | %s / %s | %s / %s |\n", k.seed, k.iter, c.Kept, m.Kept, pct(c.RefTest), pct(m.RefTest), pct(c.LastTest), pct(m.LastTest))
+		b := best[k.seed]
+		if !math.IsNaN(c.RefTest) {
+			b[0] = math.Max(b[0], c.RefTest)
+		}
+		if !math.IsNaN(m.RefTest) {
+			b[1] = math.Max(b[1], m.RefTest)
+		}
+		best[k.seed] = b
+	}
+	var seeds []int
+	for s := range best {
+		seeds = append(seeds, s)
+	}
+	sort.Ints(seeds)
+	for _, s := range seeds {
+		fmt.Fprintf(w, "\nseed %d, best over these iterations (the reference protocol; oracle selection): code %.1f, maple %.1f\n", s, 100*best[s][0], 100*best[s][1])
+	}
 }
