@@ -267,7 +267,7 @@ func TestUnwatchedNaN(t *testing.T) {
 func TestInterruptWithinIteration(t *testing.T) {
 	bin := buildMaple(t)
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "run", "--outer-iters", "3", "--inner-steps", "100000000", "--headless", "--runs-dir", dir)
+	cmd := exec.Command(bin, "run", "--outer-iters", "3", "--inner-steps", "1000000", "--headless", "--runs-dir", dir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
