@@ -201,6 +201,78 @@ func TestLifecycle(t *testing.T) {
 	t.Logf("signals interrupted %d dashboard and %d headless runs of 10 each", interrupted[true], interrupted[false])
 }
 
+// TestStoppedBeforeFirstCheckpoint: a run killed with SIGKILL, or
+// stopped by two SIGINTs 5 ms apart, after its first metrics record but
+// before its first checkpoint resumes from its beginning to weights
+// byte-identical to an uninterrupted run's (it could not be resumed at
+// all before).
+func TestStoppedBeforeFirstCheckpoint(t *testing.T) {
+	bin := buildMaple(t)
+	args := append(append([]string{}, lifeArgs...), "--checkpoint-every", "1000", "--headless")
+	ref := t.TempDir()
+	if out, err := exec.Command(bin, append(args, "--runs-dir", ref)...).CombinedOutput(); err != nil {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+	want := finish(t, bin, ref)
+	for _, how := range []string{"SIGKILL", "two SIGINTs 5 ms apart"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(bin, append(args, "--runs-dir", dir)...)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			go func() { cmd.Wait(); close(done) }()
+			// Wait for the first metrics record.
+			deadline := time.Now().Add(60 * time.Second)
+			for {
+				ents, _ := os.ReadDir(dir)
+				var b []byte
+				for _, e := range ents {
+					if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+						b, _ = os.ReadFile(filepath.Join(dir, e.Name(), mruns.MetricsFile))
+					}
+				}
+				if len(b) > 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("no metrics record after 60 s:\n%s", out.String())
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if how == "SIGKILL" {
+				cmd.Process.Kill()
+			} else {
+				cmd.Process.Signal(syscall.SIGINT)
+				time.Sleep(5 * time.Millisecond)
+				cmd.Process.Signal(syscall.SIGINT)
+			}
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("the process did not end")
+			}
+			ents := runDirs(t, dir)
+			if len(ents) != 1 {
+				t.Fatalf("%d runs", len(ents))
+			}
+			rd := filepath.Join(dir, ents[0].Name())
+			_, ckErr := os.Stat(filepath.Join(rd, mruns.CheckpointFile))
+			if how == "SIGKILL" && ckErr == nil {
+				t.Fatal("a checkpoint exists: the kill came too late to test anything")
+			}
+			if got := finish(t, bin, dir); !bytes.Equal(got, want) {
+				t.Errorf("resumed weights differ from the uninterrupted run's")
+			}
+		})
+	}
+}
+
 // TestNotATerminal: standard input from /dev/null (cron, systemd, CI,
 // Slurm) is not a terminal: run and ls work without the dashboard.
 func TestNotATerminal(t *testing.T) {
