@@ -202,6 +202,10 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		d.result = m.Result
 		d.note = "the search has ended; q leaves"
+		if m.Status == core.StatusUnknown && d.detached {
+			d.status = core.StatusUnknown
+			d.note = "the connection to the search closed (maple ls shows how it ended); q leaves"
+		}
 		if m.Result != nil && m.Result.Status == core.StatusDone && m.Result.Result != nil {
 			r := m.Result.Result
 			d.note = fmt.Sprintf("result (selected on validation, step %d): test acc %.4f · test worst-group %.4f · q leaves", r.SelectedStep, r.TestAcc, r.TestWorst)

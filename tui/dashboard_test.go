@@ -508,3 +508,34 @@ func TestExportRecorded(t *testing.T) {
 		t.Errorf("commands %q, note %q", ctl.list(), d.note)
 	}
 }
+
+// An attached dashboard learns how the search ended when its connection
+// closes (was: "running" for ever): the run's status on disk once no
+// process holds it, else "unknown" with a word.
+func TestAttachedEnd(t *testing.T) {
+	dir := t.TempDir()
+	r, err := runs.Create(dir, runs.DefaultConfig("synthetic"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := endedAs(r.Dir, 100*time.Millisecond); st != core.StatusUnknown {
+		t.Errorf("a run still held: %s, want unknown", st)
+	}
+	os.WriteFile(r.Path(runs.SummaryFile), []byte(`{"status":"stopped","iter":3,"total":40}`), 0o600)
+	r.Close()
+	if st := endedAs(r.Dir, time.Second); st != core.StatusStopped {
+		t.Errorf("a stopped run: %s", st)
+	}
+	d := NewDashboard(testConfig(), &fakeCtl{}, true)
+	feed(d, script(3, 40))
+	d.Update(EndMsg{Status: core.StatusStopped})
+	if d.status != core.StatusStopped {
+		t.Errorf("status %s after the end, want stopped", d.status)
+	}
+	d = NewDashboard(testConfig(), &fakeCtl{}, true)
+	feed(d, script(3, 40))
+	d.Update(EndMsg{})
+	if d.status == core.StatusRunning || !strings.Contains(d.note, "connection to the search closed") {
+		t.Errorf("after the connection closed: status %s, note %q", d.status, d.note)
+	}
+}

@@ -126,6 +126,22 @@ func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt
 	return res.sum, res.err
 }
 
+// endedAs is how the run in dir ended once its socket has closed: its
+// status on disk as soon as no process holds it (waiting up to limit for
+// the process to let go), else StatusUnknown.
+func endedAs(dir string, limit time.Duration) core.Status {
+	deadline := time.Now().Add(limit)
+	for {
+		if st := runs.Stat(dir).Status; !st.Live() {
+			return st
+		}
+		if time.Now().After(deadline) {
+			return core.StatusUnknown
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
 // RunAttached shows the dashboard of a search in another process through
 // its socket client. Leaving never stops the search.
 func RunAttached(ctx context.Context, tio IO, dir string, cl *runs.Client) error {
@@ -144,7 +160,7 @@ func RunAttached(ctx context.Context, tio IO, dir string, cl *runs.Client) error
 				p.Send(EventMsg{Event: *m.Event})
 			}
 		}
-		p.Send(EndMsg{})
+		p.Send(EndMsg{Status: endedAs(dir, time.Second)})
 	}()
 	_, err := p.Run()
 	if ctx.Err() != nil {
