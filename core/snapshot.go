@@ -89,6 +89,10 @@ const (
 	// EventExport records that someone exported the weights of the
 	// checkpoint at Export (from the dashboard, say).
 	EventExport EventKind = "export"
+	// EventWarning tells of records set aside or skipped on disk (a
+	// damaged metrics line, a checkpoint that failed its checksum), in
+	// Error (reported by the run, not the engine).
+	EventWarning EventKind = "warning"
 )
 
 // Event is one change, stamped with the outer iteration it applies before.

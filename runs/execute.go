@@ -93,7 +93,14 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 	if err := setInit(eng, cfg.Settings.InitParams); err != nil {
 		return nil, r.fail(err, 0, total, start)
 	}
-	st, err := ReadCheckpoint(r.Dir, func(m string) { logf("warning: %s; using the previous checkpoint", m) })
+	// What was set aside or skipped on disk: logged, and told to the
+	// dashboard and attached clients as warning events once they listen.
+	var warnings []string
+	warn := func(m string) {
+		logf("warning: %s", m)
+		warnings = append(warnings, m)
+	}
+	st, err := ReadCheckpoint(r.Dir, func(m string) { warn(m + "; using the previous checkpoint") })
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +122,7 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 			return nil, err
 		}
 	}
-	hist, err := cutMetrics(r, iter, func(m string) { logf("warning: %s", m) })
+	hist, err := cutMetrics(r, iter, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +151,9 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 	rec := core.Tee(recs...)
 	if st != nil {
 		rec.Event(core.Event{Kind: core.EventResume, Iter: iter})
+	}
+	for _, m := range warnings {
+		rec.Event(core.Event{Kind: core.EventWarning, Iter: iter, Error: m})
 	}
 	if opt.Socket {
 		srv, err := Serve(r, hub, eng)

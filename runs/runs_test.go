@@ -655,6 +655,15 @@ func TestResumeKeepsGoodRecords(t *testing.T) {
 	if err == nil || len(events) == 0 || events[len(events)-1].Kind != core.EventEvaluate {
 		t.Errorf("events after a damaged first line: %v, %v", events, err)
 	}
+	// The dashboard and attached clients hear of it too: a warning event
+	// naming the file and line.
+	warned := false
+	for _, e := range events {
+		warned = warned || (e.Kind == core.EventWarning && strings.Contains(e.Error, MetricsFile+": line 4 damaged"))
+	}
+	if !warned {
+		t.Errorf("no warning event for the damaged line: %+v", events)
+	}
 	if in := Stat(rd); in.Status != core.StatusDone || !strings.Contains(in.Problem, "set aside") {
 		t.Errorf("ls after resume: %+v", in)
 	}

@@ -251,6 +251,8 @@ func (d *Dashboard) event(e core.Event) {
 		if strings.Contains(e.Error, "the search is paused") {
 			d.status = core.StatusPaused
 		}
+	case core.EventWarning:
+		d.note = "warning: " + e.Error
 	case core.EventSetLR:
 		d.note = fmt.Sprintf("learning rates set before iteration %d", e.Iter+1)
 	case core.EventCheckpoint:

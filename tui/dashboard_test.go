@@ -539,3 +539,14 @@ func TestAttachedEnd(t *testing.T) {
 		t.Errorf("after the connection closed: status %s, note %q", d.status, d.note)
 	}
 }
+
+// A warning event (a resume set a damaged record aside) shows in the
+// dashboard's note, where the person is looking.
+func TestWarningShown(t *testing.T) {
+	d := NewDashboard(testConfig(), &fakeCtl{}, false)
+	feed(d, script(3, 40))
+	d.Update(EventMsg{Event: core.Event{Kind: core.EventWarning, Iter: 3, Error: "metrics.jsonl: line 4 damaged; moved to metrics.dropped.jsonl"}})
+	if !strings.Contains(d.note, "warning: metrics.jsonl: line 4 damaged") {
+		t.Errorf("note %q", d.note)
+	}
+}
