@@ -144,7 +144,10 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	sp, err := runs.Prepare(cfg, o.F.Err) // everything checked before the run directory exists
+	sp, err := runs.PrepareContext(ctx, cfg, o.F.Err) // everything checked before the run directory exists
+	if ctx.Err() != nil {
+		return errInterrupted // while the data loaded: nothing was created
+	}
 	if err != nil {
 		return usageError{err}
 	}

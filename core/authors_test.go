@@ -242,15 +242,29 @@ func TestAuthorsStages(t *testing.T) {
 	}
 	test, train := authorsEvalCurve(t, sp, es, e.theta0, u)
 	var worstTest, worstTrain float64
+	parted := 0 // the first step whose accuracies differ by more than 0.01
 	for i := range test {
-		worstTest, worstTrain = math.Max(worstTest, math.Abs(test[i]-codeTest[i])), math.Max(worstTrain, math.Abs(train[i]-codeTrain[i]))
+		dt, dtr := math.Abs(test[i]-codeTest[i]), math.Abs(train[i]-codeTrain[i])
+		worstTest, worstTrain = math.Max(worstTest, dt), math.Max(worstTrain, dtr)
+		if parted == 0 && (dt > 0.01 || dtr > 0.01) {
+			parted = i + 1
+		}
 		if (i+1)%50 == 0 || i == 0 {
 			t.Logf("evaluation step %3d: test %.4f (code %.4f), train %.4f (code %.4f)", i+1, test[i], codeTest[i], train[i], codeTrain[i])
 		}
 	}
 	ref, refA := referenceOf(test, train, 1, 1), referenceOf(codeTest, codeTrain, 1, 1)
-	t.Logf("evaluation: largest per-step difference: test %.4f, train %.4f; reference protocol %.4f (code %.4f)", worstTest, worstTrain, ref, refA)
-	if math.Abs(ref-refA) > 0.02 {
+	t.Logf("evaluation: the accuracies part (by > 0.01) at step %d; largest per-step difference: test %.4f, train %.4f; reference protocol %.4f (code %.4f)",
+		parted, worstTest, worstTrain, ref, refA)
+	// SGD at lr 1 with momentum 0.9 is on the edge of stability: float32
+	// rounding takes the two apart after some tens of steps (the code
+	// itself gave 41.3 and 44.7 here on one and on two threads), so the
+	// curves must agree for the first 50 steps, and the reference figure
+	// within that spread.
+	if parted != 0 && parted <= 50 {
+		t.Errorf("evaluation: the accuracies part at step %d, want after step 50", parted)
+	}
+	if math.Abs(ref-refA) > 0.05 {
 		t.Errorf("evaluation: reference protocol %.4f, the code's %.4f", ref, refA)
 	}
 	// The preset's evaluation before it followed the code: SGD without

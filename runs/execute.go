@@ -71,7 +71,11 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 	}
 	if sp == nil {
 		var err error
-		if sp, err = cfg.Dataset.Load(cfg.Settings.Seed, opt.Log); err != nil {
+		sp, err = untilDone(ctx, func() (*dataset.Splits, error) { return cfg.Dataset.Load(cfg.Settings.Seed, opt.Log) })
+		if ctx.Err() != nil {
+			return &Summary{Status: core.StatusInterrupted}, nil // stopped while the data loaded
+		}
+		if err != nil {
 			return nil, r.fail(err, 0, total, start)
 		}
 	}

@@ -39,6 +39,34 @@ func (c Config) Check() error {
 	return nil
 }
 
+// PrepareContext is Prepare that returns ctx's error as soon as ctx is
+// done (a signal while a large dataset is read and built): the load is
+// abandoned, which is safe since it creates nothing.
+func PrepareContext(ctx context.Context, c Config, progress io.Writer) (*dataset.Splits, error) {
+	return untilDone(ctx, func() (*dataset.Splits, error) { return Prepare(c, progress) })
+}
+
+// untilDone runs f on its own goroutine and returns its result, or ctx's
+// error once ctx is done, whichever comes first.
+func untilDone[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1) // f's goroutine never blocks on it
+	go func() {
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
 // Prepare checks c, loads its data and checks that the models fit the
 // data and the machine's memory: everything that can be known before a
 // run directory is created. Download progress goes to progress.

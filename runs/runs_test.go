@@ -982,3 +982,33 @@ func TestSweepKeepsBaselineRecipes(t *testing.T) {
 		})
 	}
 }
+
+// TestStopWhileLoading: a signal while a dataset is read and built stops
+// the command at once (was: after the load, up to 2 s on a busy machine).
+func TestStopWhileLoading(t *testing.T) {
+	data := os.Getenv("MAPLE_DATA_DIR")
+	if data == "" {
+		data = filepath.Join("..", "..", "shared", "data")
+	}
+	if _, err := os.Stat(filepath.Join(data, "mnist")); err != nil {
+		t.Skipf("no MNIST under %s (set MAPLE_DATA_DIR)", data)
+	}
+	cfg := DefaultConfig("cmnist")
+	cfg.Dataset.DataDir, cfg.Dataset.Offline = data, true
+	t0 := time.Now()
+	if _, err := Prepare(cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	full := time.Since(t0)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(full/10, cancel)
+	t0 = time.Now()
+	_, err := PrepareContext(ctx, cfg, nil)
+	took := time.Since(t0)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want the context's", err)
+	}
+	if took > full/10+full/4 {
+		t.Errorf("returned %v after the start (the cancel came at %v, a whole load takes %v)", took, full/10, full)
+	}
+}
