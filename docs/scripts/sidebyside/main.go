@@ -279,6 +279,7 @@ func run(authors, maple, from, csvOut, out string, maxIter int, md bool) error {
 	}
 	if md {
 		markdown(os.Stdout, rows, maxIter)
+		summary(os.Stdout, rows, maxIter)
 	}
 	if out == "" {
 		return nil
@@ -458,5 +459,97 @@ func markdown(w io.Writer, rows []row, maxIter int) {
 	sort.Ints(seeds)
 	for _, s := range seeds {
 		fmt.Fprintf(w, "\nseed %d, best over these iterations (the reference protocol; oracle selection): code %.1f, maple %.1f\n", s, 100*best[s][0], 100*best[s][1])
+	}
+}
+
+// summary prints, per seed, the figures the README compares: the best
+// reference figure over the iterations, the mean and sample sd over
+// iterations 3..N of the reference figure and of the last step's test
+// accuracy, the last step of iteration N; then how many of maple's
+// points from iteration 2 on fall inside the range of the code's seeds.
+func summary(w io.Writer, rows []row, maxIter int) {
+	type key struct {
+		src        string
+		seed, iter int
+	}
+	by := map[key]row{}
+	seedSet, n := map[int]bool{}, 0
+	for _, r := range rows {
+		if maxIter > 0 && r.Iter > maxIter {
+			continue
+		}
+		by[key{r.Source, r.Seed, r.Iter}] = r
+		seedSet[r.Seed] = true
+		n = max(n, r.Iter)
+	}
+	var seeds []int
+	for s := range seedSet {
+		seeds = append(seeds, s)
+	}
+	sort.Ints(seeds)
+	meanSD := func(v []float64) (float64, float64) {
+		var m, q float64
+		for _, x := range v {
+			m += x
+		}
+		m /= float64(len(v))
+		for _, x := range v {
+			q += (x - m) * (x - m)
+		}
+		if len(v) < 2 {
+			return m, math.NaN()
+		}
+		return m, math.Sqrt(q / float64(len(v)-1))
+	}
+	fig := map[string]func(row) float64{"reference protocol": func(r row) float64 { return r.RefTest }, "last step": func(r row) float64 { return r.LastTest }}
+	names := []string{"reference protocol", "last step"}
+	fmt.Fprintln(w)
+	for _, s := range seeds {
+		for _, src := range []string{"code", "maple"} {
+			best := math.NaN()
+			for i := 1; i <= n; i++ {
+				if r, ok := by[key{src, s, i}]; ok && !math.IsNaN(r.RefTest) && !(r.RefTest <= best) {
+					best = r.RefTest
+				}
+			}
+			line := fmt.Sprintf("seed %d %-5s: best reference %.1f", s, src, 100*best)
+			for _, nm := range names {
+				var v []float64
+				for i := 3; i <= n; i++ {
+					if r, ok := by[key{src, s, i}]; ok && !math.IsNaN(fig[nm](r)) {
+						v = append(v, fig[nm](r))
+					}
+				}
+				m, sd := meanSD(v)
+				line += fmt.Sprintf("; %s over iterations 3-%d %.1f +- %.1f (n=%d)", nm, n, 100*m, 100*sd, len(v))
+			}
+			if r, ok := by[key{src, s, n}]; ok {
+				line += fmt.Sprintf("; last step of iteration %d %.1f", n, 100*r.LastTest)
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+	for _, nm := range names {
+		inside, total := 0, 0
+		for i := 2; i <= n; i++ {
+			lo, hi, cnt := math.Inf(1), math.Inf(-1), 0
+			for _, s := range seeds {
+				if r, ok := by[key{"code", s, i}]; ok && !math.IsNaN(fig[nm](r)) {
+					lo, hi, cnt = math.Min(lo, fig[nm](r)), math.Max(hi, fig[nm](r)), cnt+1
+				}
+			}
+			if cnt < 2 {
+				continue
+			}
+			for _, s := range seeds {
+				if r, ok := by[key{"maple", s, i}]; ok && !math.IsNaN(fig[nm](r)) {
+					total++
+					if v := fig[nm](r); v >= lo && v <= hi {
+						inside++
+					}
+				}
+			}
+		}
+		fmt.Fprintf(w, "%s: %d of %d of maple's points (iterations 2-%d) inside the range of the code's seeds\n", nm, inside, total, n)
 	}
 }
