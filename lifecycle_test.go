@@ -615,8 +615,9 @@ func TestTmuxResumeSmallAndForm(t *testing.T) {
 	bin := buildMaple(t)
 	dir := t.TempDir() // before the tmux server: cleanups run last-first, so tmux goes before dir
 	tm := newTmux(t)
-	// A run interrupted after a few iterations.
-	c := exec.Command(bin, "run", "--train-size", "600", "--outer-iters", "300", "--inner-steps", "100", "--headless", "--runs-dir", dir)
+	// A run interrupted after a few iterations, with far more to go (a
+	// fast build would otherwise finish it before the dashboard is quit).
+	c := exec.Command(bin, "run", "--train-size", "600", "--outer-iters", "100000", "--inner-steps", "100", "--headless", "--runs-dir", dir)
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
