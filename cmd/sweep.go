@@ -123,9 +123,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range report.LeftOut(f.RunsDir, o.Name) {
-		fmt.Fprintln(f.Err, "warning:", m)
-	}
+	warnLeftOut(f, o.Name)
 	if o.JSON {
 		err = writeJSON(f, append([]report.Row{}, rows...))
 	} else {
@@ -207,6 +205,13 @@ func sweepStatus(f *Factory, o *SweepOptions) error {
 	return nil
 }
 
+// warnLeftOut names on stderr the runs a table of sweep leaves out.
+func warnLeftOut(f *Factory, sweep string) {
+	for _, m := range report.LeftOut(f.RunsDir, sweep) {
+		fmt.Fprintln(f.Err, "warning:", m)
+	}
+}
+
 // NewCmdTable builds `maple table`.
 func NewCmdTable(f *Factory) *cobra.Command {
 	var sweep, format string
@@ -224,9 +229,7 @@ func NewCmdTable(f *Factory) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				for _, m := range report.LeftOut(f.RunsDir, sweep) {
-					fmt.Fprintln(f.Err, "warning:", m)
-				}
+				warnLeftOut(f, sweep)
 				if asJSON {
 					return writeJSON(f, append([]report.RunRow{}, rows...))
 				}
@@ -239,9 +242,7 @@ func NewCmdTable(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			for _, m := range report.LeftOut(f.RunsDir, sweep) {
-				fmt.Fprintln(f.Err, "warning:", m)
-			}
+			warnLeftOut(f, sweep)
 			if asJSON {
 				return writeJSON(f, append([]report.Row{}, rows...))
 			}

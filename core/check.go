@@ -99,11 +99,11 @@ func firstErr(errs ...error) error {
 func NumParams(sp *dataset.Splits, model string) (int, error) {
 	spec, err := nets.ParseSpec(model)
 	if err != nil {
-		return 0, fmt.Errorf("--model: %w", err)
+		return 0, err
 	}
 	net, err := nets.New[float32](spec, shapeOf(sp.Train), outputs(sp.Train))
 	if err != nil {
-		return 0, fmt.Errorf("--model: %w", err)
+		return 0, err
 	}
 	return net.NumParams(), nil
 }
@@ -118,15 +118,8 @@ func Memory(sp *dataset.Splits, method string, set Settings, ev EvalSettings) (i
 	bytes := all * d * 4 // features, float32
 	k := outputs(sp.Train)
 	params := func(model string) (float64, error) {
-		spec, err := nets.ParseSpec(model)
-		if err != nil {
-			return 0, err
-		}
-		net, err := nets.New[float32](spec, shapeOf(sp.Train), k)
-		if err != nil {
-			return 0, err
-		}
-		return float64(net.NumParams()), nil
+		n, err := NumParams(sp, model)
+		return float64(n), err
 	}
 	if method == "maple" {
 		ps, err := params(set.Model)

@@ -235,16 +235,8 @@ func TestTableNeverPoolsUnlikeRuns(t *testing.T) {
 func TestRunsPerRow(t *testing.T) {
 	dir := t.TempDir()
 	for i, seed := range []uint64{1, 2} {
-		cfg := runs.DefaultConfig("synthetic")
-		cfg.Settings.Seed, cfg.Sweep = seed, "s"
-		cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
-		r, err := runs.Create(dir, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
 		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.5 + 0.1*float64(i)}})
-		os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
-		r.Close()
+		finishedRun(t, dir, seed, i, b)
 	}
 	rows, err := Runs(dir, "s")
 	if err != nil || len(rows) != 2 || rows[0].Seed != 1 || rows[1].TestAcc != 60 || rows[0].ConfigHash != rows[1].ConfigHash {
@@ -257,26 +249,36 @@ func TestRunsPerRow(t *testing.T) {
 	}
 }
 
+// finishedRun creates a synthetic run of sweep "s" with the given seed,
+// started i seconds after a fixed time, whose summary.json is summary;
+// it returns the run's id.
+func finishedRun(t *testing.T, dir string, seed uint64, i int, summary []byte) string {
+	t.Helper()
+	cfg := runs.DefaultConfig("synthetic")
+	cfg.Settings.Seed, cfg.Sweep = seed, "s"
+	cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
+	r, err := runs.Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := os.WriteFile(r.Path(runs.SummaryFile), summary, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return r.Config.ID
+}
+
 // A run whose summary.json is damaged is left out of the table with a
 // word naming the file, never silently.
 func TestTableNamesWhatItLeavesOut(t *testing.T) {
 	dir := t.TempDir()
 	var ids []string
 	for i, seed := range []uint64{1, 2} {
-		cfg := runs.DefaultConfig("synthetic")
-		cfg.Settings.Seed, cfg.Sweep = seed, "s"
-		cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
-		r, err := runs.Create(dir, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
 		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.5}})
 		if i == 1 {
 			b = b[:len(b)/2]
 		}
-		os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
-		ids = append(ids, r.Config.ID)
-		r.Close()
+		ids = append(ids, finishedRun(t, dir, seed, i, b))
 	}
 	rows, err := Table(dir, "s")
 	if err != nil || len(rows) != 1 || rows[0].N != 1 {

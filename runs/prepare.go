@@ -89,7 +89,7 @@ func Prepare(c Config, progress io.Writer) (*dataset.Splits, error) {
 			return nil, err
 		}
 		if n, err := core.NumParams(sp, c.Settings.Model); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--model: %w", err)
 		} else if len(theta) != n {
 			return nil, fmt.Errorf("--init-params %s holds %d parameters, model %s on this data has %d; write that model's parameters as one flat float32 vector", c.Settings.InitParams, len(theta), c.Settings.Model, n)
 		}

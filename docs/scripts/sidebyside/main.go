@@ -31,6 +31,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,7 +66,7 @@ func (r row) record() []string {
 		if math.IsNaN(v) {
 			return ""
 		}
-		return strconv.FormatFloat(v, 'f', 4, 64)
+		return strconv.FormatFloat(v, 'f', -1, 64) // exact: -from reproduces every figure
 	}
 	out := []string{r.Source, strconv.Itoa(r.Seed), strconv.Itoa(r.Iter), strconv.Itoa(r.Kept)}
 	for _, k := range r.KeptGroups {
@@ -163,13 +164,17 @@ func mapleRows(seed int, dir string) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg, err := runs.ReadConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	// The training set's size, from a keep budget and its fraction.
+	if cfg.Settings.Keep <= 0 || cfg.Settings.Keep != cfg.Settings.Keep0 {
+		return nil, fmt.Errorf("%s: keep %g from keep0 %g: want a constant keep fraction (the preset's)", dir, cfg.Settings.Keep, cfg.Settings.Keep0)
+	}
 	var out []row
 	for _, s := range snaps {
-		n := float64(s.KeepSize) / 0.3 // the preset keeps 0.3 of n
-		if s.KeepSize == 0 {
-			return nil, fmt.Errorf("%s: iteration %d has no keep size", dir, s.Iter)
-		}
-		kept := s.KeepFrac * n
+		kept := s.KeepFrac * s.KeepSize / cfg.Settings.Keep
 		r := row{Source: "maple", Seed: seed, Iter: s.Iter, Kept: int(math.Round(kept)), Seconds: s.Elapsed,
 			RefTest: math.NaN(), RefTrain: math.NaN(), LastTest: math.NaN(), LastTrain: math.NaN()}
 		for g := 0; g < 4 && g < len(s.GroupFrac); g++ {
@@ -245,6 +250,9 @@ func run(authors, maple, from, csvOut, out string, maxIter int, md bool) error {
 		}
 		rows = append(rows, rs...)
 	}
+	if maxIter > 0 {
+		rows = slices.DeleteFunc(rows, func(r row) bool { return r.Iter > maxIter })
+	}
 	if len(rows) == 0 {
 		return fmt.Errorf("no rows: give -from, -authors or -maple")
 	}
@@ -278,8 +286,8 @@ func run(authors, maple, from, csvOut, out string, maxIter int, md bool) error {
 		}
 	}
 	if md {
-		markdown(os.Stdout, rows, maxIter)
-		summary(os.Stdout, rows, maxIter)
+		markdown(os.Stdout, rows)
+		summary(os.Stdout, rows)
 	}
 	if out == "" {
 		return nil
@@ -294,7 +302,7 @@ func run(authors, maple, from, csvOut, out string, maxIter int, md bool) error {
 		{"reference-protocol", "reference protocol: best test accuracy over steps with training accuracy > 0.68 (oracle)", func(r row) float64 { return r.RefTest }},
 		{"last-step", "last retraining step: test accuracy (no selection)", func(r row) float64 { return r.LastTest }},
 	} {
-		if err := drawFigure(rows, maxIter, fig.title, fig.y, filepath.Join(out, fig.file)); err != nil {
+		if err := drawFigure(rows, fig.title, fig.y, filepath.Join(out, fig.file)); err != nil {
 			return err
 		}
 	}
@@ -303,7 +311,7 @@ func run(authors, maple, from, csvOut, out string, maxIter int, md bool) error {
 
 // drawFigure plots y per source and seed over the iterations; a NaN (no step
 // passed the filter) breaks the line and is marked at 0 by a cross.
-func drawFigure(rows []row, maxIter int, title string, y func(row) float64, base string) error {
+func drawFigure(rows []row, title string, y func(row) float64, base string) error {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, "outer iteration", "test accuracy"
 	p.Title.TextStyle.Font.Size = vg.Points(10)
@@ -318,9 +326,6 @@ func drawFigure(rows []row, maxIter int, title string, y func(row) float64, base
 	var keys []key
 	lines := map[key]plotter.XYs{}
 	for _, r := range rows {
-		if maxIter > 0 && r.Iter > maxIter {
-			continue
-		}
 		k := key{r.Source, r.Seed}
 		if _, ok := lines[k]; !ok {
 			keys = append(keys, k)
@@ -408,14 +413,11 @@ func drawFigure(rows []row, maxIter int, title string, y func(row) float64, base
 // markdown prints, per seed and iteration, the code's and maple's kept
 // count, reference protocol and last-step test accuracy (in %), and per
 // seed the best reference figure over the iterations both have.
-func markdown(w io.Writer, rows []row, maxIter int) {
+func markdown(w io.Writer, rows []row) {
 	type key struct{ seed, iter int }
 	by := map[string]map[key]row{"code": {}, "maple": {}}
 	var keys []key
 	for _, r := range rows {
-		if maxIter > 0 && r.Iter > maxIter {
-			continue
-		}
 		k := key{r.Seed, r.Iter}
 		if _, ok := by[r.Source][k]; !ok && r.Source == "code" {
 			keys = append(keys, k)
@@ -467,7 +469,7 @@ func markdown(w io.Writer, rows []row, maxIter int) {
 // iterations 3..N of the reference figure and of the last step's test
 // accuracy, the last step of iteration N; then how many of maple's
 // points from iteration 2 on fall inside the range of the code's seeds.
-func summary(w io.Writer, rows []row, maxIter int) {
+func summary(w io.Writer, rows []row) {
 	type key struct {
 		src        string
 		seed, iter int
@@ -475,9 +477,6 @@ func summary(w io.Writer, rows []row, maxIter int) {
 	by := map[key]row{}
 	seedSet, n := map[int]bool{}, 0
 	for _, r := range rows {
-		if maxIter > 0 && r.Iter > maxIter {
-			continue
-		}
 		by[key{r.Source, r.Seed, r.Iter}] = r
 		seedSet[r.Seed] = true
 		n = max(n, r.Iter)
