@@ -10,10 +10,18 @@ import (
 	"os"
 
 	"github.com/maple-ood/maple/cmd"
+	"github.com/maple-ood/maple/internal/loadenv"
+	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/runs"
 )
 
-func main() { os.Exit(mainRun()) }
+func main() {
+	// The backend's native libraries read some settings only when they
+	// load, before this line: re-execute with maple's defaults for them
+	// unless the environment names its own (`maple version` lists them).
+	loadenv.Exec(nets.LoadEnv())
+	os.Exit(mainRun())
+}
 
 func mainRun() int {
 	// Signals first: before this line (package initialisation, about

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +85,48 @@ func TestBackendEndToEnd(t *testing.T) {
 	}
 	if n := len(runDirs(t, runsDir)); n != 1 {
 		t.Errorf("a refused bf16 run left %d runs, want the 1 from before", n)
+	}
+}
+
+// TestOpenMPSleeps checks, in the onednn build, that libgomp itself (its
+// OMP_DISPLAY_ENV report, printed when it loads) runs with a spin count of
+// 0 when the environment does not name a wait policy (maple re-executes
+// itself with OMP_WAIT_POLICY=PASSIVE), and keeps spinning when the user
+// asks for ACTIVE. The last report is the process that ran the command.
+func TestOpenMPSleeps(t *testing.T) {
+	if !slices.Contains(buildTags, "onednn") {
+		t.Skip("only the onednn build loads OpenMP")
+	}
+	bin := buildBackend(t)
+	var base []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "OMP_") && !strings.HasPrefix(kv, "GOMP_") {
+			base = append(base, kv)
+		}
+	}
+	spin := regexp.MustCompile(`GOMP_SPINCOUNT = '(\d+)'`)
+	for _, tc := range []struct {
+		name, policy string
+		sleeps       bool
+	}{
+		{"unset: maple's default", "", true},
+		{"the user's ACTIVE is kept", "ACTIVE", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(bin, "version")
+			cmd.Env = append(slices.Clone(base), "OMP_DISPLAY_ENV=VERBOSE")
+			if tc.policy != "" {
+				cmd.Env = append(cmd.Env, "OMP_WAIT_POLICY="+tc.policy)
+			}
+			out, err := cmd.CombinedOutput()
+			m := spin.FindAllStringSubmatch(string(out), -1)
+			if err != nil || len(m) == 0 {
+				t.Fatalf("maple version: %v, no GOMP_SPINCOUNT in:\n%s", err, out)
+			}
+			if last := m[len(m)-1][1]; (last == "0") != tc.sleeps {
+				t.Errorf("GOMP_SPINCOUNT %s with OMP_WAIT_POLICY %q; want sleeping threads (0): %v\n%s", last, tc.policy, tc.sleeps, out)
+			}
+		})
 	}
 }
 

@@ -113,6 +113,17 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 				} else {
 					fmt.Fprintf(f.Out, "--precision bf16: not available (%s)\n", why)
 				}
+				for _, d := range nets.LoadEnv() {
+					v, set := os.LookupEnv(d.Name)
+					from := "maple's default: " + d.Why
+					if v != d.Value {
+						from = "from the environment; maple's default " + d.Value
+					}
+					if !set {
+						v, from = "unset", "maple re-executes itself to set "+d.Value+"; this process did not"
+					}
+					fmt.Fprintf(f.Out, "%s=%s (%s)\n", d.Name, v, from)
+				}
 			}})
 	registerCompletion(f, root)
 	addHelp(root)

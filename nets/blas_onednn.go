@@ -298,6 +298,12 @@ func dnnlToBF16(r, c int, src []float32, ld int, dst []uint16) {
 }
 
 func init() {
+	// libgomp's threads otherwise spin for a while after each parallel
+	// region; oneDNN opens one per matrix product, so on a machine whose
+	// cores are busy with other work the spinning threads take those cores
+	// from it and from the search (README, "Threads on a shared machine").
+	loadEnv = append(loadEnv, EnvDefault{Name: "OMP_WAIT_POLICY", Value: "PASSIVE",
+		Why: "OpenMP threads sleep between matrix products instead of spinning on cores other work needs"})
 	bf16Native = func() bool {
 		var ok bool
 		if onDNNLThread(func() { ok = C.bf16_native() != 0 }) != nil {
