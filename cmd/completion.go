@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -54,15 +55,25 @@ func completeRuns(f *Factory, sweeps bool) func(*cobra.Command, []string, string
 	}
 }
 
+// sweepMethods are --methods' values: every method, and maple:OBJECTIVE
+// for every outer objective (both from core's registries).
+func sweepMethods() []string {
+	out := slices.Clone(core.Methods)
+	for _, o := range core.Objectives {
+		out = append(out, core.MethodMaple+":"+o)
+	}
+	return out
+}
+
 // registerCompletion adds the completions of every command's arguments
 // and value flags.
 func registerCompletion(f *Factory, root *cobra.Command) {
-	models := []string{"linear", "mlp:390,390", "mlp:64,64", "mlp:256,256", "cnn:16,32", "cnns:16,32"}
+	models := core.ModelExamples()
 	flagValues := map[string][]string{
 		"dataset": loaders.Names, "method": core.Methods, "objective": core.Objectives, "model": models,
 		"eval-model": models, "outer-on": {"val", "train"}, "inner-init": {"fixed", "fresh", "warm"},
 		"select-iterate": {"val", "final"}, "eval-optimizer": {"sgd", "adam"}, "format": {"text", "markdown", "csv"},
-		"datasets": loaders.Names, "methods": append(append([]string{}, core.Methods...), "maple:irmv1", "maple:rex", "maple:worst-group"),
+		"datasets": loaders.Names, "methods": sweepMethods(),
 	}
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -44,7 +44,7 @@ func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.Config.Dataset.Name, "dataset", "synthetic", "dataset: "+strings.Join(loaders.Names, ", "))
-	fl.StringVar(&o.Config.Method, "method", "maple", "maple, or a baseline: erm, oracle, irmv1, rex, groupdro, cvar, jtt, upweight")
+	fl.StringVar(&o.Config.Method, "method", core.MethodMaple, core.MethodMaple+", or a baseline: "+strings.Join(core.Methods[1:], ", "))
 	registerSettings(fl, &o.Config, &o.EvalModel)
 	fl.BoolVar(&o.Headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
 	fl.BoolVar(&o.JSON, "json", false, "print the outcome as one JSON object on the last line of stdout")

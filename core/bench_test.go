@@ -98,7 +98,7 @@ func outerIteration(b *testing.B, sp *dataset.Splits, set Settings) {
 	tm, nonProduct := outerTimes(b, e)
 	b.StopTimer()
 	kept := set.Keep * float64(sp.Train.N)
-	innerFlops := e.net.TrainFLOPs() * kept * float64(set.InnerSteps)
+	innerFlops := trainFLOPs(e.net) * kept * float64(set.InnerSteps)
 	rng := rand.New(rand.NewPCG(3, 3))
 	m, k, nn := int(kept), 392, 390
 	a, bb, cc := make([]float32, m*k), make([]float32, k*nn), make([]float32, m*nn)

@@ -97,11 +97,7 @@ func firstErr(errs ...error) error {
 
 // NumParams returns the parameter count of model on sp's data.
 func NumParams(sp *dataset.Splits, model string) (int, error) {
-	spec, err := nets.ParseSpec(model)
-	if err != nil {
-		return 0, err
-	}
-	net, err := nets.New[float32](spec, shapeOf(sp.Train), outputs(sp.Train))
+	net, err := newModel[float32](model, sp.Train.Shape, outputs(sp.Train))
 	if err != nil {
 		return 0, err
 	}

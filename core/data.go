@@ -27,10 +27,6 @@ func newData[T nets.Float](ds *dataset.Dataset) data[T] {
 
 func (d data[T]) labels() Labels { return Labels{Y: d.ds.Y, Env: d.ds.Env, Group: d.ds.Group} }
 
-func shapeOf(ds *dataset.Dataset) nets.Shape {
-	return nets.Shape{C: ds.Shape.C, H: ds.Shape.H, W: ds.Shape.W}
-}
-
 // outputs is K: 1 logit for binary tasks, else one per class.
 func outputs(ds *dataset.Dataset) int {
 	if ds.Classes == 2 {

@@ -19,7 +19,7 @@ type engine[T nets.Float] struct {
 	sp               *dataset.Splits
 	train, val, test data[T]
 	outer            *data[T]
-	net              *nets.Net[T]
+	net              Model[T]
 	k                int
 	loss             nets.Loss
 	obj              Objective
@@ -56,9 +56,8 @@ func newEngine[T nets.Float](sp *dataset.Splits, set Settings) (*engine[T], erro
 	if err := sp.Validate(); err != nil {
 		return nil, err
 	}
-	spec, _ := nets.ParseSpec(set.Model)
 	k := outputs(sp.Train)
-	net, err := nets.New[T](spec, shapeOf(sp.Train), k)
+	net, err := newModel[T](set.Model, sp.Train.Shape, k)
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}
@@ -79,7 +78,7 @@ func newEngine[T nets.Float](sp *dataset.Splits, set Settings) (*engine[T], erro
 	e.aw, e.as = newAdam(n), newAdam(n)
 	e.pcg = rand.NewPCG(set.Seed, 0x3a91e)
 	e.rng = rand.New(e.pcg)
-	e.lr = LearningRates{Weight: set.WeightLR, Keep: set.KeepLR, Inner: set.InnerLR}
+	e.lr = set.Rates()
 	if set.InnerInit == "warm" {
 		e.theta = append([]T(nil), e.theta0...)
 	}
@@ -166,10 +165,10 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 		return nil, fmt.Errorf("every sample weight is zero or the total is %g; raise the keep fraction or lower the weight learning rate", sumU)
 	}
 	if e.set.precision() == "bf16" {
-		if err := e.net.SetBF16(true); err != nil {
+		if err := setBF16(e.net, true); err != nil {
 			return nil, fmt.Errorf("--precision bf16: %w", err)
 		}
-		defer e.net.SetBF16(false)
+		defer setBF16(e.net, false)
 	}
 	b := len(idx)
 	mini := e.set.InnerBatch > 0 && e.set.InnerBatch < len(idx)
@@ -406,7 +405,7 @@ func (e *engine[T]) tryIterate() (*Snapshot, error) {
 		}
 	}
 	lab := e.outer.labels()
-	if set.Objective == "irmv1b" {
+	if needsHalves(set.Objective) {
 		lab.Half = e.halves()
 	}
 	var tm Timing

@@ -15,7 +15,7 @@ import (
 // EvalSettings configures the final weighted ERM and the baselines: full
 // batch SGD from a fresh seeded model, checkpoint selected on validation.
 type EvalSettings struct {
-	Model       string  `json:"model"`        // architecture (nets.ParseSpec); default "mlp:390,390"
+	Model       string  `json:"model"`        // architecture (a ModelFamily's spec); default "mlp:390,390"
 	Steps       int     `json:"steps"`        // SGD steps; default 500
 	LR          float64 `json:"lr"`           // learning rate; default 0.1
 	Momentum    float64 `json:"momentum"`     // default 0.9
@@ -56,9 +56,6 @@ func DefaultEval() EvalSettings {
 		EvalEvery: 10, Seed: 1, Penalty: 1000, PenaltyAnneal: 100, DROStep: 0.01, CVaRAlpha: 0.2,
 		JTTSteps: 100, JTTUp: 6, Optimizer: "sgd"}
 }
-
-// Methods lists what Baseline and the maple search can run.
-var Methods = []string{"maple", "erm", "oracle", "irmv1", "rex", "groupdro", "cvar", "jtt", "upweight"}
 
 // Result is the evaluation of one trained model, selected on validation.
 type Result struct {
@@ -130,7 +127,7 @@ type OracleFigures struct {
 
 // Check reports the first invalid evaluation setting, naming its flag.
 func (es EvalSettings) Check() error {
-	if _, err := nets.ParseSpec(es.Model); err != nil {
+	if err := CheckModel(es.Model); err != nil {
 		return fmt.Errorf("--eval-model: %w", err)
 	}
 	return firstErr(
@@ -156,7 +153,7 @@ func (es EvalSettings) Check() error {
 type trainer struct {
 	es          EvalSettings
 	sp          *dataset.Splits
-	net         *nets.Net[float32]
+	net         Model[float32]
 	k           int
 	loss        nets.Loss
 	theta, grad []float32
@@ -197,9 +194,8 @@ func newTrainer(sp *dataset.Splits, es EvalSettings, init []float32) (*trainer, 
 	if err := es.Check(); err != nil {
 		return nil, err
 	}
-	spec, _ := nets.ParseSpec(es.Model)
 	k := outputs(sp.Train)
-	net, err := nets.New[float32](spec, shapeOf(sp.Train), k)
+	net, err := newModel[float32](es.Model, sp.Train.Shape, k)
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}
@@ -401,9 +397,60 @@ func WeightedERMFrom(ctx context.Context, sp *dataset.Splits, u []float64, es Ev
 	return tr.run(ctx, method, func(int) error { return tr.weightedGrad(u) })
 }
 
+// A Method is a comparison method: it trains es.Model on sp its own way
+// and selects on validation. A new method is a type in a file of its own
+// and one line in methodRegistry; --method, its help, completion and the
+// browser's form list the registry.
+type Method interface {
+	// Name is the method's name for --method and in run.json.
+	Name() string
+	// Train trains and evaluates the method on sp.
+	Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error)
+}
+
+// recipeMethod is a Method with a published recipe (BaselineRecipe).
+type recipeMethod interface {
+	// recipe returns es with the recipe applied to the settings not in
+	// keep, and its name.
+	recipe(es EvalSettings, keep map[string]bool) EvalSettings
+}
+
+// MethodMaple is the search itself, which package runs drives through an
+// Engine rather than Baseline.
+const MethodMaple = "maple"
+
+// methodRegistry lists the comparison methods, in the order --help and
+// completion show them.
+var methodRegistry = []Method{weightedMethod{"erm"}, oracle{}, irmPenalty{"irmv1"}, irmPenalty{"rex"}, groupDRO{},
+	cvarMethod{}, jtt{}, weightedMethod{"upweight"}}
+
+// Methods lists what the maple search and Baseline can run.
+var Methods = append([]string{MethodMaple}, baselineNames()...)
+
+func baselineNames() []string {
+	names := make([]string, len(methodRegistry))
+	for i, m := range methodRegistry {
+		names[i] = m.Name()
+	}
+	return names
+}
+
+func lookupMethod(name string) (Method, bool) {
+	for _, m := range methodRegistry {
+		if m.Name() == name {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
 // HasBaselineRecipe tells whether method is a baseline with a published
 // recipe (BaselineRecipe).
-func HasBaselineRecipe(method string) bool { return method == "irmv1" || method == "rex" }
+func HasBaselineRecipe(method string) bool {
+	m, _ := lookupMethod(method)
+	_, ok := m.(recipeMethod)
+	return ok
+}
 
 // SharedEvalFlags are the flags a baseline recipe sets that every method's
 // evaluation also reads (the final weighted ERM of maple, erm, groupdro,
@@ -411,186 +458,32 @@ func HasBaselineRecipe(method string) bool { return method == "irmv1" || method 
 var SharedEvalFlags = []string{"eval-optimizer", "eval-lr", "l2", "eval-weight-decay", "eval-steps"}
 
 // BaselineRecipe returns es with the published recipe of a baseline
-// method applied to the settings not in keep (flag names the person set),
-// and the recipe's name; methods without one are returned unchanged.
-//
-//   - irmv1: the IRM paper's ColoredMNIST code (Arjovsky et al. 2019,
-//     colored_mnist/main.py, its reported hyperparameters): Adam lr
-//     4.898e-4, L2 1.1079e-3 on the loss, penalty 91257.19 after 190
-//     annealing steps (weight 1 before; the loss divided by the penalty
-//     weight after), 501 full-batch steps.
-//   - rex: the same code and schedule with the REx variance penalty (the
-//     REx paper's ColoredMNIST experiments start from the IRM code; their
-//     own tuned values are not reproduced here).
+// method applied to the settings not in keep (flag names the person set);
+// methods without one are returned unchanged.
 func BaselineRecipe(method string, es EvalSettings, keep map[string]bool) EvalSettings {
-	if !HasBaselineRecipe(method) {
-		return es
+	m, _ := lookupMethod(method)
+	if r, ok := m.(recipeMethod); ok {
+		return r.recipe(es, keep)
 	}
-	set := func(flag string, apply func()) {
-		if !keep[flag] {
-			apply()
-		}
-	}
-	set("eval-optimizer", func() { es.Optimizer = "adam" })
-	set("eval-lr", func() { es.LR = 4.898536566546834e-4 })
-	set("l2", func() { es.L2 = 1.1079456888570485e-3 })
-	set("eval-weight-decay", func() { es.WeightDecay = 0 })
-	set("penalty", func() { es.Penalty = 91257.18613115903 })
-	set("penalty-anneal", func() { es.PenaltyAnneal = 190 })
-	set("eval-steps", func() { es.Steps = 501 })
-	es.Recipe = "IRM paper ColoredMNIST code (Arjovsky et al. 2019)"
 	return es
 }
 
-// Baseline trains one of the comparison methods on sp: erm, oracle (ERM on
-// the dataset's variant without the spurious signal), irmv1 and rex (ERM
-// plus the penalty), groupdro (online group DRO), cvar, jtt (ERM, then
-// upweight its training errors) or upweight (inverse group frequency).
+// Baseline trains one of the comparison methods (methodRegistry) on sp.
 func Baseline(ctx context.Context, sp *dataset.Splits, method string, es EvalSettings) (*Result, error) {
-	n := sp.Train.N
-	ones := make([]float64, n)
-	for i := range ones {
-		ones[i] = 1
+	m, ok := lookupMethod(method)
+	if !ok {
+		return nil, fmt.Errorf("unknown method %q: want one of %v", method, Methods)
 	}
-	switch method {
-	case "erm":
-		return WeightedERM(ctx, sp, ones, es, method)
-	case "oracle":
-		if sp.Oracle == nil {
-			return nil, fmt.Errorf("dataset %s has no oracle variant", sp.Name)
-		}
-		r, err := WeightedERM(ctx, sp.Oracle, ones, es, method)
-		if r != nil {
-			r.Dataset = sp.Name
-		}
-		return r, err
-	case "upweight":
-		cnt := make([]float64, len(sp.Train.GroupNames))
-		for _, g := range sp.Train.Group {
-			cnt[g]++
-		}
-		u := make([]float64, n)
-		for i, g := range sp.Train.Group {
-			u[i] = 1 / cnt[g]
-		}
-		return WeightedERM(ctx, sp, u, es, method)
-	case "jtt":
-		first := es
-		first.Steps = es.JTTSteps
-		tr, err := newTrainer(sp, first, nil)
-		if err != nil {
-			return nil, err
-		}
-		for step := 0; step < first.Steps; step++ {
-			if err := tr.weightedGrad(ones); err != nil {
-				return nil, err
-			}
-			tr.opt.Step(tr.theta, tr.grad)
-		}
-		f := tr.logits()
-		u := make([]float64, n)
-		for i := range u {
-			u[i] = 1
-			if nets.Predict(f, tr.k, i) != sp.Train.Y[i] {
-				u[i] = es.JTTUp
-			}
-		}
-		return WeightedERM(ctx, sp, u, es, method)
+	return m.Train(ctx, sp, es)
+}
+
+// ones returns n ones: every sample at weight 1.
+func ones(n int) []float64 {
+	u := make([]float64, n)
+	for i := range u {
+		u[i] = 1
 	}
-	tr, err := newTrainer(sp, es, nil)
-	if err != nil {
-		return nil, err
-	}
-	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
-	switch method {
-	case "irmv1", "rex":
-		pen := Objective{Name: method, Loss: tr.loss, K: tr.k}
-		// As the IRM code: the loss is the mean over training environments
-		// of each one's mean loss, and the IRMv1 penalty the mean over them
-		// of each one's squared scale gradient (the objective sums them).
-		envN := map[int32]float64{}
-		for _, e := range lab.Env {
-			envN[e]++
-		}
-		nEnv := float64(len(envN))
-		return tr.run(ctx, method, func(step int) error {
-			f := tr.logits()
-			c0, c1 := make([]float64, len(f)), make([]float64, len(f))
-			nets.Losses(tr.loss, f, lab.Y, tr.k, nil, c0)
-			for i := range c0 {
-				c0[i] /= nEnv * envN[lab.Env[i/tr.k]]
-			}
-			if _, err := pen.Eval(f, lab, c1); err != nil {
-				return err
-			}
-			if method == "irmv1" {
-				for i := range c1 {
-					c1[i] /= nEnv
-				}
-			}
-			lam := 1.0
-			if step >= es.PenaltyAnneal {
-				lam = es.Penalty
-			}
-			// The IRM code's loss: nll + L2 sum theta² + lam penalty, all
-			// divided by lam once lam > 1.
-			for i := range c0 {
-				c0[i] = (c0[i] + lam*c1[i]) / max(lam, 1)
-			}
-			tr.cotGrad(c0)
-			tr.addL2(1 / max(lam, 1))
-			return nil
-		})
-	case "cvar":
-		obj := Objective{Name: "cvar", Alpha: es.CVaRAlpha, Loss: tr.loss, K: tr.k}
-		return tr.run(ctx, method, func(int) error {
-			f := tr.logits()
-			c := make([]float64, len(f))
-			if _, err := obj.Eval(f, lab, c); err != nil {
-				return err
-			}
-			tr.cotGrad(c)
-			return nil
-		})
-	case "groupdro":
-		ng := len(sp.Train.GroupNames)
-		q := make([]float64, ng)
-		cnt := make([]float64, ng)
-		for _, g := range sp.Train.Group {
-			cnt[g]++
-		}
-		for g := range q {
-			q[g] = 1 / float64(ng)
-		}
-		return tr.run(ctx, method, func(int) error {
-			f := tr.logits()
-			l, d := make([]float64, n), make([]float64, len(f))
-			nets.Losses(tr.loss, f, sp.Train.Y, tr.k, l, d)
-			lg := make([]float64, ng)
-			for i, g := range sp.Train.Group {
-				lg[g] += l[i] / cnt[g]
-			}
-			var z float64
-			for g := range q {
-				if cnt[g] > 0 {
-					q[g] *= math.Exp(es.DROStep * lg[g])
-				} else {
-					q[g] = 0
-				}
-				z += q[g]
-			}
-			for g := range q {
-				q[g] /= z
-			}
-			for i := range d {
-				g := sp.Train.Group[i/tr.k]
-				d[i] *= q[g] / cnt[g]
-			}
-			tr.cotGrad(d)
-			return nil
-		})
-	}
-	return nil, fmt.Errorf("unknown method %q: want one of %v", method, Methods)
+	return u
 }
 
 // UnmarshalJSON reads evaluation settings, also as maple 0.1 wrote them.

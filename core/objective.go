@@ -2,8 +2,6 @@ package core
 
 import (
 	"fmt"
-	"math"
-	"slices"
 
 	"github.com/maple-ood/maple/nets"
 )
@@ -25,6 +23,79 @@ type Labels struct {
 	Half []bool
 }
 
+// An OuterRisk is one outer objective R on the per-sample logits of a
+// labelled set. A new objective is a type in a file of its own and one
+// line in objectiveRegistry; --objective, its help, completion and the
+// browser's form list the registry.
+type OuterRisk interface {
+	// Name is the objective's name for --objective and in run.json.
+	Name() string
+	// Risk returns R on b and adds dR/df_i to b's cotangents (b.Add).
+	Risk(b *RiskBatch) (float64, error)
+}
+
+// halfSplitter is an OuterRisk that needs Labels.Half: each outer sample
+// assigned to a random half of its environment at every iteration.
+type halfSplitter interface{ needsHalves() bool }
+
+// meanWeighter is an OuterRisk whose mean-loss term is weighted otherwise
+// than by Objective.Beta (erm: the risk is the mean loss itself).
+type meanWeighter interface{ meanWeight(beta float64) float64 }
+
+// objectiveRegistry lists the outer objectives, in the order --help and
+// completion show them.
+var objectiveRegistry = []OuterRisk{irmv1{}, irmv1{halves: true}, rex{}, cvar{}, worstGroup{}, erm{}}
+
+// Objectives lists the outer objectives' names (objectiveRegistry).
+var Objectives = objectiveNames()
+
+func objectiveNames() []string {
+	names := make([]string, len(objectiveRegistry))
+	for i, o := range objectiveRegistry {
+		names[i] = o.Name()
+	}
+	return names
+}
+
+// lookupObjective returns the registered objective called name.
+func lookupObjective(name string) (OuterRisk, bool) {
+	for _, o := range objectiveRegistry {
+		if o.Name() == name {
+			return o, true
+		}
+	}
+	return nil, false
+}
+
+// needsHalves tells whether the objective called name needs Labels.Half.
+func needsHalves(name string) bool {
+	o, _ := lookupObjective(name)
+	h, ok := o.(halfSplitter)
+	return ok && h.needsHalves()
+}
+
+// RiskBatch is what an OuterRisk sees: the logits, labels and per-sample
+// losses of one labelled set, and the cotangents it adds to.
+type RiskBatch struct {
+	N, K  int       // samples, logits per sample
+	F     []float64 // logits, N x K
+	Lab   Labels
+	Loss  nets.Loss
+	Alpha float64   // the cvar tail fraction (Objective.Alpha)
+	L     []float64 // per-sample losses
+	D     []float64 // their logit gradients, N x K
+	cot   []float64 // dR/df, nil when not wanted
+}
+
+// Add adds scale * v_i (v is N x K) to sample i's cotangent.
+func (b *RiskBatch) Add(i int, scale float64, v []float64) {
+	if b.cot != nil {
+		for j := 0; j < b.K; j++ {
+			b.cot[i*b.K+j] += scale * v[i*b.K+j]
+		}
+	}
+}
+
 // Eval returns R for logits f (n x K) and writes its logit cotangents
 // dR/df into cot unless cot is nil. Environments or groups that have no
 // sample are ignored; an objective that needs environments (irmv1,
@@ -34,142 +105,30 @@ func (o Objective) Eval(f []float64, lab Labels, cot []float64) (float64, error)
 	if n == 0 {
 		return 0, fmt.Errorf("objective %s on an empty set", o.Name)
 	}
-	l, d := make([]float64, n), make([]float64, n*k)
-	nets.Losses(o.Loss, f, lab.Y, k, l, d)
+	risk, ok := lookupObjective(o.Name)
+	if !ok {
+		return 0, fmt.Errorf("unknown objective %q", o.Name)
+	}
+	b := &RiskBatch{N: n, K: k, F: f, Lab: lab, Loss: o.Loss, Alpha: o.Alpha, L: make([]float64, n), D: make([]float64, n*k), cot: cot}
+	nets.Losses(o.Loss, f, lab.Y, k, b.L, b.D)
 	if cot != nil {
 		clear(cot[:n*k])
 	}
-	// addCot adds scale * v_i to sample i's cotangent.
-	addCot := func(i int, scale float64, v []float64) {
-		if cot != nil {
-			for j := 0; j < k; j++ {
-				cot[i*k+j] += scale * v[i*k+j]
-			}
-		}
+	r, err := risk.Risk(b)
+	if err != nil {
+		return 0, err
 	}
-	var r float64
-	switch o.Name {
-	case "erm":
-	case "irmv1", "irmv1b":
-		gs, dgs := make([]float64, n), make([]float64, n*k)
-		nets.ScaleGrads(o.Loss, f, lab.Y, k, gs, dgs)
-		parts := 1
-		if o.Name == "irmv1b" {
-			if len(lab.Half) != n {
-				return 0, fmt.Errorf("irmv1b needs a half assignment per sample")
-			}
-			parts = 2
-		}
-		part := func(i int) int {
-			if parts == 2 && lab.Half[i] {
-				return int(lab.Env[i])*2 + 1
-			}
-			return int(lab.Env[i]) * parts
-		}
-		sum, cnt, err := groupSums(n, lab.Env, parts, part, gs)
-		if err != nil {
-			return 0, err
-		}
-		mean := make([]float64, len(sum))
-		for p := range sum {
-			if cnt[p] > 0 {
-				mean[p] = sum[p] / float64(cnt[p])
-			}
-		}
-		for e := 0; e < len(sum)/parts; e++ {
-			if parts == 1 {
-				r += mean[e] * mean[e]
-			} else {
-				r += mean[2*e] * mean[2*e+1]
-			}
-		}
-		for i := 0; i < n; i++ {
-			p := part(i)
-			other := mean[p] * 2 // d(m^2)/dm
-			if parts == 2 {
-				other = mean[p^1]
-			}
-			addCot(i, other/float64(cnt[p]), dgs)
-		}
-	case "rex":
-		sum, cnt, err := groupSums(n, lab.Env, 1, func(i int) int { return int(lab.Env[i]) }, l)
-		if err != nil {
-			return 0, err
-		}
-		var means []float64
-		idx := make([]int, len(sum))
-		for e := range sum {
-			idx[e] = -1
-			if cnt[e] > 0 {
-				idx[e] = len(means)
-				means = append(means, sum[e]/float64(cnt[e]))
-			}
-		}
-		var bar float64
-		for _, m := range means {
-			bar += m
-		}
-		bar /= float64(len(means))
-		for _, m := range means {
-			r += (m - bar) * (m - bar)
-		}
-		ne := float64(len(means))
-		r /= ne
-		for i := 0; i < n; i++ {
-			e := lab.Env[i]
-			addCot(i, 2*(means[idx[e]]-bar)/ne/float64(cnt[e]), d)
-		}
-	case "cvar":
-		m := int(math.Ceil(o.Alpha * float64(n)))
-		order := make([]int, n)
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			switch {
-			case l[a] > l[b]:
-				return -1
-			case l[a] < l[b]:
-				return 1
-			}
-			return 0
-		})
-		for _, i := range order[:m] {
-			r += l[i]
-			addCot(i, 1/float64(m), d)
-		}
-		r /= float64(m)
-	case "worst-group":
-		sum, cnt, err := groupSums(n, lab.Group, 1, func(i int) int { return int(lab.Group[i]) }, l)
-		if err != nil {
-			return 0, err
-		}
-		worst := -1
-		for g := range sum {
-			if cnt[g] > 0 && (worst < 0 || sum[g]/float64(cnt[g]) > sum[worst]/float64(cnt[worst])) {
-				worst = g
-			}
-		}
-		r = sum[worst] / float64(cnt[worst])
-		for i := 0; i < n; i++ {
-			if int(lab.Group[i]) == worst {
-				addCot(i, 1/float64(cnt[worst]), d)
-			}
-		}
-	default:
-		return 0, fmt.Errorf("unknown objective %q", o.Name)
+	w := o.Beta
+	if mw, ok := risk.(meanWeighter); ok {
+		w = mw.meanWeight(o.Beta)
 	}
-	if o.Name == "erm" || o.Beta != 0 {
-		b := o.Beta
-		if o.Name == "erm" {
-			b = 1 + o.Beta
-		}
+	if w != 0 {
 		var mean float64
 		for i := 0; i < n; i++ {
-			mean += l[i]
-			addCot(i, b/float64(n), d)
+			mean += b.L[i]
+			b.Add(i, w/float64(n), b.D)
 		}
-		r += b * mean / float64(n)
+		r += w * mean / float64(n)
 	}
 	return r, nil
 }

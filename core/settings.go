@@ -11,7 +11,7 @@ import (
 // stated on each field (the MAPLE paper's ColoredMNIST table where it has
 // one).
 type Settings struct {
-	Model     string  `json:"model"`      // search model spec (nets.ParseSpec); default "mlp:390,390"
+	Model     string  `json:"model"`      // search model spec (a ModelFamily's); default "mlp:390,390"
 	Objective string  `json:"objective"`  // outer risk: irmv1, irmv1b, rex, cvar, worst-group or erm; default "irmv1"
 	Beta      float64 `json:"beta"`       // weight of the mean loss added to the outer risk; default 0
 	CVaRAlpha float64 `json:"cvar_alpha"` // tail fraction of the cvar objective; default 0.2
@@ -87,12 +87,9 @@ func DefaultSettings() Settings {
 		SelectIterate: "val"}
 }
 
-// Objectives lists the outer objectives.
-var Objectives = []string{"irmv1", "irmv1b", "rex", "cvar", "worst-group", "erm"}
-
 // Check reports the first invalid setting, naming its flag.
 func (s Settings) Check() error {
-	if _, err := nets.ParseSpec(s.Model); err != nil {
+	if err := CheckModel(s.Model); err != nil {
 		return fmt.Errorf("--model: %w", err)
 	}
 	err := firstErr(
@@ -126,7 +123,12 @@ func (s Settings) Check() error {
 	case s.AnnealStart >= s.AnnealEnd:
 		return fmt.Errorf("anneal window [%g, %g]: want start < end", s.AnnealStart, s.AnnealEnd)
 	}
-	return s.checkRates(LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR})
+	return s.checkRates(s.Rates())
+}
+
+// Rates returns the learning rates the settings start a search with.
+func (s Settings) Rates() LearningRates {
+	return LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR}
 }
 
 func (s Settings) precision() string {

@@ -63,8 +63,7 @@ func ReadyPipe(fd int) func(Control) {
 // those of its checkpoint (else its config), each replaced by the one in
 // given when that is not 0; checked.
 func RatesInForce(r *Run, given core.LearningRates) (core.LearningRates, error) {
-	s := r.Config.Settings
-	lr := core.LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR}
+	lr := r.Config.Settings.Rates()
 	if st, err := ReadCheckpoint(r.Dir, func(string) {}); err == nil && st != nil {
 		lr = st.LR
 	}

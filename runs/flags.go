@@ -57,8 +57,7 @@ func (c Config) MethodName() string {
 // latest checkpoint, else its last rate change, else its config) and where
 // they come from, for people.
 func RatesNow(dir string, cfg *Config) (core.LearningRates, string) {
-	s := cfg.Settings
-	lr, from := core.LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR}, "as started"
+	lr, from := cfg.Settings.Rates(), "as started"
 	events, _ := ReadEvents(dir)
 	for _, e := range events {
 		if e.Kind == core.EventSetLR && e.LR != nil {

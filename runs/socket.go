@@ -76,8 +76,7 @@ func (s *Server) ratesNow() core.LearningRates {
 	if n := len(h); n > 0 && h[n-1].LR != (core.LearningRates{}) {
 		return h[n-1].LR
 	}
-	c := s.cfg.Settings
-	return core.LearningRates{Weight: c.WeightLR, Keep: c.KeepLR, Inner: c.InnerLR}
+	return s.cfg.Settings.Rates()
 }
 
 // Server serves a search's snapshots and takes commands on an owner-only

@@ -135,8 +135,7 @@ func (d *Dashboard) lr() core.LearningRates {
 		}
 		return lr
 	}
-	s := d.cfg.Settings
-	lr := core.LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR}
+	lr := d.cfg.Settings.Rates()
 	for _, e := range d.events {
 		if e.Kind == core.EventSetLR && e.LR != nil {
 			lr = *e.LR

@@ -1,0 +1,31 @@
+package core
+
+import (
+	"context"
+
+	"github.com/maple-ood/maple/dataset"
+)
+
+// cvarMethod is CVaR-DRO: training on the cvar objective at es.CVaRAlpha,
+// no group or environment used.
+type cvarMethod struct{}
+
+func (cvarMethod) Name() string { return "cvar" }
+
+func (cvarMethod) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+	tr, err := newTrainer(sp, es, nil)
+	if err != nil {
+		return nil, err
+	}
+	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
+	obj := Objective{Name: "cvar", Alpha: es.CVaRAlpha, Loss: tr.loss, K: tr.k}
+	return tr.run(ctx, "cvar", func(int) error {
+		f := tr.logits()
+		c := make([]float64, len(f))
+		if _, err := obj.Eval(f, lab, c); err != nil {
+			return err
+		}
+		tr.cotGrad(c)
+		return nil
+	})
+}

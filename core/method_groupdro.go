@@ -1,0 +1,59 @@
+package core
+
+import (
+	"context"
+	"math"
+
+	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/nets"
+)
+
+// groupDRO is online group DRO (Sagawa et al. 2020): exponentiated-
+// gradient weights over the groups (step es.DROStep) on each group's mean
+// loss.
+type groupDRO struct{}
+
+func (groupDRO) Name() string { return "groupdro" }
+
+func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+	tr, err := newTrainer(sp, es, nil)
+	if err != nil {
+		return nil, err
+	}
+	n, ng := sp.Train.N, len(sp.Train.GroupNames)
+	q := make([]float64, ng)
+	cnt := make([]float64, ng)
+	for _, g := range sp.Train.Group {
+		cnt[g]++
+	}
+	for g := range q {
+		q[g] = 1 / float64(ng)
+	}
+	return tr.run(ctx, "groupdro", func(int) error {
+		f := tr.logits()
+		l, d := make([]float64, n), make([]float64, len(f))
+		nets.Losses(tr.loss, f, sp.Train.Y, tr.k, l, d)
+		lg := make([]float64, ng)
+		for i, g := range sp.Train.Group {
+			lg[g] += l[i] / cnt[g]
+		}
+		var z float64
+		for g := range q {
+			if cnt[g] > 0 {
+				q[g] *= math.Exp(es.DROStep * lg[g])
+			} else {
+				q[g] = 0
+			}
+			z += q[g]
+		}
+		for g := range q {
+			q[g] /= z
+		}
+		for i := range d {
+			g := sp.Train.Group[i/tr.k]
+			d[i] *= q[g] / cnt[g]
+		}
+		tr.cotGrad(d)
+		return nil
+	})
+}

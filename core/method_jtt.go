@@ -1,0 +1,40 @@
+package core
+
+import (
+	"context"
+
+	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/nets"
+)
+
+// jtt is Just Train Twice (Liu et al. 2021): ERM for es.JTTSteps, then
+// weighted ERM with its training errors upweighted by es.JTTUp.
+type jtt struct{}
+
+func (jtt) Name() string { return "jtt" }
+
+func (jtt) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+	n := sp.Train.N
+	first := es
+	first.Steps = es.JTTSteps
+	tr, err := newTrainer(sp, first, nil)
+	if err != nil {
+		return nil, err
+	}
+	all := ones(n)
+	for step := 0; step < first.Steps; step++ {
+		if err := tr.weightedGrad(all); err != nil {
+			return nil, err
+		}
+		tr.opt.Step(tr.theta, tr.grad)
+	}
+	f := tr.logits()
+	u := make([]float64, n)
+	for i := range u {
+		u[i] = 1
+		if nets.Predict(f, tr.k, i) != sp.Train.Y[i] {
+			u[i] = es.JTTUp
+		}
+	}
+	return WeightedERM(ctx, sp, u, es, "jtt")
+}

@@ -1,0 +1,45 @@
+package core
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/maple-ood/maple/dataset"
+)
+
+// weightedMethod is weighted ERM with fixed per-sample weights: erm (every
+// sample at 1) or upweight (each sample at the inverse of its group's
+// training frequency).
+type weightedMethod struct{ name string }
+
+func (m weightedMethod) Name() string { return m.name }
+
+func (m weightedMethod) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+	u := ones(sp.Train.N)
+	if m.name == "upweight" {
+		cnt := make([]float64, len(sp.Train.GroupNames))
+		for _, g := range sp.Train.Group {
+			cnt[g]++
+		}
+		for i, g := range sp.Train.Group {
+			u[i] = 1 / cnt[g]
+		}
+	}
+	return WeightedERM(ctx, sp, u, es, m.name)
+}
+
+// oracle is ERM on the dataset's variant without the spurious signal.
+type oracle struct{}
+
+func (oracle) Name() string { return "oracle" }
+
+func (oracle) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+	if sp.Oracle == nil {
+		return nil, fmt.Errorf("dataset %s has no oracle variant", sp.Name)
+	}
+	r, err := WeightedERM(ctx, sp.Oracle, ones(sp.Oracle.Train.N), es, "oracle")
+	if r != nil {
+		r.Dataset = sp.Name
+	}
+	return r, err
+}

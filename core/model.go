@@ -1,0 +1,145 @@
+package core
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/nets"
+)
+
+// Model is a differentiable model as the search and the trainers use it:
+// flat parameters theta, n row-major input rows x, K logits per row.
+// nets.Net is one; a ModelFamily makes them from a spec.
+type Model[T nets.Float] interface {
+	// NumParams is the length of theta.
+	NumParams() int
+	// Init draws initial parameters into theta.
+	Init(theta []T, rng *rand.Rand)
+	// Forward writes the n x K logits of x into logits.
+	Forward(theta, x []T, n int, logits []T)
+	// Backprop sets grad = J^T c, the gradient of sum_i c_i . f_i; fill
+	// is given the logits of rows [lo, hi) and writes their cotangents c.
+	Backprop(theta, x []T, n int, fill func(lo, hi int, logits, cot []T), grad []T)
+	// VJP sets grad = J^T cot for the n x K output cotangents cot.
+	VJP(theta, x []T, n int, cot, grad []T)
+	// JVP writes the logits and their directional derivative J dir.
+	JVP(theta, x []T, n int, dir, logits, tan []T)
+}
+
+// bf16Model is a Model that can run its products in bf16 (--precision
+// bf16); a model without it refuses bf16.
+type bf16Model interface{ SetBF16(on bool) error }
+
+// A ModelFamily makes models from the specs of its kinds (the part of a
+// spec before ':', "mlp" in "mlp:390,390"). A new family is a type that
+// implements it and one line in modelRegistry (or a RegisterModelFamily
+// call from the family's package).
+type ModelFamily interface {
+	// Kinds are the spec kinds the family makes.
+	Kinds() []string
+	// Syntax describes the specs it accepts, one entry per kind, for
+	// error messages ("mlp:W1,W2,...").
+	Syntax() []string
+	// Check reports what is wrong with spec, if anything.
+	Check(spec string) error
+	// New32 and New64 make a model for inputs of shape in with k logits.
+	New32(spec string, in dataset.Shape, k int) (Model[float32], error)
+	New64(spec string, in dataset.Shape, k int) (Model[float64], error)
+	// Examples are specs to offer in completion.
+	Examples() []string
+}
+
+// modelRegistry lists the model families.
+var modelRegistry = []ModelFamily{netsFamily{}}
+
+// RegisterModelFamily adds a family from a package that core does not
+// import; it panics when one of its kinds is taken (a programming error,
+// at init).
+func RegisterModelFamily(f ModelFamily) {
+	for _, k := range f.Kinds() {
+		if _, err := familyOf(k); err == nil {
+			panic(fmt.Sprintf("model kind %q registered twice", k))
+		}
+	}
+	modelRegistry = append(modelRegistry, f)
+}
+
+// familyOf returns the family whose kind starts spec.
+func familyOf(spec string) (ModelFamily, error) {
+	kind, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
+	var syntax []string
+	for _, f := range modelRegistry {
+		for _, k := range f.Kinds() {
+			if k == kind {
+				return f, nil
+			}
+		}
+		syntax = append(syntax, f.Syntax()...)
+	}
+	want := syntax[len(syntax)-1]
+	if len(syntax) > 1 {
+		want = strings.Join(syntax[:len(syntax)-1], ", ") + " or " + want
+	}
+	return nil, fmt.Errorf("model %q: unknown kind %q (want %s)", spec, kind, want)
+}
+
+// CheckModel reports what is wrong with a model spec, if anything.
+func CheckModel(spec string) error {
+	f, err := familyOf(spec)
+	if err != nil {
+		return err
+	}
+	return f.Check(spec)
+}
+
+// ModelExamples lists example specs of every family, for completion.
+func ModelExamples() []string {
+	var out []string
+	for _, f := range modelRegistry {
+		out = append(out, f.Examples()...)
+	}
+	return out
+}
+
+// newModel makes the model spec names for sp's training data.
+func newModel[T nets.Float](spec string, in dataset.Shape, k int) (Model[T], error) {
+	f, err := familyOf(spec)
+	if err != nil {
+		return nil, err
+	}
+	var m any
+	switch any(*new(T)).(type) {
+	case float32:
+		m, err = f.New32(spec, in, k)
+	default:
+		m, err = f.New64(spec, in, k)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m.(Model[T]), nil
+}
+
+// trainFLOPs is a model's floating-point operations per sample of one
+// training step (forward and backward), 0 when the model does not say.
+func trainFLOPs[T nets.Float](m Model[T]) float64 {
+	if f, ok := m.(interface{ TrainFLOPs() float64 }); ok {
+		return f.TrainFLOPs()
+	}
+	return 0
+}
+
+// setBF16 switches m's products to bf16 and back, refusing models that
+// cannot.
+func setBF16[T nets.Float](m Model[T], on bool) error {
+	b, ok := m.(bf16Model)
+	if !ok {
+		if !on {
+			return nil
+		}
+		return fmt.Errorf("this model has no bf16 products")
+	}
+	return b.SetBF16(on)
+}
