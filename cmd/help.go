@@ -2,10 +2,11 @@ package cmd
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/maple-ood/maple/runs"
 )
 
 // examples are each command's --help examples.
@@ -31,16 +32,6 @@ var examples = map[string]string{
   maple plot cm                                  # a sweep's accuracy against model width`,
 }
 
-// flagGroups sort a command's flags under headings in --help.
-var flagGroups = []struct {
-	title string
-	flags string
-}{
-	{"Search", "objective beta cvar-alpha outer-on model seed outer-iters inner-steps inner-batch precision inner-lr momentum weight-decay inner-init weight-lr keep-lr keep keep0 select-iterate recipe eval-each-iter detach-sum mask-eps outer-scale init-params"},
-	{"Evaluation and baselines", "method eval-model eval-steps eval-lr eval-momentum eval-weight-decay eval-same-init eval-every eval-min-step eval-optimizer l2 penalty penalty-anneal"},
-	{"Data", "dataset data-dir train-size corr cmnist-envs label-noise downsample offline dir image-size features csv label-col env-col group-col split-col attr-col id-col"},
-}
-
 // groupedUsage prints a command's flags under the headings of flagGroups,
 // the rest under "Run".
 func groupedUsage(c *cobra.Command) error {
@@ -50,16 +41,16 @@ func groupedUsage(c *cobra.Command) error {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", c.Example)
 	}
 	placed := map[string]bool{}
-	for _, g := range flagGroups {
-		fs := pflag.NewFlagSet(g.title, pflag.ContinueOnError)
-		for _, name := range strings.Fields(g.flags) {
-			if fl := c.LocalFlags().Lookup(name); fl != nil && !fl.Hidden {
+	for _, g := range runs.Groups {
+		fs := pflag.NewFlagSet(string(g), pflag.ContinueOnError)
+		for _, st := range runs.SettingsTable {
+			if fl := c.LocalFlags().Lookup(st.Flag); fl != nil && !fl.Hidden && st.Group == g {
 				fs.AddFlag(fl)
-				placed[name] = true
+				placed[st.Flag] = true
 			}
 		}
 		if fs.HasFlags() {
-			fmt.Fprintf(w, "\n%s flags:\n%s", g.title, fs.FlagUsages())
+			fmt.Fprintf(w, "\n%s flags:\n%s", g, fs.FlagUsages())
 		}
 	}
 	rest := pflag.NewFlagSet("run", pflag.ContinueOnError)

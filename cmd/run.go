@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
-	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/tui"
 )
@@ -20,8 +18,7 @@ import (
 // RunOptions are the settings of `maple run`.
 type RunOptions struct {
 	F                      *Factory
-	Config                 runs.Config // defaults, then the flags
-	EvalModel              string
+	Config                 runs.Config     // defaults, then the flags
 	Set                    map[string]bool // the flags the person set
 	Headless, JSON, Detach bool
 }
@@ -43,9 +40,7 @@ func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Config.Dataset.Name, "dataset", "synthetic", "dataset: "+strings.Join(loaders.Names, ", "))
-	fl.StringVar(&o.Config.Method, "method", core.MethodMaple, core.MethodMaple+", or a baseline: "+strings.Join(core.Methods[1:], ", "))
-	registerSettings(fl, &o.Config, &o.EvalModel)
+	registerTable(fl, &o.Config, func(runs.Setting) bool { return true })
 	fl.BoolVar(&o.Headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
 	fl.BoolVar(&o.JSON, "json", false, "print the outcome as one JSON object on the last line of stdout")
 	fl.BoolVar(&o.Detach, "detach", false, "run in the background, surviving the terminal; print the run id once the search has started")
@@ -59,80 +54,55 @@ func changed(cmd *cobra.Command) map[string]bool {
 	return set
 }
 
-// registerData adds the dataset options (all but --dataset) to fl.
-func registerData(fl *pflag.FlagSet, d *loaders.Spec) {
-	fl.StringVar(&d.DataDir, "data-dir", "", "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)")
-	fl.IntVar(&d.TrainSize, "train-size", 0, "keep a seeded subset of this many training samples (0 = all)")
-	fl.StringVar(&d.Corr, "corr", "", "per-env spurious parameters, train0,train1,test: cmnist colour flips (default 0.1,0.2,0.9), synthetic agreements (0.9,0.8,0.1), mnist-fashion/cifar-mnist correlations (0.999,0.7,0.1)")
-	fl.StringVar(&d.Envs, "cmnist-envs", "", "cmnist: how the 50000 training images split into the two envs: shuffle (the IRM code's seeded shuffle; the default) or parity (even/odd MNIST index, as runs before this option were built)")
-	fl.Float64Var(&d.LabelNoise, "label-noise", -1, "label flip probability (default 0.25 for cmnist, 0.1 for mnist-fashion and cifar-mnist)")
-	fl.IntVar(&d.Downsample, "downsample", 0, "mnist-fashion / cifar-mnist: keep every k-th pixel (default 2 and 1)")
-	fl.BoolVar(&d.Offline, "offline", false, "never download a missing file")
-	fl.StringVar(&d.Dir, "dir", "", "waterbirds / celeba: the dataset folder (default <data-dir>/waterbirds or <data-dir>/celeba)")
-	fl.IntVar(&d.ImageSize, "image-size", 64, "waterbirds / celeba: resize and centre-crop images to this size")
-	fl.StringVar(&d.Features, "features", "", "waterbirds / celeba / features: .npy of per-sample features, one row per metadata row")
-	fl.StringVar(&d.CSV, "csv", "", "features: CSV with a header (features and/or label, env, group, split columns)")
-	for _, col := range []struct {
-		p          *string
-		name, help string
-	}{{&d.Columns.Label, "label-col", "label column"}, {&d.Columns.Env, "env-col", "environment column (optional in the file)"},
-		{&d.Columns.Group, "group-col", "group column (optional in the file)"}, {&d.Columns.Split, "split-col", "split column (train/val/test or 0/1/2)"},
-		{&d.Columns.Attr, "attr-col", "spurious attribute column (optional in the file)"}, {&d.Columns.ID, "id-col", "sample id column (optional; default the row number)"}} {
-		fl.StringVar(col.p, col.name, *col.p, "features: "+col.help)
+// registerTable adds a flag for every row of runs.SettingsTable that want
+// keeps, bound to its field of c, with the row's help and default.
+func registerTable(fl *pflag.FlagSet, c *runs.Config, want func(runs.Setting) bool) {
+	for _, st := range runs.SettingsTable {
+		if st.NoFlag || !want(st) {
+			continue
+		}
+		switch p := st.Field(c).(type) {
+		case *string:
+			fl.StringVar(p, st.Flag, defaultOf(st, *p), st.Help)
+		case *int:
+			fl.IntVar(p, st.Flag, defaultOf(st, *p), st.Help)
+		case *uint64:
+			fl.Uint64Var(p, st.Flag, defaultOf(st, *p), st.Help)
+		case *float64:
+			fl.Float64Var(p, st.Flag, defaultOf(st, *p), st.Help)
+		case *bool:
+			fl.BoolVar(p, st.Flag, defaultOf(st, *p), st.Help)
+		default:
+			panic(fmt.Sprintf("setting %s: field of type %T", st.Flag, p))
+		}
 	}
-	fl.StringVar(&d.Columns.FeatureCols, "feature-cols", "", "features: comma-separated feature columns (default: every column that is not an annotation, nor pandas' unnamed index)")
+}
+
+// defaultOf is the flag default of st: its Default, else the field's value.
+func defaultOf[T any](st runs.Setting, field T) T {
+	if st.Default != nil {
+		return st.Default.(T)
+	}
+	return field
+}
+
+// registerData adds the dataset options (all but --dataset) to fl.
+func registerData(fl *pflag.FlagSet, c *runs.Config) {
+	registerTable(fl, c, func(st runs.Setting) bool { return st.Group == runs.GroupData && !st.Axis })
 }
 
 // registerSettings adds the dataset options and every search and
-// evaluation setting to fl (all but --dataset and --method).
-func registerSettings(fl *pflag.FlagSet, c *runs.Config, evalModel *string) {
-	s, e := &c.Settings, &c.Eval
-	registerData(fl, &c.Dataset)
-	fl.StringVar(&s.Objective, "objective", s.Objective, "outer objective: "+strings.Join(core.Objectives, ", "))
-	fl.Float64Var(&s.Beta, "beta", s.Beta, "weight of the mean loss added to the outer objective")
-	fl.Float64Var(&s.CVaRAlpha, "cvar-alpha", s.CVaRAlpha, "tail fraction of the cvar objective")
-	fl.StringVar(&s.OuterOn, "outer-on", s.OuterOn, "split the outer objective is evaluated on: val or train")
-	fl.StringVar(&s.Model, "model", s.Model, "search model: linear, mlp:W1,W2,..., cnn:C1,C2, cnns:C1,C2; linear on synthetic unless given")
-	fl.StringVar(evalModel, "eval-model", "", "model of the final weighted ERM (default: the search model)")
-	fl.Uint64Var(&s.Seed, "seed", s.Seed, "seed of the data, the search and the evaluation")
-	fl.IntVar(&s.OuterIters, "outer-iters", s.OuterIters, "outer iterations")
-	fl.IntVar(&s.InnerSteps, "inner-steps", s.InnerSteps, "inner SGD steps per outer iteration")
-	fl.StringVar(&s.Precision, "precision", "f32", "precision of the inner training's matrix products: f32, or bf16 (float32 accumulation; onednn build on a CPU with avx512_bf16)")
-	fl.IntVar(&s.InnerBatch, "inner-batch", s.InnerBatch, "inner minibatch size (0 = full batch over the kept samples); each step's loss normalised by its minibatch's weight sum")
-	fl.Float64Var(&s.InnerLR, "inner-lr", s.InnerLR, "inner SGD learning rate")
-	fl.Float64Var(&s.Momentum, "momentum", s.Momentum, "inner SGD momentum")
-	fl.Float64Var(&s.WeightDecay, "weight-decay", s.WeightDecay, "inner SGD weight decay")
-	fl.StringVar(&s.InnerInit, "inner-init", s.InnerInit, "inner initialisation: fixed, fresh or warm")
-	fl.Float64Var(&s.WeightLR, "weight-lr", s.WeightLR, "Adam learning rate of the sample weights")
-	fl.Float64Var(&s.KeepLR, "keep-lr", s.KeepLR, "Adam learning rate of the keep probabilities")
-	fl.Float64Var(&s.Keep, "keep", s.Keep, "final keep fraction K/n (1 = no sparsity)")
-	fl.Float64Var(&s.Keep0, "keep0", s.Keep0, "initial keep fraction K0/n")
-	fl.StringVar(&s.Recipe, "recipe", "", "a preset: maple-reference (the MAPLE code's ColoredMNIST recipe: keep scores only, keep 0.3, keep lr 1.5, outer on train, 30 x 100, the code's hypergradient, mask and IRMv1 scale (--detach-sum, --mask-eps 1e-20, --outer-scale 0.5), every iterate evaluated from the search's initial model by SGD lr 1.0 momentum 0.9 for 200 steps, checked at every step; flags given override it)")
-	fl.BoolVar(&s.DetachSum, "detach-sum", false, "hold the inner loss's weight sum constant in the hypergradient, as the MAPLE code does (an approximation; maple-reference sets it)")
-	fl.Float64Var(&s.MaskEps, "mask-eps", 0, "draw keep masks with this eps inside the logarithms of the keep logit, as the MAPLE code does (1e-20; maple-reference sets it); 0 clamps the keep probability to [1e-6, 1-1e-6]")
-	fl.Float64Var(&s.OuterScale, "outer-scale", 0, "multiply the outer risk and its gradient by this (0 = 1); Adam's steps change only through its eps (maple-reference sets 0.5 for irmv1, the MAPLE code's mean over two environments)")
-	fl.StringVar(&s.InitParams, "init-params", "", "a .npy of the search model's initial parameters (flat float32; per layer the in x out weights row by row, then the biases) instead of the seeded initialisation")
-	fl.BoolVar(&e.SameInit, "eval-same-init", false, "start the evaluation model from the search model's initial parameters, as the MAPLE code does (the two models must match; maple-reference sets it)")
-	fl.Float64Var(&e.Momentum, "eval-momentum", e.Momentum, "SGD momentum of the final weighted ERM and the baselines")
-	fl.Float64Var(&e.WeightDecay, "eval-weight-decay", e.WeightDecay, "SGD weight decay of the final weighted ERM and the baselines")
-	fl.BoolVar(&s.EvalEachIter, "eval-each-iter", false, "train the evaluation model on every iterate's weights and record its figures (costly)")
-	fl.StringVar(&s.SelectIterate, "select-iterate", s.SelectIterate, "weights the final weighted ERM trains on: val (the iterate whose inner model scores best on validation) or final")
-	fl.IntVar(&e.Steps, "eval-steps", e.Steps, "SGD steps of the final weighted ERM and the baselines")
-	fl.Float64Var(&e.LR, "eval-lr", e.LR, "learning rate of the final weighted ERM and the baselines")
-	fl.IntVar(&e.EvalEvery, "eval-every", e.EvalEvery, "validation check every N steps of the final weighted ERM")
-	fl.IntVar(&e.MinStep, "eval-min-step", e.MinStep, "first step whose checkpoint may be selected (0 = a tenth of --eval-steps)")
-	fl.Float64Var(&e.Penalty, "penalty", e.Penalty, "irmv1/rex baseline penalty weight (those baselines default to the IRM paper's recipe: 91257.19, anneal 190, Adam lr 4.898e-4, L2 1.1079e-3, 501 steps)")
-	fl.IntVar(&e.PenaltyAnneal, "penalty-anneal", e.PenaltyAnneal, "irmv1/rex baseline: steps with penalty weight 1 before --penalty applies")
-	fl.StringVar(&e.Optimizer, "eval-optimizer", e.Optimizer, "optimizer of the final weighted ERM and the baselines: sgd or adam")
-	fl.Float64Var(&e.L2, "l2", e.L2, "coefficient of the L2 term sum theta² added to the evaluation and baseline loss")
-	fl.IntVar(&c.CheckpointEvery, "checkpoint-every", c.CheckpointEvery, "outer iterations between checkpoints")
+// evaluation setting to fl (all but --dataset and --method, which a
+// sweep's grid sets).
+func registerSettings(fl *pflag.FlagSet, c *runs.Config) {
+	registerTable(fl, c, func(st runs.Setting) bool { return !st.Axis })
 }
 
 // config returns the run's config from the flags, resolved and checked.
 func (o *RunOptions) config() (runs.Config, error) {
 	c := o.Config
 	c.Version, c.Commit, c.Args = version, commit(), os.Args
-	c, err := runs.Resolve(c, o.Set, o.EvalModel)
+	c, err := runs.Resolve(c, o.Set, c.Eval.Model)
 	if err != nil {
 		return c, usageError{err}
 	}

@@ -276,7 +276,7 @@ func NewCmdData(f *Factory) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
-	registerData(c.Flags(), &cfg.Dataset)
+	registerData(c.Flags(), &cfg)
 	c.Flags().Uint64Var(&cfg.Settings.Seed, "seed", 1, "seed of the dataset's random draws")
 	return c
 }

@@ -62,7 +62,7 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	fl.StringVar(&o.SlurmFile, "slurm-file", "", "with --slurm: a file of #SBATCH lines to add")
 	fl.BoolVar(&o.PrintCommands, "print-commands", false, "print one command line per cell (for any other scheduler) instead of running")
 	fl.StringVar(&o.Only, "only", "", "run only the cell with this config hash (what --print-commands prints)")
-	registerSettings(fl, &o.Run.Config, &o.Run.EvalModel)
+	registerSettings(fl, &o.Run.Config)
 	fl.String("dataset", "", "")
 	fl.String("method", "", "")
 	fl.MarkHidden("dataset")
@@ -89,7 +89,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	}
 	base := o.Run.Config
 	base.Version, base.Commit, base.Args = version, commit(), os.Args
-	cells, err := g.Cells(base, o.Run.Set, o.Run.EvalModel)
+	cells, err := g.Cells(base, o.Run.Set, base.Eval.Model)
 	if err != nil {
 		return usageError{err}
 	}

@@ -509,53 +509,18 @@ func compare(runsDir string, ids []string, width, height int) string {
 	return strings.Join(parts, "\n")
 }
 
-// formField is one editable setting of the new-run form, named by its
-// flag; every other setting is kept from the run the form starts from.
-type formField struct {
-	flag string
-	get  func(*runs.Config) string
-	set  func(*runs.Config, string) error
-}
-
-func parseInt(v string, dst *int) error {
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return fmt.Errorf("%q is not a whole number", v)
-	}
-	*dst = n
-	return nil
-}
-
-func parseFloat(v string, dst *float64) error {
-	x, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return fmt.Errorf("%q is not a number", v)
-	}
-	*dst = x
-	return nil
-}
-
-var formFields = []formField{
-	{"dataset", func(c *runs.Config) string { return c.Dataset.Name }, func(c *runs.Config, v string) error { c.Dataset.Name = v; return nil }},
-	{"data-dir", func(c *runs.Config) string { return c.Dataset.DataDir }, func(c *runs.Config, v string) error { c.Dataset.DataDir = v; return nil }},
-	{"train-size", func(c *runs.Config) string { return strconv.Itoa(c.Dataset.TrainSize) }, func(c *runs.Config, v string) error { return parseInt(v, &c.Dataset.TrainSize) }},
-	{"method", func(c *runs.Config) string { return c.Method }, func(c *runs.Config, v string) error { c.Method = v; return nil }},
-	{"objective", func(c *runs.Config) string { return c.Settings.Objective }, func(c *runs.Config, v string) error { c.Settings.Objective = v; return nil }},
-	{"model", func(c *runs.Config) string { return c.Settings.Model }, func(c *runs.Config, v string) error { c.Settings.Model = v; return nil }},
-	{"eval-model", func(c *runs.Config) string { return c.Eval.Model }, func(c *runs.Config, v string) error { c.Eval.Model = v; return nil }},
-	{"seed", func(c *runs.Config) string { return strconv.FormatUint(c.Settings.Seed, 10) }, func(c *runs.Config, v string) error {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			return fmt.Errorf("%q is not a seed", v)
+// formFields are the settings the new-run form edits, named by their
+// flags (the Form rows of runs.SettingsTable); every other setting is kept
+// from the run the form starts from.
+var formFields = func() []runs.Setting {
+	var out []runs.Setting
+	for _, st := range runs.SettingsTable {
+		if st.Form {
+			out = append(out, st)
 		}
-		c.Settings.Seed, c.Eval.Seed = n, n
-		return nil
-	}},
-	{"outer-iters", func(c *runs.Config) string { return strconv.Itoa(c.Settings.OuterIters) }, func(c *runs.Config, v string) error { return parseInt(v, &c.Settings.OuterIters) }},
-	{"inner-steps", func(c *runs.Config) string { return strconv.Itoa(c.Settings.InnerSteps) }, func(c *runs.Config, v string) error { return parseInt(v, &c.Settings.InnerSteps) }},
-	{"keep", func(c *runs.Config) string { return strconv.FormatFloat(c.Settings.Keep, 'g', -1, 64) }, func(c *runs.Config, v string) error { return parseFloat(v, &c.Settings.Keep) }},
-	{"eval-steps", func(c *runs.Config) string { return strconv.Itoa(c.Eval.Steps) }, func(c *runs.Config, v string) error { return parseInt(v, &c.Eval.Steps) }},
-}
+	}
+	return out
+}()
 
 // openForm shows the new-run form prefilled from cfg (the defaults when
 // cfg is empty).
@@ -567,8 +532,8 @@ func (b *Browser) openForm(cfg runs.Config) tea.Cmd {
 	b.form = make([]textinput.Model, len(formFields))
 	for i, f := range formFields {
 		ti := textinput.New()
-		ti.Prompt = fmt.Sprintf("%-12s ", f.flag)
-		ti.SetValue(f.get(&cfg))
+		ti.Prompt = fmt.Sprintf("%-12s ", f.Flag)
+		ti.SetValue(f.Get(&cfg))
 		ti.SetWidth(40)
 		b.form[i] = ti
 	}
@@ -593,11 +558,12 @@ func (b *Browser) formKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		cfg := b.formCfg
 		cfg.ID, cfg.Started, cfg.Sweep, cfg.Cell, cfg.Args = "", time.Time{}, "", "", nil
 		for i, f := range formFields {
-			if err := f.set(&cfg, strings.TrimSpace(b.form[i].Value())); err != nil {
-				b.note = fmt.Sprintf("--%s: %v", f.flag, err)
+			if err := f.Set(&cfg, strings.TrimSpace(b.form[i].Value())); err != nil {
+				b.note = fmt.Sprintf("--%s: %v", f.Flag, err)
 				return b, nil
 			}
 		}
+		cfg.Eval.Seed = cfg.Settings.Seed // --seed seeds the evaluation too
 		if err := cfg.Check(); err != nil {
 			b.note = err.Error()
 			return b, nil

@@ -1,0 +1,267 @@
+package runs
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
+)
+
+// Group is the heading a setting's flag is listed under in --help.
+type Group string
+
+// The --help headings; flags of no group are listed under "Run".
+const (
+	GroupSearch Group = "Search"
+	GroupEval   Group = "Evaluation and baselines"
+	GroupData   Group = "Data"
+)
+
+// Groups lists the headings in the order --help shows them.
+var Groups = []Group{GroupSearch, GroupEval, GroupData}
+
+// Setting is one row of the settings table: a setting of a run, its flag,
+// the Config field it sets, and where it shows. cmd's flags and their
+// --help groups, Flags (what tables and comparisons name), the browser's
+// new-run form and the recipes' "flags given" bookkeeping all read this
+// table, so a new setting is one row.
+type Setting struct {
+	Flag  string
+	Group Group
+	Help  string
+	// Field returns the Config field the setting lives in: *string, *int,
+	// *float64, *bool or *uint64.
+	Field func(c *Config) any
+	// Default, when not nil, is the flag's default where it differs from
+	// the field's value in DefaultConfig (a sentinel the resolution
+	// replaces, such as "f32" for precision or "" for eval-model).
+	Default any
+	// NoFlag: a recorded setting without a flag (its default only).
+	NoFlag bool
+	// Axis: a sweep's grid sets it (--datasets, --methods); only `maple
+	// run` has the flag.
+	Axis bool
+	// Result: the setting can change a run's results, so Flags (and the
+	// tables and comparisons built on it) name it.
+	Result bool
+	// Key, when not nil, is the setting's value in Flags instead of the
+	// field's (a baseline's search settings are blank there).
+	Key func(c Config) string
+	// Form: the browser's new-run form edits it.
+	Form bool
+}
+
+// SettingsTable lists every setting, in the order the new-run form shows
+// those it edits.
+var SettingsTable = []Setting{
+	{Flag: "dataset", Group: GroupData, Help: "dataset: " + strings.Join(loaders.Names, ", "), Axis: true, Result: true, Form: true,
+		Field: func(c *Config) any { return &c.Dataset.Name }, Default: "synthetic"},
+	{Flag: "data-dir", Group: GroupData, Help: "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)", Form: true,
+		Field: func(c *Config) any { return &c.Dataset.DataDir }, Default: ""},
+	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all)", Result: true, Form: true,
+		Field: func(c *Config) any { return &c.Dataset.TrainSize }, Default: 0},
+	{Flag: "method", Group: GroupEval, Help: core.MethodMaple + ", or a baseline: " + strings.Join(core.Methods[1:], ", "), Axis: true, Result: true, Form: true,
+		Field: func(c *Config) any { return &c.Method }, Default: core.MethodMaple},
+	{Flag: "objective", Group: GroupSearch, Help: "outer objective: " + strings.Join(core.Objectives, ", "), Result: true, Form: true,
+		Field: func(c *Config) any { return &c.Settings.Objective }},
+	{Flag: "model", Group: GroupSearch, Help: "search model: linear, mlp:W1,W2,..., cnn:C1,C2, cnns:C1,C2; linear on synthetic unless given", Result: true, Form: true,
+		Field: func(c *Config) any { return &c.Settings.Model }},
+	{Flag: "eval-model", Group: GroupEval, Help: "model of the final weighted ERM (default: the search model)", Result: true, Form: true,
+		Field: func(c *Config) any { return &c.Eval.Model }, Default: ""},
+	{Flag: "seed", Group: GroupSearch, Help: "seed of the data, the search and the evaluation", Form: true,
+		Field: func(c *Config) any { return &c.Settings.Seed }},
+	{Flag: "outer-iters", Group: GroupSearch, Help: "outer iterations", Result: true, Form: true,
+		Field: func(c *Config) any { return &c.Settings.OuterIters }},
+	{Flag: "inner-steps", Group: GroupSearch, Help: "inner SGD steps per outer iteration", Result: true, Form: true,
+		Field: func(c *Config) any { return &c.Settings.InnerSteps }},
+	{Flag: "keep", Group: GroupSearch, Help: "final keep fraction K/n (1 = no sparsity)", Result: true, Form: true,
+		Field: func(c *Config) any { return &c.Settings.Keep }},
+	{Flag: "eval-steps", Group: GroupEval, Help: "SGD steps of the final weighted ERM and the baselines", Result: true, Form: true,
+		Field: func(c *Config) any { return &c.Eval.Steps }},
+
+	// Data.
+	{Flag: "corr", Group: GroupData, Help: "per-env spurious parameters, train0,train1,test: cmnist colour flips (default 0.1,0.2,0.9), synthetic agreements (0.9,0.8,0.1), mnist-fashion/cifar-mnist correlations (0.999,0.7,0.1)", Result: true,
+		Field: func(c *Config) any { return &c.Dataset.Corr }, Default: ""},
+	{Flag: "cmnist-envs", Group: GroupData, Help: "cmnist: how the 50000 training images split into the two envs: shuffle (the IRM code's seeded shuffle; the default) or parity (even/odd MNIST index, as runs before this option were built)", Result: true,
+		Field: func(c *Config) any { return &c.Dataset.Envs }, Default: "", Key: func(c Config) string { return c.Dataset.EnvSplit() }},
+	{Flag: "label-noise", Group: GroupData, Help: "label flip probability (default 0.25 for cmnist, 0.1 for mnist-fashion and cifar-mnist)", Result: true,
+		Field: func(c *Config) any { return &c.Dataset.LabelNoise }, Default: -1.0},
+	{Flag: "downsample", Group: GroupData, Help: "mnist-fashion / cifar-mnist: keep every k-th pixel (default 2 and 1)", Result: true,
+		Field: func(c *Config) any { return &c.Dataset.Downsample }, Default: 0},
+	{Flag: "offline", Group: GroupData, Help: "never download a missing file",
+		Field: func(c *Config) any { return &c.Dataset.Offline }, Default: false},
+	{Flag: "dir", Group: GroupData, Help: "waterbirds / celeba: the dataset folder (default <data-dir>/waterbirds or <data-dir>/celeba)",
+		Field: func(c *Config) any { return &c.Dataset.Dir }, Default: ""},
+	{Flag: "image-size", Group: GroupData, Help: "waterbirds / celeba: resize and centre-crop images to this size", Result: true,
+		Field: func(c *Config) any { return &c.Dataset.ImageSize }, Default: 64},
+	{Flag: "features", Group: GroupData, Help: "waterbirds / celeba / features: .npy of per-sample features, one row per metadata row", Result: true,
+		Field: func(c *Config) any { return &c.Dataset.Features }, Default: ""},
+	{Flag: "csv", Group: GroupData, Help: "features: CSV with a header (features and/or label, env, group, split columns)", Result: true,
+		Field: func(c *Config) any { return &c.Dataset.CSV }, Default: ""},
+	{Flag: "label-col", Group: GroupData, Help: "features: label column", Field: func(c *Config) any { return &c.Dataset.Columns.Label }},
+	{Flag: "env-col", Group: GroupData, Help: "features: environment column (optional in the file)", Field: func(c *Config) any { return &c.Dataset.Columns.Env }},
+	{Flag: "group-col", Group: GroupData, Help: "features: group column (optional in the file)", Field: func(c *Config) any { return &c.Dataset.Columns.Group }},
+	{Flag: "split-col", Group: GroupData, Help: "features: split column (train/val/test or 0/1/2)", Field: func(c *Config) any { return &c.Dataset.Columns.Split }},
+	{Flag: "attr-col", Group: GroupData, Help: "features: spurious attribute column (optional in the file)", Field: func(c *Config) any { return &c.Dataset.Columns.Attr }},
+	{Flag: "id-col", Group: GroupData, Help: "features: sample id column (optional; default the row number)", Field: func(c *Config) any { return &c.Dataset.Columns.ID }},
+	{Flag: "feature-cols", Group: GroupData, Help: "features: comma-separated feature columns (default: every column that is not an annotation, nor pandas' unnamed index)",
+		Field: func(c *Config) any { return &c.Dataset.Columns.FeatureCols }, Default: ""},
+
+	// Search.
+	{Flag: "beta", Group: GroupSearch, Help: "weight of the mean loss added to the outer objective", Result: true,
+		Field: func(c *Config) any { return &c.Settings.Beta }},
+	{Flag: "cvar-alpha", Group: GroupSearch, Help: "tail fraction of the cvar objective", Result: true,
+		Field: func(c *Config) any { return &c.Settings.CVaRAlpha }},
+	{Flag: "outer-on", Group: GroupSearch, Help: "split the outer objective is evaluated on: val or train", Result: true,
+		Field: func(c *Config) any { return &c.Settings.OuterOn }},
+	{Flag: "precision", Group: GroupSearch, Help: "precision of the inner training's matrix products: f32, or bf16 (float32 accumulation; onednn build on a CPU with avx512_bf16)", Result: true,
+		Field: func(c *Config) any { return &c.Settings.Precision }, Default: "f32", Key: func(c Config) string { return precision(c.Settings) }},
+	{Flag: "inner-batch", Group: GroupSearch, Help: "inner minibatch size (0 = full batch over the kept samples); each step's loss normalised by its minibatch's weight sum", Result: true,
+		Field: func(c *Config) any { return &c.Settings.InnerBatch }},
+	{Flag: "inner-lr", Group: GroupSearch, Help: "inner SGD learning rate", Result: true,
+		Field: func(c *Config) any { return &c.Settings.InnerLR }},
+	{Flag: "momentum", Group: GroupSearch, Help: "inner SGD momentum", Result: true,
+		Field: func(c *Config) any { return &c.Settings.Momentum }},
+	{Flag: "weight-decay", Group: GroupSearch, Help: "inner SGD weight decay", Result: true,
+		Field: func(c *Config) any { return &c.Settings.WeightDecay }},
+	{Flag: "inner-init", Group: GroupSearch, Help: "inner initialisation: fixed, fresh or warm", Result: true,
+		Field: func(c *Config) any { return &c.Settings.InnerInit }},
+	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights", Result: true,
+		Field: func(c *Config) any { return &c.Settings.WeightLR }},
+	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities", Result: true,
+		Field: func(c *Config) any { return &c.Settings.KeepLR }},
+	{Flag: "clip-norm", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Settings.ClipNorm }},
+	{Flag: "keep0", Group: GroupSearch, Help: "initial keep fraction K0/n", Result: true,
+		Field: func(c *Config) any { return &c.Settings.Keep0 }},
+	{Flag: "anneal-start", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Settings.AnnealStart }},
+	{Flag: "anneal-end", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Settings.AnnealEnd }},
+	{Flag: "recipe", Group: GroupSearch, Help: "a preset: maple-reference (the MAPLE code's ColoredMNIST recipe: keep scores only, keep 0.3, keep lr 1.5, outer on train, 30 x 100, the code's hypergradient, mask and IRMv1 scale (--detach-sum, --mask-eps 1e-20, --outer-scale 0.5), every iterate evaluated from the search's initial model by SGD lr 1.0 momentum 0.9 for 200 steps, checked at every step; flags given override it)", Result: true,
+		Field: func(c *Config) any { return &c.Settings.Recipe }, Default: ""},
+	{Flag: "detach-sum", Group: GroupSearch, Help: "hold the inner loss's weight sum constant in the hypergradient, as the MAPLE code does (an approximation; maple-reference sets it)", Result: true,
+		Field: func(c *Config) any { return &c.Settings.DetachSum }, Default: false},
+	{Flag: "mask-eps", Group: GroupSearch, Help: "draw keep masks with this eps inside the logarithms of the keep logit, as the MAPLE code does (1e-20; maple-reference sets it); 0 clamps the keep probability to [1e-6, 1-1e-6]", Result: true,
+		Field: func(c *Config) any { return &c.Settings.MaskEps }, Default: 0.0},
+	{Flag: "outer-scale", Group: GroupSearch, Help: "multiply the outer risk and its gradient by this (0 = 1); Adam's steps change only through its eps (maple-reference sets 0.5 for irmv1, the MAPLE code's mean over two environments)", Result: true,
+		Field: func(c *Config) any { return &c.Settings.OuterScale }, Default: 0.0},
+	{Flag: "init-params", Group: GroupSearch, Help: "a .npy of the search model's initial parameters (flat float32; per layer the in x out weights row by row, then the biases) instead of the seeded initialisation", Result: true,
+		Field: func(c *Config) any { return &c.Settings.InitParams }, Default: ""},
+	{Flag: "eval-each-iter", Group: GroupSearch, Help: "train the evaluation model on every iterate's weights and record its figures (costly)", Result: true,
+		Field: func(c *Config) any { return &c.Settings.EvalEachIter }, Default: false},
+	{Flag: "select-iterate", Group: GroupSearch, Help: "weights the final weighted ERM trains on: val (the iterate whose inner model scores best on validation) or final", Result: true,
+		Field: func(c *Config) any { return &c.Settings.SelectIterate }},
+
+	// Evaluation and baselines.
+	{Flag: "eval-same-init", Group: GroupEval, Help: "start the evaluation model from the search model's initial parameters, as the MAPLE code does (the two models must match; maple-reference sets it)", Result: true,
+		Field: func(c *Config) any { return &c.Eval.SameInit }, Default: false},
+	{Flag: "eval-momentum", Group: GroupEval, Help: "SGD momentum of the final weighted ERM and the baselines", Result: true,
+		Field: func(c *Config) any { return &c.Eval.Momentum }},
+	{Flag: "eval-weight-decay", Group: GroupEval, Help: "SGD weight decay of the final weighted ERM and the baselines", Result: true,
+		Field: func(c *Config) any { return &c.Eval.WeightDecay }},
+	{Flag: "eval-lr", Group: GroupEval, Help: "learning rate of the final weighted ERM and the baselines", Result: true,
+		Field: func(c *Config) any { return &c.Eval.LR }},
+	{Flag: "eval-every", Group: GroupEval, Help: "validation check every N steps of the final weighted ERM", Result: true,
+		Field: func(c *Config) any { return &c.Eval.EvalEvery }},
+	{Flag: "eval-min-step", Group: GroupEval, Help: "first step whose checkpoint may be selected (0 = a tenth of --eval-steps)", Result: true,
+		Field: func(c *Config) any { return &c.Eval.MinStep }},
+	{Flag: "penalty", Group: GroupEval, Help: "irmv1/rex baseline penalty weight (those baselines default to the IRM paper's recipe: 91257.19, anneal 190, Adam lr 4.898e-4, L2 1.1079e-3, 501 steps)", Result: true,
+		Field: func(c *Config) any { return &c.Eval.Penalty }},
+	{Flag: "penalty-anneal", Group: GroupEval, Help: "irmv1/rex baseline: steps with penalty weight 1 before --penalty applies", Result: true,
+		Field: func(c *Config) any { return &c.Eval.PenaltyAnneal }},
+	{Flag: "dro-step", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.DROStep }},
+	{Flag: "eval-cvar-alpha", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.CVaRAlpha }},
+	{Flag: "jtt-steps", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.JTTSteps }},
+	{Flag: "jtt-up", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.JTTUp }},
+	{Flag: "ref-train-acc", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.RefTrainAcc }},
+	{Flag: "eval-optimizer", Group: GroupEval, Help: "optimizer of the final weighted ERM and the baselines: sgd or adam", Result: true,
+		Field: func(c *Config) any { return &c.Eval.Optimizer }},
+	{Flag: "l2", Group: GroupEval, Help: "coefficient of the L2 term sum theta² added to the evaluation and baseline loss", Result: true,
+		Field: func(c *Config) any { return &c.Eval.L2 }},
+
+	// Run.
+	{Flag: "checkpoint-every", Help: "outer iterations between checkpoints", Field: func(c *Config) any { return &c.CheckpointEvery }},
+}
+
+// LookupSetting returns the row of flag.
+func LookupSetting(flag string) (Setting, bool) {
+	for _, s := range SettingsTable {
+		if s.Flag == flag {
+			return s, true
+		}
+	}
+	return Setting{}, false
+}
+
+// Get returns the setting's value in c as a flag would be written.
+func (s Setting) Get(c *Config) string {
+	switch p := s.Field(c).(type) {
+	case *string:
+		return *p
+	case *int:
+		return strconv.Itoa(*p)
+	case *uint64:
+		return strconv.FormatUint(*p, 10)
+	case *float64:
+		return strconv.FormatFloat(*p, 'g', -1, 64)
+	case *bool:
+		return strconv.FormatBool(*p)
+	}
+	panic(fmt.Sprintf("setting %s: field of type %T", s.Flag, s.Field(c)))
+}
+
+// Set parses v, written as the flag takes it, into the setting's field of c.
+func (s Setting) Set(c *Config, v string) error {
+	switch p := s.Field(c).(type) {
+	case *string:
+		*p = v
+	case *int:
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number", v)
+		}
+		*p = n
+	case *uint64:
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number of 0 or more", v)
+		}
+		*p = n
+	case *float64:
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", v)
+		}
+		*p = x
+	case *bool:
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("%q is not true or false", v)
+		}
+		*p = b
+	default:
+		panic(fmt.Sprintf("setting %s: field of type %T", s.Flag, p))
+	}
+	return nil
+}
+
+// Flags returns every setting of c that can change its results, keyed by
+// its command-line flag (the seed and the data's location left out), as
+// tables and comparisons name them. A baseline runs no search: its
+// search settings are blank.
+func Flags(c Config) map[string]string {
+	if c.Method != core.MethodMaple {
+		c.Settings = core.Settings{}
+	}
+	out := map[string]string{}
+	for _, s := range SettingsTable {
+		switch {
+		case !s.Result:
+		case s.Key != nil:
+			out[s.Flag] = s.Key(c)
+		default:
+			out[s.Flag] = s.Get(&c)
+		}
+	}
+	return out
+}
