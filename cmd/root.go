@@ -103,8 +103,8 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs ($MAPLE_RUNS_DIR, else ./maple-runs)")
-	root.AddCommand(NewCmdRun(f, nil), NewCmdResume(f, nil), NewCmdLs(f), NewCmdShow(f), NewCmdExport(f), NewCmdEval(f),
-		NewCmdAttach(f), NewCmdData(f), NewCmdSweep(f, nil), NewCmdTable(f), NewCmdPlot(f),
+	root.AddCommand(NewCmdRun(f, nil), NewCmdResume(f, nil), NewCmdLs(f, nil), NewCmdShow(f, nil), NewCmdExport(f, nil),
+		NewCmdEval(f, nil), NewCmdAttach(f, nil), NewCmdData(f, nil), NewCmdSweep(f, nil), NewCmdTable(f, nil), NewCmdPlot(f, nil),
 		&cobra.Command{Use: "version", Short: "Print the version and the commit it was built from", Args: cobra.NoArgs,
 			Run: func(*cobra.Command, []string) {
 				fmt.Fprintf(f.Out, "maple %s (commit %s)\nmatrix products: %s\n", version, commit(), nets.BLAS())

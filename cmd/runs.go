@@ -36,16 +36,27 @@ func runDir(f *Factory, id string) (string, error) {
 	return "", usageError{fmt.Errorf("no run %q in %s (see maple ls)", id, f.RunsDir)}
 }
 
-// NewCmdLs builds `maple ls`.
-func NewCmdLs(f *Factory) *cobra.Command {
-	var asJSON bool
+// LsOptions are the settings of `maple ls`.
+type LsOptions struct {
+	F    *Factory
+	JSON bool
+}
+
+// NewCmdLs builds `maple ls`; runF replaces the run function in tests.
+func NewCmdLs(f *Factory, runF func(*LsOptions) error) *cobra.Command {
+	o := &LsOptions{F: f}
 	c := &cobra.Command{
 		Use:   "ls",
 		Short: "List the runs (the runs browser on a terminal)",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return lsRun(cmd.Context(), f, asJSON) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return lsRun(cmd.Context(), f, o.JSON)
+		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the list as JSON")
 	return c
 }
 
@@ -117,112 +128,175 @@ func newRun(ctx context.Context, f *Factory, cfg runs.Config) error {
 	return executeRun(ctx, f, r, runs.Options{Socket: true}, false, false, sp)
 }
 
-// NewCmdShow builds `maple show`.
-func NewCmdShow(f *Factory) *cobra.Command {
-	var asJSON bool
+// ShowOptions are the settings of `maple show`.
+type ShowOptions struct {
+	F    *Factory
+	ID   string
+	JSON bool
+}
+
+// NewCmdShow builds `maple show`; runF replaces the run function in tests.
+func NewCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
+	o := &ShowOptions{F: f}
 	c := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show a run's config, final summary and events",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := runDir(f, args[0])
-			if err != nil {
-				return err
+			o.ID = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			if asJSON {
-				d, problems := report.ReadShow(dir)
-				for _, e := range problems { // as the text form lists them
-					fmt.Fprintln(f.Err, "problem:", e)
-				}
-				return writeJSON(f, d)
-			}
-			report.WriteShow(f.Out, dir)
-			return nil
+			return showRun(o)
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	c.Flags().BoolVar(&o.JSON, "json", false, "print as JSON")
 	return c
 }
 
-// NewCmdExport builds `maple export`.
-func NewCmdExport(f *Factory) *cobra.Command {
-	var format, out string
-	var unfinished, asJSON bool
-	var ov runs.Overrides
+func showRun(o *ShowOptions) error {
+	f := o.F
+	dir, err := runDir(f, o.ID)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		d, problems := report.ReadShow(dir)
+		for _, e := range problems { // as the text form lists them
+			fmt.Fprintln(f.Err, "problem:", e)
+		}
+		return writeJSON(f, d)
+	}
+	report.WriteShow(f.Out, dir)
+	return nil
+}
+
+// ExportOptions are the settings of `maple export`.
+type ExportOptions struct {
+	F                *Factory
+	ID               string
+	Format, Out      string
+	Unfinished, JSON bool
+	Overrides        runs.Overrides
+}
+
+// NewCmdExport builds `maple export`; runF replaces the run function in
+// tests.
+func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
+	o := &ExportOptions{F: f}
 	c := &cobra.Command{
 		Use:   "export ID",
 		Short: "Write a run's learned weights (u.npy to train with, w, s, mask, ids; or weights.csv) and export.json",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := runDir(f, args[0])
-			if err != nil {
-				return err
+			o.ID = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			files, err := runs.ExportTo(dir, out, format, unfinished, ov, f.Err)
-			if asJSON && err == nil {
-				return writeJSON(f, map[string][]string{"files": files})
-			}
-			for _, p := range files {
-				fmt.Fprintln(f.Out, p)
-			}
-			return err
+			return exportRun(o)
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the files written as JSON")
-	c.Flags().StringVar(&format, "format", "csv", "csv or npy")
-	c.Flags().StringVar(&out, "out", "", "output directory (default: the run directory)")
-	c.Flags().BoolVar(&unfinished, "checkpoint", false, "export the latest checkpoint of a run that is not done (export.json says so)")
-	c.Flags().StringVar(&ov.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the files written as JSON")
+	c.Flags().StringVar(&o.Format, "format", "csv", "csv or npy")
+	c.Flags().StringVar(&o.Out, "out", "", "output directory (default: the run directory)")
+	c.Flags().BoolVar(&o.Unfinished, "checkpoint", false, "export the latest checkpoint of a run that is not done (export.json says so)")
+	c.Flags().StringVar(&o.Overrides.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
 	return c
 }
 
-// NewCmdEval builds `maple eval`.
-func NewCmdEval(f *Factory) *cobra.Command {
-	var model string
-	var steps int
-	var asJSON bool
-	var ov runs.Overrides
+func exportRun(o *ExportOptions) error {
+	f := o.F
+	dir, err := runDir(f, o.ID)
+	if err != nil {
+		return err
+	}
+	files, err := runs.ExportTo(dir, o.Out, o.Format, o.Unfinished, o.Overrides, f.Err)
+	if o.JSON && err == nil {
+		return writeJSON(f, map[string][]string{"files": files})
+	}
+	for _, p := range files {
+		fmt.Fprintln(f.Out, p)
+	}
+	return err
+}
+
+// EvalOptions are the settings of `maple eval`.
+type EvalOptions struct {
+	F         *Factory
+	ID        string
+	Model     string
+	Steps     int
+	JSON      bool
+	Overrides runs.Overrides
+}
+
+// NewCmdEval builds `maple eval`; runF replaces the run function in tests.
+func NewCmdEval(f *Factory, runF func(*EvalOptions) error) *cobra.Command {
+	o := &EvalOptions{F: f}
 	c := &cobra.Command{
 		Use:   "eval ID --model SPEC",
 		Short: "Weighted ERM of another architecture on a run's learned weights (the transfer experiment)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if model == "" {
+			o.ID = args[0]
+			if o.Model == "" {
 				return usageError{errors.New("--model is required (e.g. mlp:390,390 or cnn)")}
 			}
-			dir, err := runDir(f, args[0])
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			cfg, res, path, err := runs.Eval(cmd.Context(), dir, model, steps, ov, f.Err)
-			if err != nil {
-				return err
-			}
-			(&runs.Outcome{Result: res, RunID: cfg.ID, Status: core.StatusDone}).Print(f.Err)
-			if asJSON {
-				return writeJSON(f, map[string]any{"file": path, "result": res})
-			}
-			fmt.Fprintln(f.Out, path)
-			return nil
+			return evalRun(cmd.Context(), o)
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
-	c.Flags().StringVar(&model, "model", "", "architecture to train on the weights")
-	c.Flags().IntVar(&steps, "eval-steps", 0, "SGD steps (default: the run's)")
-	c.Flags().StringVar(&ov.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the result as JSON")
+	c.Flags().StringVar(&o.Model, "model", "", "architecture to train on the weights")
+	c.Flags().IntVar(&o.Steps, "eval-steps", 0, "SGD steps (default: the run's)")
+	c.Flags().StringVar(&o.Overrides.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
 	return c
 }
 
-// NewCmdAttach builds `maple attach`.
-func NewCmdAttach(f *Factory) *cobra.Command {
-	var lines bool
+func evalRun(ctx context.Context, o *EvalOptions) error {
+	f := o.F
+	dir, err := runDir(f, o.ID)
+	if err != nil {
+		return err
+	}
+	cfg, res, path, err := runs.Eval(ctx, dir, o.Model, o.Steps, o.Overrides, f.Err)
+	if err != nil {
+		return err
+	}
+	(&runs.Outcome{Result: res, RunID: cfg.ID, Status: core.StatusDone}).Print(f.Err)
+	if o.JSON {
+		return writeJSON(f, map[string]any{"file": path, "result": res})
+	}
+	fmt.Fprintln(f.Out, path)
+	return nil
+}
+
+// AttachOptions are the settings of `maple attach`.
+type AttachOptions struct {
+	F     *Factory
+	ID    string
+	Lines bool
+}
+
+// NewCmdAttach builds `maple attach`; runF replaces the run function in
+// tests.
+func NewCmdAttach(f *Factory, runF func(*AttachOptions) error) *cobra.Command {
+	o := &AttachOptions{F: f}
 	c := &cobra.Command{
 		Use:   "attach ID",
 		Short: "Open the live dashboard of a search running in another process",
 		Args:  cobra.ExactArgs(1),
-		RunE:  func(cmd *cobra.Command, args []string) error { return attachRun(cmd.Context(), f, args[0], lines) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ID = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return attachRun(cmd.Context(), f, o.ID, o.Lines)
+		},
 	}
-	c.Flags().BoolVar(&lines, "lines", false, "print progress lines instead of the dashboard (also without a terminal)")
+	c.Flags().BoolVar(&o.Lines, "lines", false, "print progress lines instead of the dashboard (also without a terminal)")
 	return c
 }
 
@@ -249,34 +323,48 @@ func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 	return nil
 }
 
-// NewCmdData builds `maple data`.
-func NewCmdData(f *Factory) *cobra.Command {
-	var asJSON bool
-	cfg := runs.DefaultConfig("")
+// DataOptions are the settings of `maple data`.
+type DataOptions struct {
+	F      *Factory
+	Config runs.Config // its dataset spec and seed
+	JSON   bool
+}
+
+// NewCmdData builds `maple data`; runF replaces the run function in tests.
+func NewCmdData(f *Factory, runF func(*DataOptions) error) *cobra.Command {
+	o := &DataOptions{F: f, Config: runs.DefaultConfig("")}
 	c := &cobra.Command{
 		Use:   "data NAME",
 		Short: "Describe a dataset: split sizes, label/attribute agreement per env, group counts",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg.Dataset.Name = args[0]
-			cfg.Dataset = cfg.Dataset.ForNewRun()
-			if err := cfg.Dataset.Check(); err != nil {
+			o.Config.Dataset.Name = args[0]
+			o.Config.Dataset = o.Config.Dataset.ForNewRun()
+			if err := o.Config.Dataset.Check(); err != nil {
 				return usageError{err}
 			}
-			s, err := cfg.Dataset.Load(cfg.Settings.Seed, f.Err)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			sum := loaders.Describe(s)
-			if asJSON {
-				return writeJSON(f, sum)
-			}
-			report.WriteData(f.Out, sum)
-			return nil
+			return dataRun(o)
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
-	registerData(c.Flags(), &cfg)
-	c.Flags().Uint64Var(&cfg.Settings.Seed, "seed", 1, "seed of the dataset's random draws")
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the summary as JSON")
+	registerData(c.Flags(), &o.Config)
+	c.Flags().Uint64Var(&o.Config.Settings.Seed, "seed", 1, "seed of the dataset's random draws")
 	return c
+}
+
+func dataRun(o *DataOptions) error {
+	f := o.F
+	s, err := o.Config.Dataset.Load(o.Config.Settings.Seed, f.Err)
+	if err != nil {
+		return err
+	}
+	sum := loaders.Describe(s)
+	if o.JSON {
+		return writeJSON(f, sum)
+	}
+	report.WriteData(f.Out, sum)
+	return nil
 }

@@ -212,85 +212,116 @@ func warnLeftOut(f *Factory, sweep string) {
 	}
 }
 
-// NewCmdTable builds `maple table`.
-func NewCmdTable(f *Factory) *cobra.Command {
-	var sweep, format string
-	var asJSON, perRun bool
+// TableOptions are the settings of `maple table`.
+type TableOptions struct {
+	F             *Factory
+	Sweep, Format string
+	JSON, PerRun  bool
+}
+
+// NewCmdTable builds `maple table`; runF replaces the run function in
+// tests.
+func NewCmdTable(f *Factory, runF func(*TableOptions) error) *cobra.Command {
+	o := &TableOptions{F: f}
 	c := &cobra.Command{
 		Use:   "table [--sweep NAME]",
 		Short: "Print the results table of a sweep (or of every finished run)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if perRun {
-				if _, err := report.Table(f.RunsDir, sweep); err != nil {
-					return err // names a missing sweep
-				}
-				rows, err := report.Runs(f.RunsDir, sweep)
-				if err != nil {
-					return err
-				}
-				warnLeftOut(f, sweep)
-				if asJSON {
-					return writeJSON(f, append([]report.RunRow{}, rows...))
-				}
-				if format != "csv" {
-					return usageError{fmt.Errorf("--per-run writes csv or --json; give --format csv")}
-				}
-				return report.WriteRunsCSV(f.Out, rows)
+			if runF != nil {
+				return runF(o)
 			}
-			rows, err := report.Table(f.RunsDir, sweep)
-			if err != nil {
-				return err
-			}
-			warnLeftOut(f, sweep)
-			if asJSON {
-				return writeJSON(f, append([]report.Row{}, rows...))
-			}
-			return report.WriteTable(f.Out, rows, format)
+			return tableRun(o)
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the rows as JSON")
-	c.Flags().BoolVar(&perRun, "per-run", false, "one row per finished run (with --format csv or --json) instead of mean ± sd over seeds")
-	c.Flags().StringVar(&sweep, "sweep", "", "only the runs of this sweep")
-	c.Flags().StringVar(&format, "format", "text", "text, markdown or csv")
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the rows as JSON")
+	c.Flags().BoolVar(&o.PerRun, "per-run", false, "one row per finished run (with --format csv or --json) instead of mean ± sd over seeds")
+	c.Flags().StringVar(&o.Sweep, "sweep", "", "only the runs of this sweep")
+	c.Flags().StringVar(&o.Format, "format", "text", "text, markdown or csv")
 	return c
 }
 
-// NewCmdPlot builds `maple plot`.
-func NewCmdPlot(f *Factory) *cobra.Command {
-	var out string
-	var asJSON bool
+func tableRun(o *TableOptions) error {
+	f, sweep := o.F, o.Sweep
+	if o.PerRun {
+		if _, err := report.Table(f.RunsDir, sweep); err != nil {
+			return err // names a missing sweep
+		}
+		rows, err := report.Runs(f.RunsDir, sweep)
+		if err != nil {
+			return err
+		}
+		warnLeftOut(f, sweep)
+		if o.JSON {
+			return writeJSON(f, append([]report.RunRow{}, rows...))
+		}
+		if o.Format != "csv" {
+			return usageError{fmt.Errorf("--per-run writes csv or --json; give --format csv")}
+		}
+		return report.WriteRunsCSV(f.Out, rows)
+	}
+	rows, err := report.Table(f.RunsDir, sweep)
+	if err != nil {
+		return err
+	}
+	warnLeftOut(f, sweep)
+	if o.JSON {
+		return writeJSON(f, append([]report.Row{}, rows...))
+	}
+	return report.WriteTable(f.Out, rows, o.Format)
+}
+
+// PlotOptions are the settings of `maple plot`.
+type PlotOptions struct {
+	F    *Factory
+	Name string // a run id or a sweep name
+	Out  string
+	JSON bool
+}
+
+// NewCmdPlot builds `maple plot`; runF replaces the run function in tests.
+func NewCmdPlot(f *Factory, runF func(*PlotOptions) error) *cobra.Command {
+	o := &PlotOptions{F: f}
 	c := &cobra.Command{
 		Use:   "plot ID|SWEEP --out DIR",
 		Short: "Write a run's figures (weight fractions, histograms, outer risk, worst-group accuracy) or a sweep's accuracy-vs-width figure, as PNG and SVG",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var files []string
-			dir, err := runDir(f, args[0])
-			if err != nil { // not a run: a sweep name
-				if _, serr := report.Table(f.RunsDir, args[0]); serr != nil {
-					return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", args[0], f.RunsDir)}
-				}
-				if out == "" {
-					out = filepath.Join(f.RunsDir, "figures-"+args[0])
-				}
-				files, err = report.PlotSweep(f.RunsDir, args[0], out)
-			} else {
-				if out == "" {
-					out = filepath.Join(dir, "figures")
-				}
-				files, err = report.Plot(dir, out)
+			o.Name = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			if asJSON && err == nil {
-				return writeJSON(f, map[string][]string{"files": files})
-			}
-			for _, p := range files {
-				fmt.Fprintln(f.Out, p)
-			}
-			return err
+			return plotRun(o)
 		},
 	}
-	c.Flags().StringVar(&out, "out", "", "output directory (default: the run's figures/)")
-	c.Flags().BoolVar(&asJSON, "json", false, "print the files written as JSON")
+	c.Flags().StringVar(&o.Out, "out", "", "output directory (default: the run's figures/)")
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the files written as JSON")
 	return c
+}
+
+func plotRun(o *PlotOptions) error {
+	f, name, out := o.F, o.Name, o.Out
+	var files []string
+	dir, err := runDir(f, name)
+	if err != nil { // not a run: a sweep name
+		if _, serr := report.Table(f.RunsDir, name); serr != nil {
+			return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", name, f.RunsDir)}
+		}
+		if out == "" {
+			out = filepath.Join(f.RunsDir, "figures-"+name)
+		}
+		files, err = report.PlotSweep(f.RunsDir, name, out)
+	} else {
+		if out == "" {
+			out = filepath.Join(dir, "figures")
+		}
+		files, err = report.Plot(dir, out)
+	}
+	if o.JSON && err == nil {
+		return writeJSON(f, map[string][]string{"files": files})
+	}
+	for _, p := range files {
+		fmt.Fprintln(f.Out, p)
+	}
+	return err
 }
