@@ -35,23 +35,79 @@ func options(ctx context.Context, tio IO) []tea.ProgramOption {
 	return opts
 }
 
-// follow forwards a hub's snapshots and events to p until stop closes;
-// end delivers the search's end once. External events reach the program
-// through Send from this one goroutine, as in bubbletea's realtime
-// example.
-func follow(p *tea.Program, sub *runs.Sub, end <-chan EndMsg, stop <-chan struct{}) {
-	for {
+// live runs a model with a feed of external messages (a search's
+// snapshots and events, its end): one Cmd at a time waits for the feed's
+// next message and is re-armed after the model has taken it, as in
+// bubbletea's examples/realtime. next returns nil once the feed is over.
+type live struct {
+	tea.Model
+	next func() tea.Msg
+}
+
+// feedMsg carries one message of a live model's feed.
+type feedMsg struct{ msg tea.Msg }
+
+func (l live) wait() tea.Cmd {
+	return func() tea.Msg {
+		if m := l.next(); m != nil {
+			return feedMsg{m}
+		}
+		return nil
+	}
+}
+
+func (l live) Init() tea.Cmd { return tea.Batch(l.Model.Init(), l.wait()) }
+
+func (l live) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	f, fed := msg.(feedMsg)
+	if fed {
+		msg = f.msg
+	}
+	m, cmd := l.Model.Update(msg)
+	l.Model = m
+	if fed {
+		cmd = tea.Batch(cmd, l.wait())
+	}
+	return l, cmd
+}
+
+// hubFeed is the feed of a hub's subscription: its snapshots and events,
+// and the search's end once (from end), until stop closes.
+func hubFeed(sub *runs.Sub, end <-chan EndMsg, stop <-chan struct{}) func() tea.Msg {
+	return func() tea.Msg {
 		select {
 		case <-stop:
-			return
+			return nil
 		case s := <-sub.Snap:
-			p.Send(SnapshotMsg{Snap: s})
+			return SnapshotMsg{Snap: s}
 		case e := <-sub.Events:
-			p.Send(EventMsg{Event: e})
-		case m := <-end:
-			p.Send(m)
-			end = nil
+			return EventMsg{Event: e}
+		case m := <-end: // sent once: later waits block on the other cases
+			return m
 		}
+	}
+}
+
+// clientFeed is the feed of a socket client: the search's history, then
+// its snapshots and events, and how the run ended once the socket closes.
+func clientFeed(cl *runs.Client, dir string) func() tea.Msg {
+	ended := false // read and written by one waiting Cmd at a time
+	return func() tea.Msg {
+		if ended {
+			return nil
+		}
+		for m := range cl.Msgs {
+			switch m.Kind {
+			case runs.MsgHello:
+				return HistoryMsg{Config: m.Config, Snaps: m.History, Events: m.Events}
+			case runs.MsgSnapshot:
+				return SnapshotMsg{Snap: m.Snapshot}
+			case runs.MsgEvent:
+				return EventMsg{Event: *m.Event}
+			}
+		}
+		ended = true
+		return EndMsg{Status: endedAs(dir, time.Second)}
 	}
 }
 
@@ -89,8 +145,9 @@ func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt
 	sub, hist, evs := hub.Subscribe() // the history so far, then what follows
 	defer hub.Unsubscribe(sub)
 	d.Update(HistoryMsg{Snaps: hist, Events: evs})
-	p := tea.NewProgram(d, options(ctx, tio)...)
 	end := make(chan EndMsg, 1)
+	stop := make(chan struct{})
+	p := tea.NewProgram(live{d, hubFeed(sub, end, stop)}, options(ctx, tio)...)
 	final := make(chan result, 1)
 	go func() {
 		res := <-done
@@ -104,8 +161,6 @@ func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt
 		end <- m
 		final <- res
 	}()
-	stop := make(chan struct{})
-	go follow(p, sub, end, stop)
 	_, uiErr := p.Run()
 	close(stop)
 	select {
@@ -148,21 +203,7 @@ func RunAttached(ctx context.Context, tio IO, dir string, cl *runs.Client) error
 	d := NewDashboard(runs.Config{}, cl, true)
 	d.SetDir(dir)
 	d.keysFrom = time.Now().Add(400 * time.Millisecond) // type-ahead from the browser is dropped
-	p := tea.NewProgram(d, options(ctx, tio)...)
-	go func() {
-		for m := range cl.Msgs {
-			switch m.Kind {
-			case runs.MsgHello:
-				p.Send(HistoryMsg{Config: m.Config, Snaps: m.History, Events: m.Events})
-			case runs.MsgSnapshot:
-				p.Send(SnapshotMsg{Snap: m.Snapshot})
-			case runs.MsgEvent:
-				p.Send(EventMsg{Event: *m.Event})
-			}
-		}
-		p.Send(EndMsg{Status: endedAs(dir, time.Second)})
-	}()
-	_, err := p.Run()
+	_, err := tea.NewProgram(live{d, clientFeed(cl, dir)}, options(ctx, tio)...).Run()
 	if ctx.Err() != nil {
 		return nil // a signal: leaving an attached view is not an error
 	}
