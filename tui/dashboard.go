@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -73,18 +71,19 @@ type Dashboard struct {
 	monochrome bool
 
 	keys    dashboardKeys
-	fkeys   formKeys
 	confirm confirmKeys
 	help    help.Model
+	// panes are the body's panes, side by side on a wide terminal, the
+	// focused one alone on a narrow one; focus cycles through them.
+	panes []pane
+	rates ratesForm // the learning-rate form (l), shown while editing
 
 	width, height int
-	focus         int // 0 charts, 1 groups
+	focus         int // the focused pane: an index into panes
 	scroll        int
 	showHelp      bool
 	confirmQuit   bool
 	editing       bool
-	inputs        [3]textinput.Model
-	field         int
 	now           func() time.Time
 	// keysFrom drops keys typed before it: type-ahead meant for the runs
 	// browser must not steer a search it attached to.
@@ -110,16 +109,9 @@ func (d *Dashboard) SetDir(dir string) { d.dir = dir }
 // (nil for a read-only view). detached says the search lives in another
 // process, so that leaving never stops it.
 func NewDashboard(cfg runs.Config, ctl runs.Control, detached bool) *Dashboard {
-	d := &Dashboard{cfg: cfg, ctl: ctl, detached: detached, width: 80, height: 24, now: time.Now,
-		keys: newDashboardKeys(), fkeys: newFormKeys("apply"), confirm: newConfirmKeys(), help: newHelp()}
-	for i, label := range []string{"weight lr ", "keep lr   ", "inner lr  "} {
-		ti := textinput.New()
-		ti.Prompt = label
-		ti.CharLimit = 24
-		ti.SetWidth(14)
-		d.inputs[i] = ti
-	}
-	return d
+	return &Dashboard{cfg: cfg, ctl: ctl, detached: detached, width: 80, height: 24, now: time.Now,
+		keys: newDashboardKeys(), confirm: newConfirmKeys(), help: newHelp(),
+		panes: []pane{chartsPane{}, groupsPane{}}, rates: newRatesForm()}
 }
 
 // Init implements tea.Model.
@@ -356,14 +348,10 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			d.note = "the search is not running"
 			return d, nil
 		}
-		lr := d.lr()
-		for i, v := range []float64{lr.Weight, lr.Keep, lr.Inner} {
-			d.inputs[i].SetValue(strconv.FormatFloat(v, 'g', -1, 64))
-		}
-		d.editing, d.field = true, 0
-		return d, d.focusField()
+		d.editing = true
+		return d, d.rates.open(d.lr())
 	case key.Matches(k, d.keys.Pane):
-		d.focus = (d.focus + 1) % 2
+		d.focus = (d.focus + 1) % len(d.panes)
 		d.scroll = 0
 	case key.Matches(k, d.keys.Up):
 		d.scroll = max(0, d.scroll-1)
@@ -377,47 +365,19 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return d, nil
 }
 
-func (d *Dashboard) focusField() tea.Cmd {
-	for i := range d.inputs {
-		d.inputs[i].Blur()
-	}
-	return d.inputs[d.field].Focus()
-}
-
 func (d *Dashboard) editKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch {
-	case key.Matches(k, d.fkeys.Cancel):
-		d.editing, d.note = false, "learning rates unchanged"
-		return d, nil
-	case key.Matches(k, d.fkeys.Next):
-		d.field = (d.field + 1) % 3
-		return d, d.focusField()
-	case key.Matches(k, d.fkeys.Prev):
-		d.field = (d.field + 2) % 3
-		return d, d.focusField()
-	case key.Matches(k, d.fkeys.Apply):
-		var v [3]float64
-		for i := range d.inputs {
-			x, err := strconv.ParseFloat(strings.TrimSpace(d.inputs[i].Value()), 64)
-			if err != nil {
-				d.note = fmt.Sprintf("%q is not a number; nothing changed", d.inputs[i].Value())
-				d.field = i
-				return d, d.focusField()
-			}
-			v[i] = x
-		}
-		lr := core.LearningRates{Weight: v[0], Keep: v[1], Inner: v[2]}
-		if err := lr.Check(); err != nil {
-			d.note = err.Error() + "; nothing changed"
-			return d, nil
-		}
-		d.editing = false
-		d.note = "new learning rates apply at the next outer iteration (after a checkpoint)"
-		return d, d.send(core.EventSetLR, func() error { return d.ctl.SetLR(lr) })
+	lr, done, note, cmd := d.rates.update(k)
+	if note != "" {
+		d.note = note
 	}
-	var cmd tea.Cmd
-	d.inputs[d.field], cmd = d.inputs[d.field].Update(k)
-	return d, cmd
+	if !done {
+		return d, cmd
+	}
+	d.editing = false
+	if lr == nil {
+		return d, nil
+	}
+	return d, d.send(core.EventSetLR, func() error { return d.ctl.SetLR(*lr) })
 }
 
 // View implements tea.Model.
@@ -441,7 +401,7 @@ func (d *Dashboard) Render() string {
 	case d.showHelp:
 		body = d.helpView(w, bodyH)
 	case d.editing:
-		body = d.form(w, bodyH)
+		body = d.rates.view(w, bodyH)
 	default:
 		body = d.body(w, bodyH)
 	}
@@ -499,7 +459,7 @@ func (d *Dashboard) footer(w int) string {
 	d.help.SetWidth(w)
 	var keys string
 	if d.editing {
-		keys = d.help.ShortHelpView(d.fkeys.ShortHelp())
+		keys = d.help.ShortHelpView(d.rates.keys.ShortHelp())
 	} else {
 		keys = d.help.ShortHelpView(d.keys.ShortHelp())
 	}
@@ -509,56 +469,77 @@ func (d *Dashboard) footer(w int) string {
 	return keys
 }
 
+// body draws the panes: on a wide terminal side by side, the first on
+// three fifths of the width and the others sharing the rest; on a narrow
+// one the focused pane alone.
 func (d *Dashboard) body(w, h int) string {
-	wide := w >= 110
-	leftW := w
-	if wide {
-		leftW = w * 3 / 5
+	box := func(i, w int) string {
+		st := styles.Pane
+		if d.focus == i {
+			st = styles.Focus
+		}
+		// Each pane's lines are cut to its width, never wrapped: a wrapped
+		// line would push the pane past the screen and hide the footer.
+		return st.Width(w).Height(h).Render(fit(scrollLines(d.panes[i].render(d, w-2, h), h-2, d.focusScroll(i)), w-2, h-2))
 	}
-	var charts []string
-	nCharts := 3
-	chartH := max(4, (h-2)/nCharts)
-	if !wide {
+	if w < 110 || len(d.panes) == 1 {
+		return box(d.focus, w)
+	}
+	first := w * 3 / 5
+	out := []string{box(0, first)}
+	rest, n := w-first, len(d.panes)-1
+	for i := 1; i <= n; i++ {
+		pw := rest / n
+		if i == n {
+			pw = rest - (n-1)*(rest/n)
+		}
+		out = append(out, box(i, pw))
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, out...)
+}
+
+// pane is one of the dashboard's panes: it draws its content (before
+// scrolling) at a width, for a pane of a height.
+type pane interface {
+	render(d *Dashboard, w, h int) string
+}
+
+// chartsPane shows the search's curves: outer risk, accuracy, group
+// weight fractions, validation accuracy per group, and the keep fraction
+// when the search is sparse.
+type chartsPane struct{}
+
+func (chartsPane) render(d *Dashboard, w, h int) string {
+	chartH := max(4, (h-2)/3)
+	if d.width < 110 {
 		chartH = max(4, (h-2)/2)
 	}
 	s := d.snaps
-	charts = append(charts, chart("outer risk", []string{"R"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.OuterRisk })}, leftW-2, chartH))
+	var charts []string
+	charts = append(charts, chart("outer risk", []string{"R"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.OuterRisk })}, w, chartH))
 	charts = append(charts, d.chart("accuracy", []string{"val worst-group", "val average", "TEST worst-group", "TEST average"}, [][]float64{
 		column(s, func(x *core.Snapshot) float64 { return x.ValWorst }),
 		column(s, func(x *core.Snapshot) float64 { return x.ValAcc }),
 		column(s, func(x *core.Snapshot) float64 { return x.TestWorst }),
 		column(s, func(x *core.Snapshot) float64 { return x.TestAcc }),
-	}, leftW-2, chartH))
+	}, w, chartH))
 	var names []string
 	if last := d.last(); last != nil {
 		names = last.GroupNames
 	}
-	charts = append(charts, d.chart("group weight fractions", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.GroupFrac }), leftW-2, chartH))
-	charts = append(charts, d.chart("validation accuracy per group (inner model)", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.ValGroups }), leftW-2, chartH))
+	charts = append(charts, d.chart("group weight fractions", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.GroupFrac }), w, chartH))
+	charts = append(charts, d.chart("validation accuracy per group (inner model)", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.ValGroups }), w, chartH))
 	if d.cfg.Settings.Keep < 1 || d.cfg.Settings.Keep0 < 1 {
-		charts = append(charts, chart("keep fraction", []string{"kept"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.KeepFrac })}, leftW-2, chartH))
+		charts = append(charts, chart("keep fraction", []string{"kept"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.KeepFrac })}, w, chartH))
 	}
-	// Each pane's lines are cut to its width, never wrapped: a wrapped
-	// line would push the pane past the screen and hide the footer.
-	left := fit(scrollLines(strings.Join(charts, "\n"), h-2, d.focusScroll(0)), leftW-2, h-2)
-	lp := styles.Pane
-	if d.focus == 0 {
-		lp = styles.Focus
-	}
-	leftPane := lp.Width(leftW).Height(h).Render(left)
-	if !wide {
-		if d.focus == 1 {
-			return styles.Focus.Width(w).Height(h).Render(fit(scrollLines(d.groupsView(w-2), h-2, d.scroll), w-2, h-2))
-		}
-		return leftPane
-	}
-	rp := styles.Pane
-	if d.focus == 1 {
-		rp = styles.Focus
-	}
-	right := rp.Width(w - leftW).Height(h).Render(fit(scrollLines(d.groupsView(w-leftW-2), h-2, d.focusScroll(1)), w-leftW-2, h-2))
-	return lipgloss.JoinHorizontal(lipgloss.Top, leftPane, right)
+	return strings.Join(charts, "\n")
 }
+
+// groupsPane shows the weights per group, the latest iteration's figures
+// and the events.
+type groupsPane struct{}
+
+func (groupsPane) render(d *Dashboard, w, _ int) string { return d.groupsView(w) }
 
 // chart plots several series in one chart, or, on a terminal without
 // colour, each series in a panel of its own (the lines could not be told
@@ -659,15 +640,6 @@ func (d *Dashboard) groupsView(w int) string {
 		}
 	}
 	return b.String()
-}
-
-func (d *Dashboard) form(w, h int) string {
-	var b strings.Builder
-	b.WriteString(styles.Title.Render("learning rates") + "  (applied at the next outer iteration, after a checkpoint)\n\n")
-	for i := range d.inputs {
-		b.WriteString(d.inputs[i].View() + "\n")
-	}
-	return styles.Pane.Width(w).Height(h).Render(b.String())
 }
 
 func (d *Dashboard) helpView(w, h int) string {
