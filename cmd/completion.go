@@ -1,9 +1,7 @@
 package cmd
 
 import (
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -25,14 +23,7 @@ func runIDs(f *Factory) []string {
 	return ids
 }
 
-func sweepNames(f *Factory) []string {
-	recs, _ := filepath.Glob(filepath.Join(f.RunsDir, ".sweeps", "*.json"))
-	var names []string
-	for _, r := range recs {
-		names = append(names, strings.TrimSuffix(filepath.Base(r), ".json"))
-	}
-	return names
-}
+func sweepNames(f *Factory) []string { return runs.SweepNames(f.RunsDir) }
 
 func fixed(v ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

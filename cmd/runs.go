@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -24,16 +21,14 @@ func writeJSON(f *Factory, v any) error {
 	return enc.Encode(v)
 }
 
-// runDir returns the directory of run id, which must hold a run.json or
-// a lock (a missing lock never hides a run).
+// runDir returns the directory of run id (runs.Find), a usage error when
+// there is none.
 func runDir(f *Factory, id string) (string, error) {
-	dir := filepath.Join(f.RunsDir, id)
-	for _, name := range []string{runs.ConfigFile, runs.LockFile} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil && id != "" && !strings.ContainsRune(id, os.PathSeparator) {
-			return dir, nil
-		}
+	dir, err := runs.Find(f.RunsDir, id)
+	if err != nil {
+		return "", usageError{err}
 	}
-	return "", usageError{fmt.Errorf("no run %q in %s (see maple ls)", id, f.RunsDir)}
+	return dir, nil
 }
 
 // LsOptions are the settings of `maple ls`.

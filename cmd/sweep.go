@@ -308,12 +308,12 @@ func plotRun(o *PlotOptions) error {
 			return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", name, f.RunsDir)}
 		}
 		if out == "" {
-			out = filepath.Join(f.RunsDir, "figures-"+name)
+			out = runs.SweepFiguresDir(f.RunsDir, name)
 		}
 		files, err = report.PlotSweep(f.RunsDir, name, out)
 	} else {
 		if out == "" {
-			out = filepath.Join(dir, "figures")
+			out = runs.FiguresDir(dir)
 		}
 		files, err = report.Plot(dir, out)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -94,7 +93,7 @@ func LeftOut(runsDir, sweep string) []string {
 	}
 	var out []string
 	for _, in := range infos {
-		dir := filepath.Join(runsDir, in.ID)
+		dir := runs.Dir(runsDir, in.ID)
 		cfg, err := runs.ReadConfig(dir)
 		if err != nil {
 			out = append(out, fmt.Sprintf("run %s: %v; left out of the table", in.ID, err))
@@ -128,7 +127,7 @@ func Table(runsDir, sweep string) ([]Row, error) {
 	groups := map[string]*acc{} // by config hash without the seed
 	found := false
 	for _, in := range infos {
-		dir := filepath.Join(runsDir, in.ID)
+		dir := runs.Dir(runsDir, in.ID)
 		cfg, err := runs.ReadConfig(dir)
 		if err != nil || (sweep != "" && cfg.Sweep != sweep) {
 			continue
@@ -338,7 +337,7 @@ func Runs(runsDir, sweep string) ([]RunRow, error) {
 	}
 	var out []RunRow
 	for _, in := range infos {
-		dir := filepath.Join(runsDir, in.ID)
+		dir := runs.Dir(runsDir, in.ID)
 		cfg, err := runs.ReadConfig(dir)
 		if err != nil || (sweep != "" && cfg.Sweep != sweep) {
 			continue

@@ -1,6 +1,8 @@
 package runs
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,22 +15,6 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
-)
-
-// File names inside a run directory.
-const (
-	ConfigFile     = "run.json"
-	MetricsFile    = "metrics.jsonl"
-	EventsFile     = "events.jsonl"
-	CheckpointFile = "checkpoint.bin"
-	PrevCheckpoint = "checkpoint.prev.bin"
-	WeightsNPY     = "weights.npy"
-	KeepNPY        = "keep_prob.npy"
-	WeightsCSV     = "weights.csv"
-	SummaryFile    = "summary.json"
-	LockFile       = "lock"
-	SocketFile     = "sock"
-	LogFile        = "log.txt"
 )
 
 // Config is run.json: everything needed to repeat or resume the run.
@@ -45,6 +31,119 @@ type Config struct {
 	Args            []string          `json:"args,omitempty"`   // the command line that started it
 	Sweep           string            `json:"sweep,omitempty"`  // the sweep this run is a cell of
 	Cell            string            `json:"cell,omitempty"`   // the cell's key inside the sweep
+}
+
+// MethodName is how listings name the run's method: a baseline's name, or
+// maple/OBJECTIVE for a search.
+func (c Config) MethodName() string {
+	if c.Method == "maple" {
+		return "maple/" + c.Settings.Objective
+	}
+	return c.Method
+}
+
+// Check reports the first setting of c that cannot work, naming its
+// flag. It reads nothing from disk.
+func (c Config) Check() error {
+	ok := false
+	for _, m := range core.Methods {
+		ok = ok || m == c.Method
+	}
+	if !ok {
+		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(core.Methods, ", "))
+	}
+	if err := c.Dataset.Check(); err != nil {
+		return err
+	}
+	if err := c.Settings.Check(); err != nil {
+		return err
+	}
+	if err := c.Eval.Check(); err != nil {
+		return err
+	}
+	if c.Method == "maple" && c.Eval.SameInit && c.Eval.Model != c.Settings.Model {
+		return fmt.Errorf("--eval-same-init: the evaluation model %s is not the search model %s; give --eval-model %s or drop --eval-same-init", c.Eval.Model, c.Settings.Model, c.Settings.Model)
+	}
+	if c.CheckpointEvery < 1 {
+		return fmt.Errorf("--checkpoint-every %d: want at least 1", c.CheckpointEvery)
+	}
+	return nil
+}
+
+// Hash identifies what a run computes: a hash of every setting that can
+// change its results (dataset spec less its location, method, search and
+// evaluation settings, seed). Two runs with one hash are repeats of each
+// other; a sweep keys its cells by it. withoutSeed leaves the seed out,
+// which groups the seeds of one configuration.
+func (c Config) Hash(withoutSeed bool) string {
+	d := c.Dataset
+	d.DataDir, d.Offline = "", false
+	s, e := c.Settings, c.Eval
+	if c.Method != "maple" {
+		// A baseline runs no search: only its seed of the search settings
+		// matters.
+		s = core.Settings{Seed: s.Seed}
+	} else {
+		// A search evaluates by plain weighted ERM: the baselines' own
+		// settings do not matter.
+		def := core.DefaultEval()
+		e.Penalty, e.PenaltyAnneal, e.DROStep, e.CVaRAlpha, e.JTTSteps, e.JTTUp = def.Penalty, def.PenaltyAnneal, def.DROStep, def.CVaRAlpha, def.JTTSteps, def.JTTUp
+	}
+	if withoutSeed {
+		s.Seed, e.Seed = 0, 0
+	}
+	b, _ := json.Marshal(struct {
+		Dataset any
+		Method  string
+		Search  core.Settings
+		Eval    core.EvalSettings
+	}{d, c.Method, s, e})
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
+}
+
+// Resolve fills the settings a run derives from others and checks the
+// config: on the synthetic dataset the search model is linear unless
+// --model was set; the evaluation model is evalModel, else the search
+// model; the evaluation seed is the run's seed; a baseline with a
+// published recipe (core.BaselineRecipe) takes its settings where the
+// person set no flag (set holds the flags they set); a cmnist run without
+// an env split gets the shuffled one (loaders.Spec.ForNewRun), and other
+// datasets drop the option unless it was set. Paths become
+// absolute, so that the run can be resumed, exported or evaluated from
+// any directory.
+func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
+	if !set["model"] && c.Dataset.Name == "synthetic" {
+		c.Settings.Model = "linear"
+	}
+	c.Eval.Model, c.Eval.Seed = evalModel, c.Settings.Seed
+	if c.Settings.Precision == "f32" {
+		c.Settings.Precision = "" // the default, as runs before the flag existed record it
+	}
+	c.Dataset = c.Dataset.ForNewRun()
+	if c.Dataset.Name != "cmnist" && !set["cmnist-envs"] {
+		c.Dataset.Envs = "" // only cmnist has the option; no other hash changes
+	}
+	if c.Eval.Model == "" {
+		c.Eval.Model = c.Settings.Model
+	}
+	c.Eval = core.BaselineRecipe(c.Method, c.Eval, set)
+	if c.Settings.Recipe == core.RecipeReference {
+		c.Settings, c.Eval = core.ReferenceRecipe(c.Settings, c.Eval, set)
+	}
+	if err := c.Check(); err != nil {
+		return c, err
+	}
+	var err error
+	if c.Dataset, err = c.Dataset.Abs(); err != nil {
+		return c, err
+	}
+	if c.Settings.InitParams != "" {
+		if c.Settings.InitParams, err = filepath.Abs(c.Settings.InitParams); err != nil {
+			return c, fmt.Errorf("--init-params: %w", err)
+		}
+	}
+	return c, nil
 }
 
 // Permissions of what maple writes into a run: private to the user (the
@@ -95,7 +194,7 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 	stamp := cfg.Started.UTC().Format("20060102-150405")
 	for seq := 1; seq < 10000; seq++ {
 		id := fmt.Sprintf("%s-%02d", stamp, seq)
-		dir := filepath.Join(runsDir, id)
+		dir := Dir(runsDir, id)
 		if _, err := os.Lstat(dir); err == nil {
 			continue
 		}
@@ -128,7 +227,7 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 // Open takes the lock of an existing run, reads its config and removes
 // the temporary files a killed writer left behind.
 func Open(runsDir, id string) (*Run, error) {
-	dir := filepath.Join(runsDir, id)
+	dir := Dir(runsDir, id)
 	if _, err := os.Stat(filepath.Join(dir, ConfigFile)); err != nil || id == "" || strings.HasPrefix(id, ".") {
 		if _, derr := os.Stat(dir); derr == nil && id != "" {
 			return nil, fmt.Errorf("run %s has no readable run.json (%v): it cannot be resumed, but its other files are untouched", id, err)

@@ -13,15 +13,6 @@ func precision(s core.Settings) string {
 	return s.Precision
 }
 
-// MethodName is how listings name the run's method: a baseline's name, or
-// maple/OBJECTIVE for a search.
-func (c Config) MethodName() string {
-	if c.Method == "maple" {
-		return "maple/" + c.Settings.Objective
-	}
-	return c.Method
-}
-
 // RatesNow returns the learning rates a search has in force (those of its
 // latest checkpoint, else its last rate change, else its config) and where
 // they come from, for people.

@@ -4,56 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/maple-ood/maple/core"
 )
-
-// Resolve fills the settings a run derives from others and checks the
-// config: on the synthetic dataset the search model is linear unless
-// --model was set; the evaluation model is evalModel, else the search
-// model; the evaluation seed is the run's seed; a baseline with a
-// published recipe (core.BaselineRecipe) takes its settings where the
-// person set no flag (set holds the flags they set); a cmnist run without
-// an env split gets the shuffled one (loaders.Spec.ForNewRun), and other
-// datasets drop the option unless it was set. Paths become
-// absolute, so that the run can be resumed, exported or evaluated from
-// any directory.
-func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
-	if !set["model"] && c.Dataset.Name == "synthetic" {
-		c.Settings.Model = "linear"
-	}
-	c.Eval.Model, c.Eval.Seed = evalModel, c.Settings.Seed
-	if c.Settings.Precision == "f32" {
-		c.Settings.Precision = "" // the default, as runs before the flag existed record it
-	}
-	c.Dataset = c.Dataset.ForNewRun()
-	if c.Dataset.Name != "cmnist" && !set["cmnist-envs"] {
-		c.Dataset.Envs = "" // only cmnist has the option; no other hash changes
-	}
-	if c.Eval.Model == "" {
-		c.Eval.Model = c.Settings.Model
-	}
-	c.Eval = core.BaselineRecipe(c.Method, c.Eval, set)
-	if c.Settings.Recipe == core.RecipeReference {
-		c.Settings, c.Eval = core.ReferenceRecipe(c.Settings, c.Eval, set)
-	}
-	if err := c.Check(); err != nil {
-		return c, err
-	}
-	var err error
-	if c.Dataset, err = c.Dataset.Abs(); err != nil {
-		return c, err
-	}
-	if c.Settings.InitParams != "" {
-		if c.Settings.InitParams, err = filepath.Abs(c.Settings.InitParams); err != nil {
-			return c, fmt.Errorf("--init-params: %w", err)
-		}
-	}
-	return c, nil
-}
 
 // Grid is a sweep's grid: every dataset x training size x model x method
 // x seed.

@@ -11,34 +11,6 @@ import (
 	"github.com/maple-ood/maple/loaders"
 )
 
-// Check reports the first setting of c that cannot work, naming its
-// flag. It reads nothing from disk.
-func (c Config) Check() error {
-	ok := false
-	for _, m := range core.Methods {
-		ok = ok || m == c.Method
-	}
-	if !ok {
-		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(core.Methods, ", "))
-	}
-	if err := c.Dataset.Check(); err != nil {
-		return err
-	}
-	if err := c.Settings.Check(); err != nil {
-		return err
-	}
-	if err := c.Eval.Check(); err != nil {
-		return err
-	}
-	if c.Method == "maple" && c.Eval.SameInit && c.Eval.Model != c.Settings.Model {
-		return fmt.Errorf("--eval-same-init: the evaluation model %s is not the search model %s; give --eval-model %s or drop --eval-same-init", c.Eval.Model, c.Settings.Model, c.Settings.Model)
-	}
-	if c.CheckpointEvery < 1 {
-		return fmt.Errorf("--checkpoint-every %d: want at least 1", c.CheckpointEvery)
-	}
-	return nil
-}
-
 // PrepareContext is Prepare that returns ctx's error as soon as ctx is
 // done (a signal while a large dataset is read and built): the load is
 // abandoned, which is safe since it creates nothing.

@@ -27,8 +27,6 @@ type CellRecord struct {
 	Config Config `json:"config"`
 }
 
-func sweepsDir(runsDir string) string { return filepath.Join(runsDir, ".sweeps") }
-
 // Record adds the sweep's cells to its record (a rerun with other
 // settings adds its cells; known ones are kept).
 func (s *Sweep) Record() error {
@@ -93,7 +91,7 @@ func SweepStatus(runsDir, name string) ([]CellState, error) {
 	for _, c := range rec.Cells {
 		cs := CellState{Label: c.Label, Hash: c.Hash, State: "waiting"}
 		if id, err := FindCell(runsDir, name, c.Hash); err == nil && id != "" {
-			in := Stat(filepath.Join(runsDir, id))
+			in := Stat(Dir(runsDir, id))
 			cs.RunID, cs.Info, cs.Status = id, &in, in.Status
 			cs.State = in.Status.String()
 			if in.Status.Live() {

@@ -191,7 +191,7 @@ func List(runsDir string) ([]Info, error) {
 		if !e.IsDir() {
 			continue
 		}
-		dir := filepath.Join(runsDir, e.Name())
+		dir := Dir(runsDir, e.Name())
 		if strings.HasPrefix(e.Name(), ".") {
 			continue // a run being created, or the sweeps' claims
 		}

@@ -2,9 +2,6 @@ package runs
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,38 +14,6 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 )
-
-// Hash identifies what a run computes: a hash of every setting that can
-// change its results (dataset spec less its location, method, search and
-// evaluation settings, seed). Two runs with one hash are repeats of each
-// other; a sweep keys its cells by it. withoutSeed leaves the seed out,
-// which groups the seeds of one configuration.
-func (c Config) Hash(withoutSeed bool) string {
-	d := c.Dataset
-	d.DataDir, d.Offline = "", false
-	s, e := c.Settings, c.Eval
-	if c.Method != "maple" {
-		// A baseline runs no search: only its seed of the search settings
-		// matters.
-		s = core.Settings{Seed: s.Seed}
-	} else {
-		// A search evaluates by plain weighted ERM: the baselines' own
-		// settings do not matter.
-		def := core.DefaultEval()
-		e.Penalty, e.PenaltyAnneal, e.DROStep, e.CVaRAlpha, e.JTTSteps, e.JTTUp = def.Penalty, def.PenaltyAnneal, def.DROStep, def.CVaRAlpha, def.JTTSteps, def.JTTUp
-	}
-	if withoutSeed {
-		s.Seed, e.Seed = 0, 0
-	}
-	b, _ := json.Marshal(struct {
-		Dataset any
-		Method  string
-		Search  core.Settings
-		Eval    core.EvalSettings
-	}{d, c.Method, s, e})
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:8])
-}
 
 // Cell is one run of a sweep.
 type Cell struct {
@@ -152,7 +117,7 @@ func FindCell(runsDir, name, hash string) (string, error) {
 		if !e.IsDir() {
 			continue
 		}
-		cfg, err := ReadConfig(filepath.Join(runsDir, e.Name()))
+		cfg, err := ReadConfig(Dir(runsDir, e.Name()))
 		if err == nil && cfg.Sweep == name && cfg.Hash(false) == hash {
 			return e.Name(), nil
 		}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -362,7 +361,7 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if !ok {
 			return b, b.openForm(runs.Config{})
 		}
-		dir := filepath.Join(b.dir, in.ID)
+		dir := runs.Dir(b.dir, in.ID)
 		return b, func() tea.Msg {
 			cfg, err := runs.ReadConfig(dir)
 			if err != nil {
@@ -380,7 +379,7 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // openRun reads a run for its replay, in a tea.Cmd.
 func (b *Browser) openRun(in runs.Info) tea.Cmd {
-	dir := filepath.Join(b.dir, in.ID)
+	dir := runs.Dir(b.dir, in.ID)
 	w, h := b.width, b.height
 	return func() tea.Msg {
 		d, detail, err := replay(dir, in.Status, w, h-1)
@@ -449,7 +448,7 @@ func compare(runsDir string, ids []string, width, height int) string {
 	var flat [2]map[string]string
 	var results [2]string
 	for i, id := range ids {
-		dir := filepath.Join(runsDir, id)
+		dir := runs.Dir(runsDir, id)
 		series[i], _ = runs.ReadMetrics(dir)
 		flat[i] = map[string]string{}
 		if cfg, err := runs.ReadConfig(dir); err == nil {
