@@ -225,7 +225,8 @@ func (d *Dashboard) event(e core.Event) {
 			d.note = ""
 		}
 	case core.EventResume:
-		d.status = core.StatusRunning
+		// Also what a resumed run records first: a stop before it is over.
+		d.status, d.stopping = core.StatusRunning, false
 		d.errText = ""
 		if d.asked == core.EventResume {
 			d.asked = ""

@@ -550,3 +550,24 @@ func TestWarningShown(t *testing.T) {
 		t.Errorf("note %q", d.note)
 	}
 }
+
+// TestResumedAfterStop: a run stopped and resumed carries its stop event
+// in its history, followed by the resume; the header must say running,
+// not "stopping" for ever (issue 25, defect 2), in the process that runs
+// it and in an attached one.
+func TestResumedAfterStop(t *testing.T) {
+	for _, detached := range []bool{false, true} {
+		d := NewDashboard(testConfig(), &fakeCtl{}, detached)
+		snaps := script(6, 40)
+		d.Update(HistoryMsg{Snaps: snaps[:4], Events: []core.Event{{Kind: core.EventStop, Iter: 4}, {Kind: core.EventResume, Iter: 4}}})
+		for _, s := range snaps[4:] {
+			d.Update(SnapshotMsg{Snap: s})
+		}
+		if d.stopping || strings.Contains(ansi.Strip(d.Render()), "stopping") {
+			t.Errorf("detached %v: the header says stopping after the resume:\n%s", detached, ansi.Strip(d.header(120)))
+		}
+		if d.status != core.StatusRunning {
+			t.Errorf("detached %v: status %s", detached, d.status)
+		}
+	}
+}
