@@ -293,7 +293,7 @@ func TestTmuxDashboard(t *testing.T) {
 		return string(out)
 	}
 	defer tmux("kill-server")
-	tmux("new-session", "-d", "-x", "120", "-y", "40", bin+" run --outer-iters 100000 --inner-steps 100 --runs-dir "+filepath.Join(dir, "runs")+"; sleep 60")
+	tmux("new-session", "-d", "-x", "120", "-y", "40", bin+" run --outer-iters 100000 --inner-steps 100 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60")
 	screen := func() string { return tmux("capture-pane", "-p") }
 	waitFor := func(what string) string {
 		deadline := time.Now().Add(30 * time.Second)
@@ -322,6 +322,8 @@ func TestTmuxDashboard(t *testing.T) {
 	tmux("send-keys", "q")
 	waitFor("Stop it and leave?")
 	tmux("send-keys", "y")
+	// Stopped, not finished: `maple run ... && next` must not go on.
+	waitFor("exit=130")
 	runs, _ := os.ReadDir(filepath.Join(dir, "runs"))
 	if len(runs) != 1 {
 		t.Fatalf("%d runs", len(runs))

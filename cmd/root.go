@@ -98,14 +98,14 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		Version:       version + " (commit " + commit() + ")",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          noArgs,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return lsRun(cmd.Context(), f, false) },
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs ($MAPLE_RUNS_DIR, else ./maple-runs)")
 	root.AddCommand(NewCmdRun(f, nil), NewCmdResume(f, nil), NewCmdLs(f, nil), NewCmdShow(f, nil), NewCmdExport(f, nil),
 		NewCmdEval(f, nil), NewCmdAttach(f, nil), NewCmdData(f, nil), NewCmdSweep(f, nil), NewCmdTable(f, nil), NewCmdPlot(f, nil),
-		&cobra.Command{Use: "version", Short: "Print the version and the commit it was built from", Args: cobra.NoArgs,
+		&cobra.Command{Use: "version", Short: "Print the version and the commit it was built from", Args: noArgs,
 			Run: func(*cobra.Command, []string) {
 				fmt.Fprintf(f.Out, "maple %s (commit %s)\nmatrix products: %s\n", version, commit(), nets.BLAS())
 				if ok, why := nets.BF16(); ok {

@@ -30,7 +30,7 @@ func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "run",
 		Short: "Start a MAPLE search (or a baseline), keep it in the runs dir and evaluate it by weighted ERM",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Set = changed(cmd)
 			if runF != nil {
@@ -143,7 +143,9 @@ func executeRun(ctx context.Context, f *Factory, r *runs.Run, opt runs.Options, 
 	if sum.Status != core.StatusDone {
 		fmt.Fprintln(f.Err, runs.Continue(f.RunsDir, sum, r.Config.ID))
 		switch {
-		case sum.Status == core.StatusInterrupted:
+		case sum.Status == core.StatusInterrupted, sum.Status == core.StatusStopped:
+			// Stopped from the dashboard or by a signal: not finished, so
+			// `maple run ... && next` must not go on (exit 130).
 			return errInterrupted
 		case err != nil:
 			return fmt.Errorf("run %s failed", r.Config.ID)
@@ -191,7 +193,7 @@ func NewCmdResume(f *Factory, runF func(*ResumeOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "resume ID",
 		Short: "Continue an interrupted, stopped or failed run from its checkpoint (optionally with new learning rates)",
-		Args:  cobra.ExactArgs(1),
+		Args:  needArgs(1, "a run id", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ID = args[0]
 			if runF != nil {
@@ -214,6 +216,9 @@ func NewCmdResume(f *Factory, runF func(*ResumeOptions) error) *cobra.Command {
 }
 
 func resumeRun(ctx context.Context, o *ResumeOptions) error {
+	if _, err := runDir(o.F, o.ID); err != nil {
+		return err // no such run: a usage error, as for show
+	}
 	r, rates, extra, err := runs.Reopen(o.F.RunsDir, o.ID, o.Rates, o.DataDir)
 	if err != nil {
 		return err

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -43,7 +45,7 @@ func NewCmdLs(f *Factory, runF func(*LsOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "ls",
 		Short: "List the runs (the runs browser on a terminal)",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(o)
@@ -136,7 +138,7 @@ func NewCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show a run's config, final summary and events",
-		Args:  cobra.ExactArgs(1),
+		Args:  needArgs(1, "a run id", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ID = args[0]
 			if runF != nil {
@@ -182,7 +184,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export ID",
 		Short: "Write a run's learned weights (u.npy to train with, w, s, mask, ids; or weights.csv) and export.json",
-		Args:  cobra.ExactArgs(1),
+		Args:  needArgs(1, "a run id", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ID = args[0]
 			if runF != nil {
@@ -201,6 +203,9 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 
 func exportRun(o *ExportOptions) error {
 	f := o.F
+	if !slices.Contains(runs.ExportFormats, o.Format) {
+		return usageError{fmt.Errorf("--format %q: want %s", o.Format, strings.Join(runs.ExportFormats, " or "))}
+	}
 	dir, err := runDir(f, o.ID)
 	if err != nil {
 		return err
@@ -231,7 +236,7 @@ func NewCmdEval(f *Factory, runF func(*EvalOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "eval ID --model SPEC",
 		Short: "Weighted ERM of another architecture on a run's learned weights (the transfer experiment)",
-		Args:  cobra.ExactArgs(1),
+		Args:  needArgs(1, "a run id", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ID = args[0]
 			if o.Model == "" {
@@ -282,7 +287,7 @@ func NewCmdAttach(f *Factory, runF func(*AttachOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "attach ID",
 		Short: "Open the live dashboard of a search running in another process",
-		Args:  cobra.ExactArgs(1),
+		Args:  needArgs(1, "a run id", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ID = args[0]
 			if runF != nil {
@@ -331,7 +336,7 @@ func NewCmdData(f *Factory, runF func(*DataOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "data NAME",
 		Short: "Describe a dataset: split sizes, label/attribute agreement per env, group counts",
-		Args:  cobra.ExactArgs(1),
+		Args:  needArgs(1, "a dataset name", "one of "+strings.Join(loaders.Names, ", ")),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Config.Dataset.Name = args[0]
 			o.Config.Dataset = o.Config.Dataset.ForNewRun()

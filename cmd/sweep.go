@@ -32,7 +32,7 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "sweep --name NAME --datasets A,B --methods erm,maple:rex,... --seeds 1,2,3",
 		Short: "Run a grid of datasets x methods x seeds (each cell a normal run; an interrupted sweep resumes) and print the table",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, fl := range []string{"seed", "dataset", "method"} {
 				if cmd.Flags().Changed(fl) {
@@ -226,7 +226,7 @@ func NewCmdTable(f *Factory, runF func(*TableOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "table [--sweep NAME]",
 		Short: "Print the results table of a sweep (or of every finished run)",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(o)
@@ -285,7 +285,7 @@ func NewCmdPlot(f *Factory, runF func(*PlotOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "plot ID|SWEEP --out DIR",
 		Short: "Write a run's figures (weight fractions, histograms, outer risk, worst-group accuracy) or a sweep's accuracy-vs-width figure, as PNG and SVG",
-		Args:  cobra.ExactArgs(1),
+		Args:  needArgs(1, "a run id or a sweep name", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
 			if runF != nil {

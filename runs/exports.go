@@ -165,6 +165,9 @@ func ReadEvals(dir string) ([]EvalFile, []error) {
 	return out, errs
 }
 
+// ExportFormats are the formats ExportTo writes.
+var ExportFormats = []string{"csv", "npy"}
+
 // ExportTo writes the exports of the run in dir in format (csv or npy)
 // into out (the run directory when ""), and returns the files written. A
 // run that is not done is refused unless unfinished is set: then its

@@ -1,0 +1,39 @@
+package cmd
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestUsageErrors: bad commands, arguments and flag values exit 2 with a
+// message that says what was expected, and suggests the nearest command
+// or flag for a typo (issue 25, defect 3).
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"show without an id", []string{"show"}, "maple show needs a run id (see maple ls)"},
+		{"data without a name", []string{"data"}, "maple data needs a dataset name (one of synthetic, cmnist"},
+		{"export to an unknown format", []string{"export", "X", "--format", "parquet"}, `--format "parquet": want csv or npy`},
+		{"an unknown command", []string{"bogus"}, `unknown command "bogus"`},
+		{"a typo of a command", []string{"rn"}, "did you mean ls or run?"},
+		{"a typo of a flag", []string{"run", "--datset", "cmnist"}, "unknown flag: --datset; did you mean --dataset?"},
+		{"resume of no run", []string{"resume", "NOSUCH"}, `no run "NOSUCH"`},
+		{"show of no run", []string{"show", "NOSUCH"}, `no run "NOSUCH"`},
+		{"an extra argument", []string{"show", "a", "b"}, `"b" is one argument too many`},
+		{"an argument to ls", []string{"ls", "x"}, "maple ls takes no arguments"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			f := &Factory{In: strings.NewReader(""), Out: &out, Err: &out, RunsDir: t.TempDir(), Terminal: func() bool { return false }}
+			root := NewCmdRoot(f)
+			root.SetArgs(tc.args)
+			if code := ExitCode(f, root.Execute()); code != ExitUsage || !strings.Contains(out.String(), tc.want) {
+				t.Errorf("maple %s: exit %d, want %d; output %q, want it to contain %q", strings.Join(tc.args, " "), code, ExitUsage, out.String(), tc.want)
+			}
+		})
+	}
+}
