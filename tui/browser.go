@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/colorprofile"
 	"sort"
 	"strconv"
 	"strings"
@@ -242,6 +243,15 @@ func (b *Browser) current() (runs.Info, bool) {
 // Update implements tea.Model.
 func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
+	case tea.ColorProfileMsg:
+		// Without colour the cursor row's colours are dropped: reverse
+		// video shows it instead (NO_COLOR, a dumb terminal).
+		st := table.DefaultStyles()
+		st.Selected = styles.Selected
+		if m.Profile <= colorprofile.Ascii {
+			st.Selected = styles.SelectedMono
+		}
+		b.tbl.SetStyles(st)
 	case tea.WindowSizeMsg:
 		b.width, b.height = m.Width, m.Height
 		b.tbl.SetWidth(m.Width)

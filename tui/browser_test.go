@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"io"
 	"os"
 	"strings"
@@ -316,5 +318,28 @@ func TestBrowserSweepColumn(t *testing.T) {
 	b.refresh()
 	if out := b.Render(); !strings.Contains(out, "maple/rex +1 eval") {
 		t.Errorf("eval count not shown:\n%s", out)
+	}
+}
+
+// TestBrowserCursorWithoutColour: on a terminal without colour (NO_COLOR)
+// the cursor row is drawn in reverse video, since its colours are dropped
+// (issue 25, defect 5); with colour it keeps its colours.
+func TestBrowserCursorWithoutColour(t *testing.T) {
+	dir := fakeRuns(t)
+	for _, tc := range []struct {
+		profile colorprofile.Profile
+		reverse bool
+	}{{colorprofile.Ascii, true}, {colorprofile.NoTTY, true}, {colorprofile.ANSI256, false}} {
+		b := newBrowser(dir, 120, 30)
+		b.Update(tea.ColorProfileMsg{Profile: tc.profile})
+		var cursor string
+		for _, l := range strings.Split(b.Render(), "\n") {
+			if strings.Contains(ansi.Strip(l), b.view[b.tbl.Cursor()].ID) {
+				cursor = l
+			}
+		}
+		if got := strings.Contains(cursor, "\x1b[7m") || strings.Contains(cursor, ";7m"); got != tc.reverse {
+			t.Errorf("profile %v: reverse video %v, want %v: %q", tc.profile, got, tc.reverse, cursor)
+		}
 	}
 }

@@ -15,6 +15,7 @@ type Styles struct {
 	Title, Dim, Warn lipgloss.Style
 	Pane, Focus      lipgloss.Style // a pane, and the focused one
 	Selected         lipgloss.Style // the browser's cursor row
+	SelectedMono     lipgloss.Style // the same without colour: reverse video
 	Status           map[core.Status]lipgloss.Style
 	Stopping         lipgloss.Style
 	// Series colours cycle over chart lines; Markers tell the lines apart
@@ -33,7 +34,8 @@ func DefaultStyles() Styles {
 	s := Styles{
 		Title: bold("12"), Dim: c("8"), Warn: bold("9"),
 		Pane: pane, Focus: pane.BorderForeground(lipgloss.Color("12")),
-		Selected: lipgloss.NewStyle().Foreground(lipgloss.Color("0")).Background(lipgloss.Color("12")),
+		Selected:     lipgloss.NewStyle().Foreground(lipgloss.Color("0")).Background(lipgloss.Color("12")),
+		SelectedMono: lipgloss.NewStyle().Reverse(true),
 		Status: map[core.Status]lipgloss.Style{
 			core.StatusUnknown: bold("8"), core.StatusRunning: bold("10"), core.StatusPaused: bold("11"),
 			core.StatusEvaluating: bold("12"), core.StatusDone: bold("12"), core.StatusStopped: bold("11"),
