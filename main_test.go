@@ -438,3 +438,52 @@ func TestHelpAndCompletion(t *testing.T) {
 		t.Errorf("version: %q", v)
 	}
 }
+
+// TestRelativeRunsDir: a run started with a relative --runs-dir prints
+// the command that continues it with the directory made absolute, and
+// that command works from another directory; show finds the run there by
+// "latest" and by a suffix of its id (issue 25, defect 4).
+func TestRelativeRunsDir(t *testing.T) {
+	bin := buildMaple(t)
+	work, other := t.TempDir(), t.TempDir()
+	cmd := exec.Command(bin, "run", "--dataset", "synthetic", "--objective", "rex", "--outer-iters", "150", "--headless", "--runs-dir", "rel")
+	cmd.Dir = work
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(work, "rel", "*", "checkpoint.bin")); len(m) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no checkpoint after 60 s:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	m := regexp.MustCompile(`maple resume (\S+) --runs-dir (\S+)`).FindStringSubmatch(stderr.String())
+	if m == nil {
+		t.Fatalf("no resume command printed:\n%s", stderr.String())
+	}
+	abs, _ := filepath.EvalSymlinks(filepath.Join(work, "rel"))
+	if got, _ := filepath.EvalSymlinks(m[2]); !filepath.IsAbs(m[2]) || got != abs {
+		t.Errorf("printed --runs-dir %q, want the absolute %s", m[2], abs)
+	}
+	resume := exec.Command(bin, "resume", m[1], "--runs-dir", m[2], "--headless")
+	resume.Dir = other
+	if out, err := resume.CombinedOutput(); err != nil {
+		t.Fatalf("the printed command, from another directory: %v\n%s", err, out)
+	}
+	for _, id := range []string{"latest", m[1][len(m[1])-9:]} {
+		show := exec.Command(bin, "show", id, "--runs-dir", m[2])
+		show.Dir = other
+		if out, err := show.CombinedOutput(); err != nil || !strings.Contains(string(out), m[1]) {
+			t.Errorf("maple show %s: %v\n%s", id, err, out)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -49,14 +50,27 @@ type Factory struct {
 }
 
 // NewFactory returns the factory of this process: its standard streams,
-// and the runs directory from $MAPLE_RUNS_DIR, else ./maple-runs.
+// and the runs directory (DefaultRunsDir).
 func NewFactory() *Factory {
-	runsDir := os.Getenv("MAPLE_RUNS_DIR")
-	if runsDir == "" {
-		runsDir = "maple-runs" // not "runs": that is a source folder in maple's own repository
-	}
-	return &Factory{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, RunsDir: runsDir,
+	return &Factory{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, RunsDir: DefaultRunsDir(os.Getenv),
 		Terminal: tui.Interactive}
+}
+
+// DefaultRunsDir is the runs directory when --runs-dir is not given, one
+// per user wherever maple is started: $MAPLE_RUNS_DIR, else
+// $XDG_DATA_HOME/maple/runs, else ~/.local/share/maple/runs (./maple-runs
+// when there is no home directory).
+func DefaultRunsDir(getenv func(string) string) string {
+	if d := getenv("MAPLE_RUNS_DIR"); d != "" {
+		return d
+	}
+	if d := getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "maple", "runs")
+	}
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".local", "share", "maple", "runs")
+	}
+	return "maple-runs"
 }
 
 // commit is the VCS revision the binary was built from, if known.
@@ -102,7 +116,17 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		RunE:          func(cmd *cobra.Command, _ []string) error { return lsRun(cmd.Context(), f, false) },
 	}
 	root.SetFlagErrorFunc(flagError)
-	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs ($MAPLE_RUNS_DIR, else ./maple-runs)")
+	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs ($MAPLE_RUNS_DIR, else $XDG_DATA_HOME/maple/runs, else ~/.local/share/maple/runs)")
+	// Every path maple prints (a resume command, an error) is absolute, so
+	// that it works from any directory and names where maple looked.
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		abs, err := filepath.Abs(f.RunsDir)
+		if err != nil {
+			return usageError{fmt.Errorf("--runs-dir %s: %w", f.RunsDir, err)}
+		}
+		f.RunsDir = abs
+		return nil
+	}
 	root.AddCommand(NewCmdRun(f, nil), NewCmdResume(f, nil), NewCmdLs(f, nil), NewCmdShow(f, nil), NewCmdExport(f, nil),
 		NewCmdEval(f, nil), NewCmdAttach(f, nil), NewCmdData(f, nil), NewCmdSweep(f, nil), NewCmdTable(f, nil), NewCmdPlot(f, nil),
 		&cobra.Command{Use: "version", Short: "Print the version and the commit it was built from", Args: noArgs,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -216,9 +217,11 @@ func NewCmdResume(f *Factory, runF func(*ResumeOptions) error) *cobra.Command {
 }
 
 func resumeRun(ctx context.Context, o *ResumeOptions) error {
-	if _, err := runDir(o.F, o.ID); err != nil {
+	dir, err := runDir(o.F, o.ID)
+	if err != nil {
 		return err // no such run: a usage error, as for show
 	}
+	o.ID = filepath.Base(dir) // a prefix, a suffix or "latest" resolved
 	r, rates, extra, err := runs.Reopen(o.F.RunsDir, o.ID, o.Rates, o.DataDir)
 	if err != nil {
 		return err

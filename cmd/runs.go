@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -305,6 +306,7 @@ func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 	if err != nil {
 		return err
 	}
+	id = filepath.Base(dir) // a prefix, a suffix or "latest" resolved
 	if in := runs.Stat(dir); !in.Status.Live() {
 		if f.Terminal() && !lines {
 			return tui.Replay(ctx, tui.IO{}, dir) // its recorded charts instead

@@ -37,3 +37,24 @@ func TestUsageErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultRunsDir: one runs directory per user wherever maple starts.
+func TestDefaultRunsDir(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"MAPLE_RUNS_DIR wins", map[string]string{"MAPLE_RUNS_DIR": "/data/runs", "XDG_DATA_HOME": "/x", "HOME": "/home/u"}, "/data/runs"},
+		{"XDG data dir", map[string]string{"XDG_DATA_HOME": "/x", "HOME": "/home/u"}, "/x/maple/runs"},
+		{"relative XDG is ignored, as the spec says", map[string]string{"XDG_DATA_HOME": "x", "HOME": "/home/u"}, "/home/u/.local/share/maple/runs"},
+		{"home", map[string]string{"HOME": "/home/u"}, "/home/u/.local/share/maple/runs"},
+		{"no home", map[string]string{}, "maple-runs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := DefaultRunsDir(func(k string) string { return tc.env[k] }); got != tc.want {
+				t.Errorf("DefaultRunsDir = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

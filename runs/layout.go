@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -34,16 +35,53 @@ const (
 // Dir returns the directory of run id in runsDir (which may not exist).
 func Dir(runsDir, id string) string { return filepath.Join(runsDir, id) }
 
-// Find returns the directory of run id in runsDir, which must hold a
-// run.json or a lock (a missing lock never hides a run).
+// Find returns the directory of run id in runsDir. id is a run's id, a
+// unique prefix or suffix of one ("140715-01"), or "latest" (the run
+// started last). A run directory holds a run.json or a lock (a missing
+// lock never hides a run).
 func Find(runsDir, id string) (string, error) {
-	dir := Dir(runsDir, id)
-	for _, name := range []string{ConfigFile, LockFile} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil && id != "" && !strings.ContainsRune(id, os.PathSeparator) {
-			return dir, nil
+	if isRunDir(runsDir, id) {
+		return Dir(runsDir, id), nil
+	}
+	ents, _ := os.ReadDir(runsDir)
+	var ids []string
+	for _, e := range ents {
+		if e.IsDir() && isRunDir(runsDir, e.Name()) {
+			ids = append(ids, e.Name())
 		}
 	}
+	if id == "latest" && len(ids) > 0 {
+		return Dir(runsDir, slices.Max(ids)), nil // ids start with their start time
+	}
+	var match []string
+	for _, name := range ids {
+		if id != "" && (strings.HasPrefix(name, id) || strings.HasSuffix(name, id)) {
+			match = append(match, name)
+		}
+	}
+	switch {
+	case len(match) == 1:
+		return Dir(runsDir, match[0]), nil
+	case len(match) > 1:
+		if len(match) > 4 {
+			match = append(match[:4], "...")
+		}
+		return "", fmt.Errorf("run id %q is ambiguous in %s: it matches %s (give more of it)", id, runsDir, strings.Join(match, ", "))
+	}
 	return "", fmt.Errorf("no run %q in %s (see maple ls)", id, runsDir)
+}
+
+// isRunDir tells whether runsDir/id is a run's directory.
+func isRunDir(runsDir, id string) bool {
+	if id == "" || strings.ContainsRune(id, os.PathSeparator) || strings.HasPrefix(id, ".") {
+		return false
+	}
+	for _, name := range []string{ConfigFile, LockFile} {
+		if _, err := os.Stat(filepath.Join(Dir(runsDir, id), name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // sweepsDir holds the sweeps' records.
