@@ -69,6 +69,9 @@ func registerCompletion(f *Factory, root *cobra.Command) {
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
 		for name, vals := range flagValues {
+			if name == "format" && c.Name() == "export" {
+				vals = runs.ExportFormats // export writes files, not tables
+			}
 			if c.Flags().Lookup(name) != nil {
 				c.RegisterFlagCompletionFunc(name, fixed(vals...))
 			}

@@ -77,7 +77,7 @@ func addHelp(root *cobra.Command) {
 		// Defaults the help text states itself, not as a sentinel value.
 		for _, name := range []string{"label-noise", "penalty", "penalty-anneal"} {
 			if fl := c.Flags().Lookup(name); fl != nil {
-				fl.DefValue = ""
+				fl.DefValue = "0" // pflag's zero value for numbers: no "(default ...)" is printed
 			}
 		}
 	}

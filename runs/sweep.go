@@ -147,7 +147,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 	var r *Run
 	var sp *dataset.Splits // loaded by Prepare for a new cell; by Execute for a resumed one
 	if id != "" {
-		if sum, _ := ReadSummary(filepath.Join(s.Dir, id)); sum != nil && sum.Done {
+		if sum, _ := ReadSummary(Dir(s.Dir, id)); sum != nil && sum.Done {
 			res.RunID, res.Status, res.Note = id, core.StatusDone, "done already"
 			logf("%-40s done already (%s)", c.Label, id)
 			return res
@@ -178,7 +178,11 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 		return res
 	}
 	defer lf.Close()
-	logf("%-40s started (%s)", c.Label, r.Config.ID)
+	verb := "started"
+	if id != "" {
+		verb = "resumed"
+	}
+	logf("%-40s %s (%s)", c.Label, verb, r.Config.ID)
 	sum, err := Execute(ctx, r, sp, Options{Log: lf, Lines: true, Socket: true})
 	if sum != nil {
 		res.Status = sum.Status

@@ -325,6 +325,9 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	in, ok := b.current()
 	switch {
+	case k.String() == "esc" && b.filter.Value() != "": // a confirmed filter
+		b.filter.SetValue("")
+		b.refresh()
 	case key.Matches(k, b.keys.Quit):
 		return b, tea.Quit
 	case key.Matches(k, b.keys.Help):

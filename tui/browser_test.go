@@ -343,3 +343,22 @@ func TestBrowserCursorWithoutColour(t *testing.T) {
 		}
 	}
 }
+
+// TestEscClearsConfirmedFilter: esc clears a filter also after enter
+// confirmed it, as the README says (issue 25, defect 6).
+func TestEscClearsConfirmedFilter(t *testing.T) {
+	b := newBrowser(fakeRuns(t), 120, 30)
+	all := len(b.view)
+	bpress(b, keyMsg("/"))
+	for _, r := range "rex" {
+		bpress(b, keyMsg(string(r)))
+	}
+	bpress(b, keyMsg("enter"))
+	if len(b.view) >= all {
+		t.Fatalf("the filter shows %d of %d runs", len(b.view), all)
+	}
+	bpress(b, keyMsg("esc"))
+	if b.filter.Value() != "" || len(b.view) != all {
+		t.Errorf("after esc: filter %q, %d of %d runs shown", b.filter.Value(), len(b.view), all)
+	}
+}

@@ -307,7 +307,7 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, d.keys.Leave) && d.detached:
 		return d, tea.Quit
-	case key.Matches(k, d.keys.Quit):
+	case key.Matches(k, d.keys.Quit), key.Matches(k, d.keys.Leave): // esc leaves as q does (back to the browser)
 		if d.detached || d.ended || d.ctl == nil {
 			return d, tea.Quit
 		}
@@ -428,6 +428,9 @@ func (d *Dashboard) header(w int) string {
 	}
 	st := statusText(d.status, d.stopping)
 	line1 := fmt.Sprintf("%s %s  %s  %s  model %s  %s", styles.Title.Render("maple"), c.ID, c.Dataset.Name, method, c.Settings.Model, st)
+	if lipgloss.Width(line1) > w { // narrow: the status first, the rest as fits
+		line1 = fmt.Sprintf("%s %s  %s  %s  %s  model %s", styles.Title.Render("maple"), st, c.ID, c.Dataset.Name, method, c.Settings.Model)
+	}
 	total := c.Settings.OuterIters
 	iter, elapsed, eta := 0, 0.0, "?"
 	if s := d.last(); s != nil {
@@ -462,12 +465,32 @@ func (d *Dashboard) footer(w int) string {
 	if d.editing {
 		keys = d.help.ShortHelpView(d.rates.keys.ShortHelp())
 	} else {
-		keys = d.help.ShortHelpView(d.keys.ShortHelp())
+		keys = d.help.ShortHelpView(d.offered().ShortHelp())
 	}
 	if d.note != "" {
-		return d.note + "\n" + keys
+		// Wrapped, not cut: an export's file list or a result is long.
+		return lipgloss.NewStyle().Width(w).Render(d.note) + "\n" + keys
 	}
 	return keys
+}
+
+// offered is the key map as the footer and the help page offer it: what
+// a finished or read-only view cannot do left out, and space named for
+// what it does now.
+func (d *Dashboard) offered() dashboardKeys {
+	k := d.keys
+	if d.ctl == nil || d.ended {
+		k.Pause.SetEnabled(false)
+		k.Rates.SetEnabled(false)
+		k.Checkpoint.SetEnabled(false)
+	}
+	if d.dir == "" {
+		k.Export.SetEnabled(false)
+	}
+	if d.asked == core.EventPause || d.asked == "" && d.status == core.StatusPaused {
+		k.Pause.SetHelp("space", "resume")
+	}
+	return k
 }
 
 // body draws the panes: on a wide terminal side by side, the first on
@@ -601,19 +624,20 @@ func (d *Dashboard) groupsView(w int) string {
 	fmt.Fprintf(&b, "\niteration %d\n", s.Iter)
 	fmt.Fprintf(&b, " outer risk %.4g  inner loss %.4g\n", s.OuterRisk, s.InnerLoss)
 	fmt.Fprintf(&b, " val  acc %.4f  worst-group %.4f\n", s.ValAcc, s.ValWorst)
-	fmt.Fprintf(&b, " TEST acc %.4f  worst-group %.4f (display only)\n", s.TestAcc, s.TestWorst)
+	fmt.Fprintf(&b, " TEST acc %.4f  worst-group %.4f\n", s.TestAcc, s.TestWorst)
+	fmt.Fprintln(&b, styles.Dim.Render(" (TEST: for display only)"))
 	if len(s.ValGroups) > 0 {
-		fmt.Fprint(&b, " val per group:")
+		items := []string{"val per group:"}
 		for g, a := range s.ValGroups {
 			mark := ""
 			if a == s.ValWorst {
 				mark = "*"
 			}
 			if g < len(s.GroupNames) {
-				fmt.Fprintf(&b, " %s %.3f%s", s.GroupNames[g], a, mark)
+				items = append(items, fmt.Sprintf("%s %.3f%s", s.GroupNames[g], a, mark))
 			}
 		}
-		fmt.Fprintln(&b, "  (* worst)")
+		b.WriteString(fill(append(items, "(* worst)"), w, " "))
 	}
 	fmt.Fprintf(&b, " keep %.1f%%  K_t %.0f  temp %.3g\n", 100*s.KeepFrac, s.KeepSize, s.Temp)
 	fmt.Fprintf(&b, " |dR/dw| %.3g  |dR/ds| %.3g\n", s.HyperNorm, s.KeepNorm)
@@ -647,7 +671,7 @@ func (d *Dashboard) helpView(w, h int) string {
 	var b strings.Builder
 	b.WriteString(styles.Title.Render("keys") + "  (any key closes this help)\n\n")
 	d.help.SetWidth(w - 4)
-	b.WriteString(d.help.FullHelpView(d.keys.FullHelp()))
+	b.WriteString(d.help.FullHelpView(d.offered().FullHelp()))
 	b.WriteString("\n\n" + lipgloss.NewStyle().Width(w-4).Render(
 		"space pauses and resumes between outer iterations. l edits the weight, keep-probability "+
 			"and inner learning rates, applied at the next iteration after a checkpoint. s writes a "+

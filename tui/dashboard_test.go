@@ -239,9 +239,9 @@ func TestKeys(t *testing.T) {
 				t.Error("esc did not leave")
 			}
 		}},
-		{"esc does not stop a local search", false, []string{"esc"}, "", func(t *testing.T, d *Dashboard, last tea.Cmd) {
-			if isQuit(last) || d.confirmQuit {
-				t.Error("esc left a local search")
+		{"esc asks before stopping a local search, as q does", false, []string{"esc"}, "", func(t *testing.T, d *Dashboard, last tea.Cmd) {
+			if isQuit(last) || !d.confirmQuit {
+				t.Errorf("esc on a local search: quit %v, asked %v; want it to ask, as q does (back to the browser after y)", isQuit(last), d.confirmQuit)
 			}
 		}},
 		{"q leaves an attached view at once", true, []string{"q"}, "", func(t *testing.T, d *Dashboard, last tea.Cmd) {

@@ -25,13 +25,14 @@ func newDashboardKeys() dashboardKeys {
 		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave an attached view")),
+		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave (as q)")),
 	}
 }
 
 // ShortHelp is the footer line.
 func (k dashboardKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Pane, k.Help, k.Quit}
+	// Quit and help first: a narrow footer cuts from the right.
+	return []key.Binding{k.Quit, k.Help, k.Pause, k.Rates, k.Checkpoint, k.Export, k.Pane}
 }
 
 // FullHelp is the help page, in columns.

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -40,7 +42,7 @@ func chart(title string, names []string, series [][]float64, w, h int) string {
 	for i, n := range names {
 		legend = append(legend, styles.Series[i%len(styles.Series)].Render("━ "+n))
 	}
-	plotH := max(2, h-3)
+	plotH := max(2, h-5) // title, x axis, its numbers, caption
 	plotW := max(8, w-12)
 	data := make([][]float64, len(series))
 	for i, s := range series {
@@ -49,9 +51,23 @@ func chart(title string, names []string, series [][]float64, w, h int) string {
 			data[i] = []float64{s[0], s[0]}
 		}
 	}
-	g := asciigraph.PlotMany(data, asciigraph.Height(plotH), asciigraph.Width(plotW), asciigraph.Precision(3),
+	n := len(data[0])
+	g := asciigraph.PlotMany(data, asciigraph.Height(plotH), asciigraph.Width(plotW),
+		asciigraph.YAxisValueFormatter(yTick),
+		// The x axis counts outer iterations, 1 to n, with whole-number ticks.
+		asciigraph.XAxisRange(1, float64(max(n, 2))), asciigraph.XAxisTickCount(min(5, max(n, 2))),
+		asciigraph.XAxisValueFormatter(func(v float64) string { return strconv.Itoa(int(math.Round(v))) }),
 		asciigraph.SeriesColors(cycle(styles.SeriesANSI, len(series))...), asciigraph.Caption("outer iteration →"))
 	return title + "  " + strings.Join(legend, " ") + "\n" + g
+}
+
+// yTick formats a y-axis value with three decimals, never as "-0.000".
+func yTick(v float64) string {
+	t := strconv.FormatFloat(v, 'f', 3, 64)
+	if t == "-0.000" {
+		t = "0.000"
+	}
+	return t
 }
 
 // cycle returns n colours, repeating c.
@@ -134,4 +150,24 @@ func tooSmall(w, h int, question string, asking bool) string {
 		msg = question + "\n" + msg
 	}
 	return lipgloss.NewStyle().Width(max(1, w)).Render(msg)
+}
+
+// fill lays items out on lines of at most w cells, separated by single
+// spaces, each line starting with indent; an item wider than a line gets
+// a line of its own.
+func fill(items []string, w int, indent string) string {
+	var b strings.Builder
+	line := indent
+	for _, it := range items {
+		if line != indent && lipgloss.Width(line)+1+lipgloss.Width(it) > w {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += it
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }
