@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +14,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
@@ -155,16 +159,27 @@ func Plot(dir, out string) ([]string, error) {
 	if err := add("fractions", p, err); err != nil {
 		return nil, err
 	}
+	// The histogram is of the weights export writes (u.npy): those of the
+	// validation-selected iterate, else of the last one.
+	hist, histTitle := last, fmt.Sprintf("weights per group at the last iteration, %d (what u.npy holds)", last.Iter)
+	for _, sn := range snaps {
+		if sel > 0 && sn.Iter == sel && len(sn.Hist) > 0 {
+			hist, histTitle = sn, fmt.Sprintf("weights per group at the validation-selected iterate %d of %d (what u.npy holds)", sel, last.Iter)
+		}
+	}
 	var hs []series
-	for g, h := range last.Hist {
+	for g, h := range hist.Hist {
 		xy := make(plotter.XYs, 0, 2*len(h))
 		for b, c := range h {
 			// Steps: a flat segment over each bin.
-			xy = append(xy, plotter.XY{X: last.HistEdges[b], Y: float64(c)}, plotter.XY{X: last.HistEdges[b+1], Y: float64(c)})
+			xy = append(xy, plotter.XY{X: hist.HistEdges[b], Y: float64(c)}, plotter.XY{X: hist.HistEdges[b+1], Y: float64(c)})
 		}
-		hs = append(hs, series{name: last.GroupNames[g], xy: xy})
+		hs = append(hs, series{name: hist.GroupNames[g], xy: xy})
 	}
-	p, err = linePlot(fmt.Sprintf("weights per group at iteration %d", last.Iter), "weight u = w·m", "samples", hs)
+	p, err = linePlot(histTitle, "weight u = w·m", "samples", hs)
+	if err == nil {
+		p.Y.Tick.Marker = wholeTicks{} // counts
+	}
 	if err := add("histogram", p, err); err != nil {
 		return nil, err
 	}
@@ -201,15 +216,78 @@ func Plot(dir, out string) ([]string, error) {
 	}
 	var files []string
 	for _, f := range figs {
-		for _, ext := range []string{".png", ".svg"} {
-			path := filepath.Join(out, f.file+ext)
-			if err := f.p.Save(6*vg.Inch, 4*vg.Inch, path); err != nil {
-				return nil, fmt.Errorf("writing %s: %w", path, err)
-			}
-			files = append(files, path)
+		if f.file != "histogram" {
+			f.p.X.Tick.Marker = wholeTicks{} // outer iterations
 		}
+		fs, err := save(f.p, filepath.Join(out, f.file))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, fs...)
 	}
 	return files, nil
+}
+
+// figW and figH are a figure's size; PNGs are drawn at pngDPI, so that
+// they stay sharp on a high-resolution screen (1200 x 800 pixels).
+const (
+	figW, figH = 6 * vg.Inch, 4 * vg.Inch
+	pngDPI     = 200
+)
+
+// save writes p as base.png and base.svg.
+func save(p *plot.Plot, base string) ([]string, error) {
+	png := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figW, figH), vgimg.UseDPI(pngDPI))}
+	p.Draw(draw.New(png))
+	if err := writeTo(base+".png", png); err != nil {
+		return nil, err
+	}
+	if err := p.Save(figW, figH, base+".svg"); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", base+".svg", err)
+	}
+	return []string{base + ".png", base + ".svg"}, nil
+}
+
+func writeTo(path string, w io.WriterTo) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := w.WriteTo(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// wholeTicks marks an axis of whole numbers (outer iterations, counts):
+// ticks at multiples of 1, 2 or 5 times a power of ten, at most 8 of them
+// labelled, labelled without decimals.
+type wholeTicks struct{}
+
+func (wholeTicks) Ticks(min, max float64) []plot.Tick {
+	span := max - min
+	step := 1.0
+	for p := 1.0; ; p *= 10 {
+		found := false
+		for _, m := range []float64{1, 2, 5} {
+			if span/(m*p) <= 8 {
+				step, found = m*p, true
+				break
+			}
+		}
+		if found {
+			break
+		}
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(min/step) * step; v <= max+1e-9; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
 }
 
 // PlotSweep writes the accuracy-vs-width figure of a sweep (the paper's
@@ -309,15 +387,7 @@ func PlotSweep(runsDir, sweep, out string) ([]string, error) {
 	if err := os.MkdirAll(out, 0o700); err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}
-	var files []string
-	for _, ext := range []string{".png", ".svg"} {
-		path := filepath.Join(out, "width"+ext)
-		if err := p.Save(6*vg.Inch, 4*vg.Inch, path); err != nil {
-			return nil, fmt.Errorf("writing %s: %w", path, err)
-		}
-		files = append(files, path)
-	}
-	return files, nil
+	return save(p, filepath.Join(out, "width"))
 }
 
 // firstWidth is the first hidden width of an mlp or cnn spec, else 0.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -349,5 +350,63 @@ func TestListHasEvals(t *testing.T) {
 	os.WriteFile(filepath.Join(r.Dir, "eval-cnn.json"), []byte("{"), 0o600)
 	if in := runs.Stat(r.Dir); len(in.Evals) != 1 || !strings.Contains(in.Problem, "eval-cnn.json: damaged") {
 		t.Errorf("damaged eval file: %+v", in)
+	}
+}
+
+// TestPlotFigures: the histogram shows the weights u.npy holds (the
+// validation-selected iterate's) and says so; counts and iterations are
+// labelled as whole numbers, iterations up to the last; PNGs are 1200 x
+// 800 pixels (issue 25, defect 7).
+func TestPlotFigures(t *testing.T) {
+	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var lines []string
+	for i := 1; i <= 40; i++ {
+		s := core.Snapshot{Iter: i, Total: 40, OuterRisk: 1 / float64(i), ValWorst: 0.5, TestWorst: 0.4, Selected: 4,
+			GroupNames: []string{"a", "b"}, GroupFrac: []float64{0.6, 0.4}, Hist: [][]int{{750 + i, 1}, {0, 2}}, HistEdges: []float64{0, 1, 2}}
+		b, _ := json.Marshal(s)
+		lines = append(lines, string(b))
+	}
+	os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	out := t.TempDir()
+	if _, err := Plot(r.Dir, out); err != nil {
+		t.Fatal(err)
+	}
+	svg, _ := os.ReadFile(filepath.Join(out, "histogram.svg"))
+	if !bytes.Contains(svg, []byte("validation-selected iterate 4 of 40 (what u.npy holds)")) {
+		t.Errorf("the histogram's title does not name the selected iterate")
+	}
+	if bytes.Contains(svg, []byte(".00<")) {
+		t.Error("histogram counts labelled with decimals")
+	}
+	acc, _ := os.ReadFile(filepath.Join(out, "accuracy.svg"))
+	for _, tick := range []string{">10<", ">20<", ">40<"} {
+		if !bytes.Contains(acc, []byte(tick)) {
+			t.Errorf("accuracy.svg has no x tick %s", tick)
+		}
+	}
+	f, err := os.Open(filepath.Join(out, "accuracy.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil || cfg.Width != 1200 || cfg.Height != 800 {
+		t.Errorf("accuracy.png: %dx%d %v, want 1200x800", cfg.Width, cfg.Height, err)
+	}
+	for _, tc := range []struct {
+		min, max float64
+		want     string
+	}{{1, 40, "5 10 15 20 25 30 35 40"}, {1, 5, "1 2 3 4 5"}, {0, 750, "0 100 200 300 400 500 600 700"}, {1, 12, "2 4 6 8 10 12"}} {
+		var got []string
+		for _, tk := range (wholeTicks{}).Ticks(tc.min, tc.max) {
+			got = append(got, tk.Label)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("ticks of [%g, %g]: %v, want %s", tc.min, tc.max, got, tc.want)
+		}
 	}
 }
