@@ -341,3 +341,29 @@ func TestCMNISTEnvs(t *testing.T) {
 		t.Errorf("bad split: %v", err)
 	}
 }
+
+// TestEffectiveSpec: what export.json records of a dataset: its defaults
+// written out, and nothing it does not read (issue 25, defect 8).
+func TestEffectiveSpec(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		noise           float64
+		image, down     int
+		envs            string
+		columnsRecorded bool
+	}{
+		{"cmnist", 0.25, 0, 0, EnvsShuffle, false},
+		{"mnist-fashion", 0.1, 0, 2, "", false},
+		{"cifar-mnist", 0.1, 0, 1, "", false},
+		{"waterbirds", 0, 64, 0, "", false},
+		{"features", 0, 0, 0, "", true},
+		{"synthetic", 0, 0, 0, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := DefaultSpec(tc.name).Effective()
+			if e.LabelNoise != tc.noise || e.ImageSize != tc.image || e.Downsample != tc.down || e.Envs != tc.envs || (e.Columns != FeaturesConfig{}) != tc.columnsRecorded {
+				t.Errorf("Effective() = noise %g image %d downsample %d envs %q columns %+v", e.LabelNoise, e.ImageSize, e.Downsample, e.Envs, e.Columns)
+			}
+		})
+	}
+}

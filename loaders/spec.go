@@ -47,6 +47,44 @@ func (d Spec) ForNewRun() Spec {
 	return d
 }
 
+// Effective returns d with the dataset's defaults written out where d
+// leaves them to it (label noise, downsampling, image size), and the
+// options the dataset does not read left blank, for records people read
+// (export.json): no label noise of -1, no image size on cmnist.
+func (d Spec) Effective() Spec {
+	image := d.Name == "waterbirds" || d.Name == "celeba"
+	switch d.Name {
+	case "cmnist":
+		if d.LabelNoise < 0 {
+			d.LabelNoise = DefaultCMNIST().LabelNoise
+		}
+		d.Envs = d.EnvSplit()
+	case "mnist-fashion", "cifar-mnist":
+		ds := map[bool]int{true: 1, false: 2}[d.Name == "cifar-mnist"]
+		def := DefaultDomino(ds)
+		if d.LabelNoise < 0 {
+			d.LabelNoise = def.LabelNoise
+		}
+		if d.Downsample <= 0 {
+			d.Downsample = def.Downsample
+		}
+	default:
+		if d.LabelNoise < 0 {
+			d.LabelNoise = 0 // no label noise of the dataset's own
+		}
+	}
+	if image && d.ImageSize <= 0 {
+		d.ImageSize = 64
+	}
+	if !image {
+		d.ImageSize = 0
+	}
+	if d.Name != "features" {
+		d.Columns = FeaturesConfig{}
+	}
+	return d
+}
+
 // EnvSplit returns cmnist's env split as d records it: "" (a spec written
 // before the option existed) is EnvsParity. Other datasets have none ("").
 func (d Spec) EnvSplit() string {

@@ -57,7 +57,7 @@ func WriteExports(dir string, cfg *Config, status core.Status, iteration int, ou
 		formats = []string{"npy", "csv"}
 	}
 	u := out.Weights()
-	man := Export{RunID: cfg.ID, ConfigHash: cfg.Hash(false), Dataset: cfg.Dataset, Seed: cfg.Settings.Seed, Status: status,
+	man := Export{RunID: cfg.ID, ConfigHash: cfg.Hash(false), Dataset: cfg.Dataset.Effective(), Seed: cfg.Settings.Seed, Status: status,
 		Iteration: iteration, Iterate: out.Iter, TrainWith: UNPY, N: len(u), GroupNames: train.GroupNames, EnvNames: train.EnvNames, LabelNames: train.LabelNames}
 	man.Which = fmt.Sprintf("the validation-selected iterate %d of %d", out.Iter, iteration)
 	if out.Iter == 0 {
