@@ -487,3 +487,68 @@ func TestRelativeRunsDir(t *testing.T) {
 		}
 	}
 }
+
+// TestStopAndLogs: maple logs prints and follows a detached run's
+// progress, maple stop stops it (checkpointed, resumable) and the
+// follower then ends; stopping a sweep stops its running cell and starts
+// no new one, and the sweep exits 130 (issue 25, build item 3).
+func TestStopAndLogs(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	out := run(t, bin, "run", "--dataset", "synthetic", "--objective", "rex", "--outer-iters", "100000", "--detach", "--runs-dir", dir)
+	id := strings.TrimSpace(strings.Split(out, "\n")[0])
+	follow := exec.Command(bin, "logs", "latest", "-f", "--runs-dir", dir)
+	var followed strings.Builder
+	follow.Stdout = &followed
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(run(t, bin, "logs", id, "--runs-dir", dir), "iter ") {
+		if time.Now().After(deadline) {
+			t.Fatal("maple logs shows no iteration after 30 s")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if s := run(t, bin, "stop", id[len(id)-5:], "--runs-dir", dir); !strings.Contains(s, "run "+id+" stopped at iteration") {
+		t.Errorf("maple stop: %s", s)
+	}
+	done := make(chan error, 1)
+	go func() { done <- follow.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil || !strings.Contains(followed.String(), "maple resume "+id) {
+			t.Errorf("logs -f: %v\n%s", err, followed.String())
+		}
+	case <-time.After(10 * time.Second):
+		follow.Process.Kill()
+		t.Error("logs -f did not end with the run")
+	}
+	if st := mruns.Stat(filepath.Join(dir, id)).Status; st != core.StatusStopped {
+		t.Errorf("status %s after maple stop", st)
+	}
+	if out, err := exec.Command(bin, "stop", id, "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(out), "is not running") {
+		t.Errorf("stop of a stopped run: %v %s", err, out)
+	}
+
+	sweep := exec.Command(bin, "sweep", "--name", "sw", "--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1,2", "--outer-iters", "100000", "--runs-dir", dir)
+	var swErr strings.Builder
+	sweep.Stderr = &swErr
+	if err := sweep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for !strings.Contains(run(t, bin, "sweep", "--name", "sw", "--status", "--runs-dir", dir), "1 running") {
+		if time.Now().After(deadline.Add(30 * time.Second)) {
+			sweep.Process.Kill()
+			t.Fatal("the sweep's first cell never ran")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if s := run(t, bin, "stop", "sw", "--runs-dir", dir); !strings.Contains(s, "1 running cells stopped") {
+		t.Errorf("maple stop sw: %s", s)
+	}
+	err := sweep.Wait()
+	if code := sweep.ProcessState.ExitCode(); code != 130 || !strings.Contains(swErr.String(), "not started: the sweep was stopped") {
+		t.Errorf("the stopped sweep: %v, exit %d\n%s", err, code, swErr.String())
+	}
+}

@@ -84,9 +84,9 @@ func registerCompletion(f *Factory, root *cobra.Command) {
 			}
 		}
 		switch c.Name() {
-		case "show", "resume", "export", "eval", "attach":
+		case "show", "resume", "export", "eval", "attach", "logs":
 			c.ValidArgsFunction = completeRuns(f, false)
-		case "plot":
+		case "plot", "stop":
 			c.ValidArgsFunction = completeRuns(f, true)
 		case "data":
 			c.ValidArgsFunction = fixed(loaders.Names...)

@@ -28,6 +28,9 @@ var examples = map[string]string{
   maple sweep --name cm --datasets cmnist --methods erm,maple:rex --seeds 1,2,3 --slurm --slurm-args '--time=4:00:00'
   maple sweep --name cm --status`,
 	"table": `  maple table --sweep cm --format markdown`,
+	"stop": `  maple stop 140715-01          # a run: checkpointed, resumable with maple resume
+  maple stop cm                 # a sweep: its running cells, and no new ones until it is rerun`,
+	"logs": `  maple logs latest -f          # follow the progress lines of a detached run`,
 	"plot": `  maple plot 20261122-151839-01 --out figures/   # a run's figures
   maple plot cm                                  # a sweep's accuracy against model width`,
 }

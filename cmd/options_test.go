@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -36,6 +37,8 @@ func TestCommandOptions(t *testing.T) {
 		{"table", NewCmdTable(f, func(o *TableOptions) error { return keep(*o) }), []string{"--sweep", "cm", "--per-run", "--format", "csv"},
 			TableOptions{F: f, Sweep: "cm", Format: "csv", PerRun: true}},
 		{"plot", NewCmdPlot(f, func(o *PlotOptions) error { return keep(*o) }), []string{"cm", "--out", "figs"}, PlotOptions{F: f, Name: "cm", Out: "figs"}},
+		{"stop", NewCmdStop(f, func(o *StopOptions) error { return keep(*o) }), []string{"cm", "--wait", "5s"}, StopOptions{F: f, Name: "cm", Wait: 5 * time.Second}},
+		{"logs", NewCmdLogs(f, func(o *LogsOptions) error { return keep(*o) }), []string{"RUN1", "-f"}, LogsOptions{F: f, ID: "RUN1", Follow: true}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 )
@@ -114,7 +115,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if o.PrintCommands || o.Slurm {
 		return submit(f, o, sw)
 	}
-	_, runErr := sw.Run(ctx)
+	results, runErr := sw.Run(ctx)
 	if ctx.Err() != nil {
 		fmt.Fprintf(f.Err, "sweep %s interrupted; its running cells are checkpointed: rerun the same command to resume it\n", o.Name)
 		return errInterrupted
@@ -131,6 +132,13 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	}
 	if err != nil {
 		return err
+	}
+	if runErr == nil {
+		for _, r := range results {
+			if r.Status == core.StatusStopped || strings.HasPrefix(r.Note, "not started: the sweep was stopped") {
+				return errInterrupted // stopped (maple stop): not finished
+			}
+		}
 	}
 	return runErr
 }

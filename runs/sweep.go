@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"time"
 	"context"
 	"errors"
 	"fmt"
@@ -62,15 +63,31 @@ func (s *Sweep) Run(ctx context.Context) ([]CellResult, error) {
 	results := make([]CellResult, len(s.Cells))
 	sem := make(chan struct{}, max(1, s.Jobs))
 	var wg sync.WaitGroup
+	started := time.Now()
+	stopped := func(i int, c Cell) bool {
+		if !StopAsked(s.Dir, s.Name, started) {
+			return false
+		}
+		results[i] = CellResult{Cell: c, Note: "not started: the sweep was stopped (maple stop); rerun it to go on"}
+		logf("%-40s %s", c.Label, results[i].Note)
+		return true
+	}
 	for i, c := range s.Cells {
 		if ctx.Err() != nil {
 			results[i] = CellResult{Cell: c, Note: "not started: interrupted"}
+			continue
+		}
+		if stopped(i, c) {
 			continue
 		}
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
 			results[i] = CellResult{Cell: c, Note: "not started: interrupted"}
+			continue
+		}
+		if stopped(i, c) {
+			<-sem
 			continue
 		}
 		wg.Add(1)

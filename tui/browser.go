@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"github.com/charmbracelet/colorprofile"
 	"sort"
@@ -102,6 +103,14 @@ type Browser struct {
 	width    int
 	height   int
 	load     func(dir string) ([]runs.Info, error)
+	stopAsk  string // the run whose stop awaits y
+}
+
+// stoppedMsg reports a stop asked from the browser.
+type stoppedMsg struct {
+	id   string
+	info runs.Info
+	err  error
 }
 
 // NewBrowser returns the browser of the runs in dir.
@@ -243,6 +252,12 @@ func (b *Browser) current() (runs.Info, bool) {
 // Update implements tea.Model.
 func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
+	case stoppedMsg:
+		b.note = fmt.Sprintf("%s %s at iteration %d; r resumes it", m.id, m.info.Status, m.info.Iter)
+		if m.err != nil {
+			b.note = "stop " + m.id + ": " + m.err.Error()
+		}
+		return b, b.loadCmd()
 	case tea.ColorProfileMsg:
 		// Without colour the cursor row's colours are dropped: reverse
 		// video shows it instead (NO_COLOR, a dumb terminal).
@@ -323,6 +338,21 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		b.refresh()
 		return b, cmd
 	}
+	if id := b.stopAsk; id != "" { // the answer to "stop run id?"
+		b.stopAsk = ""
+		if k.String() != "y" {
+			b.note = "not stopped"
+			return b, nil
+		}
+		b.note = "stopping " + id + "..."
+		dir := runs.Dir(b.dir, id)
+		return b, func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			in, err := runs.StopRun(ctx, dir)
+			return stoppedMsg{id: id, info: in, err: err}
+		}
+	}
 	in, ok := b.current()
 	switch {
 	case k.String() == "esc" && b.filter.Value() != "": // a confirmed filter
@@ -370,6 +400,13 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return b, tea.Quit
 		}
 		b.note = "r resumes an interrupted, stopped or failed run; this one is " + in.Status.String()
+	case key.Matches(k, b.keys.Stop):
+		if !ok || !in.Status.Live() {
+			b.note = "x stops a running search; this one is " + in.Status.String()
+			return b, nil
+		}
+		b.stopAsk = in.ID
+		b.note = "stop " + in.ID + " (checkpointed, resumable with r)? y/n"
 	case key.Matches(k, b.keys.New):
 		if !ok {
 			return b, b.openForm(runs.Config{})

@@ -362,3 +362,13 @@ func TestEscClearsConfirmedFilter(t *testing.T) {
 		t.Errorf("after esc: filter %q, %d of %d runs shown", b.filter.Value(), len(b.view), all)
 	}
 }
+
+// TestBrowserStopKey: x on a run that is not running says so and asks
+// nothing.
+func TestBrowserStopKey(t *testing.T) {
+	b := newBrowser(fakeRuns(t), 120, 30)
+	bpress(b, keyMsg("x"))
+	if b.stopAsk != "" || !strings.Contains(b.note, "x stops a running search") {
+		t.Errorf("x on a finished run: ask %q, note %q", b.stopAsk, b.note)
+	}
+}

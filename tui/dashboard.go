@@ -318,6 +318,13 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 	case key.Matches(k, d.keys.Help):
 		d.showHelp = true
+	case key.Matches(k, d.keys.Stop):
+		if d.ctl == nil || d.ended {
+			d.note = "the search is not running"
+			return d, nil
+		}
+		d.confirmQuit = true // y stops it and leaves once it has ended
+		d.note = "stop the search (checkpointed at its last completed iteration, resumable with maple resume)? y/n"
 	case key.Matches(k, d.keys.Pause):
 		switch {
 		case d.ctl == nil || d.ended:
@@ -483,6 +490,7 @@ func (d *Dashboard) offered() dashboardKeys {
 		k.Pause.SetEnabled(false)
 		k.Rates.SetEnabled(false)
 		k.Checkpoint.SetEnabled(false)
+		k.Stop.SetEnabled(false)
 	}
 	if d.dir == "" {
 		k.Export.SetEnabled(false)

@@ -571,3 +571,31 @@ func TestResumedAfterStop(t *testing.T) {
 		}
 	}
 }
+
+// TestStopKey: x asks before stopping the search, also from an attached
+// view, and y sends the stop; any other key keeps it running; a finished
+// view offers no x (issue 25, build item 3).
+func TestStopKey(t *testing.T) {
+	for _, detached := range []bool{false, true} {
+		ctl := &fakeCtl{}
+		d := NewDashboard(testConfig(), ctl, detached)
+		feed(d, script(3, 40))
+		press(d, "x")
+		if !d.confirmQuit || !strings.Contains(d.note, "stop the search") {
+			t.Fatalf("detached %v: x did not ask: %q", detached, d.note)
+		}
+		press(d, "n")
+		press(d, "x", "y")
+		ctl.mu.Lock()
+		cmds := strings.Join(ctl.cmds, ",")
+		ctl.mu.Unlock()
+		if cmds != "stop" {
+			t.Errorf("detached %v: commands %q, want one stop", detached, cmds)
+		}
+	}
+	d := NewDashboard(testConfig(), &fakeCtl{}, true)
+	d.Update(EndMsg{Status: core.StatusStopped})
+	if strings.Contains(ansi.Strip(d.footer(200)), "x stop") {
+		t.Error("a finished view offers x stop")
+	}
+}

@@ -8,8 +8,8 @@ import "charm.land/bubbles/v2/key"
 
 // dashboardKeys are the dashboard's keys.
 type dashboardKeys struct {
-	Pause, Rates, Checkpoint, Export, Pane, Up, Down, PageUp, PageDown, Help, Quit key.Binding
-	Leave                                                                          key.Binding // an attached view or a replay
+	Pause, Rates, Checkpoint, Export, Stop, Pane, Up, Down, PageUp, PageDown, Help, Quit key.Binding
+	Leave                                                                                key.Binding // an attached view or a replay
 }
 
 func newDashboardKeys() dashboardKeys {
@@ -18,6 +18,7 @@ func newDashboardKeys() dashboardKeys {
 		Rates:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "rates")),
 		Checkpoint: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "checkpoint")),
 		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export")),
+		Stop:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop")),
 		Pane:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "pane")),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
 		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
@@ -32,12 +33,12 @@ func newDashboardKeys() dashboardKeys {
 // ShortHelp is the footer line.
 func (k dashboardKeys) ShortHelp() []key.Binding {
 	// Quit and help first: a narrow footer cuts from the right.
-	return []key.Binding{k.Quit, k.Help, k.Pause, k.Rates, k.Checkpoint, k.Export, k.Pane}
+	return []key.Binding{k.Quit, k.Help, k.Pause, k.Rates, k.Checkpoint, k.Export, k.Stop, k.Pane}
 }
 
 // FullHelp is the help page, in columns.
 func (k dashboardKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown}, {k.Help, k.Quit, k.Leave}}
+	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Stop}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown}, {k.Help, k.Quit, k.Leave}}
 }
 
 // formKeys edit a form (the learning rates, the new-run form).
@@ -66,7 +67,7 @@ func newConfirmKeys() confirmKeys {
 
 // browserKeys are the runs browser's keys.
 type browserKeys struct {
-	Open, Select, Compare, Attach, Resume, New, Filter, Sort, SortBack, Reverse, Back, Help, Quit key.Binding
+	Open, Select, Compare, Attach, Resume, Stop, New, Filter, Sort, SortBack, Reverse, Back, Help, Quit key.Binding
 }
 
 func newBrowserKeys() browserKeys {
@@ -76,6 +77,7 @@ func newBrowserKeys() browserKeys {
 		Compare:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare")),
 		Attach:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach")),
 		Resume:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume")),
+		Stop:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop")),
 		New:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
 		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Sort:     key.NewBinding(key.WithKeys("s", ">"), key.WithHelp("s/>", "sort by next column")),
@@ -90,12 +92,12 @@ func newBrowserKeys() browserKeys {
 // ShortHelp is the footer line; help and quit come first so that a
 // narrow terminal never cuts them.
 func (k browserKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Quit, k.Open, k.Select, k.Compare, k.Attach, k.Resume, k.New, k.Filter, k.Sort}
+	return []key.Binding{k.Help, k.Quit, k.Open, k.Select, k.Compare, k.Attach, k.Resume, k.Stop, k.New, k.Filter, k.Sort}
 }
 
 // FullHelp is the help page, in columns.
 func (k browserKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Open, k.Select, k.Compare}, {k.Attach, k.Resume, k.New}, {k.Filter, k.Sort, k.SortBack, k.Reverse}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Open, k.Select, k.Compare}, {k.Attach, k.Resume, k.Stop, k.New}, {k.Filter, k.Sort, k.SortBack, k.Reverse}, {k.Back, k.Help, k.Quit}}
 }
 
 // backKeys leave a run's replay or a comparison.

@@ -1,0 +1,146 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/maple-ood/maple/runs"
+)
+
+// StopOptions are the settings of `maple stop`.
+type StopOptions struct {
+	F    *Factory
+	Name string        // a run id or a sweep name
+	Wait time.Duration // how long to wait for a run to let go
+}
+
+// NewCmdStop builds `maple stop`; runF replaces the run function in tests.
+func NewCmdStop(f *Factory, runF func(*StopOptions) error) *cobra.Command {
+	o := &StopOptions{F: f}
+	c := &cobra.Command{
+		Use:   "stop ID|SWEEP",
+		Short: "Stop a running search (checkpointed, resumable), or a sweep (its running cells, and no new ones)",
+		Args:  needArgs(1, "a run id or a sweep name", "see maple ls"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return stopRun(cmd.Context(), o)
+		},
+	}
+	c.Flags().DurationVar(&o.Wait, "wait", 2*time.Minute, "how long to wait for a search to checkpoint and let go")
+	return c
+}
+
+func stopRun(ctx context.Context, o *StopOptions) error {
+	f := o.F
+	ctx, cancel := context.WithTimeout(ctx, o.Wait)
+	defer cancel()
+	if dir, err := runs.Find(f.RunsDir, o.Name); err == nil {
+		id := filepath.Base(dir)
+		if st := runs.Stat(dir).Status; !st.Live() {
+			return fmt.Errorf("run %s is not running (it is %s)", id, st)
+		}
+		in, err := runs.StopRun(ctx, dir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(f.Out, "run %s %s at iteration %d; continue it with: maple resume %s --runs-dir %s\n", id, in.Status, in.Iter, id, f.RunsDir)
+		return nil
+	}
+	cells, err := runs.SweepStatus(f.RunsDir, o.Name)
+	if err != nil {
+		return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", o.Name, f.RunsDir)}
+	}
+	if err := runs.AskSweepStop(f.RunsDir, o.Name); err != nil {
+		return err
+	}
+	var errs []error
+	n := 0
+	for _, c := range cells {
+		if c.State != "running" || c.RunID == "" {
+			continue
+		}
+		n++
+		in, err := runs.StopRun(ctx, runs.Dir(f.RunsDir, c.RunID))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s (%s): %w", c.Label, c.RunID, err))
+			continue
+		}
+		fmt.Fprintf(f.Out, "%-40s %s at iteration %d (%s)\n", c.Label, in.Status, in.Iter, c.RunID)
+	}
+	fmt.Fprintf(f.Out, "sweep %s stopped: %d running cells stopped, no new cell starts; rerun the sweep to go on\n", o.Name, n)
+	return errors.Join(errs...)
+}
+
+// LogsOptions are the settings of `maple logs`.
+type LogsOptions struct {
+	F      *Factory
+	ID     string
+	Follow bool
+}
+
+// NewCmdLogs builds `maple logs`; runF replaces the run function in tests.
+func NewCmdLogs(f *Factory, runF func(*LogsOptions) error) *cobra.Command {
+	o := &LogsOptions{F: f}
+	c := &cobra.Command{
+		Use:   "logs ID",
+		Short: "Print a run's progress log (log.txt); with -f, follow it until the run ends",
+		Args:  needArgs(1, "a run id", "see maple ls"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ID = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return logsRun(cmd.Context(), o)
+		},
+	}
+	c.Flags().BoolVarP(&o.Follow, "follow", "f", false, "keep printing what the run logs until it ends (or Ctrl-C)")
+	return c
+}
+
+func logsRun(ctx context.Context, o *LogsOptions) error {
+	dir, err := runDir(o.F, o.ID)
+	if err != nil {
+		return err
+	}
+	lf, err := os.Open(filepath.Join(dir, runs.LogFile))
+	if errors.Is(err, os.ErrNotExist) {
+		if !o.Follow {
+			return fmt.Errorf("run %s has no log.txt (it ran on a terminal, which showed its progress; see maple show %s)", filepath.Base(dir), filepath.Base(dir))
+		}
+	} else if err != nil {
+		return fmt.Errorf("%w", err)
+	} else {
+		defer lf.Close()
+	}
+	for {
+		if lf == nil { // -f before the run has written its log
+			if lf, err = os.Open(filepath.Join(dir, runs.LogFile)); err == nil {
+				defer lf.Close()
+			}
+		}
+		live := runs.Stat(dir).Status.Live()
+		if lf != nil {
+			if _, err := io.Copy(o.F.Out, lf); err != nil {
+				return fmt.Errorf("%w", err)
+			}
+		}
+		if !o.Follow || !live {
+			return nil // a run that has ended has written all it will (read after the check)
+		}
+		select {
+		case <-ctx.Done():
+			return errInterrupted
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
