@@ -195,7 +195,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the files written as JSON")
-	c.Flags().StringVar(&o.Format, "format", "csv", "csv or npy")
+	c.Flags().StringVar(&o.Format, "format", "csv", "the weights as csv or npy, or metrics-csv: every outer iteration's record, one row each")
 	c.Flags().StringVar(&o.Out, "out", "", "output directory (default: the run directory)")
 	c.Flags().BoolVar(&o.Unfinished, "checkpoint", false, "export the latest checkpoint of a run that is not done (export.json says so)")
 	c.Flags().StringVar(&o.Overrides.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
@@ -211,7 +211,15 @@ func exportRun(o *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	files, err := runs.ExportTo(dir, o.Out, o.Format, o.Unfinished, o.Overrides, f.Err)
+	var files []string
+	if o.Format == "metrics-csv" {
+		var path string
+		if path, err = runs.ExportMetricsCSV(dir, o.Out); err == nil {
+			files = []string{path}
+		}
+	} else {
+		files, err = runs.ExportTo(dir, o.Out, o.Format, o.Unfinished, o.Overrides, f.Err)
+	}
 	if o.JSON && err == nil {
 		return writeJSON(f, map[string][]string{"files": files})
 	}

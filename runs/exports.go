@@ -165,8 +165,10 @@ func ReadEvals(dir string) ([]EvalFile, []error) {
 	return out, errs
 }
 
-// ExportFormats are the formats ExportTo writes.
-var ExportFormats = []string{"csv", "npy"}
+// ExportFormats are the formats maple export writes: the weights (csv,
+// npy; ExportTo) or the per-iteration records (metrics-csv;
+// ExportMetricsCSV).
+var ExportFormats = []string{"csv", "npy", "metrics-csv"}
 
 // ExportTo writes the exports of the run in dir in format (csv or npy)
 // into out (the run directory when ""), and returns the files written. A

@@ -1,7 +1,6 @@
 package runs
 
 import (
-	"time"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"

@@ -1,0 +1,115 @@
+package runs
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/maple-ood/maple/core"
+)
+
+// MetricsCSV is the file ExportMetricsCSV writes.
+const MetricsCSV = "metrics.csv"
+
+// ExportMetricsCSV writes every record of the run in dir's metrics.jsonl
+// as one CSV row per outer iteration into out (the run directory when
+// ""): the scalars, the learning rates and timings, each group's weight
+// fraction and validation accuracy (a column per group), and, with
+// --eval-each-iter, the evaluation model's figures. It works on a run
+// that is not done: the records are what they are. It returns the file.
+func ExportMetricsCSV(dir, out string) (string, error) {
+	snaps, err := ReadMetrics(dir)
+	if err != nil {
+		return "", err
+	}
+	if len(snaps) == 0 {
+		return "", fmt.Errorf("run %s has no outer iterations recorded (a baseline, or not started)", filepath.Base(dir))
+	}
+	if out == "" {
+		out = dir
+	}
+	if err := os.MkdirAll(out, dirPerm); err != nil {
+		return "", fmt.Errorf("%w", err)
+	}
+	groups := snaps[len(snaps)-1].GroupNames
+	evals := false
+	for _, s := range snaps {
+		evals = evals || s.IterEval != nil
+	}
+	head := []string{"iter", "total", "outer_risk", "inner_loss", "val_acc", "val_worst_group_acc", "test_acc", "test_worst_group_acc",
+		"keep_frac", "keep_size", "temperature", "hypergrad_norm", "keepgrad_norm", "seconds_inner", "seconds_outer_grad", "seconds_hypergrad",
+		"lr_weight", "lr_keep", "lr_inner", "selected_iter", "elapsed", "status"}
+	for _, g := range groups {
+		head = append(head, "group_frac["+g+"]")
+	}
+	for _, g := range groups {
+		head = append(head, "val_group_acc["+g+"]")
+	}
+	if evals {
+		head = append(head, "eval_val_acc", "eval_val_worst_group_acc", "eval_test_acc", "eval_test_worst_group_acc", "eval_selected_step",
+			"eval_reference_test_acc", "eval_last_step_test_acc", "eval_last_step_train_acc")
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	rows := [][]string{head}
+	for _, s := range snaps {
+		r := []string{strconv.Itoa(s.Iter), strconv.Itoa(s.Total), f(s.OuterRisk), f(s.InnerLoss), f(s.ValAcc), f(s.ValWorst), f(s.TestAcc), f(s.TestWorst),
+			f(s.KeepFrac), f(s.KeepSize), f(s.Temp), f(s.HyperNorm), f(s.KeepNorm), f(s.Seconds.Inner), f(s.Seconds.OuterGrad), f(s.Seconds.Hyper),
+			f(s.LR.Weight), f(s.LR.Keep), f(s.LR.Inner), strconv.Itoa(s.Selected), f(s.Elapsed), s.Status.String()}
+		r = append(r, byGroup(s.GroupNames, s.GroupFrac, groups, f)...)
+		r = append(r, byGroup(s.GroupNames, s.ValGroups, groups, f)...)
+		if evals {
+			r = append(r, evalCells(s.IterEval, f)...)
+		}
+		rows = append(rows, r)
+	}
+	path := filepath.Join(out, MetricsCSV)
+	tmp, err := os.CreateTemp(out, ".metrics-*.csv")
+	if err != nil {
+		return "", fmt.Errorf("%w", err)
+	}
+	w := csv.NewWriter(tmp)
+	w.WriteAll(rows)
+	if err := w.Error(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return "", fmt.Errorf("%w", err)
+	}
+	return path, nil
+}
+
+// byGroup lays out v (in names' order) in the order of groups, "" where
+// a record lacks a group.
+func byGroup(names []string, v []float64, groups []string, f func(float64) string) []string {
+	out := make([]string, len(groups))
+	for i, g := range groups {
+		for j, n := range names {
+			if n == g && j < len(v) {
+				out[i] = f(v[j])
+			}
+		}
+	}
+	return out
+}
+
+func evalCells(e *core.IterEval, f func(float64) string) []string {
+	if e == nil {
+		return make([]string, 8)
+	}
+	out := []string{f(e.ValAcc), f(e.ValWorst), f(e.TestAcc), f(e.TestWorst), strconv.Itoa(e.Step), "", "", ""}
+	if e.Reference != nil {
+		out[5] = f(e.Reference.TestAcc)
+	}
+	if e.Last != nil {
+		out[6], out[7] = f(e.Last.TestAcc), f(e.Last.TrainAcc)
+	}
+	return out
+}

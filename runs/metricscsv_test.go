@@ -1,0 +1,68 @@
+package runs
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/maple-ood/maple/core"
+)
+
+// TestExportMetricsCSV: one row per recorded iteration, a column per
+// group for the fractions and validation accuracies, the evaluation
+// model's figures where a record has them; a run with no records is
+// refused naming it.
+func TestExportMetricsCSV(t *testing.T) {
+	r, err := Create(t.TempDir(), Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := ExportMetricsCSV(r.Dir, ""); err == nil || !strings.Contains(err.Error(), "no outer iterations") {
+		t.Errorf("a run without records: %v", err)
+	}
+	var lines []string
+	for i := 1; i <= 3; i++ {
+		s := core.Snapshot{Iter: i, Total: 3, OuterRisk: 0.5 / float64(i), GroupNames: []string{"a", "b"}, GroupFrac: []float64{0.25 * float64(i), 1 - 0.25*float64(i)},
+			ValGroups: []float64{0.5, 0.75}, LR: core.LearningRates{Weight: 0.25, Keep: 0.05, Inner: 0.1}, Status: core.StatusRunning}
+		if i == 2 {
+			s.IterEval = &core.IterEval{TestAcc: 0.625, Reference: &core.ReferenceFigure{TestAcc: 0.7}}
+		}
+		b, _ := json.Marshal(s)
+		lines = append(lines, string(b))
+	}
+	os.WriteFile(r.Path(MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	out := t.TempDir()
+	path, err := ExportMetricsCSV(r.Dir, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) != 4 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for _, c := range []struct {
+		row  int
+		name string
+		want string
+	}{{1, "iter", "1"}, {2, "outer_risk", "0.25"}, {3, "group_frac[a]", "0.75"}, {3, "group_frac[b]", "0.25"},
+		{1, "val_group_acc[b]", "0.75"}, {1, "lr_keep", "0.05"}, {2, "eval_test_acc", "0.625"}, {2, "eval_reference_test_acc", "0.7"},
+		{1, "eval_test_acc", ""}, {3, "status", "running"}} {
+		i, ok := col[c.name]
+		if !ok {
+			t.Errorf("no column %s in %v", c.name, rows[0])
+			continue
+		}
+		if got := rows[c.row][i]; got != c.want {
+			t.Errorf("row %d %s = %q, want %q", c.row, c.name, got, c.want)
+		}
+	}
+}
