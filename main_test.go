@@ -552,3 +552,31 @@ func TestStopAndLogs(t *testing.T) {
 		t.Errorf("the stopped sweep: %v, exit %d\n%s", err, code, swErr.String())
 	}
 }
+
+// TestNamesAndTags: --name, --tag and --note label a run; the name finds
+// it and cannot be taken twice; maple tag edits the labels; ls filters by
+// tag and shows name, tags, start and time; a sweep tags its cells
+// (issue 25, build item 2).
+func TestNamesAndTags(t *testing.T) {
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	small := []string{"--dataset", "synthetic", "--outer-iters", "2", "--inner-steps", "2", "--eval-steps", "2", "--headless", "--runs-dir", dir}
+	run(t, bin, append([]string{"run", "--name", "first-rex", "--tag", "paper", "--note", "the rex one"}, small...)...)
+	run(t, bin, append([]string{"run", "--tag", "scratch"}, small...)...)
+	if s := run(t, bin, "show", "first-rex", "--runs-dir", dir); !strings.Contains(s, `name "first-rex", tags [paper]`) || !strings.Contains(s, "note: the rex one") {
+		t.Errorf("show by name:\n%s", s)
+	}
+	cmd := exec.Command(bin, append([]string{"run", "--name", "first-rex"}, small...)...)
+	if out, err := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "already has that name") {
+		t.Errorf("a second run of the same name: %v %s", err, out)
+	}
+	run(t, bin, "tag", "first-rex", "--add", "table2", "--remove", "paper", "--runs-dir", dir)
+	ls := run(t, bin, "ls", "--tag", "table2", "--runs-dir", dir)
+	if lines := strings.Split(strings.TrimSpace(ls), "\n"); len(lines) != 2 || !strings.Contains(lines[0], "NAME") || !strings.Contains(lines[1], "first-rex") || !strings.Contains(lines[1], "table2") {
+		t.Errorf("ls --tag table2:\n%s", ls)
+	}
+	run(t, bin, "sweep", "--name", "tagged", "--datasets", "synthetic", "--methods", "erm", "--seeds", "1", "--eval-steps", "2", "--tag", "sw", "--runs-dir", dir)
+	if ls := run(t, bin, "ls", "--tag", "sw", "--runs-dir", dir); strings.Count(strings.TrimSpace(ls), "\n") != 1 || !strings.Contains(ls, "tagged") {
+		t.Errorf("ls --tag sw:\n%s", ls)
+	}
+}

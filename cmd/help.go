@@ -30,6 +30,8 @@ var examples = map[string]string{
 	"table": `  maple table --sweep cm --format markdown`,
 	"stop": `  maple stop 140715-01          # a run: checkpointed, resumable with maple resume
   maple stop cm                 # a sweep: its running cells, and no new ones until it is rerun`,
+	"tag": `  maple tag 140715-01 --name baseline-rex --add paper --note "the rex baseline for Table 2"
+  maple show baseline-rex       # a name works wherever an id does`,
 	"logs": `  maple logs latest -f          # follow the progress lines of a detached run`,
 	"plot": `  maple plot 20261122-151839-01 --out figures/   # a run's figures
   maple plot cm                                  # a sweep's accuracy against model width`,

@@ -22,7 +22,7 @@ func TestCommandOptions(t *testing.T) {
 		args []string
 		want any
 	}{
-		{"ls", NewCmdLs(f, func(o *LsOptions) error { return keep(*o) }), []string{"--json"}, LsOptions{F: f, JSON: true}},
+		{"ls", NewCmdLs(f, func(o *LsOptions) error { return keep(*o) }), []string{"--json", "--tag", "paper", "--sort", "time"}, LsOptions{F: f, JSON: true, Tags: []string{"paper"}, Sort: "time"}},
 		{"show", NewCmdShow(f, func(o *ShowOptions) error { return keep(*o) }), []string{"RUN1", "--json"}, ShowOptions{F: f, ID: "RUN1", JSON: true}},
 		{"export", NewCmdExport(f, func(o *ExportOptions) error { return keep(*o) }),
 			[]string{"RUN1", "--format", "npy", "--out", "w", "--checkpoint", "--data-dir", "/d"},

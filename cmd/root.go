@@ -113,7 +113,9 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          noArgs,
-		RunE:          func(cmd *cobra.Command, _ []string) error { return lsRun(cmd.Context(), f, false) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return lsRun(cmd.Context(), f, &LsOptions{F: f, Sort: "started"})
+		},
 	}
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs ($MAPLE_RUNS_DIR, else $XDG_DATA_HOME/maple/runs, else ~/.local/share/maple/runs)")
@@ -129,7 +131,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	}
 	root.AddCommand(NewCmdRun(f, nil), NewCmdResume(f, nil), NewCmdLs(f, nil), NewCmdShow(f, nil), NewCmdExport(f, nil),
 		NewCmdEval(f, nil), NewCmdAttach(f, nil), NewCmdData(f, nil), NewCmdSweep(f, nil), NewCmdTable(f, nil), NewCmdPlot(f, nil),
-		NewCmdStop(f, nil), NewCmdLogs(f, nil),
+		NewCmdStop(f, nil), NewCmdLogs(f, nil), NewCmdTag(f, nil),
 		&cobra.Command{Use: "version", Short: "Print the version and the commit it was built from", Args: noArgs,
 			Run: func(*cobra.Command, []string) {
 				fmt.Fprintf(f.Out, "maple %s (commit %s)\nmatrix products: %s\n", version, commit(), nets.BLAS())

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -42,6 +43,7 @@ func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 	}
 	fl := c.Flags()
 	registerTable(fl, &o.Config, func(runs.Setting) bool { return true })
+	registerLabels(fl, &o.Config, true)
 	fl.BoolVar(&o.Headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
 	fl.BoolVar(&o.JSON, "json", false, "print the outcome as one JSON object on the last line of stdout")
 	fl.BoolVar(&o.Detach, "detach", false, "run in the background, surviving the terminal; print the run id once the search has started")
@@ -53,6 +55,16 @@ func changed(cmd *cobra.Command) map[string]bool {
 	set := map[string]bool{}
 	cmd.Flags().Visit(func(f *pflag.Flag) { set[f.Name] = true })
 	return set
+}
+
+// registerLabels adds --tag and --note (and, for a run, --name): labels
+// for people, never part of what a run computes.
+func registerLabels(fl *pflag.FlagSet, c *runs.Config, name bool) {
+	if name {
+		fl.StringVar(&c.Name, "name", "", "a name for the run (one word), usable wherever its id is (maple show NAME)")
+	}
+	fl.StringArrayVar(&c.Tags, "tag", nil, "a tag (one word; repeat the flag for more), shown in maple ls and the browser and filtered by maple ls --tag")
+	fl.StringVar(&c.Note, "note", "", "a note on the run, shown by maple show")
 }
 
 // registerTable adds a flag for every row of runs.SettingsTable that want
@@ -103,6 +115,14 @@ func registerSettings(fl *pflag.FlagSet, c *runs.Config) {
 func (o *RunOptions) config() (runs.Config, error) {
 	c := o.Config
 	c.Version, c.Commit, c.Args = version, commit(), os.Args
+	if err := errors.Join(runs.CheckName(c.Name), runs.CheckTags(c.Tags)); err != nil {
+		return c, usageError{err}
+	}
+	if c.Name != "" {
+		if dir, err := runs.Find(o.F.RunsDir, c.Name); err == nil {
+			return c, usageError{fmt.Errorf("--name %s: run %s already has that name (maple tag renames a run)", c.Name, filepath.Base(dir))}
+		}
+	}
 	c, err := runs.Resolve(c, o.Set, c.Eval.Model)
 	if err != nil {
 		return c, usageError{err}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,10 +35,21 @@ func runDir(f *Factory, id string) (string, error) {
 	return dir, nil
 }
 
+// lsOrders are maple ls --sort's orders.
+var lsOrders = map[string]func(a, b runs.Info) int{
+	"started": func(a, b runs.Info) int { return a.Started.Compare(b.Started) },
+	"time":    func(a, b runs.Info) int { return cmp.Compare(a.Elapsed, b.Elapsed) },
+	"name":    func(a, b runs.Info) int { return cmp.Compare(a.Name, b.Name) },
+	"status":  func(a, b runs.Info) int { return cmp.Compare(a.Status.String(), b.Status.String()) },
+	"test":    func(a, b runs.Info) int { return cmp.Compare(b.TestAcc, a.TestAcc) },
+}
+
 // LsOptions are the settings of `maple ls`.
 type LsOptions struct {
 	F    *Factory
 	JSON bool
+	Tags []string // only runs with every one of these tags
+	Sort string   // started (default), time, name, status, test
 }
 
 // NewCmdLs builds `maple ls`; runF replaces the run function in tests.
@@ -51,21 +63,37 @@ func NewCmdLs(f *Factory, runF func(*LsOptions) error) *cobra.Command {
 			if runF != nil {
 				return runF(o)
 			}
-			return lsRun(cmd.Context(), f, o.JSON)
+			return lsRun(cmd.Context(), f, o)
 		},
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the list as JSON")
+	c.Flags().StringArrayVar(&o.Tags, "tag", nil, "only the runs with this tag (repeat: with every one)")
+	c.Flags().StringVar(&o.Sort, "sort", "started", "order: started, time (searching), name, status or test (test accuracy, best first)")
 	return c
 }
 
-func lsRun(ctx context.Context, f *Factory, asJSON bool) error {
-	if !asJSON && f.Terminal() {
+func lsRun(ctx context.Context, f *Factory, o *LsOptions) error {
+	asJSON := o.JSON
+	if !asJSON && f.Terminal() && len(o.Tags) == 0 {
 		return browse(ctx, f)
+	}
+	less, ok := lsOrders[o.Sort]
+	if !ok {
+		return usageError{fmt.Errorf("--sort %q: want started, time, name, status or test", o.Sort)}
 	}
 	list, err := runs.List(f.RunsDir)
 	if err != nil {
 		return err
 	}
+	list = slices.DeleteFunc(list, func(in runs.Info) bool {
+		for _, t := range o.Tags {
+			if !slices.Contains(in.Tags, t) {
+				return true
+			}
+		}
+		return false
+	})
+	slices.SortStableFunc(list, less)
 	if asJSON {
 		return writeJSON(f, append([]runs.Info{}, list...))
 	}

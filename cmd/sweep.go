@@ -64,6 +64,7 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	fl.BoolVar(&o.PrintCommands, "print-commands", false, "print one command line per cell (for any other scheduler) instead of running")
 	fl.StringVar(&o.Only, "only", "", "run only the cell with this config hash (what --print-commands prints)")
 	registerSettings(fl, &o.Run.Config)
+	registerLabels(fl, &o.Run.Config, false)
 	fl.String("dataset", "", "")
 	fl.String("method", "", "")
 	fl.MarkHidden("dataset")
@@ -90,6 +91,9 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	}
 	base := o.Run.Config
 	base.Version, base.Commit, base.Args = version, commit(), os.Args
+	if err := runs.CheckTags(base.Tags); err != nil {
+		return usageError{err}
+	}
 	cells, err := g.Cells(base, o.Run.Set, base.Eval.Model)
 	if err != nil {
 		return usageError{err}

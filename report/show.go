@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/maple-ood/maple/core"
@@ -21,7 +22,7 @@ func pct(v float64) string {
 // WriteList writes the runs listing of `maple ls` as a table.
 func WriteList(w io.Writer, list []runs.Info) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tDATASET\tMETHOD\tSTATUS\tITER\tBEST VAL WORST-GROUP\tTEST WORST-GROUP (selected)\tTEST ACC\tSWEEP")
+	fmt.Fprintln(tw, "ID\tDATASET\tMETHOD\tSTATUS\tITER\tBEST VAL WORST-GROUP\tTEST WORST-GROUP (selected)\tTEST ACC\tSWEEP\tSTARTED\tTIME\tNAME\tTAGS")
 	for _, in := range list {
 		it := "-"
 		if in.Total > 0 {
@@ -32,7 +33,8 @@ func WriteList(w io.Writer, list []runs.Info) error {
 			status += " (damaged file)"
 		}
 		sweep := in.SweepLabel()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Dataset, in.Method, status, it, pct(in.BestVal), pct(in.TestWorst), pct(in.TestAcc), sweep)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Dataset, in.Method, status, it, pct(in.BestVal), pct(in.TestWorst), pct(in.TestAcc), sweep,
+			in.StartedText(), in.DurationText(), in.NameText(), in.TagsText())
 		for _, e := range in.Evals { // maple eval results: the weights under another model
 			fmt.Fprintf(tw, "\t\t└ eval %s\tdone\t-\t-\t%s\t%s\t%s\n", e.Model, pct(e.TestWorst), pct(e.TestAcc), sweep)
 		}
@@ -76,6 +78,12 @@ func WriteShow(w io.Writer, dir string) {
 		fmt.Fprintf(w, ", iteration %d/%d", info.Iter, info.Total)
 	}
 	fmt.Fprintln(w)
+	if info.Name != "" || len(info.Tags) > 0 {
+		fmt.Fprintf(w, "name %q, tags [%s]\n", info.Name, strings.Join(info.Tags, " "))
+	}
+	if info.Note != "" {
+		fmt.Fprintf(w, "note: %s\n", info.Note)
+	}
 	for _, e := range problems {
 		fmt.Fprintln(w, "  problem:", e)
 	}

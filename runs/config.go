@@ -30,7 +30,12 @@ type Config struct {
 	CheckpointEvery int               `json:"checkpoint_every"` // outer iterations between checkpoints
 	Args            []string          `json:"args,omitempty"`   // the command line that started it
 	Sweep           string            `json:"sweep,omitempty"`  // the sweep this run is a cell of
-	Cell            string            `json:"cell,omitempty"`   // the cell's key inside the sweep
+	// Name, Tags and Note are for people (--name, --tag, --note; maple tag
+	// edits them later): never part of what the run computes (Hash).
+	Name string   `json:"name,omitempty"`
+	Tags []string `json:"tags,omitempty"`
+	Note string   `json:"note,omitempty"`
+	Cell string   `json:"cell,omitempty"` // the cell's key inside the sweep
 }
 
 // MethodName is how listings name the run's method: a baseline's name, or

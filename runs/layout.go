@@ -35,9 +35,9 @@ const (
 // Dir returns the directory of run id in runsDir (which may not exist).
 func Dir(runsDir, id string) string { return filepath.Join(runsDir, id) }
 
-// Find returns the directory of run id in runsDir. id is a run's id, a
-// unique prefix or suffix of one ("140715-01"), or "latest" (the run
-// started last). A run directory holds a run.json or a lock (a missing
+// Find returns the directory of run id in runsDir. id is a run's id, its
+// --name, a unique prefix or suffix of an id ("140715-01"), or "latest"
+// (the run started last). A run directory holds a run.json or a lock (a missing
 // lock never hides a run).
 func Find(runsDir, id string) (string, error) {
 	if isRunDir(runsDir, id) {
@@ -54,6 +54,17 @@ func Find(runsDir, id string) (string, error) {
 		return Dir(runsDir, slices.Max(ids)), nil // ids start with their start time
 	}
 	var match []string
+	for _, name := range ids { // a run's --name
+		if cfg, err := ReadConfig(Dir(runsDir, name)); err == nil && cfg.Name != "" && cfg.Name == id {
+			match = append(match, name)
+		}
+	}
+	if len(match) == 1 {
+		return Dir(runsDir, match[0]), nil
+	}
+	if len(match) > 1 {
+		return "", fmt.Errorf("%d runs in %s are named %q: %s; give an id", len(match), runsDir, id, strings.Join(match, ", "))
+	}
 	for _, name := range ids {
 		if id != "" && (strings.HasPrefix(name, id) || strings.HasSuffix(name, id)) {
 			match = append(match, name)

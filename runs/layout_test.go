@@ -43,3 +43,41 @@ func TestFind(t *testing.T) {
 		})
 	}
 }
+
+// TestNames: a run's --name finds it, names are checked, and Relabel
+// edits name, tags and note in run.json without touching what the run
+// computes.
+func TestNames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{{"baseline-rex", true}, {"", true}, {"latest", false}, {"two words", false}, {"a/b", false}, {"20261123-01", false}, {"r2", true}} {
+		if err := CheckName(tc.name); (err == nil) != tc.ok {
+			t.Errorf("CheckName(%q) = %v", tc.name, err)
+		}
+	}
+	if err := CheckTags([]string{"paper", "a b"}); err == nil {
+		t.Error("a tag with a space was taken")
+	}
+	dir := t.TempDir()
+	r, err := Create(dir, Config{Method: "maple", Name: "first", Tags: []string{"paper"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	hash := r.Config.Hash(false)
+	if got, err := Find(dir, "first"); err != nil || got != r.Dir {
+		t.Errorf("Find by name: %q %v", got, err)
+	}
+	name, note := "second", "a note"
+	cfg, err := Relabel(r.Dir, &name, &note, []string{"rerun"}, []string{"paper"})
+	if err != nil || cfg.Name != "second" || cfg.Note != "a note" || strings.Join(cfg.Tags, ",") != "rerun" || cfg.Hash(false) != hash {
+		t.Errorf("Relabel: %+v %v", cfg, err)
+	}
+	if in := Stat(r.Dir); in.Name != "second" || in.TagsText() != "rerun" {
+		t.Errorf("Stat after Relabel: %q %q", in.Name, in.TagsText())
+	}
+	if _, err := Find(dir, "first"); err == nil {
+		t.Error("the old name still finds the run")
+	}
+}

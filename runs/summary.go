@@ -75,6 +75,10 @@ type Info struct {
 	Model     string      `json:"model"`           // the search model (maple) or the baseline's model
 	EvalModel string      `json:"eval_model"`      // the model of the final weighted ERM
 	Evals     []EvalInfo  `json:"evals,omitempty"` // maple eval results stored beside the run
+	Name      string      `json:"name,omitempty"`  // --name
+	Tags      []string    `json:"tags,omitempty"`  // --tag
+	Note      string      `json:"note,omitempty"`  // --note
+	Elapsed   float64     `json:"elapsed"`         // seconds of searching so far (pauses left out)
 }
 
 // SweepLabel is the run's sweep as the listings print it ("-" for none).
@@ -83,6 +87,39 @@ func (in Info) SweepLabel() string {
 		return "-"
 	}
 	return in.Sweep
+}
+
+// StartedText is when the run started, as listings print it.
+func (in Info) StartedText() string {
+	if in.Started.IsZero() {
+		return "-"
+	}
+	return in.Started.Format("01-02 15:04") // in the zone it was recorded in
+}
+
+// DurationText is how long the run has searched (pauses left out), as
+// listings print it.
+func (in Info) DurationText() string {
+	if in.Elapsed <= 0 {
+		return "-"
+	}
+	return time.Duration(in.Elapsed * float64(time.Second)).Round(time.Second).String()
+}
+
+// NameText and TagsText are the run's name and tags as listings print
+// them ("-" for none).
+func (in Info) NameText() string {
+	if in.Name == "" {
+		return "-"
+	}
+	return in.Name
+}
+
+func (in Info) TagsText() string {
+	if len(in.Tags) == 0 {
+		return "-"
+	}
+	return strings.Join(in.Tags, ",")
 }
 
 // EvalInfo is one maple eval result of a run: the learned weights under
@@ -120,6 +157,7 @@ func Stat(dir string) Info {
 	} else {
 		in.Dataset, in.Method, in.Started, in.Total = cfg.Dataset.Name, cfg.Method, cfg.Started, cfg.Settings.OuterIters
 		in.Seed, in.Sweep, in.Model, in.EvalModel = cfg.Settings.Seed, cfg.Sweep, cfg.Settings.Model, cfg.Eval.Model
+		in.Name, in.Tags, in.Note = cfg.Name, cfg.Tags, cfg.Note
 		if cfg.Method != "maple" {
 			in.Model = cfg.Eval.Model
 		}
@@ -134,7 +172,7 @@ func Stat(dir string) Info {
 		problems = append(problems, err.Error())
 	}
 	for _, s := range snaps {
-		in.Iter = s.Iter
+		in.Iter, in.Elapsed = s.Iter, s.Elapsed
 		in.BestVal = math.Max(in.BestVal, s.ValWorst)
 	}
 	sum, err := ReadSummary(dir)

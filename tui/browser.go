@@ -74,7 +74,7 @@ type (
 // browserCols are the columns of maple ls: best validation worst-group
 // accuracy over the search, test worst-group and average accuracy at the
 // validation-selected checkpoint, and the sweep a run is a cell of.
-var browserCols = []string{"ID", "DATASET", "METHOD", "STATUS", "ITER", "VAL WG", "TEST WG", "TEST", "SWEEP"}
+var browserCols = []string{"ID", "DATASET", "METHOD", "STATUS", "ITER", "VAL WG", "TEST WG", "TEST", "SWEEP", "STARTED", "TIME", "NAME", "TAGS"}
 
 // Browser is the runs browser: a sortable, filterable table of the runs
 // in a directory, live-updating, with a replay of each run, comparison of
@@ -160,7 +160,8 @@ func (b *Browser) row(in runs.Info) table.Row {
 	if len(in.Evals) > 0 { // maple eval results: maple show ID lists them
 		method += fmt.Sprintf(" +%d eval", len(in.Evals))
 	}
-	return table.Row{id, in.Dataset, method, st, it, pctText(in.BestVal), pctText(in.TestWorst), pctText(in.TestAcc), in.SweepLabel()}
+	return table.Row{id, in.Dataset, method, st, it, pctText(in.BestVal), pctText(in.TestWorst), pctText(in.TestAcc), in.SweepLabel(),
+		in.StartedText(), in.DurationText(), in.NameText(), in.TagsText()}
 }
 
 func pctText(v float64) string {
@@ -192,6 +193,8 @@ func (b *Browser) refresh() {
 			return in.TestWorst, true
 		case 7:
 			return in.TestAcc, true
+		case 10:
+			return in.Elapsed, true
 		}
 		return 0, false
 	}
@@ -208,10 +211,13 @@ func (b *Browser) refresh() {
 		}
 		return less
 	})
-	// Narrower terminals drop the sweep column, then the best-validation
-	// column (the sort still uses them).
-	show := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	// Narrower terminals drop the start, time and tags columns, then the
+	// sweep column, then the best-validation column (the sort still uses
+	// them).
+	show := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
 	switch {
+	case b.width < 150 && b.width >= 110:
+		show = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 11} // the name stays; start and time go
 	case b.width < 90:
 		show = []int{0, 1, 2, 3, 4, 6, 7} // keep the dataset; the best val worst-group goes
 	case b.width < 110:
@@ -605,7 +611,7 @@ func (b *Browser) formKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, b.form[b.field].Focus()
 	case key.Matches(k, b.fkeys.Apply):
 		cfg := b.formCfg
-		cfg.ID, cfg.Started, cfg.Sweep, cfg.Cell, cfg.Args = "", time.Time{}, "", "", nil
+		cfg.ID, cfg.Started, cfg.Sweep, cfg.Cell, cfg.Args, cfg.Name = "", time.Time{}, "", "", nil, "" // a name names one run
 		for i, f := range formFields {
 			if err := f.Set(&cfg, strings.TrimSpace(b.form[i].Value())); err != nil {
 				b.note = fmt.Sprintf("--%s: %v", f.Flag, err)
