@@ -340,6 +340,9 @@ func NewCmdAttach(f *Factory, runF func(*AttachOptions) error) *cobra.Command {
 func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 	dir, err := runDir(f, id)
 	if err != nil {
+		if _, serr := runs.SweepStatus(f.RunsDir, id); serr == nil {
+			return attachSweep(ctx, f, id, lines)
+		}
 		return err
 	}
 	id = filepath.Base(dir) // a prefix, a suffix or "latest" resolved
@@ -366,6 +369,25 @@ type DataOptions struct {
 	F      *Factory
 	Config runs.Config // its dataset spec and seed
 	JSON   bool
+}
+
+// attachSweep shows a sweep's live view (on a terminal; its status table
+// otherwise) and a running cell's dashboard when one is picked, until the
+// person leaves.
+func attachSweep(ctx context.Context, f *Factory, name string, lines bool) error {
+	if !f.Terminal() || lines {
+		return sweepStatus(f, &SweepOptions{Name: name})
+	}
+	for ctx.Err() == nil {
+		id, _, err := tui.RunSweepView(ctx, tui.IO{}, f.RunsDir, name, nil)
+		if err != nil || id == "" {
+			return err
+		}
+		if err := attachRun(ctx, f, id, false); err != nil && !errors.Is(err, errInterrupted) {
+			fmt.Fprintln(f.Err, "maple:", err)
+		}
+	}
+	return nil
 }
 
 // NewCmdData builds `maple data`; runF replaces the run function in tests.

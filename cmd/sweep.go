@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -14,6 +16,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/tui"
 )
 
 // SweepOptions are the settings of `maple sweep`.
@@ -119,7 +122,13 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if o.PrintCommands || o.Slurm {
 		return submit(f, o, sw)
 	}
-	results, runErr := sw.Run(ctx)
+	var results []runs.CellResult
+	var runErr error
+	if f.Terminal() && !o.JSON {
+		results, runErr = sweepOnTerminal(ctx, f, sw)
+	} else {
+		results, runErr = sw.Run(ctx)
+	}
 	if ctx.Err() != nil {
 		fmt.Fprintf(f.Err, "sweep %s interrupted; its running cells are checkpointed: rerun the same command to resume it\n", o.Name)
 		return errInterrupted
@@ -145,6 +154,55 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		}
 	}
 	return runErr
+}
+
+// sweepOnTerminal runs sw while its live view shows (maple attach SWEEP's
+// view); its per-cell lines are printed when the view closes. Leaving the
+// view (q, then y) stops the sweep: its running cells are checkpointed.
+func sweepOnTerminal(ctx context.Context, f *Factory, sw *runs.Sweep) ([]runs.CellResult, error) {
+	var lines strings.Builder
+	sw.Log = &syncWriter{w: &lines}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	var results []runs.CellResult
+	var err error
+	go func() {
+		defer close(done)
+		results, err = sw.Run(ctx)
+	}()
+	for {
+		id, stop, verr := tui.RunSweepView(ctx, tui.IO{}, f.RunsDir, sw.Name, done)
+		if stop || verr != nil {
+			cancel()
+		}
+		if id != "" && !stop && verr == nil {
+			if aerr := attachRun(ctx, f, id, false); aerr != nil && !errors.Is(aerr, errInterrupted) {
+				fmt.Fprintln(f.Err, "maple:", aerr)
+			}
+			continue
+		}
+		break
+	}
+	<-done
+	fmt.Fprint(f.Err, lines.String())
+	if ctx.Err() != nil && err == nil {
+		fmt.Fprintf(f.Err, "sweep %s stopped; its running cells are checkpointed: rerun the same command to resume it\n", sw.Name)
+		return results, errInterrupted
+	}
+	return results, err
+}
+
+// syncWriter serialises writes from the sweep's cells.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 // submit prints one command per cell, or submits the grid to Slurm.

@@ -1,0 +1,240 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/table"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/maple-ood/maple/runs"
+)
+
+// SweepView is the live view of a sweep: each cell's state (done,
+// running with its iteration, waiting, failed, stopped), the counts and
+// an estimate of the time left, refreshed every two seconds from the
+// runs directory; enter on a running cell opens its dashboard.
+type SweepView struct {
+	dir, name string
+	cells     []runs.CellState
+	err       error
+	tbl       table.Model
+	keys      sweepKeys
+	help      help.Model
+	width     int
+	height    int
+	note      string
+	attach    string          // the run to attach to when the view closes
+	done      <-chan struct{} // closes when the sweep this process runs ends (nil: none)
+	confirm   bool            // q asked whether to stop the sweep this process runs
+	stopped   bool            // y answered: stop it
+	now       func() time.Time
+}
+
+type sweepKeys struct{ Open, Help, Quit key.Binding }
+
+func (k sweepKeys) ShortHelp() []key.Binding { return []key.Binding{k.Quit, k.Open} }
+func (k sweepKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Quit, k.Open}}
+}
+
+type sweepMsg struct {
+	cells []runs.CellState
+	err   error
+}
+
+type sweepTick struct{}
+
+type sweepDone struct{}
+
+// NewSweepView returns the view of sweep name in the runs dir dir. done,
+// when not nil, closes when the sweep this process runs has ended: the
+// view then closes too, and q asks before stopping it.
+func NewSweepView(dir, name string, done <-chan struct{}) *SweepView {
+	v := &SweepView{dir: dir, name: name, done: done, width: 80, height: 24, help: newHelp(), now: time.Now,
+		keys: sweepKeys{
+			Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a running cell")),
+			Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+			Quit: key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "quit")),
+		}}
+	v.tbl = table.New(table.WithFocused(true), table.WithHeight(10))
+	st := table.DefaultStyles()
+	st.Selected = styles.Selected
+	v.tbl.SetStyles(st)
+	return v
+}
+
+func (v *SweepView) load() tea.Cmd {
+	dir, name := v.dir, v.name
+	return func() tea.Msg { c, err := runs.SweepStatus(dir, name); return sweepMsg{c, err} }
+}
+
+// Init implements tea.Model.
+func (v *SweepView) Init() tea.Cmd {
+	cmds := []tea.Cmd{v.load(), tea.Tick(2*time.Second, func(time.Time) tea.Msg { return sweepTick{} })}
+	if v.done != nil {
+		done := v.done
+		cmds = append(cmds, func() tea.Msg { <-done; return sweepDone{} })
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update implements tea.Model.
+func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch m := msg.(type) {
+	case tea.WindowSizeMsg:
+		v.width, v.height = m.Width, m.Height
+		v.tbl.SetWidth(m.Width)
+		v.tbl.SetHeight(max(3, m.Height-5))
+		v.layout()
+	case tea.ColorProfileMsg:
+		if m.Profile <= colorprofile.Ascii { // reverse video, as the browser
+			st := table.DefaultStyles()
+			st.Selected = styles.SelectedMono
+			v.tbl.SetStyles(st)
+		}
+	case sweepMsg:
+		v.cells, v.err = m.cells, m.err
+		v.layout()
+	case sweepTick:
+		return v, tea.Batch(v.load(), tea.Tick(2*time.Second, func(time.Time) tea.Msg { return sweepTick{} }))
+	case sweepDone:
+		return v, tea.Quit
+	case tea.KeyPressMsg:
+		if v.confirm {
+			v.confirm = false
+			if m.String() == "y" {
+				v.stopped = true
+				v.note = "stopping the sweep: its running cells checkpoint and stop"
+				return v, tea.Quit
+			}
+			v.note = ""
+			return v, nil
+		}
+		switch {
+		case key.Matches(m, v.keys.Quit):
+			if v.done != nil && m.String() == "ctrl+c" { // as a signal would: stop at once
+				v.stopped = true
+				return v, tea.Quit
+			}
+			if v.done != nil {
+				v.confirm = true
+				v.note = "leaving stops the sweep (its running cells are checkpointed; rerun it to go on). Stop it? y/n"
+				return v, nil
+			}
+			return v, tea.Quit
+		case key.Matches(m, v.keys.Open):
+			c := v.tbl.Cursor()
+			if c >= 0 && c < len(v.cells) && v.cells[c].State == "running" && v.cells[c].RunID != "" {
+				v.attach = v.cells[c].RunID
+				return v, tea.Quit
+			}
+			v.note = "enter opens a running cell's dashboard"
+			return v, nil
+		}
+		var cmd tea.Cmd
+		v.tbl, cmd = v.tbl.Update(m)
+		return v, cmd
+	}
+	return v, nil
+}
+
+// counts tells how many cells are in each state.
+func (v *SweepView) counts() map[string]int {
+	n := map[string]int{}
+	for _, c := range v.cells {
+		n[c.State]++
+	}
+	return n
+}
+
+// eta estimates the time left: each running cell's remaining iterations
+// at its own pace, and the waiting cells at the mean searching time of
+// the finished and running ones, shared over the cells running at once.
+func (v *SweepView) eta() (time.Duration, bool) {
+	var total, known float64
+	var left float64
+	running := 0
+	for _, c := range v.cells {
+		if c.Info == nil || c.Info.Iter == 0 || c.Info.Elapsed <= 0 {
+			continue
+		}
+		in := c.Info
+		full := in.Elapsed
+		if in.Total > in.Iter {
+			full = in.Elapsed * float64(in.Total) / float64(in.Iter)
+		}
+		total += full
+		known++
+		if c.State == "running" {
+			running++
+			left += full - in.Elapsed
+		}
+	}
+	if known == 0 {
+		return 0, false
+	}
+	left += float64(v.counts()["waiting"]) * total / known
+	return time.Duration(left / float64(max(running, 1)) * float64(time.Second)).Round(time.Second), true
+}
+
+func (v *SweepView) layout() {
+	cols := []table.Column{{Title: "CELL", Width: 4}, {Title: "STATE", Width: 5}, {Title: "RUN", Width: 3}, {Title: "ITER", Width: 4}, {Title: "TEST ACC", Width: 8}}
+	rows := make([]table.Row, len(v.cells))
+	for i, c := range v.cells {
+		it, acc := "-", "-"
+		if c.Info != nil {
+			if c.Info.Total > 0 {
+				it = fmt.Sprintf("%d/%d", c.Info.Iter, c.Info.Total)
+			}
+			acc = pctText(c.Info.TestAcc)
+		}
+		rows[i] = table.Row{c.Label, c.State, c.RunID, it, acc}
+		for j, s := range rows[i] {
+			cols[j].Width = max(cols[j].Width, len(s))
+		}
+	}
+	cur := v.tbl.Cursor()
+	v.tbl.SetRows(nil)
+	v.tbl.SetColumns(cols)
+	v.tbl.SetRows(rows)
+	v.tbl.SetCursor(min(max(cur, 0), max(0, len(rows)-1)))
+}
+
+// View implements tea.Model.
+func (v *SweepView) View() tea.View { return screen(v.Render()) }
+
+// Render draws the view at its size.
+func (v *SweepView) Render() string {
+	w, h := max(v.width, 40), max(v.height, 8)
+	n := v.counts()
+	head := fmt.Sprintf("%s sweep %s: %d cells: %d done, %d running, %d waiting, %d failed, %d stopped or interrupted",
+		styles.Title.Render("maple"), v.name, len(v.cells), n["done"], n["running"], n["waiting"], n["failed"], n["stopped"]+n["interrupted"])
+	if eta, ok := v.eta(); ok && n["running"]+n["waiting"] > 0 {
+		head += fmt.Sprintf(" · about %s left", eta)
+	}
+	body := v.tbl.View()
+	if v.err != nil {
+		body = styles.Warn.Render(v.err.Error())
+	}
+	v.help.SetWidth(w)
+	foot := v.help.ShortHelpView(v.keys.ShortHelp())
+	if v.note != "" {
+		foot = v.note + "\n" + foot
+	}
+	return fit(strings.Join([]string{fit(head, w, 2), body, foot}, "\n"), w, h)
+}
+
+// RunSweepView shows sweep name until the person leaves, picks a running
+// cell (its id is returned, to attach to) or done closes. stop reports
+// that the person asked to stop the sweep this process runs.
+func RunSweepView(ctx context.Context, tio IO, dir, name string, done <-chan struct{}) (attach string, stop bool, err error) {
+	v := NewSweepView(dir, name, done)
+	_, err = tea.NewProgram(v, options(ctx, tio)...).Run()
+	return v.attach, v.stopped, err
+}

@@ -1,0 +1,48 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/maple-ood/maple/runs"
+)
+
+// TestSweepView: the counts and the time left, enter opens a running
+// cell (and nothing else), and q asks before stopping the sweep this
+// process runs (issue 25, build item 4).
+func TestSweepView(t *testing.T) {
+	cells := []runs.CellState{
+		{Label: "a|1", State: "done", RunID: "R1", Info: &runs.Info{Iter: 10, Total: 10, Elapsed: 100, TestAcc: 0.7}},
+		{Label: "a|2", State: "running", RunID: "R2", Info: &runs.Info{Iter: 5, Total: 10, Elapsed: 50, TestAcc: -1}},
+		{Label: "a|3", State: "waiting"},
+		{Label: "a|4", State: "failed", RunID: "R4", Info: &runs.Info{TestAcc: -1}},
+	}
+	done := make(chan struct{})
+	v := NewSweepView("runs", "sw", done)
+	v.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	v.Update(sweepMsg{cells: cells})
+	head := ansi.Strip(strings.Split(v.Render(), "\n")[0])
+	// Left: the running cell's 50 s, and the waiting one at the mean full
+	// time (100 s), with one cell running at a time: 150 s.
+	if !strings.Contains(head, "4 cells: 1 done, 1 running, 1 waiting, 1 failed") || !strings.Contains(head, "about 2m30s left") {
+		t.Errorf("header %q", head)
+	}
+	v.Update(keyMsg("enter")) // the cursor is on the done cell
+	if v.attach != "" || !strings.Contains(v.note, "running cell") {
+		t.Errorf("enter on a done cell: attach %q note %q", v.attach, v.note)
+	}
+	v.Update(keyMsg("down"))
+	if _, cmd := v.Update(keyMsg("enter")); v.attach != "R2" || !isQuit(cmd) {
+		t.Errorf("enter on the running cell: attach %q", v.attach)
+	}
+	v.attach = ""
+	if _, cmd := v.Update(keyMsg("q")); isQuit(cmd) || !v.confirm {
+		t.Error("q left a running sweep without asking")
+	}
+	if _, cmd := v.Update(keyMsg("y")); !isQuit(cmd) || !v.stopped {
+		t.Error("y did not stop the sweep")
+	}
+}
