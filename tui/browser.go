@@ -538,7 +538,7 @@ func compare(runsDir string, ids []string, width, height int) string {
 				names = append(names, ids[i])
 			}
 		}
-		parts = append(parts, chart(c.title, names, data, w, h))
+		parts = append(parts, chart(1, c.title, names, data, w, h))
 	}
 	var keys []string
 	for k := range flat[0] {

@@ -84,7 +84,11 @@ type Dashboard struct {
 	showHelp      bool
 	confirmQuit   bool
 	editing       bool
-	now           func() time.Time
+	// cursor is the iteration the charts read out (0: none); zoom shows
+	// only the last zoomN iterations.
+	cursor int
+	zoom   bool
+	now    func() time.Time
 	// keysFrom drops keys typed before it: type-ahead meant for the runs
 	// browser must not steer a search it attached to.
 	keysFrom time.Time
@@ -361,6 +365,21 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, d.keys.Pane):
 		d.focus = (d.focus + 1) % len(d.panes)
 		d.scroll = 0
+	case key.Matches(k, d.keys.Back), key.Matches(k, d.keys.Forward):
+		n := len(d.snaps)
+		if n == 0 {
+			return d, nil
+		}
+		if d.cursor == 0 {
+			d.cursor = d.snaps[n-1].Iter
+		}
+		step := 1
+		if key.Matches(k, d.keys.Back) {
+			step = -1
+		}
+		d.cursor = min(max(d.cursor+step, d.snaps[0].Iter), d.snaps[n-1].Iter)
+	case key.Matches(k, d.keys.Zoom):
+		d.zoom = !d.zoom
 	case key.Matches(k, d.keys.Up):
 		d.scroll = max(0, d.scroll-1)
 	case key.Matches(k, d.keys.Down):
@@ -547,9 +566,19 @@ func (chartsPane) render(d *Dashboard, w, h int) string {
 		chartH = max(4, (h-2)/2)
 	}
 	s := d.snaps
+	if d.zoom && len(s) > zoomN {
+		s = s[len(s)-zoomN:]
+	}
+	first := 1
+	if len(s) > 0 {
+		first = s[0].Iter
+	}
 	var charts []string
-	charts = append(charts, chart("outer risk", []string{"R"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.OuterRisk })}, w, chartH))
-	charts = append(charts, d.chart("accuracy", []string{"val worst-group", "val average", "TEST worst-group", "TEST average"}, [][]float64{
+	if r := d.readout(); r != "" {
+		charts = append(charts, lipgloss.NewStyle().Width(w).Render(r))
+	}
+	charts = append(charts, chart(first, "outer risk", []string{"R"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.OuterRisk })}, w, chartH))
+	charts = append(charts, d.chart(first, "accuracy", []string{"val worst-group", "val average", "TEST worst-group", "TEST average"}, [][]float64{
 		column(s, func(x *core.Snapshot) float64 { return x.ValWorst }),
 		column(s, func(x *core.Snapshot) float64 { return x.ValAcc }),
 		column(s, func(x *core.Snapshot) float64 { return x.TestWorst }),
@@ -559,12 +588,41 @@ func (chartsPane) render(d *Dashboard, w, h int) string {
 	if last := d.last(); last != nil {
 		names = last.GroupNames
 	}
-	charts = append(charts, d.chart("group weight fractions", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.GroupFrac }), w, chartH))
-	charts = append(charts, d.chart("validation accuracy per group (inner model)", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.ValGroups }), w, chartH))
+	charts = append(charts, d.chart(first, "group weight fractions", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.GroupFrac }), w, chartH))
+	charts = append(charts, d.chart(first, "validation accuracy per group (inner model)", names, perGroup(s, len(names), func(x *core.Snapshot) []float64 { return x.ValGroups }), w, chartH))
 	if d.cfg.Settings.Keep < 1 || d.cfg.Settings.Keep0 < 1 {
-		charts = append(charts, chart("keep fraction", []string{"kept"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.KeepFrac })}, w, chartH))
+		charts = append(charts, chart(first, "keep fraction", []string{"kept"}, [][]float64{column(s, func(x *core.Snapshot) float64 { return x.KeepFrac })}, w, chartH))
 	}
 	return strings.Join(charts, "\n")
+}
+
+// zoomN is how many of the latest iterations z shows.
+const zoomN = 50
+
+// readout is every series' value at the cursor's iteration ("" without a
+// cursor), the charts' numbers for one iteration.
+func (d *Dashboard) readout() string {
+	if d.cursor == 0 {
+		return ""
+	}
+	for _, s := range d.snaps {
+		if s.Iter != d.cursor {
+			continue
+		}
+		parts := []string{fmt.Sprintf("iteration %d", s.Iter), fmt.Sprintf("outer risk %.4g", s.OuterRisk),
+			fmt.Sprintf("val worst-group %.4f avg %.4f", s.ValWorst, s.ValAcc), fmt.Sprintf("TEST worst-group %.4f avg %.4f", s.TestWorst, s.TestAcc)}
+		var fr []string
+		for g, f := range s.GroupFrac {
+			if g < len(s.GroupNames) {
+				fr = append(fr, fmt.Sprintf("%s %.3f", s.GroupNames[g], f))
+			}
+		}
+		if len(fr) > 0 {
+			parts = append(parts, "weight fractions "+strings.Join(fr, " "))
+		}
+		return styles.Title.Render("cursor") + " " + strings.Join(parts, " · ")
+	}
+	return ""
 }
 
 // groupsPane shows the weights per group, the latest iteration's figures
@@ -576,9 +634,9 @@ func (groupsPane) render(d *Dashboard, w, _ int) string { return d.groupsView(w)
 // chart plots several series in one chart, or, on a terminal without
 // colour, each series in a panel of its own (the lines could not be told
 // apart).
-func (d *Dashboard) chart(title string, names []string, series [][]float64, w, h int) string {
+func (d *Dashboard) chart(first int, title string, names []string, series [][]float64, w, h int) string {
 	if !d.monochrome || len(series) < 2 {
-		return chart(title, names, series, w, h)
+		return chart(first, title, names, series, w, h)
 	}
 	var out []string
 	for i, sr := range series {
@@ -586,7 +644,7 @@ func (d *Dashboard) chart(title string, names []string, series [][]float64, w, h
 		if i < len(names) {
 			name = names[i]
 		}
-		out = append(out, chart(title+": "+name, nil, [][]float64{sr}, w, max(6, h/len(series)+2)))
+		out = append(out, chart(first, title+": "+name, nil, [][]float64{sr}, w, max(6, h/len(series)+2)))
 	}
 	return strings.Join(out, "\n")
 }

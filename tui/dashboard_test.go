@@ -599,3 +599,26 @@ func TestStopKey(t *testing.T) {
 		t.Error("a finished view offers x stop")
 	}
 }
+
+// TestChartCursorAndZoom: ← puts a cursor on the latest iteration and
+// moves it back, reading out every series' value there; z shows the last
+// 50 iterations only, numbered as they are (issue 25, build item 5).
+func TestChartCursorAndZoom(t *testing.T) {
+	d := NewDashboard(testConfig(), &fakeCtl{}, false)
+	d.Update(tea.WindowSizeMsg{Width: 120, Height: 60})
+	feed(d, script(80, 80))
+	press(d, "left", "left")
+	if d.cursor != 78 {
+		t.Fatalf("cursor at %d, want 78", d.cursor)
+	}
+	r := ansi.Strip(d.Render())
+	want := fmt.Sprintf("cursor iteration 78 · outer risk %.4g", d.snaps[77].OuterRisk)
+	if !strings.Contains(strings.Join(strings.Fields(r), " "), want) {
+		t.Errorf("no readout %q in:\n%s", want, r)
+	}
+	press(d, "z")
+	r = ansi.Strip(d.Render())
+	if !strings.Contains(r, " 31 ") || !strings.Contains(r, " 80 ") {
+		t.Errorf("zoomed charts do not number iterations 31 to 80:\n%s", r)
+	}
+}

@@ -34,7 +34,7 @@ func fit(s string, w, h int) string {
 }
 
 // chart plots series (each a line) with a legend.
-func chart(title string, names []string, series [][]float64, w, h int) string {
+func chart(first int, title string, names []string, series [][]float64, w, h int) string {
 	if len(series) == 0 || len(series[0]) == 0 {
 		return title + "\n" + styles.Dim.Render("waiting for the first iteration")
 	}
@@ -54,8 +54,9 @@ func chart(title string, names []string, series [][]float64, w, h int) string {
 	n := len(data[0])
 	g := asciigraph.PlotMany(data, asciigraph.Height(plotH), asciigraph.Width(plotW),
 		asciigraph.YAxisValueFormatter(yTick),
-		// The x axis counts outer iterations, 1 to n, with whole-number ticks.
-		asciigraph.XAxisRange(1, float64(max(n, 2))), asciigraph.XAxisTickCount(min(5, max(n, 2))),
+		// The x axis counts outer iterations, first to first+n-1, with
+		// whole-number ticks.
+		asciigraph.XAxisRange(float64(first), float64(first+max(n, 2)-1)), asciigraph.XAxisTickCount(min(5, max(n, 2))),
 		asciigraph.XAxisValueFormatter(func(v float64) string { return strconv.Itoa(int(math.Round(v))) }),
 		asciigraph.SeriesColors(cycle(styles.SeriesANSI, len(series))...), asciigraph.Caption("outer iteration →"))
 	return title + "  " + strings.Join(legend, " ") + "\n" + g
