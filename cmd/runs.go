@@ -223,11 +223,18 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the files written as JSON")
-	c.Flags().StringVar(&o.Format, "format", "csv", "the weights as csv or npy, or metrics-csv: every outer iteration's record, one row each")
+	c.Flags().StringVar(&o.Format, "format", "csv", "the weights as csv or npy; or the records of every outer iteration as metrics-csv (one row each) or tensorboard (an event file under OUT/tensorboard/ID)")
 	c.Flags().StringVar(&o.Out, "out", "", "output directory (default: the run directory)")
 	c.Flags().BoolVar(&o.Unfinished, "checkpoint", false, "export the latest checkpoint of a run that is not done (export.json says so)")
 	c.Flags().StringVar(&o.Overrides.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
 	return c
+}
+
+// recordExports write a run's per-iteration records, also of a run that
+// is not done.
+var recordExports = map[string]func(dir, out string) (string, error){
+	"metrics-csv": runs.ExportMetricsCSV,
+	"tensorboard": runs.ExportTensorBoard,
 }
 
 func exportRun(o *ExportOptions) error {
@@ -240,9 +247,9 @@ func exportRun(o *ExportOptions) error {
 		return err
 	}
 	var files []string
-	if o.Format == "metrics-csv" {
+	if exp, ok := recordExports[o.Format]; ok {
 		var path string
-		if path, err = runs.ExportMetricsCSV(dir, o.Out); err == nil {
+		if path, err = exp(dir, o.Out); err == nil {
 			files = []string{path}
 		}
 	} else {

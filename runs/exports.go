@@ -167,8 +167,8 @@ func ReadEvals(dir string) ([]EvalFile, []error) {
 
 // ExportFormats are the formats maple export writes: the weights (csv,
 // npy; ExportTo) or the per-iteration records (metrics-csv;
-// ExportMetricsCSV).
-var ExportFormats = []string{"csv", "npy", "metrics-csv"}
+// ExportMetricsCSV; tensorboard, ExportTensorBoard).
+var ExportFormats = []string{"csv", "npy", "metrics-csv", "tensorboard"}
 
 // ExportTo writes the exports of the run in dir in format (csv or npy)
 // into out (the run directory when ""), and returns the files written. A
