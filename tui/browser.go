@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/charmbracelet/colorprofile"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -489,20 +490,23 @@ func (b *Browser) openCompare() tea.Cmd {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	if len(ids) != 2 {
-		b.note = fmt.Sprintf("select exactly two runs with space to compare (%d selected)", len(ids))
+	if len(ids) < 2 {
+		b.note = fmt.Sprintf("select two or more runs with space to compare (%d selected)", len(ids))
 		return nil
 	}
 	dir, width, height := b.dir, b.width, b.height
 	return func() tea.Msg { return comparedMsg{compare(dir, ids, width, height)} }
 }
 
-// compare renders the comparison of two runs: their curves overlaid and
-// the settings that differ.
+// compare renders the comparison of runs: their curves overlaid (for the
+// seeds of one configuration, also their mean and a band of one sample
+// standard deviation), their results and the settings that differ.
 func compare(runsDir string, ids []string, width, height int) string {
-	var series [2][]*core.Snapshot
-	var flat [2]map[string]string
-	var results [2]string
+	n := len(ids)
+	series := make([][]*core.Snapshot, n)
+	flat := make([]map[string]string, n)
+	results := make([]string, n)
+	hashes := map[string]bool{}
 	for i, id := range ids {
 		dir := runs.Dir(runsDir, id)
 		series[i], _ = runs.ReadMetrics(dir)
@@ -512,6 +516,7 @@ func compare(runsDir string, ids []string, width, height int) string {
 				flat[i]["--"+k] = v
 			}
 			flat[i]["--seed"] = strconv.FormatUint(cfg.Settings.Seed, 10)
+			hashes[cfg.Hash(true)] = true
 		}
 		if sum, _ := runs.ReadSummary(dir); sum != nil && sum.Result != nil {
 			r := sum.Result
@@ -522,9 +527,9 @@ func compare(runsDir string, ids []string, width, height int) string {
 			results[i] = "no result yet"
 		}
 	}
+	seeds := len(hashes) == 1 && n > 1 // the seeds of one configuration
 	w := max(40, width)
 	h := max(6, (height-8)/3)
-	col := func(s []*core.Snapshot, f func(*core.Snapshot) float64) []float64 { return column(s, f) }
 	var parts []string
 	for _, c := range []struct {
 		title string
@@ -534,27 +539,43 @@ func compare(runsDir string, ids []string, width, height int) string {
 		var names []string
 		for i := range ids {
 			if len(series[i]) > 0 {
-				data = append(data, col(series[i], c.f))
+				data = append(data, column(series[i], c.f))
 				names = append(names, ids[i])
 			}
 		}
-		parts = append(parts, chart(1, c.title, names, data, w, h))
+		title := c.title
+		if seeds && len(data) > 1 {
+			mean, lo, hi := band(data)
+			data, names = append(data, mean, lo, hi), append(names, "mean", "mean-sd", "mean+sd")
+			title += fmt.Sprintf(" (%d seeds of one configuration: mean ± sample sd)", len(data)-3)
+		}
+		parts = append(parts, chart(1, title, names, data, w, h))
 	}
-	var keys []string
-	for k := range flat[0] {
-		keys = append(keys, k)
+	parts = append(parts, "results")
+	for i, id := range ids {
+		parts = append(parts, "  "+id+": "+results[i])
 	}
-	for k := range flat[1] {
-		if _, ok := flat[0][k]; !ok {
-			keys = append(keys, k)
+	keys := map[string]bool{}
+	for _, f := range flat {
+		for k := range f {
+			keys[k] = true
 		}
 	}
-	sort.Strings(keys)
-	parts = append(parts, "results", "  "+ids[0]+": "+results[0], "  "+ids[1]+": "+results[1])
-	diff := []string{"settings that differ (" + ids[0] + " → " + ids[1] + ")"}
-	for _, k := range keys {
-		if flat[0][k] != flat[1][k] {
-			diff = append(diff, fmt.Sprintf("  %-28s %s → %s", k, flat[0][k], flat[1][k]))
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	diff := []string{"settings that differ (" + strings.Join(ids, " → ") + ")"}
+	for _, k := range sorted {
+		vals := make([]string, n)
+		same := true
+		for i := range flat {
+			vals[i] = flat[i][k]
+			same = same && vals[i] == vals[0]
+		}
+		if !same {
+			diff = append(diff, fmt.Sprintf("  %-28s %s", k, strings.Join(vals, " → ")))
 		}
 	}
 	if len(diff) == 1 {
@@ -562,6 +583,28 @@ func compare(runsDir string, ids []string, width, height int) string {
 	}
 	parts = append(parts, strings.Join(diff, "\n"))
 	return strings.Join(parts, "\n")
+}
+
+// band returns, per index over the shortest series, the mean of the
+// series and the mean minus and plus their sample standard deviation.
+func band(data [][]float64) (mean, lo, hi []float64) {
+	m := len(data[0])
+	for _, d := range data {
+		m = min(m, len(d))
+	}
+	for t := 0; t < m; t++ {
+		var s, ss float64
+		for _, d := range data {
+			s += d[t]
+		}
+		mu := s / float64(len(data))
+		for _, d := range data {
+			ss += (d[t] - mu) * (d[t] - mu)
+		}
+		sd := math.Sqrt(ss / float64(len(data)-1))
+		mean, lo, hi = append(mean, mu), append(lo, mu-sd), append(hi, mu+sd)
+	}
+	return mean, lo, hi
 }
 
 // formFields are the settings the new-run form edits, named by their
@@ -653,7 +696,7 @@ func (b *Browser) Render() string {
 		sb.WriteString(styles.Title.Render("runs browser keys") + "  (any key closes this help)\n\n")
 		sb.WriteString(b.help.FullHelpView(b.keys.FullHelp()))
 		sb.WriteString("\n\n" + lipgloss.NewStyle().Width(w).Render(
-			"enter replays a run's charts, events and result; space selects two runs for c (compare). "+
+			"enter replays a run's charts, events and result; space selects runs for c (compare two or more). "+
 				"a attaches to a live search, r resumes an interrupted, stopped or failed run, n starts a new "+
 				"run from a form holding the selected run's whole config. / filters; s < > S sort."))
 		out = sb.String()

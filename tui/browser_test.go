@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -137,10 +138,10 @@ func TestBrowserKeys(t *testing.T) {
 			t.Errorf("baseline view:\n%s", b.Render())
 		}
 	})
-	t.Run("compare needs two", func(t *testing.T) {
+	t.Run("compare needs two or more", func(t *testing.T) {
 		b := newB()
 		bpress(b, keyMsg("c"))
-		if b.mode != modeList || !strings.Contains(b.note, "select exactly two") {
+		if b.mode != modeList || !strings.Contains(b.note, "select two or more runs") {
 			t.Errorf("note %q", b.note)
 		}
 		bpress(b, keyMsg("space"))
@@ -151,6 +152,18 @@ func TestBrowserKeys(t *testing.T) {
 		out := b.Render()
 		if b.mode != modeCompare || !strings.Contains(out, "--objective") || !strings.Contains(out, "rex → irmv1") || !strings.Contains(out, "test acc 0.7000") {
 			t.Errorf("compare:\n%s", out)
+		}
+	})
+	t.Run("compare three", func(t *testing.T) {
+		b := newB()
+		for range 3 {
+			bpress(b, keyMsg("space"))
+			bpress(b, keyMsg("down"))
+		}
+		bpress(b, keyMsg("c"))
+		out := ansi.Strip(b.Render())
+		if b.mode != modeCompare || strings.Count(out, "test acc 0.7000") != 2 || !strings.Contains(out, "no result") || !strings.Contains(out, "→ erm →") {
+			t.Errorf("compare of three runs:\n%s", out)
 		}
 	})
 	t.Run("actions", func(t *testing.T) {
@@ -370,5 +383,14 @@ func TestBrowserStopKey(t *testing.T) {
 	bpress(b, keyMsg("x"))
 	if b.stopAsk != "" || !strings.Contains(b.note, "x stops a running search") {
 		t.Errorf("x on a finished run: ask %q, note %q", b.stopAsk, b.note)
+	}
+}
+
+// TestBand: the mean and one sample standard deviation either side, over
+// the shortest series.
+func TestBand(t *testing.T) {
+	mean, lo, hi := band([][]float64{{1, 2, 9}, {3, 4}})
+	if fmt.Sprint(mean) != "[2 3]" || math.Abs(lo[0]-(2-math.Sqrt2)) > 1e-12 || math.Abs(hi[1]-(3+math.Sqrt2)) > 1e-12 {
+		t.Errorf("band: %v %v %v", mean, lo, hi)
 	}
 }
