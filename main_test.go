@@ -384,7 +384,7 @@ func TestSweep(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, ents[0].Name(), "summary.json"))
 	out = run(t, bin, args...)
-	if strings.Count(out, "done already") != 3 || !strings.Contains(out, "started ("+ents[0].Name()+")") {
+	if strings.Count(out, "done already") != 3 || !strings.Contains(out, "resumed ("+ents[0].Name()+")") { // said "started" before issue 25
 		t.Errorf("rerun did not resume the interrupted cell:\n%s", out)
 	}
 	if l := runDirs(t, dir); len(l) != 4 {
