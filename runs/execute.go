@@ -33,6 +33,97 @@ type Options struct {
 	Rates *core.LearningRates
 }
 
+// withProgressLines returns ctx carrying a progress function that logs a
+// line every tenth of a training run's steps (the final evaluation's, a
+// baseline's).
+func withProgressLines(ctx context.Context, steps int, logf func(string, ...any)) context.Context {
+	every := max(1, steps/10)
+	last := -every
+	return core.WithProgress(ctx, func(step, steps int, valWorst, testWorst float64) {
+		if step-last >= every || step == steps {
+			last = step
+			logf("training step %d/%d: val worst-group %.4f  (test worst-group %.4f)", step, steps, valWorst, testWorst)
+		}
+	})
+}
+
+// runBaseline trains the comparison method of r and writes its summary.
+func runBaseline(ctx, trainCtx context.Context, r *Run, sp *dataset.Splits, start time.Time) (*Summary, error) {
+	res, err := core.Baseline(trainCtx, sp, r.Config.Method, r.Config.Eval)
+	if ctx.Err() != nil {
+		return &Summary{Status: core.StatusInterrupted}, nil
+	}
+	if err != nil {
+		return nil, r.fail(err, 0, 0, start)
+	}
+	s := &Summary{Done: true, Status: core.StatusDone, Result: res, Finished: time.Now(), Seconds: time.Since(start).Seconds(), BestValWorst: -1}
+	return s, writeJSONAtomic(r.Path(SummaryFile), s)
+}
+
+// restore gives eng the state of r's checkpoint, if it has one, and
+// returns it and its iteration (0 for a run that starts from the
+// beginning, also one stopped before its first checkpoint).
+func restore(r *Run, eng *core.Engine, logf func(string, ...any), warn func(string)) (*core.State, int, error) {
+	st, err := ReadCheckpoint(r.Dir, func(m string) { warn(m + "; using the previous checkpoint") })
+	if err != nil {
+		return nil, 0, err
+	}
+	if st != nil {
+		if err := eng.Restore(st); err != nil {
+			return nil, 0, fmt.Errorf("%s does not fit this run: %w", r.Path(CheckpointFile), err)
+		}
+		logf("resuming %s from its checkpoint at iteration %d", r.Config.ID, st.Iter)
+		return st, st.Iter, nil
+	}
+	if snaps, _ := ReadMetrics(r.Dir); len(snaps) > 0 {
+		// Stopped before its first checkpoint: it starts again from the
+		// beginning, its records set aside (cutMetrics says where).
+		logf("run %s has no checkpoint yet: it starts again from iteration 1", r.Config.ID)
+	}
+	return nil, 0, nil
+}
+
+// openRecorder opens r's metrics and events files for appending, after
+// iteration iter.
+func openRecorder(r *Run, eng *core.Engine, iter int) (*recorder, error) {
+	fr := &recorder{run: r, eng: eng, written: iter}
+	var err error
+	if fr.metrics, err = os.OpenFile(r.Path(MetricsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, filePerm); err != nil {
+		return nil, err
+	}
+	if fr.events, err = os.OpenFile(r.Path(EventsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, filePerm); err != nil {
+		fr.metrics.Close()
+		return nil, err
+	}
+	return fr, nil
+}
+
+func (fr *recorder) close() {
+	fr.metrics.Close()
+	fr.events.Close()
+}
+
+// unfinished ends a search that stopped before its end: the engine's
+// state (that of the last iteration on record) checkpointed, and the
+// summary of a failed or stopped run written; an interrupted one has none
+// (it is resumable, and maple ls tells it by its free lock).
+func unfinished(r *Run, sum *Summary, final *core.State, runErr error, logf func(string, ...any)) (*Summary, error) {
+	sum.CheckpointErr = r.WriteCheckpoint(final)
+	if sum.CheckpointErr != nil {
+		logf("warning: final checkpoint: %v", sum.CheckpointErr)
+	}
+	switch {
+	case sum.Status == core.StatusFailed:
+		sum.Error = runErr.Error()
+		sum.Rates = final.LR
+		return sum, errors.Join(runErr, writeJSONAtomic(r.Path(SummaryFile), sum))
+	case runErr != nil: // ctx cancelled: interrupted, resumable
+		sum.Status = core.StatusInterrupted
+		return sum, nil
+	}
+	return sum, writeJSONAtomic(r.Path(SummaryFile), sum)
+}
+
 // Execute runs (or continues, from its checkpoint) the search or baseline
 // of r on sp (nil: loaded from the run's config) and evaluates it,
 // keeping everything on disk as it goes. The returned summary's status
@@ -55,15 +146,7 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 	cfg := r.Config
 	trainCtx := ctx // the baseline's or final evaluation's, with progress lines
 	if opt.Lines && opt.Log != nil {
-		// A line every tenth of the evaluation's (or baseline's) steps.
-		every := max(1, cfg.Eval.Steps/10)
-		last := -every
-		trainCtx = core.WithProgress(ctx, func(step, steps int, valWorst, testWorst float64) {
-			if step-last >= every || step == steps {
-				last = step
-				logf("training step %d/%d: val worst-group %.4f  (test worst-group %.4f)", step, steps, valWorst, testWorst)
-			}
-		})
+		trainCtx = withProgressLines(ctx, cfg.Eval.Steps, logf)
 	}
 	total := cfg.Settings.OuterIters
 	if cfg.Method != "maple" {
@@ -80,15 +163,7 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 		}
 	}
 	if cfg.Method != "maple" {
-		res, err := core.Baseline(trainCtx, sp, cfg.Method, cfg.Eval)
-		if ctx.Err() != nil {
-			return &Summary{Status: core.StatusInterrupted}, nil
-		}
-		if err != nil {
-			return nil, r.fail(err, 0, 0, start)
-		}
-		s := &Summary{Done: true, Status: core.StatusDone, Result: res, Finished: time.Now(), Seconds: time.Since(start).Seconds(), BestValWorst: -1}
-		return s, writeJSONAtomic(r.Path(SummaryFile), s)
+		return runBaseline(ctx, trainCtx, r, sp, start)
 	}
 	eng, err := core.New(sp, cfg.Settings)
 	if err != nil {
@@ -104,21 +179,9 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 		logf("warning: %s", m)
 		warnings = append(warnings, m)
 	}
-	st, err := ReadCheckpoint(r.Dir, func(m string) { warn(m + "; using the previous checkpoint") })
+	st, iter, err := restore(r, eng, logf, warn)
 	if err != nil {
 		return nil, err
-	}
-	iter := 0
-	if st != nil {
-		if err := eng.Restore(st); err != nil {
-			return nil, fmt.Errorf("%s does not fit this run: %w", r.Path(CheckpointFile), err)
-		}
-		iter = st.Iter
-		logf("resuming %s from its checkpoint at iteration %d", cfg.ID, iter)
-	} else if snaps, _ := ReadMetrics(r.Dir); len(snaps) > 0 {
-		// Stopped before its first checkpoint: it starts again from the
-		// beginning, its records set aside (cutMetrics says where).
-		logf("run %s has no checkpoint yet: it starts again from iteration 1", cfg.ID)
 	}
 	if rate := opt.Rates; rate != nil {
 		// maple resume ID --inner-lr X: new rates from the next iteration.
@@ -139,15 +202,11 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 		hub = NewHub()
 	}
 	hub.SetHistory(hist, events)
-	fr := &recorder{run: r, eng: eng, written: iter}
-	if fr.metrics, err = os.OpenFile(r.Path(MetricsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, filePerm); err != nil {
+	fr, err := openRecorder(r, eng, iter)
+	if err != nil {
 		return nil, err
 	}
-	defer fr.metrics.Close()
-	if fr.events, err = os.OpenFile(r.Path(EventsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, filePerm); err != nil {
-		return nil, err
-	}
-	defer fr.events.Close()
+	defer fr.close()
 	recs := []core.Recorder{fr, hubRecorder{hub}}
 	if opt.Lines && opt.Log != nil {
 		recs = append(recs, Printer{W: opt.Log})
@@ -182,21 +241,7 @@ func Execute(ctx context.Context, r *Run, sp *dataset.Splits, opt Options) (*Sum
 	sum := &Summary{Status: status, Iter: final.Iter, Total: total, Finished: time.Now(),
 		Seconds: time.Since(start).Seconds(), BestValWorst: bestVal(hub)}
 	if status != core.StatusDone {
-		// The engine's state is that of the last iteration on record.
-		sum.CheckpointErr = r.WriteCheckpoint(final)
-		if sum.CheckpointErr != nil {
-			logf("warning: final checkpoint: %v", sum.CheckpointErr)
-		}
-		switch {
-		case status == core.StatusFailed:
-			sum.Error = runErr.Error()
-			sum.Rates = final.LR
-			return sum, errors.Join(runErr, writeJSONAtomic(r.Path(SummaryFile), sum))
-		case runErr != nil: // ctx cancelled: interrupted, resumable
-			sum.Status = core.StatusInterrupted
-			return sum, nil
-		}
-		return sum, writeJSONAtomic(r.Path(SummaryFile), sum)
+		return unfinished(r, sum, final, runErr, logf)
 	}
 	out := eng.Output()
 	sum.SelectedIter = out.Iter
