@@ -580,3 +580,49 @@ func TestNamesAndTags(t *testing.T) {
 		t.Errorf("ls --tag sw:\n%s", ls)
 	}
 }
+
+// TestTmuxSweepView runs a sweep on a terminal: its live view shows the
+// cells, enter opens the running cell's dashboard, q there comes back to
+// the view, and the view closes when the sweep ends, leaving its lines
+// and table (issue 25, build item 4).
+func TestTmuxSweepView(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	if len(buildTags) > 0 {
+		t.Skip("the view does not depend on the backend: tested in the pure-Go pass")
+	}
+	bin := buildMaple(t)
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "tmux.sock")
+	tmux := func(args ...string) string {
+		out, _ := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		return string(out)
+	}
+	defer tmux("kill-server")
+	tmux("new-session", "-d", "-x", "120", "-y", "40", bin+" sweep --name tv --datasets synthetic --methods maple:rex --seeds 1,2 --outer-iters 250 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60")
+	waitFor := func(what string) string {
+		deadline := time.Now().Add(120 * time.Second)
+		for {
+			s := tmux("capture-pane", "-p")
+			if strings.Contains(s, what) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waited for %q; the screen shows:\n%s", what, s)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	waitFor("maple sweep tv: 2 cells")
+	waitFor("1 running")
+	tmux("send-keys", "Enter")
+	waitFor("maple/rex  model linear")
+	time.Sleep(600 * time.Millisecond) // keys typed in the dashboard's first 0.4 s are dropped as type-ahead
+	tmux("send-keys", "q")
+	waitFor("maple sweep tv: 2 cells")
+	s := waitFor("exit=0")
+	if !strings.Contains(s, "maple/rex  2 ") {
+		t.Errorf("the sweep's table after its view closed:\n%s", s)
+	}
+}
