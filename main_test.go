@@ -537,7 +537,11 @@ func TestStopAndLogs(t *testing.T) {
 	if err := sweep.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for !strings.Contains(run(t, bin, "sweep", "--name", "sw", "--status", "--runs-dir", dir), "1 running") {
+	status := func() string { // the sweep's record may not be written yet: no error then
+		out, _ := exec.Command(bin, "sweep", "--name", "sw", "--status", "--runs-dir", dir).CombinedOutput()
+		return string(out)
+	}
+	for !strings.Contains(status(), "1 running") {
 		if time.Now().After(deadline.Add(30 * time.Second)) {
 			sweep.Process.Kill()
 			t.Fatal("the sweep's first cell never ran")
