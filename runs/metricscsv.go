@@ -20,18 +20,9 @@ const MetricsCSV = "metrics.csv"
 // --eval-each-iter, the evaluation model's figures. It works on a run
 // that is not done: the records are what they are. It returns the file.
 func ExportMetricsCSV(dir, out string) (string, error) {
-	snaps, err := ReadMetrics(dir)
+	snaps, out, err := records(dir, out)
 	if err != nil {
 		return "", err
-	}
-	if len(snaps) == 0 {
-		return "", fmt.Errorf("run %s has no outer iterations recorded (a baseline, or not started)", filepath.Base(dir))
-	}
-	if out == "" {
-		out = dir
-	}
-	if err := os.MkdirAll(out, dirPerm); err != nil {
-		return "", fmt.Errorf("%w", err)
 	}
 	groups := snaps[len(snaps)-1].GroupNames
 	evals := false
@@ -84,6 +75,26 @@ func ExportMetricsCSV(dir, out string) (string, error) {
 		return "", fmt.Errorf("%w", err)
 	}
 	return path, nil
+}
+
+// records reads the run in dir's per-iteration records for an export
+// into out (the run directory when ""), refusing a run with none, and
+// creates out.
+func records(dir, out string) ([]*core.Snapshot, string, error) {
+	snaps, err := ReadMetrics(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(snaps) == 0 {
+		return nil, "", fmt.Errorf("run %s has no outer iterations recorded (a baseline, or not started)", filepath.Base(dir))
+	}
+	if out == "" {
+		out = dir
+	}
+	if err := os.MkdirAll(out, dirPerm); err != nil {
+		return nil, "", fmt.Errorf("%w", err)
+	}
+	return snaps, out, nil
 }
 
 // byGroup lays out v (in names' order) in the order of groups, "" where

@@ -76,15 +76,9 @@ func scalarEvent(wall float64, step int64, tags []string, values []float64) []by
 // rates, and with --eval-each-iter the evaluation model's figures. Point
 // tensorboard --logdir at out/tensorboard. It returns the file.
 func ExportTensorBoard(dir, out string) (string, error) {
-	snaps, err := ReadMetrics(dir)
+	snaps, out, err := records(dir, out)
 	if err != nil {
 		return "", err
-	}
-	if len(snaps) == 0 {
-		return "", fmt.Errorf("run %s has no outer iterations recorded (a baseline, or not started)", filepath.Base(dir))
-	}
-	if out == "" {
-		out = dir
 	}
 	cfg, err := ReadConfig(dir)
 	if err != nil {
