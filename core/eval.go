@@ -45,6 +45,11 @@ type EvalSettings struct {
 	// the same) instead of a fresh model seeded with Seed; default false.
 	SameInit bool `json:"same_init,omitempty"`
 
+	// LfFQ and LfFEMA are LfF's generalized cross-entropy exponent q and
+	// the decay of its per-sample loss averages; 0 means the paper's 0.7.
+	LfFQ   float64 `json:"lff_q,omitempty"`
+	LfFEMA float64 `json:"lff_ema,omitempty"`
+
 	Optimizer string  `json:"optimizer"` // "sgd" (default) or "adam" (torch's, with LR)
 	L2        float64 `json:"l2"`        // coefficient of sum theta² added to the loss (not decoupled); default 0
 	Recipe    string  `json:"recipe"`    // the published recipe these settings follow, if any (see BaselineRecipe)
@@ -83,6 +88,9 @@ type Result struct {
 	Done bool      `json:"done"`
 
 	Theta []float32 `json:"-"` // parameters of the selected checkpoint
+	// SampleWeights are the per-sample training weights a method ended
+	// with (lff's W), when it learns any; nil otherwise.
+	SampleWeights []float64 `json:"-"`
 }
 
 // Report writes the selected checkpoint's figures: validation and test
@@ -422,7 +430,7 @@ const MethodMaple = "maple"
 // methodRegistry lists the comparison methods, in the order --help and
 // completion show them.
 var methodRegistry = []Method{weightedMethod{"erm"}, oracle{}, irmPenalty{"irmv1"}, irmPenalty{"rex"}, groupDRO{},
-	cvarMethod{}, jtt{}, weightedMethod{"upweight"}}
+	cvarMethod{}, jtt{}, weightedMethod{"upweight"}, lff{}}
 
 // Methods lists what the maple search and Baseline can run.
 var Methods = append([]string{MethodMaple}, baselineNames()...)
