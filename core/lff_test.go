@@ -64,7 +64,7 @@ func TestLfFWeightsFailures(t *testing.T) {
 			if i%10 == 0 {
 				s, ds.Group[i], ds.Attr[i] = -s, 1, 1 // conflicting
 			}
-			ds.X[2*i] = float32(2*s + 0.1*rng.NormFloat64())                     // spurious: strong, clean
+			ds.X[2*i] = float32(2*s + 0.1*rng.NormFloat64())                      // spurious: strong, clean
 			ds.X[2*i+1] = float32(0.5*(2*float64(ds.Y[i])-1) + rng.NormFloat64()) // the label's own: weak, noisy
 		}
 		return ds
