@@ -120,6 +120,8 @@ func browse(ctx context.Context, f *Factory) error {
 			err = resumeRun(ctx, &ResumeOptions{F: f, ID: act.ID})
 		case tui.ActionNew:
 			err = newRun(ctx, f, *act.Config)
+		case tui.ActionSweep:
+			err = attachSweep(ctx, f, act.ID, false)
 		}
 		if err != nil && !errors.Is(err, errInterrupted) {
 			fmt.Fprintln(f.Err, "maple:", err)

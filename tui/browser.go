@@ -30,12 +30,13 @@ const (
 	ActionAttach                   // attach to the running search ID
 	ActionResume                   // resume the run ID
 	ActionNew                      // start a new run with Config
+	ActionSweep                    // show the live view of the sweep ID
 )
 
 // Action is what the browser asks its caller to do when it closes.
 type Action struct {
 	Kind   ActionKind
-	ID     string       // the run for attach and resume
+	ID     string       // the run for attach and resume; the sweep for ActionSweep
 	Config *runs.Config // the new run's full config (ActionNew)
 }
 
@@ -407,6 +408,13 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return b, tea.Quit
 		}
 		b.note = "r resumes an interrupted, stopped or failed run; this one is " + in.Status.String()
+	case key.Matches(k, b.keys.Sweep):
+		if !ok || in.Sweep == "" {
+			b.note = "w opens the live view of the selected run's sweep; this run is not a sweep's"
+			return b, nil
+		}
+		b.action = Action{Kind: ActionSweep, ID: in.Sweep}
+		return b, tea.Quit
 	case key.Matches(k, b.keys.Stop):
 		if !ok || !in.Status.Live() {
 			b.note = "x stops a running search; this one is " + in.Status.String()

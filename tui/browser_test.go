@@ -394,3 +394,24 @@ func TestBand(t *testing.T) {
 		t.Errorf("band: %v %v %v", mean, lo, hi)
 	}
 }
+
+// TestBrowserSweepKey: w on a sweep's run hands back its sweep's live
+// view; on a run of no sweep it says so.
+func TestBrowserSweepKey(t *testing.T) {
+	b := newBrowser(fakeRuns(t), 120, 30)
+	bpress(b, keyMsg("w"))
+	if b.Chosen().Kind != ActionNone || !strings.Contains(b.note, "not a sweep's") {
+		t.Errorf("w on a run of no sweep: %+v, note %q", b.Chosen(), b.note)
+	}
+	b.list[0].Sweep = "cm"
+	b.refresh()
+	b.tbl.SetCursor(0)
+	in, _ := b.current()
+	in.Sweep = "cm"
+	for i := range b.view {
+		b.view[i].Sweep = "cm"
+	}
+	if cmd := bpress(b, keyMsg("w")); b.Chosen().Kind != ActionSweep || b.Chosen().ID != "cm" || !isQuit(cmd) {
+		t.Errorf("w on a sweep's run: %+v", b.Chosen())
+	}
+}

@@ -71,7 +71,7 @@ func newConfirmKeys() confirmKeys {
 
 // browserKeys are the runs browser's keys.
 type browserKeys struct {
-	Open, Select, Compare, Attach, Resume, Stop, New, Filter, Sort, SortBack, Reverse, Back, Help, Quit key.Binding
+	Open, Select, Compare, Attach, Resume, Stop, Sweep, New, Filter, Sort, SortBack, Reverse, Back, Help, Quit key.Binding
 }
 
 func newBrowserKeys() browserKeys {
@@ -82,6 +82,7 @@ func newBrowserKeys() browserKeys {
 		Attach:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach")),
 		Resume:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume")),
 		Stop:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop")),
+		Sweep:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "sweep view")),
 		New:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
 		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Sort:     key.NewBinding(key.WithKeys("s", ">"), key.WithHelp("s/>", "sort by next column")),
@@ -101,7 +102,7 @@ func (k browserKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the help page, in columns.
 func (k browserKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Open, k.Select, k.Compare}, {k.Attach, k.Resume, k.Stop, k.New}, {k.Filter, k.Sort, k.SortBack, k.Reverse}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Open, k.Select, k.Compare}, {k.Attach, k.Resume, k.Stop, k.Sweep, k.New}, {k.Filter, k.Sort, k.SortBack, k.Reverse}, {k.Back, k.Help, k.Quit}}
 }
 
 // backKeys leave a run's replay or a comparison.
