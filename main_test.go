@@ -287,27 +287,7 @@ func TestTmuxDashboard(t *testing.T) {
 	}
 	bin := buildMaple(t)
 	dir := t.TempDir()
-	sock := filepath.Join(dir, "tmux.sock")
-	tmux := func(args ...string) string {
-		out, _ := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
-		return string(out)
-	}
-	defer tmux("kill-server")
-	tmux("new-session", "-d", "-x", "120", "-y", "40", bin+" run --outer-iters 100000 --inner-steps 100 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60")
-	screen := func() string { return tmux("capture-pane", "-p") }
-	waitFor := func(what string) string {
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			s := screen()
-			if strings.Contains(s, what) {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("waited for %q; the screen shows:\n%s", what, s)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
+	tmux, waitFor := tmuxSession(t, dir, bin+" run --outer-iters 100000 --inner-steps 100 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60", 30*time.Second)
 	waitFor("group weight fractions")
 	waitFor("┤")
 	tmux("send-keys", "space")
@@ -342,7 +322,7 @@ func TestTmuxDashboard(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no stop event; events.jsonl:\n%s\nscreen:\n%s", b, screen())
+			t.Fatalf("no stop event; events.jsonl:\n%s\nscreen:\n%s", b, tmux("capture-pane", "-p"))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -598,26 +578,7 @@ func TestTmuxSweepView(t *testing.T) {
 	}
 	bin := buildMaple(t)
 	dir := t.TempDir()
-	sock := filepath.Join(dir, "tmux.sock")
-	tmux := func(args ...string) string {
-		out, _ := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
-		return string(out)
-	}
-	defer tmux("kill-server")
-	tmux("new-session", "-d", "-x", "120", "-y", "40", bin+" sweep --name tv --datasets synthetic --methods maple:rex --seeds 1,2 --outer-iters 250 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60")
-	waitFor := func(what string) string {
-		deadline := time.Now().Add(120 * time.Second)
-		for {
-			s := tmux("capture-pane", "-p")
-			if strings.Contains(s, what) {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("waited for %q; the screen shows:\n%s", what, s)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
+	tmux, waitFor := tmuxSession(t, dir, bin+" sweep --name tv --datasets synthetic --methods maple:rex --seeds 1,2 --outer-iters 250 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60", 120*time.Second)
 	waitFor("maple sweep tv: 2 cells")
 	waitFor("1 running")
 	tmux("send-keys", "Enter")
@@ -629,4 +590,33 @@ func TestTmuxSweepView(t *testing.T) {
 	if !strings.Contains(s, "maple/rex  2 ") {
 		t.Errorf("the sweep's table after its view closed:\n%s", s)
 	}
+}
+
+// tmuxSession starts cmdline in a private tmux server at 120 x 40 (killed
+// when the test ends) and returns a tmux command runner and waitFor, which
+// waits up to limit for the screen to show a text and returns the screen.
+func tmuxSession(t *testing.T, dir, cmdline string, limit time.Duration) (func(args ...string) string, func(string) string) {
+	t.Helper()
+	sock := filepath.Join(dir, "tmux.sock")
+	tmux := func(args ...string) string {
+		out, _ := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		return string(out)
+	}
+	t.Cleanup(func() { tmux("kill-server") })
+	tmux("new-session", "-d", "-x", "120", "-y", "40", cmdline)
+	waitFor := func(what string) string {
+		t.Helper()
+		deadline := time.Now().Add(limit)
+		for {
+			s := tmux("capture-pane", "-p")
+			if strings.Contains(s, what) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waited for %q; the screen shows:\n%s", what, s)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return tmux, waitFor
 }
