@@ -387,7 +387,7 @@ func TestHelpAndCompletion(t *testing.T) {
 	bin := buildMaple(t)
 	dir := t.TempDir()
 	run(t, bin, "run", "--outer-iters", "1", "--inner-steps", "2", "--eval-steps", "2", "--headless", "--runs-dir", dir)
-	for _, c := range []string{"run", "resume", "ls", "show", "export", "eval", "attach", "data", "sweep", "table", "plot"} {
+	for _, c := range []string{"run", "resume", "ls", "show", "export", "eval", "attach", "data", "sweep", "table", "plot", "stop", "logs", "tag"} {
 		if h := run(t, bin, c, "--help"); !strings.Contains(h, "Examples:") {
 			t.Errorf("maple %s --help has no examples", c)
 		}

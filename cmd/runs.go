@@ -214,7 +214,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	o := &ExportOptions{F: f}
 	c := &cobra.Command{
 		Use:   "export ID",
-		Short: "Write a run's learned weights (u.npy to train with, w, s, mask, ids; or weights.csv) and export.json",
+		Short: "Write a run's learned weights (u.npy to train with, w, s, mask, ids; or weights.csv) and export.json, or its records (metrics-csv, tensorboard)",
 		Args:  needArgs(1, "a run id", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ID = args[0]
@@ -332,7 +332,7 @@ func NewCmdAttach(f *Factory, runF func(*AttachOptions) error) *cobra.Command {
 	o := &AttachOptions{F: f}
 	c := &cobra.Command{
 		Use:   "attach ID",
-		Short: "Open the live dashboard of a search running in another process",
+		Short: "Open the live dashboard of a search running in another process, or the live view of a sweep",
 		Args:  needArgs(1, "a run id", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ID = args[0]
