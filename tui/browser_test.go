@@ -403,14 +403,10 @@ func TestBrowserSweepKey(t *testing.T) {
 	if b.Chosen().Kind != ActionNone || !strings.Contains(b.note, "not a sweep's") {
 		t.Errorf("w on a run of no sweep: %+v, note %q", b.Chosen(), b.note)
 	}
-	b.list[0].Sweep = "cm"
-	b.refresh()
-	b.tbl.SetCursor(0)
-	in, _ := b.current()
-	in.Sweep = "cm"
-	for i := range b.view {
-		b.view[i].Sweep = "cm"
+	for i := range b.list {
+		b.list[i].Sweep = "cm" // every run a cell of sweep cm
 	}
+	b.refresh()
 	if cmd := bpress(b, keyMsg("w")); b.Chosen().Kind != ActionSweep || b.Chosen().ID != "cm" || !isQuit(cmd) {
 		t.Errorf("w on a sweep's run: %+v", b.Chosen())
 	}
