@@ -50,8 +50,8 @@ func Relabel(dir string, name, note *string, add, remove []string) (*Config, err
 		return nil, err
 	}
 	cfg, err := ReadConfig(dir)
-	if err != nil {
-		return nil, err
+	if err != nil || name == nil && note == nil && len(add)+len(remove) == 0 {
+		return cfg, err // nothing to change: run.json is left as it is
 	}
 	if name != nil {
 		cfg.Name = *name
