@@ -288,21 +288,7 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return d.editKey(k)
 	}
 	if d.confirmQuit {
-		if !key.Matches(k, d.confirm.Yes) {
-			d.confirmQuit = false
-			d.note = ""
-			return d, nil
-		}
-		if d.ctl == nil || d.ended {
-			return d, tea.Quit
-		}
-		if d.status == core.StatusEvaluating {
-			d.note = "the search is done; leaving as soon as the evaluation finishes"
-			return d, nil // EndMsg quits
-		}
-		d.stopping = true
-		d.note = "stopping: the run is checkpointed at its last completed iteration and can be resumed"
-		return d, d.send(core.EventStop, d.ctl.Stop) // EndMsg quits
+		return d.answer(k)
 	}
 	if d.showHelp {
 		d.showHelp = false
@@ -330,18 +316,7 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		d.confirmQuit = true // y stops it and leaves once it has ended
 		d.note = "stop the search (checkpointed at its last completed iteration, resumable with maple resume)? y/n"
 	case key.Matches(k, d.keys.Pause):
-		switch {
-		case d.ctl == nil || d.ended:
-			d.note = "the search is not running"
-		case d.asked == core.EventPause || d.asked == "" && d.status == core.StatusPaused:
-			d.note = "resume asked"
-			d.asked = core.EventResume
-			return d, d.send(core.EventResume, d.ctl.Resume)
-		default:
-			d.note = "pause asked: it takes effect after the current iteration"
-			d.asked = core.EventPause
-			return d, d.send(core.EventPause, d.ctl.Pause)
-		}
+		return d, d.togglePause()
 	case key.Matches(k, d.keys.Export):
 		if d.dir == "" {
 			d.note = "no run directory to export into"
@@ -365,19 +340,10 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, d.keys.Pane):
 		d.focus = (d.focus + 1) % len(d.panes)
 		d.scroll = 0
-	case key.Matches(k, d.keys.Back), key.Matches(k, d.keys.Forward):
-		n := len(d.snaps)
-		if n == 0 {
-			return d, nil
-		}
-		if d.cursor == 0 {
-			d.cursor = d.snaps[n-1].Iter
-		}
-		step := 1
-		if key.Matches(k, d.keys.Back) {
-			step = -1
-		}
-		d.cursor = min(max(d.cursor+step, d.snaps[0].Iter), d.snaps[n-1].Iter)
+	case key.Matches(k, d.keys.Back):
+		d.moveCursor(-1)
+	case key.Matches(k, d.keys.Forward):
+		d.moveCursor(1)
 	case key.Matches(k, d.keys.Zoom):
 		d.zoom = !d.zoom
 	case key.Matches(k, d.keys.Up):
@@ -390,6 +356,55 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		d.scroll += 10
 	}
 	return d, nil
+}
+
+// togglePause asks for a pause, or a resume when one was asked or the
+// search is paused (space toggles what the person asked for).
+func (d *Dashboard) togglePause() tea.Cmd {
+	switch {
+	case d.ctl == nil || d.ended:
+		d.note = "the search is not running"
+		return nil
+	case d.asked == core.EventPause || d.asked == "" && d.status == core.StatusPaused:
+		d.note = "resume asked"
+		d.asked = core.EventResume
+		return d.send(core.EventResume, d.ctl.Resume)
+	}
+	d.note = "pause asked: it takes effect after the current iteration"
+	d.asked = core.EventPause
+	return d.send(core.EventPause, d.ctl.Pause)
+}
+
+// moveCursor moves the charts' cursor by step iterations, starting at
+// the latest, within the recorded ones.
+func (d *Dashboard) moveCursor(step int) {
+	n := len(d.snaps)
+	if n == 0 {
+		return
+	}
+	if d.cursor == 0 {
+		d.cursor = d.snaps[n-1].Iter
+	}
+	d.cursor = min(max(d.cursor+step, d.snaps[0].Iter), d.snaps[n-1].Iter)
+}
+
+// answer takes the key that answers "stop it (and leave)? y/n".
+func (d *Dashboard) answer(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if !key.Matches(k, d.confirm.Yes) {
+		d.confirmQuit = false
+		d.note = ""
+		return d, nil
+	}
+	if d.ctl == nil || d.ended {
+		return d, tea.Quit
+	}
+	if d.status == core.StatusEvaluating {
+		d.note = "the search is done; leaving as soon as the evaluation finishes"
+		return d, nil // EndMsg quits
+	}
+	d.stopping = true
+	d.note = "stopping: the run is checkpointed at its last completed iteration and can be resumed"
+	return d, d.send(core.EventStop, d.ctl.Stop) // EndMsg quits
 }
 
 func (d *Dashboard) editKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
