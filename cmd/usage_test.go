@@ -58,3 +58,25 @@ func TestDefaultRunsDir(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpAndCompletionDetails: run --help prints no empty "(default )",
+// and completion of export --format offers the export formats (issue 25,
+// defect 8).
+func TestHelpAndCompletionDetails(t *testing.T) {
+	exec := func(args ...string) string {
+		var out bytes.Buffer
+		f := &Factory{In: strings.NewReader(""), Out: &out, Err: &out, RunsDir: t.TempDir(), Terminal: func() bool { return false }}
+		root := NewCmdRoot(f)
+		root.SetOut(&out)
+		root.SetErr(&out)
+		root.SetArgs(args)
+		root.Execute()
+		return out.String()
+	}
+	if h := exec("run", "--help"); strings.Contains(h, "(default )") || !strings.Contains(h, "--penalty") {
+		t.Errorf("run --help:\n%s", h)
+	}
+	if c := exec("__complete", "export", "x", "--format", ""); !strings.Contains(c, "npy") || !strings.Contains(c, "metrics-csv") || strings.Contains(c, "markdown") {
+		t.Errorf("completion of export --format:\n%s", c)
+	}
+}

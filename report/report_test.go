@@ -410,3 +410,20 @@ func TestPlotFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestShowStopped: maple show of a stopped run says where it stopped and
+// how to go on (issue 25, defect 8: it printed "summary: stopped ").
+func TestShowStopped(t *testing.T) {
+	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, _ := json.Marshal(runs.Summary{Status: core.StatusStopped, Iter: 7})
+	os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
+	var out strings.Builder
+	WriteShow(&out, r.Dir)
+	if !strings.Contains(out.String(), "summary: stopped at iteration 7; no result yet (continue it with maple resume "+r.Config.ID+")") {
+		t.Errorf("show:\n%s", out.String())
+	}
+}

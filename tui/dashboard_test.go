@@ -622,3 +622,12 @@ func TestChartCursorAndZoom(t *testing.T) {
 		t.Errorf("zoomed charts do not number iterations 31 to 80:\n%s", r)
 	}
 }
+
+// TestYTick: the charts' y ticks never read "-0.000" (issue 25, defect 8).
+func TestYTick(t *testing.T) {
+	for v, want := range map[float64]string{-0.0001: "0.000", 0: "0.000", -0.25: "-0.250", 0.6667: "0.667"} {
+		if got := yTick(v); got != want {
+			t.Errorf("yTick(%g) = %q, want %q", v, got, want)
+		}
+	}
+}
