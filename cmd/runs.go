@@ -232,13 +232,6 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	return c
 }
 
-// recordExports write a run's per-iteration records, also of a run that
-// is not done.
-var recordExports = map[string]func(dir, out string) (string, error){
-	"metrics-csv": runs.ExportMetricsCSV,
-	"tensorboard": runs.ExportTensorBoard,
-}
-
 func exportRun(o *ExportOptions) error {
 	f := o.F
 	if !slices.Contains(runs.ExportFormats, o.Format) {
@@ -249,7 +242,7 @@ func exportRun(o *ExportOptions) error {
 		return err
 	}
 	var files []string
-	if exp, ok := recordExports[o.Format]; ok {
+	if exp, ok := runs.RecordExports[o.Format]; ok {
 		var path string
 		if path, err = exp(dir, o.Out); err == nil {
 			files = []string{path}

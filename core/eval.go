@@ -460,6 +460,14 @@ func HasBaselineRecipe(method string) bool {
 	return ok
 }
 
+// UsesPenalty tells whether method trains with the invariance penalty
+// settings (Penalty, PenaltyAnneal) of EvalSettings.
+func UsesPenalty(method string) bool {
+	m, _ := lookupMethod(method)
+	p, ok := m.(interface{ usesPenalty() bool })
+	return ok && p.usesPenalty()
+}
+
 // SharedEvalFlags are the flags a baseline recipe sets that every method's
 // evaluation also reads (the final weighted ERM of maple, erm, groupdro,
 // ...); the recipe's other flags (penalty, penalty-anneal) are its own.

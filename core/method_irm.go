@@ -15,6 +15,8 @@ type irmPenalty struct{ name string }
 
 func (m irmPenalty) Name() string { return m.name }
 
+func (irmPenalty) usesPenalty() bool { return true }
+
 // recipe is the published recipe:
 //
 //   - irmv1: the IRM paper's ColoredMNIST code (Arjovsky et al. 2019,

@@ -63,9 +63,9 @@ func (m lff) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*R
 	emaB, emaD := make([]float64, n), make([]float64, n)
 	w := make([]float64, n)
 	lb, ld := make([]float64, n), make([]float64, n)
+	db, dd := make([]float64, n*k), make([]float64, n*k) // the two models' logit cotangents, reused every step
 	res, err := deb.run(ctx, "lff", func(step int) error {
 		fb, fd := bia.logits(), deb.logits()
-		db, dd := make([]float64, n*k), make([]float64, n*k)
 		nets.Losses(bia.loss, fb, y, k, lb, nil)
 		nets.Losses(deb.loss, fd, y, k, ld, dd)
 		for i := range emaB {

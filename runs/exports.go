@@ -170,6 +170,13 @@ func ReadEvals(dir string) ([]EvalFile, []error) {
 // ExportMetricsCSV; tensorboard, ExportTensorBoard).
 var ExportFormats = []string{"csv", "npy", "metrics-csv", "tensorboard"}
 
+// RecordExports write a run's per-iteration records into a directory
+// (also for a run that is not done), by format; they return the file.
+var RecordExports = map[string]func(dir, out string) (string, error){
+	"metrics-csv": ExportMetricsCSV,
+	"tensorboard": ExportTensorBoard,
+}
+
 // ExportTo writes the exports of the run in dir in format (csv or npy)
 // into out (the run directory when ""), and returns the files written. A
 // run that is not done is refused unless unfinished is set: then its

@@ -33,10 +33,9 @@ type SweepView struct {
 	done      <-chan struct{} // closes when the sweep this process runs ends (nil: none)
 	confirm   bool            // q asked whether to stop the sweep this process runs
 	stopped   bool            // y answered: stop it
-	now       func() time.Time
 }
 
-type sweepKeys struct{ Open, Help, Quit key.Binding }
+type sweepKeys struct{ Open, Quit key.Binding }
 
 func (k sweepKeys) ShortHelp() []key.Binding { return []key.Binding{k.Quit, k.Open} }
 func (k sweepKeys) FullHelp() [][]key.Binding {
@@ -56,10 +55,9 @@ type sweepDone struct{}
 // when not nil, closes when the sweep this process runs has ended: the
 // view then closes too, and q asks before stopping it.
 func NewSweepView(dir, name string, done <-chan struct{}) *SweepView {
-	v := &SweepView{dir: dir, name: name, done: done, width: 80, height: 24, help: newHelp(), now: time.Now,
+	v := &SweepView{dir: dir, name: name, done: done, width: 80, height: 24, help: newHelp(),
 		keys: sweepKeys{
 			Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a running cell")),
-			Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 			Quit: key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "quit")),
 		}}
 	v.tbl = table.New(table.WithFocused(true), table.WithHeight(10))
