@@ -548,7 +548,8 @@ const RecipeReference = "maple-reference"
 // protocol's figure tracked at a training accuracy above 0.68.
 func ReferenceRecipe(set Settings, es EvalSettings, keep map[string]bool) (Settings, EvalSettings) {
 	apply := recipeSetter(keep)
-	set.Recipe, set.EvalEachIter = RecipeReference, true
+	set.Recipe = RecipeReference
+	apply("Settings.EvalEachIter", func() { set.EvalEachIter = true })
 	apply("Settings.WeightLR", func() { set.WeightLR = 0 })
 	apply("Settings.Keep", func() { set.Keep = 0.3 })
 	apply("Settings.Keep0", func() { set.Keep0 = 0.3 })

@@ -247,6 +247,46 @@ func TestEvalEachIter(t *testing.T) {
 	}
 }
 
+// The evaluation of each iterate draws nothing from the search: with
+// and without it the search takes the same iterates bit for bit and
+// selects the same one, so a run without --eval-each-iter reaches the
+// same final weights (and final evaluation) as one with it.
+func TestEvalEachIterLeavesSearchAlone(t *testing.T) {
+	set := engineSettings("fixed")
+	set.Objective, set.DetachSum, set.MaskEps = "irmv1", true, 1e-20
+	es := DefaultEval()
+	es.Model, es.Steps, es.EvalEvery, es.Momentum, es.SameInit = set.Model, 15, 1, 0.9, true
+	var states [2][]*State
+	var outs [2]*Output
+	for i, each := range []bool{false, true} {
+		e, err := New(tinySplits(40, 2, 3), set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if each {
+			e.EvalEach = &es
+		}
+		rec := &scriptRec{after: func(*Snapshot) { states[i] = append(states[i], e.State()) }}
+		runAll(t, e, rec)
+		if got := rec.snaps[len(rec.snaps)-1].IterEval != nil; got != each {
+			t.Fatalf("eval each %v: the last snapshot has an evaluation: %v", each, got)
+		}
+		outs[i] = e.Output()
+	}
+	if len(states[0]) != set.OuterIters || len(states[1]) != set.OuterIters {
+		t.Fatalf("%d and %d iterates, want %d", len(states[0]), len(states[1]), set.OuterIters)
+	}
+	for k := range states[0] {
+		a, b := states[0][k], states[1][k]
+		if !bitsEqual(a.W, b.W) || !bitsEqual(a.S, b.S) || string(a.RNG) != string(b.RNG) || a.BestIter != b.BestIter {
+			t.Fatalf("iterate %d differs with the evaluation of each iterate (best %d vs %d)", k+1, a.BestIter, b.BestIter)
+		}
+	}
+	if outs[0].Iter != outs[1].Iter || !bitsEqual(outs[0].Weights(), outs[1].Weights()) {
+		t.Errorf("selected iterate %d vs %d, or its weights differ", outs[0].Iter, outs[1].Iter)
+	}
+}
+
 // WithProgress is told at every validation check of a training run.
 func TestTrainingProgress(t *testing.T) {
 	sp := tinySplits(40, 2, 3)

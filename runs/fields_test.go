@@ -91,7 +91,7 @@ func TestRecipesKeyedByFields(t *testing.T) {
 		}
 	}
 	set, ev := core.ReferenceRecipe(c.Settings, c.Eval, fields)
-	set.Recipe, set.EvalEachIter, ev.RefTrainAcc = c.Settings.Recipe, c.Settings.EvalEachIter, c.Eval.RefTrainAcc
+	set.Recipe, ev.RefTrainAcc = c.Settings.Recipe, c.Eval.RefTrainAcc
 	if set != c.Settings || ev != c.Eval {
 		t.Errorf("the reference recipe changed a setting the person gave:\n%+v\n%+v", set, ev)
 	}
