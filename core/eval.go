@@ -202,6 +202,16 @@ func (es EvalSettings) optimizer() string {
 	return es.Optimizer
 }
 
+// setLR sets the learning rate of the trainer's optimiser.
+func (tr *trainer) setLR(lr float64) {
+	switch o := tr.opt.(type) {
+	case *nets.Adam[float32]:
+		o.LR = lr
+	case *nets.SGD[float32]:
+		o.LR = lr
+	}
+}
+
 // addL2 adds scale times the gradient of L2 * sum theta² to grad.
 func (tr *trainer) addL2(scale float64) {
 	if tr.es.L2 == 0 {
@@ -451,7 +461,7 @@ const MethodMaple = "maple"
 // methodRegistry lists the comparison methods, in the order --help and
 // completion show them.
 var methodRegistry = []Method{weightedMethod{"erm"}, oracle{}, irmPenalty{"irmv1"}, irmPenalty{"rex"}, groupDRO{},
-	cvarMethod{}, jtt{}, weightedMethod{"upweight"}, lff{}, sparseIRM{}, mrm{}, bayesIRM{}}
+	cvarMethod{}, jtt{}, weightedMethod{"upweight"}, lff{}, sparseIRM{}, mrm{}, bayesIRM{}, bayesIRMCode{}}
 
 // Methods lists what the maple search and Baseline can run.
 var Methods = append([]string{MethodMaple}, baselineNames()...)

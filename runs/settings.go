@@ -165,7 +165,7 @@ var SettingsTable = []Setting{
 		Field: func(c *Config) any { return &c.Eval.EvalEvery }},
 	{Flag: "eval-min-step", Group: GroupEval, Help: "first step whose checkpoint may be selected (0 = a tenth of --eval-steps)", Result: true,
 		Field: func(c *Config) any { return &c.Eval.MinStep }},
-	{Flag: "penalty", Group: GroupEval, Help: "irmv1/rex/bayesirm/sparseirm penalty weight (irmv1, rex and bayesirm default to the IRM paper's recipe: 91257.19, anneal 190, Adam lr 4.898e-4, L2 1.1079e-3, 501 steps; sparseirm to its code's 10000 after 200); mrm: its sparsity coefficient (0.1)", Result: true,
+	{Flag: "penalty", Group: GroupEval, Help: "irmv1/rex/bayesirm/bayesirm-code/sparseirm penalty weight (irmv1, rex and bayesirm default to the IRM paper's recipe: 91257.19, anneal 190, Adam lr 4.898e-4, L2 1.1079e-3, 501 steps; sparseirm and bayesirm-code to their code's 10000 after 200); mrm: its sparsity coefficient (0.1)", Result: true,
 		Field: func(c *Config) any { return &c.Eval.Penalty }},
 	{Flag: "penalty-anneal", Group: GroupEval, Help: "irmv1/rex baseline: steps with penalty weight 1 before --penalty applies", Result: true,
 		Field: func(c *Config) any { return &c.Eval.PenaltyAnneal }},

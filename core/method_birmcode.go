@@ -1,0 +1,164 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/nets"
+)
+
+// bayesIRMCode is BayesianIRM as its authors' code trains it on
+// ColoredMNIST (Lin et al., CVPR 2022; linyongver/
+// Bayesian-Invariant-Risk-Minmization, main.py with --irm_type birm
+// --dataset CMNIST, its "bayes_fullbatch" branch, run by auto_CMNIST.sh).
+// The code does not fit the per-environment posteriors of the paper's
+// ELBO (bayesirm does): every step it draws each training environment's
+// classifier scale omega_e from N(1, (1200/n)²), n the training
+// samples, 10 times, and penalises the mean over the draws of IRMv1's
+// squared gradient in omega of envs x the mean loss of the scaled
+// logits. The loss it adds to the penalty is that of the last draw's
+// scaled logits. No penalty before the anneal step; after it the whole
+// loss is divided by 1 + penalty. The learning rate falls tenfold at
+// half the steps (StepLR, gamma 0.1).
+type bayesIRMCode struct{}
+
+func (bayesIRMCode) Name() string { return "bayesirm-code" }
+
+func (bayesIRMCode) usesPenalty() bool { return true }
+
+// recipe is auto_CMNIST.sh's: Adam lr 4e-4, L2 1e-3 on the loss, the
+// penalty 10000 after 200 steps, 1500 full-batch steps.
+func (bayesIRMCode) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
+	set := recipeSetter(keep)
+	set("EvalSettings.Optimizer", func() { es.Optimizer = "adam" })
+	set("EvalSettings.LR", func() { es.LR = 4e-4 })
+	set("EvalSettings.L2", func() { es.L2 = 1e-3 })
+	set("EvalSettings.WeightDecay", func() { es.WeightDecay = 0 })
+	set("EvalSettings.Steps", func() { es.Steps = 1500 })
+	set("EvalSettings.Penalty", func() { es.Penalty = 1e4 })
+	set("EvalSettings.PenaltyAnneal", func() { es.PenaltyAnneal = 200 })
+	es.Recipe = "BIRM authors' code, auto_CMNIST.sh (Lin et al. 2022): Adam 4e-4 (x0.1 at half the steps), L2 1e-3, penalty 10000 after 200, 1500 steps, 10 draws of N(1, (1200/n)²)"
+	return es
+}
+
+// The code's draws per step, the scale of their standard deviation
+// (prior_sd_coef / data_num) and its learning-rate decay at half the steps.
+const (
+	birmCodeDraws  = 10
+	birmCodeSDCoef = 1200.0
+	birmCodeGamma  = 0.1
+)
+
+// birmCodeLoss is the code's loss on the logits f (n x k), without L2
+// and before its division: the mean loss of the last draw's scaled
+// logits plus lam times the mean over the draws of the IRMv1 penalty,
+// (1/E) sum_e g_e², g_e = d/d(omega_e) of E times the mean loss over all
+// n rows of omega_{env(i)} f_i. omega[d][p] is draw d's scale of the
+// environment envs[p]. It returns the loss, the mean penalty and dJ/df.
+func birmCodeLoss(loss nets.Loss, f []float64, lab Labels, k int, envs []int32, omega [][]float64, lam float64) (j, pen float64, cot []float64) {
+	n := len(lab.Y)
+	nE, nf := float64(len(envs)), float64(n)
+	pos := make([]int, n) // row -> position of its environment in envs
+	for i, e := range lab.Env {
+		pos[i] = slices.Index(envs, e)
+	}
+	cot = make([]float64, len(f))
+	z, l, dl, gs, dgs := make([]float64, len(f)), make([]float64, n), make([]float64, len(f)), make([]float64, n), make([]float64, len(f))
+	g := make([]float64, len(envs))
+	for d, om := range omega {
+		for i := range n {
+			for m := range k {
+				z[i*k+m] = om[pos[i]] * f[i*k+m]
+			}
+		}
+		nets.Losses(loss, z, lab.Y, k, l, dl)
+		// d/dz [l'(z).z] at z = omega f is d/df [l'(omega f).f], the
+		// derivative of row i's share of g in its logits.
+		nets.ScaleGrads(loss, z, lab.Y, k, gs, dgs)
+		clear(g)
+		for i := range n {
+			var h float64 // d/d(omega) l(omega f_i) = l'(z_i).f_i
+			for m := range k {
+				h += dl[i*k+m] * f[i*k+m]
+			}
+			g[pos[i]] += nE / nf * h
+		}
+		var p float64
+		for _, v := range g {
+			p += v * v / nE
+		}
+		pen += p / float64(len(omega))
+		c := lam / float64(len(omega)) * 2 / nf // d(lam mean_d pen_d)/dg_e = lam/D 2 g_e/E, times dg_e/dh_i = E/n
+		for i := range n {
+			for m := range k {
+				cot[i*k+m] += c * g[pos[i]] * dgs[i*k+m]
+			}
+		}
+		if d == len(omega)-1 { // the code's train_nll is the last draw's
+			for i := range n {
+				j += l[i] / nf
+				for m := range k {
+					cot[i*k+m] += om[pos[i]] * dl[i*k+m] / nf
+				}
+			}
+		}
+	}
+	return j + lam*pen, pen, cot
+}
+
+// birmCodeLR is the learning rate at step of steps: lr, then lr x 0.1
+// from half the steps on (the code's StepLR(step_size = steps/2)).
+func birmCodeLR(lr float64, step, steps int) float64 {
+	if step >= steps/2 {
+		return lr * birmCodeGamma
+	}
+	return lr
+}
+
+func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
+	envs := make([]int32, 0, 2)
+	for e := range envSizes(lab.Env) {
+		envs = append(envs, e)
+	}
+	slices.Sort(envs)
+	if len(envs) < 2 {
+		return nil, fmt.Errorf("bayesirm-code: the training split has %d environment(s); its penalty compares two or more: choose a dataset with training environments", len(envs))
+	}
+	tr, err := newTrainer(sp, es, nil)
+	if err != nil {
+		return nil, err
+	}
+	sd := birmCodeSDCoef / float64(len(lab.Y))
+	rng := rand.New(rand.NewPCG(es.Seed, 0xb1c0de))
+	omega := make([][]float64, birmCodeDraws)
+	for d := range omega {
+		omega[d] = make([]float64, len(envs))
+	}
+	return tr.run(ctx, "bayesirm-code", func(step int) error {
+		tr.setLR(birmCodeLR(es.LR, step, es.Steps))
+		for _, om := range omega {
+			for p := range om {
+				om[p] = 1 + sd*rng.NormFloat64()
+			}
+		}
+		lam := 0.0
+		if step >= es.PenaltyAnneal {
+			lam = es.Penalty
+		}
+		_, _, cot := birmCodeLoss(tr.loss, tr.logits(), lab, tr.k, envs, omega, lam)
+		div := 1.0
+		if lam > 1 {
+			div = 1 + lam
+		}
+		for i := range cot {
+			cot[i] /= div
+		}
+		tr.cotGrad(cot)
+		tr.addL2(1 / div)
+		return nil
+	})
+}
