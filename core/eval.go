@@ -461,7 +461,7 @@ const MethodMaple = "maple"
 // methodRegistry lists the comparison methods, in the order --help and
 // completion show them.
 var methodRegistry = []Method{weightedMethod{"erm"}, oracle{}, irmPenalty{"irmv1"}, irmPenalty{"rex"}, groupDRO{},
-	cvarMethod{}, jtt{}, weightedMethod{"upweight"}, lff{}, sparseIRM{}, mrm{}, bayesIRM{}, bayesIRMCode{}}
+	cvarMethod{}, jtt{}, weightedMethod{"upweight"}, lff{}, sparseIRM{"irmv1"}, sparseIRM{"rex"}, mrm{}, bayesIRM{}, bayesIRMCode{}}
 
 // Methods lists what the maple search and Baseline can run.
 var Methods = append([]string{MethodMaple}, baselineNames()...)

@@ -16,14 +16,22 @@ import (
 // biases) has a keep probability s_j in [0, 1]; each step draws a relaxed
 // mask z = sigmoid((log s - log(1-s) + gumbel noise) T) and trains the
 // weights theta and the scores s at the same time, by Adam, on the IRMv1
-// objective of the masked network theta * z; after each step the scores
+// (sparseirm) or REx (sparseirm-rex, the code's README command for
+// ColoredMNIST) objective of the masked network theta * z; after each step the scores
 // are projected onto a global budget sum s <= K (the fraction kept times
 // the weights), which falls from all weights to the target along a cubic
 // schedule, and the temperature 1/T anneals. A checkpoint is evaluated
 // (and selected on validation) with a binary mask drawn from s.
-type sparseIRM struct{}
+type sparseIRM struct {
+	penalty string // the objective of the penalty: irmv1 or rex
+}
 
-func (sparseIRM) Name() string { return "sparseirm" }
+func (m sparseIRM) Name() string {
+	if m.penalty == "irmv1" {
+		return "sparseirm"
+	}
+	return "sparseirm-" + m.penalty
+}
 
 func (sparseIRM) usesPenalty() bool { return true }
 
@@ -32,7 +40,7 @@ func (sparseIRM) usesPenalty() bool { return true }
 // from 1, keep 0.95 of the weights, L2 1e-3, penalty 10000 after 200
 // steps, 1500 steps, the scores moving from 28% of the steps and the
 // budget reaching its target at 60%.
-func (sparseIRM) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
+func (m sparseIRM) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
 	set := recipeSetter(keep)
 	set("EvalSettings.Optimizer", func() { es.Optimizer = "adam" })
 	set("EvalSettings.LR", func() { es.LR = 6e-4 })
@@ -43,7 +51,7 @@ func (sparseIRM) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
 	set("EvalSettings.Steps", func() { es.Steps = 1500 })
 	set("EvalSettings.MaskKeep", func() { es.MaskKeep = 0.95 })
 	set("EvalSettings.MaskLR", func() { es.MaskLR = 6e-3 })
-	es.Recipe = "SparseIRM code (Zhou et al. 2022): Adam 6e-4 / scores 6e-3, keep 0.95, penalty 10000 after 200, 1500 steps"
+	es.Recipe = "SparseIRM code (Zhou et al. 2022), " + m.penalty + ": Adam 6e-4 / scores 6e-3, keep 0.95, penalty 10000 after 200, 1500 steps"
 	return es
 }
 
@@ -65,7 +73,7 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSetting
 		maskLR = 6e-3
 	}
 	if !(keepFrac > 0 && keepFrac <= 1) || !(maskLR > 0) {
-		return nil, fmt.Errorf("sparseirm: the kept fraction %g must be in (0, 1] and the score learning rate %g positive", keepFrac, maskLR)
+		return nil, fmt.Errorf("%s: the kept fraction %g must be in (0, 1] and the score learning rate %g positive", m.Name(), keepFrac, maskLR)
 	}
 	tr, err := newTrainer(sp, es, nil)
 	if err != nil {
@@ -79,9 +87,24 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSetting
 	}
 	sAdam := newAdam(len(s))
 	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
-	pen := Objective{Name: "irmv1", Loss: tr.loss, K: tr.k}
-	nEnv := float64(len(envSizes(lab.Env)))
-	n := float64(sp.Train.N)
+	pen := Objective{Name: m.penalty, Loss: tr.loss, K: tr.k}
+	envN := envSizes(lab.Env)
+	nEnv := float64(len(envN))
+	// The code's NLL and penalty scales: irmv1's NLL is the mean over
+	// every row and its penalty the mean over environments (maple's
+	// objective sums them); rex's NLL is the mean over environments of
+	// each one's mean, its penalty the variance (maple's already).
+	nllScale := make([]float64, sp.Train.N)
+	penScale := 1.0
+	for i, e := range lab.Env {
+		nllScale[i] = 1 / float64(sp.Train.N)
+		if m.penalty == "rex" {
+			nllScale[i] = 1 / (nEnv * envN[e])
+		}
+	}
+	if m.penalty == "irmv1" {
+		penScale = 1 / nEnv
+	}
 	masked := make([]float32, len(tr.theta))
 	evalRng := rand.New(rand.NewPCG(es.Seed, 0xe7a1))
 	tr.view = func() []float32 { // a binary mask drawn from s, as the code's fix_subnet
@@ -97,7 +120,7 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSetting
 	// The step's buffers, allocated once.
 	nk := sp.Train.N * tr.k
 	c0, c1, cot, gs := make([]float64, nk), make([]float64, nk), make([]float32, nk), make([]float64, len(s))
-	res, err := tr.run(ctx, "sparseirm", func(step int) error {
+	res, err := tr.run(ctx, m.Name(), func(step int) error {
 		t := float64(step) / steps
 		temp := 1 / ((1-sparseTFloor)*(1-t) + sparseTFloor)
 		z, dzds := scoreMask(s, mk.noise(), temp)
@@ -114,11 +137,10 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSetting
 		if lam > 1 {
 			div = 1 + lam
 		}
-		// The code's loss: the mean NLL + L2 sum theta² + lam times the
-		// IRMv1 penalty averaged over environments, divided by 1 + lam
-		// once lam > 1.
+		// The code's loss: the NLL + L2 sum theta² + lam times the
+		// penalty, divided by 1 + lam once lam > 1.
 		for i := range c0 {
-			cot[i] = float32((c0[i]/n + lam*c1[i]/nEnv) / div)
+			cot[i] = float32((c0[i]*nllScale[i/tr.k] + lam*c1[i]*penScale) / div)
 		}
 		gz := maskedVJP(tr.net, sp.Train.X, sp.Train.N, tr.theta, mk.idx, z, masked, cot, tr.grad)
 		for j := range gs {
