@@ -59,25 +59,48 @@ const (
 // n rows of omega_{env(i)} f_i. omega[d][p] is draw d's scale of the
 // environment envs[p]. It returns the loss, the mean penalty and dJ/df.
 func birmCodeLoss(loss nets.Loss, f []float64, lab Labels, k int, envs []int32, omega [][]float64, lam float64) (j, pen float64, cot []float64) {
+	return newBirmCodeStep(loss, lab, k, envs).eval(f, omega, lam)
+}
+
+// birmCodeStep evaluates birmCodeLoss step after step on one training
+// set: each row's environment position and the buffers are made once.
+type birmCodeStep struct {
+	loss                      nets.Loss
+	y                         []int32
+	k, nEnv                   int
+	pos                       []int // row -> position of its environment in envs
+	z, l, dl, gs, dgs, cot, g []float64
+}
+
+func newBirmCodeStep(loss nets.Loss, lab Labels, k int, envs []int32) *birmCodeStep {
 	n := len(lab.Y)
-	nE, nf := float64(len(envs)), float64(n)
-	pos := make([]int, n) // row -> position of its environment in envs
+	b := &birmCodeStep{loss: loss, y: lab.Y, k: k, nEnv: len(envs), pos: make([]int, n),
+		z: make([]float64, n*k), l: make([]float64, n), dl: make([]float64, n*k), gs: make([]float64, n),
+		dgs: make([]float64, n*k), cot: make([]float64, n*k), g: make([]float64, len(envs))}
 	for i, e := range lab.Env {
-		pos[i] = slices.Index(envs, e)
+		b.pos[i] = slices.Index(envs, e)
 	}
-	cot = make([]float64, len(f))
-	z, l, dl, gs, dgs := make([]float64, len(f)), make([]float64, n), make([]float64, len(f)), make([]float64, n), make([]float64, len(f))
-	g := make([]float64, len(envs))
+	return b
+}
+
+// eval is birmCodeLoss; the cotangent it returns is its own buffer,
+// overwritten by the next call.
+func (b *birmCodeStep) eval(f []float64, omega [][]float64, lam float64) (j, pen float64, cot []float64) {
+	k, pos, n := b.k, b.pos, len(b.y)
+	nE, nf := float64(b.nEnv), float64(n)
+	z, l, dl, gs, dgs, g := b.z, b.l, b.dl, b.gs, b.dgs, b.g
+	cot = b.cot
+	clear(cot)
 	for d, om := range omega {
 		for i := range n {
 			for m := range k {
 				z[i*k+m] = om[pos[i]] * f[i*k+m]
 			}
 		}
-		nets.Losses(loss, z, lab.Y, k, l, dl)
+		nets.Losses(b.loss, z, b.y, k, l, dl)
 		// d/dz [l'(z).z] at z = omega f is d/df [l'(omega f).f], the
 		// derivative of row i's share of g in its logits.
-		nets.ScaleGrads(loss, z, lab.Y, k, gs, dgs)
+		nets.ScaleGrads(b.loss, z, b.y, k, gs, dgs)
 		clear(g)
 		for i := range n {
 			var h float64 // d/d(omega) l(omega f_i) = l'(z_i).f_i
@@ -134,22 +157,23 @@ func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es EvalSettin
 	}
 	sd := birmCodeSDCoef / float64(len(lab.Y))
 	rng := rand.New(rand.NewPCG(es.Seed, 0xb1c0de))
+	step := newBirmCodeStep(tr.loss, lab, tr.k, envs)
 	omega := make([][]float64, birmCodeDraws)
 	for d := range omega {
 		omega[d] = make([]float64, len(envs))
 	}
-	return tr.run(ctx, "bayesirm-code", func(step int) error {
-		tr.setLR(birmCodeLR(es.LR, step, es.Steps))
+	return tr.run(ctx, "bayesirm-code", func(it int) error {
+		tr.setLR(birmCodeLR(es.LR, it, es.Steps))
 		for _, om := range omega {
 			for p := range om {
 				om[p] = 1 + sd*rng.NormFloat64()
 			}
 		}
 		lam := 0.0
-		if step >= es.PenaltyAnneal {
+		if it >= es.PenaltyAnneal {
 			lam = es.Penalty
 		}
-		_, _, cot := birmCodeLoss(tr.loss, tr.logits(), lab, tr.k, envs, omega, lam)
+		_, _, cot := step.eval(tr.logits(), omega, lam)
 		div := 1.0
 		if lam > 1 {
 			div = 1 + lam
