@@ -400,6 +400,14 @@ func TestBadInputCreatesNothing(t *testing.T) {
 		{[]string{"--model", "cnn"}, "--model: model cnn:16,32 needs image inputs"},
 		{[]string{"--eval-model", "cnn"}, "--eval-model: model cnn:16,32 needs image inputs"},
 		{[]string{"--dataset", "cmnist", "--data-dir", t.TempDir(), "--offline"}, "is missing"},
+		// A method's own settings: out of range, or given to a method that
+		// does not read them.
+		{[]string{"--method", "sparseirm", "--mask-keep", "1.5"}, "--mask-keep 1.5: want"},
+		{[]string{"--method", "bayesirm", "--mask-lr", "-1"}, "--mask-lr -1: want"},
+		{[]string{"--method", "lff", "--lff-q", "1.5"}, "--lff-q 1.5: want"},
+		{[]string{"--method", "lff", "--mask-keep", "0.5"}, "--mask-keep: only sparseirm, sparseirm-rex, mrm read it, not lff"},
+		{[]string{"--method", "maple", "--penalty", "5"}, "--penalty: only"},
+		{[]string{"--method", "mrm", "--penalty-anneal", "5"}, "--penalty-anneal: only"},
 	} {
 		cmd := exec.Command(bin, append(append([]string{"run"}, c.args...), "--runs-dir", dir)...)
 		out, err := cmd.CombinedOutput()

@@ -124,6 +124,9 @@ func (o *RunOptions) config() (runs.Config, error) {
 			return c, usageError{fmt.Errorf("--name %s: run %s already has that name (maple tag renames a run)", c.Name, filepath.Base(dir))}
 		}
 	}
+	if err := runs.CheckMethodFlags([]string{c.Method}, o.Set); err != nil {
+		return c, usageError{err}
+	}
 	c, err := runs.Resolve(c, o.Set, c.Eval.Model)
 	if err != nil {
 		return c, usageError{err}

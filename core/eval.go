@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/internal/legacyjson"
@@ -168,6 +169,10 @@ func (es EvalSettings) Check() error {
 		oneOf("EvalSettings.Optimizer", es.optimizer(), []string{"sgd", "adam"}),
 		checkNum("EvalSettings.L2", es.L2, nonNegative),
 		checkNum("EvalSettings.RefTrainAcc", es.RefTrainAcc, unit),
+		checkNum("EvalSettings.LfFQ", es.LfFQ, unit),
+		checkNum("EvalSettings.LfFEMA", es.LfFEMA, below1),
+		checkNum("EvalSettings.MaskKeep", es.MaskKeep, unit),
+		checkNum("EvalSettings.MaskLR", es.MaskLR, nonNegative),
 	)
 }
 
@@ -452,6 +457,35 @@ type recipeMethod interface {
 	// recipe returns es with the recipe applied to the settings not in
 	// keep, and its name.
 	recipe(es EvalSettings, keep map[string]bool) EvalSettings
+}
+
+// MethodFields are the evaluation settings only some methods read: the
+// penalties, LfF's and the masks' settings, and those of groupdro, cvar
+// and jtt. A method lists the ones it reads with ownFields; every other
+// evaluation setting is read by every method's training (and by the
+// final weighted ERM of a maple search, which reads none of these).
+var MethodFields = []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal", "EvalSettings.LfFQ", "EvalSettings.LfFEMA",
+	"EvalSettings.MaskKeep", "EvalSettings.MaskLR", "EvalSettings.DROStep", "EvalSettings.CVaRAlpha", "EvalSettings.JTTSteps", "EvalSettings.JTTUp"}
+
+// ownFielder is a Method that reads some of MethodFields.
+type ownFielder interface {
+	// ownFields lists the MethodFields the method reads.
+	ownFields() []string
+}
+
+// MethodsReading returns the methods of the registry that read field, in
+// registry order, when field is one of MethodFields (own true); own is
+// false for a field every method reads.
+func MethodsReading(field string) (methods []string, own bool) {
+	if !slices.Contains(MethodFields, field) {
+		return nil, false
+	}
+	for _, m := range methodRegistry {
+		if o, ok := m.(ownFielder); ok && slices.Contains(o.ownFields(), field) {
+			methods = append(methods, m.Name())
+		}
+	}
+	return methods, true
 }
 
 // MethodMaple is the search itself, which package runs drives through an

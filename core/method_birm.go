@@ -26,6 +26,10 @@ func (bayesIRM) Name() string { return "bayesirm" }
 
 func (bayesIRM) usesPenalty() bool { return true }
 
+func (bayesIRM) ownFields() []string {
+	return []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal", "EvalSettings.MaskLR"}
+}
+
 // recipe is the IRM code's ColoredMNIST optimiser and schedule (the BIRM
 // paper builds its ColoredMNIST experiments on it): Adam lr 4.898e-4, L2
 // 1.1079e-3, 501 steps, the penalty 91257.19 after 190 steps; posteriors

@@ -29,6 +29,10 @@ func (bayesIRMCode) Name() string { return "bayesirm-code" }
 
 func (bayesIRMCode) usesPenalty() bool { return true }
 
+func (bayesIRMCode) ownFields() []string {
+	return []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal"}
+}
+
 // recipe is auto_CMNIST.sh's: Adam lr 4e-4, L2 1e-3 on the loss, the
 // penalty 10000 after 200 steps, 1500 full-batch steps.
 func (bayesIRMCode) recipe(es EvalSettings, keep map[string]bool) EvalSettings {

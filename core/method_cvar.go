@@ -12,6 +12,8 @@ type cvarMethod struct{}
 
 func (cvarMethod) Name() string { return "cvar" }
 
+func (cvarMethod) ownFields() []string { return []string{"EvalSettings.CVaRAlpha"} }
+
 func (cvarMethod) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
 	tr, err := newTrainer(sp, es, nil)
 	if err != nil {

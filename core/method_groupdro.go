@@ -15,6 +15,8 @@ type groupDRO struct{}
 
 func (groupDRO) Name() string { return "groupdro" }
 
+func (groupDRO) ownFields() []string { return []string{"EvalSettings.DROStep"} }
+
 func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
 	tr, err := newTrainer(sp, es, nil)
 	if err != nil {

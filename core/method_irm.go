@@ -17,6 +17,10 @@ func (m irmPenalty) Name() string { return m.name }
 
 func (irmPenalty) usesPenalty() bool { return true }
 
+func (irmPenalty) ownFields() []string {
+	return []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal"}
+}
+
 // recipe is the published recipe:
 //
 //   - irmv1: the IRM paper's ColoredMNIST code (Arjovsky et al. 2019,

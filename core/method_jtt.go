@@ -13,6 +13,8 @@ type jtt struct{}
 
 func (jtt) Name() string { return "jtt" }
 
+func (jtt) ownFields() []string { return []string{"EvalSettings.JTTSteps", "EvalSettings.JTTUp"} }
+
 func (jtt) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
 	n := sp.Train.N
 	first := es

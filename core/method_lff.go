@@ -22,6 +22,8 @@ type lff struct{}
 
 func (lff) Name() string { return "lff" }
 
+func (lff) ownFields() []string { return []string{"EvalSettings.LfFQ", "EvalSettings.LfFEMA"} }
+
 // recipe is the paper's ColoredMNIST recipe (Nam et al. 2020, section 4
 // and appendix; alinlab/LfF's train.py): Adam at lr 1e-3, q = 0.7, EMA
 // decay 0.7.

@@ -26,6 +26,10 @@ type mrm struct{}
 
 func (mrm) Name() string { return "mrm" }
 
+func (mrm) ownFields() []string {
+	return []string{"EvalSettings.Penalty", "EvalSettings.MaskKeep", "EvalSettings.MaskLR"}
+}
+
 // recipe: each stage with the IRM code's ColoredMNIST optimiser (the
 // paper builds on it): Adam lr 4.898e-4, L2 1.1079e-3, 501 steps; mask
 // logits from 3 (keep probability 0.95) by Adam lr 0.1; sparsity

@@ -35,6 +35,10 @@ func (m sparseIRM) Name() string {
 
 func (sparseIRM) usesPenalty() bool { return true }
 
+func (sparseIRM) ownFields() []string {
+	return []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal", "EvalSettings.MaskKeep", "EvalSettings.MaskLR"}
+}
+
 // recipe is the code's README command for ColoredMNIST (MLP 390, full
 // batch): weights by Adam lr 6e-4, scores by Adam lr 6e-3 (cosine decay)
 // from 1, keep 0.95 of the weights, L2 1e-3, penalty 10000 after 200

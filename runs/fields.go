@@ -2,7 +2,10 @@ package runs
 
 import (
 	"errors"
+	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -90,4 +93,25 @@ func FieldsSet(set map[string]bool) map[string]bool {
 		}
 	}
 	return out
+}
+
+// CheckMethodFlags refuses a flag in set (the flags a person gave) that
+// none of methods reads: a method's own setting (core.MethodFields, such
+// as --mask-keep or --lff-q) given to methods that would ignore it. A
+// run passes its one method; a sweep its grid's, so that a flag for one
+// of its methods may stand beside the others.
+func CheckMethodFlags(methods []string, set map[string]bool) error {
+	for _, field := range slices.Sorted(maps.Keys(FieldsSet(set))) {
+		readers, own := core.MethodsReading(field)
+		if !own || slices.ContainsFunc(methods, func(m string) bool { return slices.Contains(readers, m) }) {
+			continue
+		}
+		verb := "read"
+		if len(readers) == 1 {
+			verb = "reads"
+		}
+		return fmt.Errorf("%s: only %s %s it, not %s; drop the flag, or run one of those methods",
+			flagName(field), strings.Join(readers, ", "), verb, strings.Join(methods, ", "))
+	}
+	return nil
 }

@@ -25,6 +25,10 @@ func TestFlagError(t *testing.T) {
 		{"choice", func(c *Config) { c.Settings.Objective = "irm2" }, `--objective "irm2": want one of`, "Settings."},
 		{"model", func(c *Config) { c.Settings.Model = "mlp:x" }, "--model: ", "Settings."},
 		{"no flag", func(c *Config) { c.Settings.ClipNorm = -1 }, "clip-norm -1: want", "Settings."},
+		{"mask keep", func(c *Config) { c.Eval.MaskKeep = 1.5 }, "--mask-keep 1.5: want a finite number in [0, 1]", "EvalSettings"},
+		{"mask lr", func(c *Config) { c.Eval.MaskLR = -1 }, "--mask-lr -1: want a finite number in [0, inf)", "EvalSettings"},
+		{"lff q", func(c *Config) { c.Eval.LfFQ = 1.5 }, "--lff-q 1.5: want a finite number in [0, 1]", "EvalSettings"},
+		{"lff ema", func(c *Config) { c.Eval.LfFEMA = 1 }, "--lff-ema 1: want a finite number in [0, 1)", "EvalSettings"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,5 +103,43 @@ func TestRecipesKeyedByFields(t *testing.T) {
 		if _, ok := FlagOf(f); !ok {
 			t.Errorf("shared evaluation field %s has no flag", f)
 		}
+	}
+}
+
+// TestCheckMethodFlags: a method's own flag is refused, naming the flag
+// and the methods that read it, where no method given reads it; any of a
+// sweep's methods reading it is enough, and flags every method reads
+// pass.
+func TestCheckMethodFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		methods []string
+		flags   []string
+		want    string // "" = accepted
+	}{
+		{"read", []string{"mrm"}, []string{"mask-keep", "penalty"}, ""},
+		{"shared flag", []string{"lff"}, []string{"eval-lr", "eval-steps", "seed"}, ""},
+		{"no flags", []string{"maple"}, nil, ""},
+		{"ignored", []string{"lff"}, []string{"mask-keep"}, "--mask-keep: only sparseirm, sparseirm-rex, mrm read it, not lff; drop the flag"},
+		{"one reader", []string{"mrm"}, []string{"lff-q"}, "--lff-q: only lff reads it, not mrm"},
+		{"maple ignores penalties", []string{"maple"}, []string{"penalty"}, "--penalty: only irmv1, rex,"},
+		{"anneal", []string{"mrm"}, []string{"penalty-anneal"}, "--penalty-anneal: only"},
+		{"sweep: one method reads it", []string{"lff", "mrm", "maple"}, []string{"mask-lr"}, ""},
+		{"sweep: none reads it", []string{"erm", "maple"}, []string{"lff-ema"}, "--lff-ema: only lff reads it, not erm, maple"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			set := map[string]bool{}
+			for _, f := range tc.flags {
+				set[f] = true
+			}
+			err := CheckMethodFlags(tc.methods, set)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
 	}
 }

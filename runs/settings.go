@@ -167,7 +167,7 @@ var SettingsTable = []Setting{
 		Field: func(c *Config) any { return &c.Eval.MinStep }},
 	{Flag: "penalty", Group: GroupEval, Help: "irmv1/rex/bayesirm/bayesirm-code/sparseirm/sparseirm-rex penalty weight (irmv1, rex and bayesirm default to the IRM paper's recipe: 91257.19, anneal 190, Adam lr 4.898e-4, L2 1.1079e-3, 501 steps; sparseirm, sparseirm-rex and bayesirm-code to their code's 10000 after 200); mrm: its sparsity coefficient (0.1)", Result: true,
 		Field: func(c *Config) any { return &c.Eval.Penalty }},
-	{Flag: "penalty-anneal", Group: GroupEval, Help: "irmv1/rex baseline: steps with penalty weight 1 before --penalty applies", Result: true,
+	{Flag: "penalty-anneal", Group: GroupEval, Help: "steps before --penalty applies: irmv1, rex and bayesirm train with penalty weight 1 before it (their recipe: 190), sparseirm, sparseirm-rex and bayesirm-code without the penalty (200)", Result: true,
 		Field: func(c *Config) any { return &c.Eval.PenaltyAnneal }},
 	{Flag: "dro-step", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.DROStep }},
 	{Flag: "eval-cvar-alpha", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.CVaRAlpha }},

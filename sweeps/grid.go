@@ -103,8 +103,18 @@ func (g Grid) RecipeNote(set map[string]bool) string {
 // Cells returns the grid's cells: base with each combination applied,
 // resolved as Resolve does (set and evalModel as given to run), except
 // that in a grid mixing recipe baselines with other methods the shared
-// evaluation flags apply to the other methods only (RecipeNote).
+// evaluation flags apply to the other methods only (RecipeNote). A
+// method's own flag (runs.CheckMethodFlags) must be read by one of the
+// grid's methods.
 func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]Cell, error) {
+	var methods []string
+	for _, m := range g.Methods {
+		method, _, _ := strings.Cut(m, ":")
+		methods = append(methods, method)
+	}
+	if err := runs.CheckMethodFlags(methods, set); err != nil {
+		return nil, err
+	}
 	mixed, _ := g.mixesRecipes()
 	sizes, models := g.Sizes, g.Models
 	if len(sizes) == 0 {

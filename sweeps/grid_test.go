@@ -3,6 +3,7 @@ package sweeps
 import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
+	"maps"
 	"strings"
 	"testing"
 
@@ -76,6 +77,10 @@ func TestSweepKeepsBaselineRecipes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			g := Grid{Datasets: []string{"cmnist"}, Methods: c.methods, Seeds: []uint64{1}}
+			set := maps.Clone(set)
+			if c.name == "no recipe" {
+				delete(set, "penalty") // neither reads it: refused (below)
+			}
 			cells, err := g.Cells(base, set, "")
 			if err != nil {
 				t.Fatal(err)
@@ -96,5 +101,9 @@ func TestSweepKeepsBaselineRecipes(t *testing.T) {
 				t.Errorf("note %q, want %q", note, c.note)
 			}
 		})
+	}
+	g := Grid{Datasets: []string{"cmnist"}, Methods: []string{"erm", "maple:irmv1"}, Seeds: []uint64{1}}
+	if _, err := g.Cells(base, set, ""); err == nil || !strings.Contains(err.Error(), "--penalty: only irmv1, rex,") {
+		t.Errorf("--penalty in a grid none of whose methods reads it: %v", err)
 	}
 }
