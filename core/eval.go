@@ -102,6 +102,20 @@ type Result struct {
 	// KeptWeights is the fraction of the weights a weight-masking method's
 	// selected network keeps (sparseirm, mrm).
 	KeptWeights *float64 `json:"kept_weight_fraction,omitempty"`
+	// Curve is every validation check of the training the result was
+	// selected from, in step order: what the selection saw (validation)
+	// and, beside it, the test figures it did not use.
+	Curve []CheckPoint `json:"curve,omitempty"`
+}
+
+// CheckPoint is one validation check of a training run: the model at
+// Step on the validation and test splits.
+type CheckPoint struct {
+	Step      int     `json:"step"`
+	ValAcc    float64 `json:"val_acc"`
+	ValWorst  float64 `json:"val_worst_group_acc"`
+	TestAcc   float64 `json:"test_acc"`
+	TestWorst float64 `json:"test_worst_group_acc"`
 }
 
 // Report writes the selected checkpoint's figures: validation and test
@@ -374,6 +388,7 @@ func (tr *trainer) run(ctx context.Context, method string, grad func(step int) e
 			tr.net.Forward(th, val.X, val.N, vf)
 			tr.net.Forward(th, test.X, test.N, tf)
 			va, ta := accuracy(vf, tr.k, val), accuracy(tf, tr.k, test)
+			res.Curve = append(res.Curve, CheckPoint{Step: step, ValAcc: va.Avg, ValWorst: va.Worst, TestAcc: ta.Avg, TestWorst: ta.Worst})
 			if progress != nil {
 				progress(step, tr.es.Steps, va.Worst, ta.Worst)
 			}

@@ -61,14 +61,19 @@ func markIterate(p *plot.Plot, it int) error {
 	if it <= 0 {
 		return nil
 	}
-	l, err := plotter.NewLine(plotter.XYs{{X: float64(it), Y: p.Y.Min}, {X: float64(it), Y: p.Y.Max}})
+	return markAt(p, it, fmt.Sprintf("selected iterate %d (validation)", it))
+}
+
+// markAt draws a dotted vertical line at x, named label in the legend.
+func markAt(p *plot.Plot, x int, label string) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: float64(x), Y: p.Y.Min}, {X: float64(x), Y: p.Y.Max}})
 	if err != nil {
 		return err
 	}
 	l.Color = color.Gray{Y: 90}
 	l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
 	p.Add(l)
-	p.Legend.Add(fmt.Sprintf("selected iterate %d (validation)", it), l)
+	p.Legend.Add(label, l)
 	return nil
 }
 
@@ -116,32 +121,101 @@ func evalCurves(snaps []*core.Snapshot) []series {
 // It returns the files written.
 func Plot(dir, out string) ([]string, error) {
 	snaps, err := runs.ReadMetrics(dir)
-	if len(snaps) == 0 {
-		if err == nil {
-			err = fmt.Errorf("%s has no outer iterations to plot (a baseline, or not started)", dir)
-		}
+	if err != nil {
 		return nil, err
+	}
+	sum, err := runs.ReadSummary(dir)
+	if err != nil {
+		return nil, err
+	}
+	var result *core.Result // the finished training's, with its curve
+	if sum != nil && sum.Result != nil && len(sum.Result.Curve) > 0 {
+		result = sum.Result
+	}
+	if len(snaps) == 0 && result == nil {
+		return nil, fmt.Errorf("%s has nothing to plot yet: no outer iterations, and no finished training with its curve (not started, or a baseline recorded before maple kept training curves)", dir)
 	}
 	cfg, _ := runs.ReadConfig(dir)
 	name := filepath.Base(dir)
 	if cfg != nil {
-		name = fmt.Sprintf("%s: maple/%s on %s", cfg.ID, cfg.Settings.Objective, cfg.Dataset.Name)
+		name = fmt.Sprintf("%s: %s on %s", cfg.ID, cfg.MethodName(), cfg.Dataset.Name)
 	}
-	last := snaps[len(snaps)-1]
-	var figs []struct {
-		file string
-		p    *plot.Plot
-	}
+	var figs []figure
 	add := func(file string, p *plot.Plot, err error) error {
 		if err != nil {
 			return err
 		}
-		figs = append(figs, struct {
-			file string
-			p    *plot.Plot
-		}{file, p})
+		figs = append(figs, figure{file, p})
 		return nil
 	}
+	if len(snaps) > 0 {
+		if err := searchFigures(snaps, name, add); err != nil {
+			return nil, err
+		}
+	}
+	if result != nil {
+		title := "training, " + name
+		if len(snaps) > 0 {
+			title = "final weighted ERM, " + name
+		}
+		p, err := trainingPlot(title, result)
+		if err := add("training", p, err); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.MkdirAll(out, 0o700); err != nil {
+		return nil, fmt.Errorf("%w", err)
+	}
+	var files []string
+	for _, f := range figs {
+		if f.file != "histogram" {
+			f.p.X.Tick.Marker = wholeTicks{} // outer iterations, training steps
+		}
+		fs, err := save(f.p, filepath.Join(out, f.file))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, fs...)
+	}
+	return files, nil
+}
+
+// figure is one plot and the base name of its files.
+type figure struct {
+	file string
+	p    *plot.Plot
+}
+
+// trainingPlot draws a finished training's validation checks (r.Curve):
+// validation worst-group accuracy (what selects) and accuracy, the test
+// figures beside them (dashed: never used to select), and the selected
+// step.
+func trainingPlot(title string, r *core.Result) (*plot.Plot, error) {
+	var vw, va, tw, ta plotter.XYs
+	for _, c := range r.Curve {
+		x := float64(c.Step)
+		vw = append(vw, plotter.XY{X: x, Y: c.ValWorst})
+		va = append(va, plotter.XY{X: x, Y: c.ValAcc})
+		tw = append(tw, plotter.XY{X: x, Y: c.TestWorst})
+		ta = append(ta, plotter.XY{X: x, Y: c.TestAcc})
+	}
+	p, err := linePlot(title, "training step", "accuracy", []series{
+		{name: "validation worst-group (selection)", xy: vw}, {name: "validation accuracy", xy: va},
+		{name: "test worst-group (not used for selection)", xy: tw, dash: true}, {name: "test accuracy (not used for selection)", xy: ta, dash: true},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := markAt(p, r.SelectedStep, fmt.Sprintf("selected step %d (validation)", r.SelectedStep)); err != nil {
+		return nil, err
+	}
+	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min) // room for the five legend lines
+	return p, nil
+}
+
+// searchFigures adds the figures of a search's outer iterations.
+func searchFigures(snaps []*core.Snapshot, name string, add func(string, *plot.Plot, error) error) error {
+	last := snaps[len(snaps)-1]
 	var fr []series
 	for g, gn := range last.GroupNames {
 		fr = append(fr, series{name: gn, xy: over(snaps, func(s *core.Snapshot) float64 {
@@ -157,7 +231,7 @@ func Plot(dir, out string) ([]string, error) {
 		err = markIterate(p, sel)
 	}
 	if err := add("fractions", p, err); err != nil {
-		return nil, err
+		return err
 	}
 	// The histogram is of the weights export writes (u.npy): those of the
 	// validation-selected iterate, else of the last one.
@@ -181,14 +255,14 @@ func Plot(dir, out string) ([]string, error) {
 		p.Y.Tick.Marker = wholeTicks{} // counts
 	}
 	if err := add("histogram", p, err); err != nil {
-		return nil, err
+		return err
 	}
 	p, err = linePlot("outer risk, "+name, "outer iteration", "R", []series{{name: "outer risk", xy: over(snaps, func(s *core.Snapshot) float64 { return s.OuterRisk })}})
 	if err == nil {
 		err = markIterate(p, sel)
 	}
 	if err := add("risk", p, err); err != nil {
-		return nil, err
+		return err
 	}
 	p, err = linePlot("worst-group accuracy of the inner model, "+name, "outer iteration", "accuracy", []series{
 		{name: "validation", xy: over(snaps, func(s *core.Snapshot) float64 { return s.ValWorst })},
@@ -198,7 +272,7 @@ func Plot(dir, out string) ([]string, error) {
 		err = markIterate(p, sel)
 	}
 	if err := add("accuracy", p, err); err != nil {
-		return nil, err
+		return err
 	}
 	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min) // room for the legend
 	if ev := evalCurves(snaps); ev != nil {
@@ -207,25 +281,11 @@ func Plot(dir, out string) ([]string, error) {
 			err = markIterate(p, sel)
 		}
 		if err := add("evaluation", p, err); err != nil {
-			return nil, err
+			return err
 		}
 		p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
 	}
-	if err := os.MkdirAll(out, 0o700); err != nil {
-		return nil, fmt.Errorf("%w", err)
-	}
-	var files []string
-	for _, f := range figs {
-		if f.file != "histogram" {
-			f.p.X.Tick.Marker = wholeTicks{} // outer iterations
-		}
-		fs, err := save(f.p, filepath.Join(out, f.file))
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, fs...)
-	}
-	return files, nil
+	return nil
 }
 
 // figW and figH are a figure's size; PNGs are drawn at pngDPI, so that

@@ -65,7 +65,7 @@ func TestPlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if _, err := Plot(r.Dir, t.TempDir()); err == nil || !strings.Contains(err.Error(), "no outer iterations") {
+	if _, err := Plot(r.Dir, t.TempDir()); err == nil || !strings.Contains(err.Error(), "nothing to plot yet") {
 		t.Errorf("plot of an empty run: %v", err)
 	}
 	var lines []string
@@ -116,6 +116,54 @@ func TestPlot(t *testing.T) {
 		if strings.HasSuffix(f, ".svg") && !bytes.Contains(b, []byte("<svg")) {
 			t.Errorf("%s is not an SVG", f)
 		}
+	}
+}
+
+// TestPlotTraining: a baseline's figure is its training's validation
+// checks with the selected step marked; a search's final weighted ERM
+// comes as a figure beside the search's.
+func TestPlotTraining(t *testing.T) {
+	var curve []core.CheckPoint
+	for step := 10; step <= 100; step += 10 {
+		curve = append(curve, core.CheckPoint{Step: step, ValAcc: 0.6, ValWorst: 0.5 - math.Abs(float64(step-40))/200, TestAcc: 0.55, TestWorst: 0.3})
+	}
+	res := &core.Result{SelectedStep: 40, Curve: curve}
+	base, err := runs.Create(t.TempDir(), runs.Config{Method: "lff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer base.Close()
+	if err := base.WriteSummary(&runs.Summary{Done: true, Status: core.StatusDone, Result: res}); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	files, err := Plot(base.Dir, out)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("baseline: %v %v", files, err)
+	}
+	svg, _ := os.ReadFile(filepath.Join(out, "training.svg"))
+	for _, want := range []string{"training, ", "lff on", "training step", "selected step 40 (validation)", "test worst-group (not used for selection)", ">100<"} {
+		if !bytes.Contains(svg, []byte(want)) {
+			t.Errorf("training.svg does not show %q", want)
+		}
+	}
+	search, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer search.Close()
+	s := core.Snapshot{Iter: 1, Total: 1, GroupNames: []string{"a"}, GroupFrac: []float64{1}, Hist: [][]int{{1}}, HistEdges: []float64{0, 1}}
+	b, _ := json.Marshal(s)
+	os.WriteFile(search.Path(runs.MetricsFile), append(b, '\n'), 0o644)
+	if err := search.WriteSummary(&runs.Summary{Done: true, Status: core.StatusDone, Result: res}); err != nil {
+		t.Fatal(err)
+	}
+	out = t.TempDir()
+	if files, err := Plot(search.Dir, out); err != nil || len(files) != 10 {
+		t.Fatalf("search: %v %v", files, err)
+	}
+	if svg, _ := os.ReadFile(filepath.Join(out, "training.svg")); !bytes.Contains(svg, []byte("final weighted ERM, ")) {
+		t.Error("a search's training figure is not titled as its final weighted ERM")
 	}
 }
 

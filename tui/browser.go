@@ -479,7 +479,7 @@ func replay(dir string, st core.Status, w, h int) (*Dashboard, string, error) {
 	}
 	sum, _ := runs.ReadSummary(dir)
 	if cfg.Method != "maple" {
-		return nil, baselineText(cfg, sum), nil
+		return nil, baselineText(cfg, sum, w, h), nil
 	}
 	snaps, _ := runs.ReadMetrics(dir)
 	events, _ := runs.ReadEvents(dir)
@@ -496,8 +496,10 @@ func replay(dir string, st core.Status, w, h int) (*Dashboard, string, error) {
 	return d, "", nil
 }
 
-// baselineText describes a baseline run, which has no search to replay.
-func baselineText(cfg *runs.Config, sum *runs.Summary) string {
+// baselineText describes a baseline run, which has no search to replay:
+// its settings, its result and, where the screen (w x h) has room, the
+// curve of its training's validation checks.
+func baselineText(cfg *runs.Config, sum *runs.Summary, w, h int) string {
 	var sb strings.Builder
 	e := cfg.Eval
 	fmt.Fprintf(&sb, "%s %s: baseline %s on %s, seed %d\n", styles.Title.Render("run"), cfg.ID, cfg.Method, cfg.Dataset.Name, cfg.Settings.Seed)
@@ -506,8 +508,23 @@ func baselineText(cfg *runs.Config, sum *runs.Summary) string {
 		sb.WriteString("no result yet\n")
 		return sb.String()
 	}
-	sum.Result.Report(&sb)
-	return sb.String()
+	r := sum.Result
+	r.Report(&sb)
+	text := sb.String()
+	if room := h - strings.Count(text, "\n") - 2; len(r.Curve) >= 2 && room >= 8 {
+		val, test := make([]float64, len(r.Curve)), make([]float64, len(r.Curve))
+		for i, c := range r.Curve {
+			val[i], test[i] = c.ValWorst, c.TestWorst
+		}
+		// The x axis is the checks', ticks on whole checks labelled with
+		// their steps (the last check may follow the one before it closer).
+		n := len(r.Curve) - 1
+		step := func(v float64) string { return strconv.Itoa(r.Curve[min(n, max(0, int(math.Round(v))))].Step) }
+		text += "\n" + plotLines(fmt.Sprintf("worst-group accuracy, selected at step %d", r.SelectedStep),
+			[]string{"validation (selection)", "test (not used)"}, [][]float64{val, test}, w, min(room, 16),
+			0, float64(n), wholeTicks(n), step, "training step →")
+	}
+	return text
 }
 
 func (b *Browser) openCompare() tea.Cmd {

@@ -45,6 +45,16 @@ func fakeRuns(t *testing.T) string {
 		if done {
 			sum := runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{Method: method, Selection: "validation", TestAcc: 0.7, TestWorst: 0.65,
 				GroupNames: []string{"a", "b"}, PerGroupTest: []float64{0.7, 0.65}}}
+			if method != "maple" { // a baseline's validation checks: every 10 steps, then the last (501)
+				steps := []int{}
+				for step := 50; step <= 500; step += 10 {
+					steps = append(steps, step)
+				}
+				for _, step := range append(steps, 501) {
+					sum.Result.Curve = append(sum.Result.Curve, core.CheckPoint{Step: step, ValWorst: 0.5 + float64(step%70)/1000, TestWorst: 0.4})
+				}
+				sum.Result.SelectedStep = 480
+			}
 			b, _ := json.Marshal(sum)
 			os.WriteFile(r.Path(runs.SummaryFile), b, 0o644)
 		}
@@ -137,6 +147,14 @@ func TestBrowserKeys(t *testing.T) {
 		bpress(b, keyMsg("enter"))
 		if !strings.Contains(b.Render(), "baseline erm") || !strings.Contains(b.Render(), "oracle selection") {
 			t.Errorf("baseline view:\n%s", b.Render())
+		}
+		// Its training curve, the x axis labelled with the checks' steps:
+		// 47 checks, ticks at checks 0, 23 and 46 (steps 50, 280, 501).
+		screen := ansi.Strip(b.Render())
+		for _, want := range []string{"worst-group accuracy, selected at step 480", "validation (selection)", "training step →", " 50 ", " 280 ", " 501"} {
+			if !strings.Contains(screen, want) {
+				t.Errorf("baseline view lacks %q:\n%s", want, screen)
+			}
 		}
 	})
 	t.Run("compare needs two or more", func(t *testing.T) {

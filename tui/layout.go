@@ -33,11 +33,22 @@ func fit(s string, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// chart plots series (each a line) with a legend.
+// chart plots series (each a line, one point per outer iteration from
+// first) with a legend.
 func chart(first int, title string, names []string, series [][]float64, w, h int) string {
 	if len(series) == 0 || len(series[0]) == 0 {
 		return title + "\n" + styles.Dim.Render("waiting for the first iteration")
 	}
+	n := max(len(series[0]), 2)
+	// The x axis counts outer iterations, first to first+n-1, with
+	// whole-number ticks.
+	return plotLines(title, names, series, w, h, float64(first), float64(first+n-1), wholeTicks(n-1),
+		func(v float64) string { return strconv.Itoa(int(math.Round(v))) }, "outer iteration →")
+}
+
+// plotLines plots series (each a line of evenly spaced points from x0 to
+// x1) with a legend, ticks x-axis ticks labelled by label, and a caption.
+func plotLines(title string, names []string, series [][]float64, w, h int, x0, x1 float64, ticks int, label func(float64) string, caption string) string {
 	var legend []string
 	for i, n := range names {
 		legend = append(legend, styles.Series[i%len(styles.Series)].Render("━ "+n))
@@ -51,14 +62,11 @@ func chart(first int, title string, names []string, series [][]float64, w, h int
 			data[i] = []float64{s[0], s[0]}
 		}
 	}
-	n := len(data[0])
 	g := asciigraph.PlotMany(data, asciigraph.Height(plotH), asciigraph.Width(plotW),
 		asciigraph.YAxisValueFormatter(yTick),
-		// The x axis counts outer iterations, first to first+n-1, with
-		// whole-number ticks.
-		asciigraph.XAxisRange(float64(first), float64(first+max(n, 2)-1)), asciigraph.XAxisTickCount(wholeTicks(max(n, 2)-1)),
-		asciigraph.XAxisValueFormatter(func(v float64) string { return strconv.Itoa(int(math.Round(v))) }),
-		asciigraph.SeriesColors(cycle(styles.SeriesANSI, len(series))...), asciigraph.Caption("outer iteration →"))
+		asciigraph.XAxisRange(x0, x1), asciigraph.XAxisTickCount(ticks),
+		asciigraph.XAxisValueFormatter(label),
+		asciigraph.SeriesColors(cycle(styles.SeriesANSI, len(series))...), asciigraph.Caption(caption))
 	return title + "  " + strings.Join(legend, " ") + "\n" + g
 }
 
