@@ -216,7 +216,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	o := &ExportOptions{F: f}
 	c := &cobra.Command{
 		Use:   "export ID",
-		Short: "Write a run's learned weights (u.npy to train with, w, s, mask, ids; or weights.csv) and export.json, or its records (metrics-csv, tensorboard)",
+		Short: "Write a run's learned weights (u.npy to train with, w, s, mask, ids; or weights.csv) and export.json, or its records (metrics-csv, tensorboard, training-csv)",
 		Args:  needArgs(1, "a run id", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ID = args[0]
@@ -227,7 +227,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the files written as JSON")
-	c.Flags().StringVar(&o.Format, "format", "csv", "the weights as csv or npy; or the records of every outer iteration as metrics-csv (one row each) or tensorboard (an event file under OUT/tensorboard/ID)")
+	c.Flags().StringVar(&o.Format, "format", "csv", "the weights as csv or npy; or the records of every outer iteration as metrics-csv (one row each) or tensorboard (an event file under OUT/tensorboard/ID); or the finished training's validation checks (a baseline's, a search's final weighted ERM) as training-csv (one row each)")
 	c.Flags().StringVar(&o.Out, "out", "", "output directory (default: the run directory)")
 	c.Flags().BoolVar(&o.Unfinished, "checkpoint", false, "export the latest checkpoint of a run that is not done (export.json says so)")
 	c.Flags().StringVar(&o.Overrides.DataDir, "data-dir", "", "the data directory, when it moved since the run started")

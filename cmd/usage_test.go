@@ -17,7 +17,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{"show without an id", []string{"show"}, "maple show needs a run id (see maple ls)"},
 		{"data without a name", []string{"data"}, "maple data needs a dataset name (one of synthetic, cmnist"},
-		{"export to an unknown format", []string{"export", "X", "--format", "parquet"}, `--format "parquet": want csv or npy or metrics-csv or tensorboard`},
+		{"export to an unknown format", []string{"export", "X", "--format", "parquet"}, `--format "parquet": want csv or npy or metrics-csv or tensorboard or training-csv`},
 		{"an unknown command", []string{"bogus"}, `unknown command "bogus"`},
 		{"a typo of a command", []string{"rn"}, "did you mean ls or run?"},
 		{"a typo of a flag", []string{"run", "--datset", "cmnist"}, "unknown flag: --datset; did you mean --dataset?"},

@@ -188,15 +188,18 @@ func ReadEvals(dir string) ([]EvalFile, []error) {
 }
 
 // ExportFormats are the formats maple export writes: the weights (csv,
-// npy; ExportTo) or the per-iteration records (metrics-csv;
-// ExportMetricsCSV; tensorboard, ExportTensorBoard).
-var ExportFormats = []string{"csv", "npy", "metrics-csv", "tensorboard"}
+// npy; ExportTo), the per-iteration records (metrics-csv;
+// ExportMetricsCSV; tensorboard, ExportTensorBoard) or the finished
+// training's validation checks (training-csv, ExportTrainingCSV).
+var ExportFormats = []string{"csv", "npy", "metrics-csv", "tensorboard", "training-csv"}
 
-// RecordExports write a run's per-iteration records into a directory
-// (also for a run that is not done), by format; they return the file.
+// RecordExports write a run's records into a directory (the
+// per-iteration ones also for a run that is not done), by format; they
+// return the file.
 var RecordExports = map[string]func(dir, out string) (string, error){
-	"metrics-csv": ExportMetricsCSV,
-	"tensorboard": ExportTensorBoard,
+	"metrics-csv":  ExportMetricsCSV,
+	"tensorboard":  ExportTensorBoard,
+	"training-csv": ExportTrainingCSV,
 }
 
 // ExportTo writes the exports of the run in dir in format (csv or npy)

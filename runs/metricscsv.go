@@ -56,25 +56,64 @@ func ExportMetricsCSV(dir, out string) (string, error) {
 		rows = append(rows, r)
 	}
 	path := filepath.Join(out, MetricsCSV)
-	tmp, err := os.CreateTemp(out, ".metrics-*.csv")
+	return path, writeCSV(path, rows)
+}
+
+// TrainingCSV is the file ExportTrainingCSV writes.
+const TrainingCSV = "training.csv"
+
+// ExportTrainingCSV writes the validation checks of the run in dir's
+// finished training (a baseline's, or a search's final weighted ERM;
+// summary.json's curve) as one CSV row per check into out (the run
+// directory when ""): the step, the validation figures that select, the
+// test figures beside them, and whether the step is the selected one. It
+// returns the file.
+func ExportTrainingCSV(dir, out string) (string, error) {
+	sum, err := ReadSummary(dir)
 	if err != nil {
+		return "", err
+	}
+	if sum == nil || sum.Result == nil || len(sum.Result.Curve) == 0 {
+		return "", fmt.Errorf("run %s has no finished training with its curve (not done, or recorded before maple kept training curves)", filepath.Base(dir))
+	}
+	if out == "" {
+		out = dir
+	}
+	if err := os.MkdirAll(out, DirPerm); err != nil {
 		return "", fmt.Errorf("%w", err)
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	rows := [][]string{{"step", "val_acc", "val_worst_group_acc", "test_acc", "test_worst_group_acc", "selected"}}
+	for _, c := range sum.Result.Curve {
+		rows = append(rows, []string{strconv.Itoa(c.Step), f(c.ValAcc), f(c.ValWorst), f(c.TestAcc), f(c.TestWorst),
+			strconv.FormatBool(c.Step == sum.Result.SelectedStep)})
+	}
+	path := filepath.Join(out, TrainingCSV)
+	return path, writeCSV(path, rows)
+}
+
+// writeCSV writes rows to path through a temporary file renamed into
+// place, so that a reader never sees half a file.
+func writeCSV(path string, rows [][]string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.csv")
+	if err != nil {
+		return fmt.Errorf("%w", err)
 	}
 	w := csv.NewWriter(tmp)
 	w.WriteAll(rows)
 	if err := w.Error(); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return "", fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
-		return "", fmt.Errorf("writing %s: %w", path, err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return "", fmt.Errorf("%w", err)
+		return fmt.Errorf("%w", err)
 	}
-	return path, nil
+	return nil
 }
 
 // records reads the run in dir's per-iteration records for an export

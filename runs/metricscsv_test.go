@@ -66,3 +66,29 @@ func TestExportMetricsCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestExportTrainingCSV: one row per validation check of the finished
+// training, the selected step marked; a run without one is refused.
+func TestExportTrainingCSV(t *testing.T) {
+	r, err := Create(t.TempDir(), Config{Method: "lff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := ExportTrainingCSV(r.Dir, ""); err == nil || !strings.Contains(err.Error(), "no finished training") {
+		t.Errorf("a run without a result: %v", err)
+	}
+	res := &core.Result{SelectedStep: 20, Curve: []core.CheckPoint{{Step: 10, ValWorst: 0.25}, {Step: 20, ValAcc: 0.75, ValWorst: 0.5, TestAcc: 0.625, TestWorst: 0.125}, {Step: 25, ValWorst: 0.375}}}
+	if err := r.WriteSummary(&Summary{Done: true, Status: core.StatusDone, Result: res}); err != nil {
+		t.Fatal(err)
+	}
+	path, err := ExportTrainingCSV(r.Dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	want := "step,val_acc,val_worst_group_acc,test_acc,test_worst_group_acc,selected\n10,0,0.25,0,0,false\n20,0.75,0.5,0.625,0.125,true\n25,0,0.375,0,0,false\n"
+	if string(b) != want {
+		t.Errorf("training.csv:\n%s\nwant:\n%s", b, want)
+	}
+}
