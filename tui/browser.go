@@ -503,7 +503,15 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, w, h int) string {
 	var sb strings.Builder
 	e := cfg.Eval
 	fmt.Fprintf(&sb, "%s %s: baseline %s on %s, seed %d\n", styles.Title.Render("run"), cfg.ID, cfg.Method, cfg.Dataset.Name, cfg.Settings.Seed)
-	fmt.Fprintf(&sb, "model %s, %d SGD steps (lr %g, momentum %g), validation check every %d\n\n", e.Model, e.Steps, e.LR, e.Momentum, e.EvalEvery)
+	opt := fmt.Sprintf("SGD steps (lr %g, momentum %g)", e.LR, e.Momentum)
+	if e.Optimizer == "adam" {
+		opt = fmt.Sprintf("Adam steps (lr %g)", e.LR)
+	}
+	fmt.Fprintf(&sb, "model %s, %d %s, validation check every %d\n", e.Model, e.Steps, opt, e.EvalEvery)
+	if e.Recipe != "" {
+		fmt.Fprintf(&sb, "recipe: %s\n", e.Recipe)
+	}
+	sb.WriteString("\n")
 	if sum == nil || sum.Result == nil {
 		sb.WriteString("no result yet\n")
 		return sb.String()

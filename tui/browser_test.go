@@ -151,7 +151,7 @@ func TestBrowserKeys(t *testing.T) {
 		// Its training curve, the x axis labelled with the checks' steps:
 		// 47 checks, ticks at checks 0, 23 and 46 (steps 50, 280, 501).
 		screen := ansi.Strip(b.Render())
-		for _, want := range []string{"worst-group accuracy, selected at step 480", "validation (selection)", "training step →", " 50 ", " 280 ", " 501"} {
+		for _, want := range []string{"500 SGD steps (lr 0.1, momentum 0.9)", "worst-group accuracy, selected at step 480", "validation (selection)", "training step →", " 50 ", " 280 ", " 501"} {
 			if !strings.Contains(screen, want) {
 				t.Errorf("baseline view lacks %q:\n%s", want, screen)
 			}
@@ -428,5 +428,17 @@ func TestBrowserSweepKey(t *testing.T) {
 	b.refresh()
 	if cmd := bpress(b, keyMsg("w")); b.Chosen().Kind != ActionSweep || b.Chosen().ID != "cm" || !isQuit(cmd) {
 		t.Errorf("w on a sweep's run: %+v", b.Chosen())
+	}
+}
+
+// TestBaselineTextOptimizer: a baseline trained by Adam (lff's recipe)
+// is described as such, with its recipe, not as SGD with a momentum it
+// does not use.
+func TestBaselineTextOptimizer(t *testing.T) {
+	cfg := testConfig()
+	cfg.Method, cfg.Eval.Optimizer, cfg.Eval.LR, cfg.Eval.Recipe = "lff", "adam", 1e-3, "LfF (Nam et al. 2020)"
+	got := baselineText(&cfg, nil, 80, 24)
+	if !strings.Contains(got, "500 Adam steps (lr 0.001)") || strings.Contains(got, "momentum") || !strings.Contains(got, "recipe: LfF (Nam et al. 2020)") {
+		t.Errorf("baseline text:\n%s", got)
 	}
 }
