@@ -115,3 +115,23 @@ func CheckMethodFlags(methods []string, set map[string]bool) error {
 	}
 	return nil
 }
+
+// DropUnread returns c with every method setting among the flags in set
+// (core.MethodFields) that c's method does not read put back at its
+// default, and set without those flags: a sweep's flag for some of its
+// methods leaves its other cells as they are without it (their hash,
+// the settings their table rows name).
+func DropUnread(c Config, set map[string]bool) (Config, map[string]bool) {
+	def := DefaultConfig(c.Dataset.Name)
+	out := maps.Clone(set)
+	for field := range FieldsSet(set) {
+		readers, own := core.MethodsReading(field)
+		if !own || slices.Contains(readers, c.Method) {
+			continue
+		}
+		st := fieldFlags()[field]
+		reflect.ValueOf(st.Field(&c)).Elem().Set(reflect.ValueOf(st.Field(&def)).Elem())
+		delete(out, st.Flag)
+	}
+	return c, out
+}

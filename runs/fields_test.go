@@ -143,3 +143,26 @@ func TestCheckMethodFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestDropUnread: a method setting the cell's method does not read goes
+// back to its default and leaves the flags given; one it reads stays.
+func TestDropUnread(t *testing.T) {
+	set := map[string]bool{"mask-keep": true, "lff-q": true, "eval-lr": true}
+	c := DefaultConfig("cmnist")
+	c.Method, c.Eval.MaskKeep, c.Eval.LfFQ, c.Eval.LR = "mrm", 0.5, 0.3, 0.05
+	got, gotSet := DropUnread(c, set)
+	if got.Eval.MaskKeep != 0.5 || got.Eval.LfFQ != 0 || got.Eval.LR != 0.05 {
+		t.Errorf("mrm: mask-keep %g (want 0.5), lff-q %g (want the default 0), eval-lr %g (want 0.05)", got.Eval.MaskKeep, got.Eval.LfFQ, got.Eval.LR)
+	}
+	if !gotSet["mask-keep"] || gotSet["lff-q"] || !gotSet["eval-lr"] || !set["lff-q"] {
+		t.Errorf("flags %v (the given %v must stay as they were)", gotSet, set)
+	}
+	plain := DefaultConfig("cmnist")
+	plain.Method, plain.Eval.LR = "lff", 0.05
+	c.Method = "lff"
+	lff, _ := DropUnread(c, set)
+	lff.Eval.LfFQ = 0
+	if lff.Hash(false) != plain.Hash(false) {
+		t.Error("an lff cell given mrm's --mask-keep does not hash as one without it")
+	}
+}

@@ -144,6 +144,7 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 							return nil, fmt.Errorf("--methods: %q: only maple takes an objective (maple:rex)", m)
 						}
 						c.Method = method
+						c, cellSet = runs.DropUnread(c, cellSet) // another method's flag: not this cell's
 						if mixed != nil && core.HasBaselineRecipe(method) {
 							cellSet = maps.Clone(cellSet)
 							for _, field := range core.SharedEvalFields {

@@ -107,3 +107,28 @@ func TestSweepKeepsBaselineRecipes(t *testing.T) {
 		t.Errorf("--penalty in a grid none of whose methods reads it: %v", err)
 	}
 }
+
+// TestCellsDropUnreadFlags: in a grid, a method's own flag sets the cells
+// of the methods that read it; the others are as they are without it.
+func TestCellsDropUnreadFlags(t *testing.T) {
+	base := runs.DefaultConfig("cmnist")
+	base.Eval.MaskKeep = 0.5
+	g := Grid{Datasets: []string{"cmnist"}, Methods: []string{"lff", "mrm"}, Seeds: []uint64{1}}
+	cells, err := g.Cells(base, map[string]bool{"mask-keep": true}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := Grid{Datasets: []string{"cmnist"}, Methods: []string{"lff"}, Seeds: []uint64{1}}.Cells(runs.DefaultConfig("cmnist"), map[string]bool{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cells {
+		want := map[string]float64{"lff": 0, "mrm": 0.5}[c.Config.Method]
+		if c.Config.Eval.MaskKeep != want {
+			t.Errorf("%s: mask-keep %g, want %g", c.Label, c.Config.Eval.MaskKeep, want)
+		}
+		if c.Config.Method == "lff" && c.Config.Hash(false) != alone[0].Config.Hash(false) {
+			t.Errorf("%s: hash %s, want that of a grid without --mask-keep, %s", c.Label, c.Config.Hash(false), alone[0].Config.Hash(false))
+		}
+	}
+}
