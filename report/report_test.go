@@ -283,8 +283,13 @@ func TestTableNeverPoolsUnlikeRuns(t *testing.T) {
 
 func TestRunsPerRow(t *testing.T) {
 	dir := t.TempDir()
+	kept := 0.375
 	for i, seed := range []uint64{1, 2} {
-		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.5 + 0.1*float64(i)}})
+		res := &core.Result{TestAcc: 0.5 + 0.1*float64(i)}
+		if i == 1 {
+			res.KeptWeights = &kept
+		}
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: res})
 		finishedRun(t, dir, seed, i, b)
 	}
 	rows, err := Runs(dir, "s")
@@ -293,7 +298,9 @@ func TestRunsPerRow(t *testing.T) {
 	}
 	var b strings.Builder
 	WriteRunsCSV(&b, rows)
-	if !strings.HasPrefix(b.String(), "run_id,config_hash,") || strings.Count(b.String(), "\n") != 3 {
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if !strings.HasPrefix(lines[0], "run_id,config_hash,") || !strings.HasSuffix(lines[0], ",kept_weight_pct") || len(lines) != 3 ||
+		!strings.HasSuffix(lines[1], "validation,") || !strings.HasSuffix(lines[2], "validation,37.5000") {
 		t.Errorf("csv:\n%s", b.String())
 	}
 }

@@ -327,6 +327,9 @@ type RunRow struct {
 	TestWorst  float64 `json:"test_worst_group_acc"`
 	ValWorst   float64 `json:"val_worst_group_acc"`
 	Selection  string  `json:"selection"`
+	// KeptWeights is the percentage of its weights a weight-masking
+	// method's selected network keeps (sparseirm, mrm); nil for others.
+	KeptWeights *float64 `json:"kept_weight_pct,omitempty"`
 }
 
 // Runs lists the finished runs of a sweep (every finished run when sweep
@@ -351,18 +354,27 @@ func Runs(runsDir, sweep string) ([]RunRow, error) {
 		out = append(out, RunRow{RunID: in.ID, ConfigHash: cfg.Hash(true), Dataset: cfg.Dataset.Name, TrainSize: cfg.Dataset.TrainSize,
 			Model: cfg.Eval.Model, Method: methodLabel(cfg.MethodName(), cfg), Seed: cfg.Settings.Seed,
 			TestAcc: 100 * r.TestAcc, TestWorst: 100 * r.TestWorst, ValWorst: 100 * r.ValWorst, Selection: Selection})
+		if r.KeptWeights != nil {
+			kept := 100 * *r.KeptWeights
+			out[len(out)-1].KeptWeights = &kept
+		}
 	}
 	return out, nil
 }
 
-// WriteRunsCSV writes one CSV row per run.
+// WriteRunsCSV writes one CSV row per run (kept_weight_pct empty for a
+// method that masks no weights).
 func WriteRunsCSV(w io.Writer, rows []RunRow) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"run_id", "config_hash", "dataset", "train_size", "model", "method", "seed", "test_acc", "test_worst", "val_worst", "selection"})
+	cw.Write([]string{"run_id", "config_hash", "dataset", "train_size", "model", "method", "seed", "test_acc", "test_worst", "val_worst", "selection", "kept_weight_pct"})
 	f := func(x float64) string { return fmt.Sprintf("%.4f", x) }
 	for _, r := range rows {
+		kept := "" // not a weight-masking method
+		if r.KeptWeights != nil {
+			kept = f(*r.KeptWeights)
+		}
 		cw.Write([]string{r.RunID, r.ConfigHash, r.Dataset, fmt.Sprint(r.TrainSize), r.Model, r.Method, fmt.Sprint(r.Seed),
-			f(r.TestAcc), f(r.TestWorst), f(r.ValWorst), r.Selection})
+			f(r.TestAcc), f(r.TestWorst), f(r.ValWorst), r.Selection, kept})
 	}
 	cw.Flush()
 	return cw.Error()
