@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"github.com/charmbracelet/colorprofile"
 	"math"
 	"sort"
 	"strconv"
@@ -16,6 +15,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/guptarohit/asciigraph"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
@@ -528,9 +529,11 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, w, h int) string {
 		// their steps (the last check may follow the one before it closer).
 		n := len(r.Curve) - 1
 		step := func(v float64) string { return strconv.Itoa(r.Curve[min(n, max(0, int(math.Round(v))))].Step) }
+		// The test line is dotted, as in maple plot's figure, so that the
+		// two stay apart without colour (NO_COLOR).
 		text += "\n" + plotLines(fmt.Sprintf("worst-group accuracy, selected at step %d", r.SelectedStep),
 			[]string{"validation (selection)", "test (not used)"}, [][]float64{val, test}, w, min(room, 16),
-			0, float64(n), wholeTicks(n), step, "training step →")
+			0, float64(n), wholeTicks(n), step, "training step →", asciigraph.DefaultCharSet, asciigraph.CreateCharSet("·"))
 	}
 	return text
 }

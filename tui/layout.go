@@ -48,10 +48,16 @@ func chart(first int, title string, names []string, series [][]float64, w, h int
 
 // plotLines plots series (each a line of evenly spaced points from x0 to
 // x1) with a legend, ticks x-axis ticks labelled by label, and a caption.
-func plotLines(title string, names []string, series [][]float64, w, h int, x0, x1 float64, ticks int, label func(float64) string, caption string) string {
+// chars, when given, draws series i with chars[i] (and its legend mark
+// with its Horizontal), so that lines stay apart without colour.
+func plotLines(title string, names []string, series [][]float64, w, h int, x0, x1 float64, ticks int, label func(float64) string, caption string, chars ...asciigraph.CharSet) string {
 	var legend []string
 	for i, n := range names {
-		legend = append(legend, styles.Series[i%len(styles.Series)].Render("━ "+n))
+		mark := "━"
+		if i < len(chars) {
+			mark = strings.Repeat(chars[i].Horizontal, 2)
+		}
+		legend = append(legend, styles.Series[i%len(styles.Series)].Render(mark+" "+n))
 	}
 	plotH := max(2, h-5) // title, x axis, its numbers, caption
 	plotW := max(8, w-12)
@@ -66,7 +72,8 @@ func plotLines(title string, names []string, series [][]float64, w, h int, x0, x
 		asciigraph.YAxisValueFormatter(yTick),
 		asciigraph.XAxisRange(x0, x1), asciigraph.XAxisTickCount(ticks),
 		asciigraph.XAxisValueFormatter(label),
-		asciigraph.SeriesColors(cycle(styles.SeriesANSI, len(series))...), asciigraph.Caption(caption))
+		asciigraph.SeriesColors(cycle(styles.SeriesANSI, len(series))...), asciigraph.Caption(caption),
+		asciigraph.SeriesChars(chars...))
 	return title + "  " + strings.Join(legend, " ") + "\n" + g
 }
 
