@@ -78,7 +78,7 @@ type Info struct {
 	Name      string      `json:"name,omitempty"`  // --name
 	Tags      []string    `json:"tags,omitempty"`  // --tag
 	Note      string      `json:"note,omitempty"`  // --note
-	Elapsed   float64     `json:"elapsed"`         // seconds of searching so far (pauses left out)
+	Elapsed   float64     `json:"elapsed"`         // seconds of searching so far (pauses left out); a baseline's of training
 }
 
 // SweepLabel is the run's sweep as the listings print it ("-" for none).
@@ -97,8 +97,8 @@ func (in Info) StartedText() string {
 	return in.Started.Format("01-02 15:04") // in the zone it was recorded in
 }
 
-// DurationText is how long the run has searched (pauses left out), as
-// listings print it.
+// DurationText is how long the run has searched (pauses left out), or a
+// baseline trained, as listings print it.
 func (in Info) DurationText() string {
 	if in.Elapsed <= 0 {
 		return "-"
@@ -184,6 +184,9 @@ func Stat(dir string) Info {
 		in.Status = sum.Status
 		if sum.Result != nil {
 			in.TestWorst, in.TestAcc = sum.Result.TestWorst, sum.Result.TestAcc
+		}
+		if len(snaps) == 0 && cfg != nil && cfg.Method != core.MethodMaple {
+			in.Elapsed = sum.Seconds // a baseline's training: it records no iterations
 		}
 	case Held(dir):
 		in.Status = core.StatusRunning
