@@ -166,7 +166,7 @@ func executeRun(ctx context.Context, f *Factory, r *runs.Run, opt session.Option
 		return err
 	}
 	if sum.Status != core.StatusDone {
-		fmt.Fprintln(f.Err, runs.Continue(f.RunsDir, sum, r.Config.ID))
+		fmt.Fprintln(f.Err, runs.Continue(f.RunsDir, sum, r.Config))
 		switch {
 		case sum.Status == core.StatusInterrupted, sum.Status == core.StatusStopped:
 			// Stopped from the dashboard or by a signal: not finished, so

@@ -144,11 +144,23 @@ func (o *Outcome) Print(w io.Writer) {
 	}
 }
 
-// Continue says how to go on with a run that did not finish, for a
-// person: the resume command, with lower learning rates when it failed
-// on a non-finite value.
-func Continue(runsDir string, s *Summary, id string) string {
+// Continue says how to go on with the run of cfg that did not finish,
+// for a person: the resume command, with lower learning rates when a
+// search failed on a non-finite value. A baseline keeps no checkpoint:
+// resume trains it again from its start.
+func Continue(runsDir string, s *Summary, cfg Config) string {
+	id := cfg.ID
 	cmd := fmt.Sprintf("maple resume %s --runs-dir %s", id, runsDir)
+	if cfg.Method != core.MethodMaple {
+		switch s.Status {
+		case core.StatusDone:
+			return ""
+		case core.StatusFailed:
+			return fmt.Sprintf("run %s (%s) failed: %s\nfix the cause, then train it again with: %s", id, cfg.Method, s.Error, cmd)
+		}
+		return fmt.Sprintf("run %s (%s) %s before it finished; a baseline keeps no checkpoint: %s trains it again from the start (seeded, to the same result)",
+			id, cfg.Method, s.Status, cmd)
+	}
 	switch s.Status {
 	case core.StatusFailed:
 		msg := fmt.Sprintf("run %s failed at iteration %d: %s\n", id, s.Iter, s.Error)

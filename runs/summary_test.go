@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/maple-ood/maple/core"
@@ -22,5 +23,42 @@ func TestStatBaselineTime(t *testing.T) {
 	}
 	if got := Stat(r.Dir).DurationText(); got != "1m30s" {
 		t.Errorf("done: %q, want 1m30s", got)
+	}
+}
+
+// TestContinue: how to go on with a run that did not finish. A search
+// resumes from its checkpoint; a baseline keeps none, and is told so
+// rather than pointed at an iteration and a checkpoint it never had.
+func TestContinue(t *testing.T) {
+	search := Config{ID: "S", Method: core.MethodMaple}
+	base := Config{ID: "B", Method: "lff"}
+	tests := []struct {
+		name string
+		cfg  Config
+		sum  Summary
+		want []string // "" alone: the empty string
+		not  string
+	}{
+		{"search interrupted", search, Summary{Status: core.StatusInterrupted, Iter: 7}, []string{"run S interrupted at iteration 7; its state is checkpointed: continue with maple resume S --runs-dir R"}, "baseline"},
+		{"search failed on NaN", search, Summary{Status: core.StatusFailed, Iter: 3, Error: "non-finite outer risk", Rates: core.LearningRates{Weight: 0.25, Keep: 0.05, Inner: 0.1}},
+			[]string{"failed at iteration 3", "--inner-lr 0.01"}, "baseline"},
+		{"baseline interrupted", base, Summary{Status: core.StatusInterrupted}, []string{"run B (lff) interrupted before it finished; a baseline keeps no checkpoint: maple resume B --runs-dir R trains it again from the start"}, "iteration"},
+		{"baseline stopped", base, Summary{Status: core.StatusStopped}, []string{"run B (lff) stopped before it finished"}, "checkpointed"},
+		{"baseline failed", base, Summary{Status: core.StatusFailed, Error: "lff: gradient is not finite at step 12; lower the learning rate"},
+			[]string{"run B (lff) failed: lff: gradient is not finite at step 12", "train it again with: maple resume B"}, "iteration"},
+		{"done", base, Summary{Status: core.StatusDone}, []string{""}, "resume"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Continue("R", &tc.sum, tc.cfg)
+			for _, w := range tc.want {
+				if (w == "" && got != "") || !strings.Contains(got, w) {
+					t.Errorf("got %q, want %q", got, w)
+				}
+			}
+			if strings.Contains(got, tc.not) {
+				t.Errorf("got %q, which should not say %q", got, tc.not)
+			}
+		})
 	}
 }

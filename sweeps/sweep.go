@@ -212,7 +212,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 		res.Status = core.StatusFailed
 		logf("%-40s failed (%s): %v", c.Label, r.Config.ID, err)
 		if sum != nil {
-			logf("%-40s %s", "", strings.ReplaceAll(runs.Continue(s.Dir, sum, r.Config.ID), "\n", " "))
+			logf("%-40s %s", "", strings.ReplaceAll(runs.Continue(s.Dir, sum, r.Config), "\n", " "))
 		}
 	case sum.Status == core.StatusDone && sum.Result != nil:
 		logf("%-40s done: test acc %.1f%%, test worst-group %.1f%% (selected on validation)", c.Label, 100*sum.Result.TestAcc, 100*sum.Result.TestWorst)
