@@ -511,6 +511,19 @@ func TestStopAndLogs(t *testing.T) {
 		t.Errorf("stop of a stopped run: %v %s", err, out)
 	}
 
+	// A baseline stops the same way; it has no search to attach to.
+	out = run(t, bin, "run", "--dataset", "synthetic", "--method", "erm", "--eval-steps", "1000000", "--detach", "--runs-dir", dir)
+	base := strings.TrimSpace(strings.Split(out, "\n")[0])
+	if b, err := exec.Command(bin, "attach", base, "--lines", "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(b), "is a baseline (erm)") {
+		t.Errorf("attach to a baseline: %v %s", err, b)
+	}
+	if s := run(t, bin, "stop", base, "--runs-dir", dir); !strings.Contains(s, "run "+base+" (erm) stopped; a baseline keeps no checkpoint") {
+		t.Errorf("maple stop of a baseline: %s", s)
+	}
+	if st := mruns.Stat(filepath.Join(dir, base)).Status; st != core.StatusStopped {
+		t.Errorf("baseline status %s after maple stop", st)
+	}
+
 	sweep := exec.Command(bin, "sweep", "--name", "sw", "--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1,2", "--outer-iters", "100000", "--runs-dir", dir)
 	var swErr strings.Builder
 	sweep.Stderr = &swErr

@@ -196,8 +196,14 @@ func detach(f *Factory, r *runs.Run, extra []string) error {
 	if err := session.Detach(exe, r, f.RunsDir, extra); err != nil {
 		return err
 	}
-	fmt.Fprintln(f.Out, r.Config.ID)
-	fmt.Fprintf(f.Err, "search %s runs in the background (log: %s); watch it with maple attach %s\n", r.Config.ID, r.Path(runs.LogFile), r.Config.ID)
+	id := r.Config.ID
+	fmt.Fprintln(f.Out, id)
+	if r.Config.Method != core.MethodMaple {
+		fmt.Fprintf(f.Err, "baseline %s (%s) runs in the background (log: %s); follow it with maple logs -f %s, stop it with maple stop %s\n",
+			id, r.Config.Method, r.Path(runs.LogFile), id, id)
+		return nil
+	}
+	fmt.Fprintf(f.Err, "search %s runs in the background (log: %s); watch it with maple attach %s\n", id, r.Path(runs.LogFile), id)
 	return nil
 }
 

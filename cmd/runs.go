@@ -356,6 +356,9 @@ func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 		}
 		return fmt.Errorf("run %s is not running (it is %s); see maple show %s", id, in.Status, id)
 	}
+	if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Method != core.MethodMaple {
+		return fmt.Errorf("run %s is a baseline (%s): it has no search to watch; follow its progress with maple logs -f %s", id, cfg.Method, id)
+	}
 	cl, err := session.Attach(dir)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/sweeps"
@@ -29,7 +30,7 @@ func NewCmdStop(f *Factory, runF func(*StopOptions) error) *cobra.Command {
 	o := &StopOptions{F: f}
 	c := &cobra.Command{
 		Use:   "stop ID|SWEEP",
-		Short: "Stop a running search (checkpointed, resumable), or a sweep (its running cells, and no new ones)",
+		Short: "Stop a running search (checkpointed, resumable) or baseline, or a sweep (its running cells, and no new ones)",
 		Args:  needArgs(1, "a run id or a sweep name", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
@@ -55,6 +56,10 @@ func stopRun(ctx context.Context, o *StopOptions) error {
 		in, err := session.StopRun(ctx, dir)
 		if err != nil {
 			return err
+		}
+		if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Method != core.MethodMaple {
+			fmt.Fprintf(f.Out, "run %s (%s) %s; a baseline keeps no checkpoint: maple resume %s --runs-dir %s trains it again from the start\n", id, cfg.Method, in.Status, id, f.RunsDir)
+			return nil
 		}
 		fmt.Fprintf(f.Out, "run %s %s at iteration %d; continue it with: maple resume %s --runs-dir %s\n", id, in.Status, in.Iter, id, f.RunsDir)
 		return nil

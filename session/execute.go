@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/maple-ood/maple/runs"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/maple-ood/maple/core"
@@ -46,13 +47,54 @@ func withProgressLines(ctx context.Context, steps int, logf func(string, ...any)
 	})
 }
 
+// baselineControl is what a baseline's socket serves: it can stop (maple
+// stop, a sweep's stop), and has no search to pause, checkpoint or change
+// the rates of.
+type baselineControl struct {
+	cancel  context.CancelFunc
+	stopped atomic.Bool
+}
+
+// errBaselineControl is the answer to what a baseline cannot do.
+var errBaselineControl = errors.New("a baseline has no search to pause, resume, checkpoint or change the rates of; it can only stop")
+
+func (c *baselineControl) Stop() error {
+	c.stopped.Store(true)
+	c.cancel()
+	return nil
+}
+func (*baselineControl) Pause() error                   { return errBaselineControl }
+func (*baselineControl) Resume() error                  { return errBaselineControl }
+func (*baselineControl) SetLR(core.LearningRates) error { return errBaselineControl }
+func (*baselineControl) Checkpoint() error              { return errBaselineControl }
+func (*baselineControl) Exported(int) error             { return errBaselineControl }
+
 // runBaseline trains the comparison method of r and writes its summary.
-func runBaseline(ctx, trainCtx context.Context, r *runs.Run, sp *dataset.Splits, start time.Time) (*runs.Summary, error) {
-	res, err := core.Baseline(trainCtx, sp, r.Config.Method, r.Config.Eval)
-	if ctx.Err() != nil {
-		return &runs.Summary{Status: core.StatusInterrupted}, nil
+// With opt.Socket it listens on the run's socket, so that maple stop can
+// end it (stopped: it keeps no checkpoint, resume trains it again).
+func runBaseline(ctx, trainCtx context.Context, r *runs.Run, sp *dataset.Splits, opt Options, start time.Time) (*runs.Summary, error) {
+	trainCtx, cancel := context.WithCancel(trainCtx)
+	defer cancel()
+	ctl := &baselineControl{cancel: cancel}
+	if opt.Socket {
+		hub := opt.Hub
+		if hub == nil {
+			hub = NewHub()
+		}
+		srv, err := Serve(r, hub, ctl)
+		if err != nil {
+			return nil, err
+		}
+		defer srv.Close()
 	}
-	if err != nil {
+	res, err := core.Baseline(trainCtx, sp, r.Config.Method, r.Config.Eval)
+	switch {
+	case ctx.Err() != nil:
+		return &runs.Summary{Status: core.StatusInterrupted}, nil
+	case err != nil && ctl.stopped.Load(): // a stop after the last step leaves it done
+		s := &runs.Summary{Status: core.StatusStopped, Finished: time.Now(), Seconds: time.Since(start).Seconds(), BestValWorst: -1}
+		return s, r.WriteSummary(s)
+	case err != nil:
 		return nil, fail(r, err, 0, 0, start)
 	}
 	if res.SampleWeights != nil { // LfF's weights, exportable as a search's
@@ -148,7 +190,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 		}
 	}
 	if cfg.Method != "maple" {
-		return runBaseline(ctx, trainCtx, r, sp, start)
+		return runBaseline(ctx, trainCtx, r, sp, opt, start)
 	}
 	eng, err := core.New(sp, cfg.Settings)
 	if err != nil {

@@ -904,3 +904,67 @@ func TestLfFWeightsExported(t *testing.T) {
 		}
 	}
 }
+
+// TestStopBaseline: a baseline listens on its socket, so that maple stop
+// (and a sweep's stop) can end it: it ends stopped, with a summary that
+// says so, and answers what it cannot do (pause) with an error.
+func TestStopBaseline(t *testing.T) {
+	cfg := runs.DefaultConfig("synthetic")
+	cfg.Method, cfg.Eval.Steps = "erm", 1_000_000 // far longer than the test
+	r, err := runs.Create(t.TempDir(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	sp, _ := loaders.Synthetic(loaders.DefaultSynthetic())
+	type out struct {
+		sum *runs.Summary
+		err error
+	}
+	done := make(chan out, 1)
+	go func() {
+		sum, err := Execute(context.Background(), r, sp, Options{Socket: true})
+		done <- out{sum, err}
+	}()
+	var cl *Client
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if cl, err = Attach(r.Dir); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the baseline's socket never listened: %v", err)
+		}
+	}
+	<-cl.Msgs // hello
+	if err := cl.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-cl.Msgs:
+		if m.Kind != MsgError || !strings.Contains(m.Error, "can only stop") {
+			t.Errorf("pause of a baseline: %+v", m)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer to pause")
+	}
+	cl.Close()
+	stopper, err := Attach(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopper.Close()
+	if err := stopper.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case o := <-done:
+		if o.err != nil || o.sum.Status != core.StatusStopped {
+			t.Fatalf("Execute: %+v %v, want stopped", o.sum, o.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the baseline did not stop")
+	}
+	if sum, err := runs.ReadSummary(r.Dir); err != nil || sum == nil || sum.Status != core.StatusStopped || sum.Done {
+		t.Errorf("summary.json: %+v %v, want stopped", sum, err)
+	}
+}
