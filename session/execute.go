@@ -18,7 +18,7 @@ type Options struct {
 	Log    io.Writer // progress lines and messages; nil for none
 	Lines  bool      // print a progress line per outer iteration on Log
 	Hub    *Hub      // live listeners; nil for a private hub
-	Socket bool      // serve the attach socket while the search runs
+	Socket bool      // serve the attach socket while the search runs (a baseline's: to stop it)
 	// Ready is called with the engine once it exists and the socket
 	// listens, before the search starts (never for a baseline).
 	Ready func(Control)
