@@ -517,7 +517,7 @@ func TestStopAndLogs(t *testing.T) {
 	if b, err := exec.Command(bin, "attach", base, "--lines", "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(b), "is a baseline (erm)") {
 		t.Errorf("attach to a baseline: %v %s", err, b)
 	}
-	if s := run(t, bin, "stop", base, "--runs-dir", dir); !strings.Contains(s, "run "+base+" (erm) stopped; a baseline keeps no checkpoint") {
+	if s := run(t, bin, "stop", base, "--runs-dir", dir); !strings.Contains(s, "run "+base+" (erm) stopped before it finished; a baseline keeps no checkpoint") {
 		t.Errorf("maple stop of a baseline: %s", s)
 	}
 	if st := mruns.Stat(filepath.Join(dir, base)).Status; st != core.StatusStopped {

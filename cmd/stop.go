@@ -58,8 +58,10 @@ func stopRun(ctx context.Context, o *StopOptions) error {
 			return err
 		}
 		if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Method != core.MethodMaple {
-			fmt.Fprintf(f.Out, "run %s (%s) %s; a baseline keeps no checkpoint: maple resume %s --runs-dir %s trains it again from the start\n", id, cfg.Method, in.Status, id, f.RunsDir)
-			return nil
+			if sum, err := runs.ReadSummary(dir); err == nil && sum != nil {
+				fmt.Fprintln(f.Out, runs.Continue(f.RunsDir, sum, *cfg)) // a baseline: no checkpoint, no iteration
+				return nil
+			}
 		}
 		fmt.Fprintf(f.Out, "run %s %s at iteration %d; continue it with: maple resume %s --runs-dir %s\n", id, in.Status, in.Iter, id, f.RunsDir)
 		return nil
