@@ -548,6 +548,31 @@ func TestStopAndLogs(t *testing.T) {
 	if code := sweep.ProcessState.ExitCode(); code != 130 || !strings.Contains(swErr.String(), "not started: the sweep was stopped") {
 		t.Errorf("the stopped sweep: %v, exit %d\n%s", err, code, swErr.String())
 	}
+
+	// A sweep's baseline cell stops too, and is told it trains again.
+	bsweep := exec.Command(bin, "sweep", "--name", "bsw", "--datasets", "synthetic", "--methods", "erm", "--seeds", "1", "--eval-steps", "1000000", "--runs-dir", dir)
+	var bswErr strings.Builder
+	bsweep.Stderr = &bswErr
+	if err := bsweep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		out, _ := exec.Command(bin, "sweep", "--name", "bsw", "--status", "--runs-dir", dir).CombinedOutput()
+		if strings.Contains(string(out), "1 running") {
+			break
+		}
+		if time.Now().After(deadline) {
+			bsweep.Process.Kill()
+			t.Fatal("the baseline sweep's cell never ran")
+		}
+	}
+	if s := run(t, bin, "stop", "bsw", "--runs-dir", dir); !strings.Contains(s, "1 running cells stopped") || strings.Contains(s, "iteration") {
+		t.Errorf("maple stop bsw: %s", s)
+	}
+	bsweep.Wait()
+	if !strings.Contains(bswErr.String(), "stopped before it finished") || !strings.Contains(bswErr.String(), "rerun the sweep to train it again from the start") {
+		t.Errorf("the stopped baseline cell:\n%s", bswErr.String())
+	}
 }
 
 // TestNamesAndTags: --name, --tag and --note label a run; the name finds

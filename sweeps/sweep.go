@@ -216,6 +216,8 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 		}
 	case sum.Status == core.StatusDone && sum.Result != nil:
 		logf("%-40s done: test acc %.1f%%, test worst-group %.1f%% (selected on validation)", c.Label, 100*sum.Result.TestAcc, 100*sum.Result.TestWorst)
+	case r.Config.Method != core.MethodMaple: // no checkpoint, no iterations
+		logf("%-40s %s before it finished (%s); rerun the sweep to train it again from the start", c.Label, sum.Status, r.Config.ID)
 	default:
 		logf("%-40s %s at iteration %d (%s); rerun the sweep to resume it", c.Label, sum.Status, sum.Iter, r.Config.ID)
 	}
