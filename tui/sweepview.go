@@ -129,6 +129,10 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case key.Matches(m, v.keys.Open):
 			c := v.tbl.Cursor()
 			if c >= 0 && c < len(v.cells) && v.cells[c].State == "running" && v.cells[c].RunID != "" {
+				if in := v.cells[c].Info; in != nil && in.Total == 0 {
+					v.note = fmt.Sprintf("%s is a baseline: it has no search to watch; its progress: maple logs -f %s", v.cells[c].RunID, v.cells[c].RunID)
+					return v, nil
+				}
 				v.attach = v.cells[c].RunID
 				return v, tea.Quit
 			}
@@ -151,14 +155,27 @@ func (v *SweepView) counts() map[string]int {
 	return n
 }
 
-// eta estimates the time left: each running cell's remaining iterations
-// at its own pace, and the waiting cells at the mean searching time of
-// the finished and running ones, shared over the cells running at once.
+// eta estimates the time left: each running search's remaining
+// iterations at its own pace, each running baseline (which counts no
+// iterations) at the mean time of the cells less its time so far, and
+// the waiting cells at that mean (of the finished cells and the running
+// searches), shared over the cells running at once.
 func (v *SweepView) eta() (time.Duration, bool) {
 	var total, known float64
 	var left float64
 	running := 0
+	var since []float64 // the running baselines' seconds so far
 	for _, c := range v.cells {
+		if in := c.Info; in != nil && in.Total == 0 {
+			switch {
+			case c.State == "done" && in.Elapsed > 0:
+				total += in.Elapsed
+				known++
+			case c.State == "running" && !in.Started.IsZero():
+				since = append(since, time.Since(in.Started).Seconds())
+			}
+			continue
+		}
 		if c.Info == nil || c.Info.Iter == 0 || c.Info.Elapsed <= 0 {
 			continue
 		}
@@ -176,6 +193,10 @@ func (v *SweepView) eta() (time.Duration, bool) {
 	}
 	if known == 0 {
 		return 0, false
+	}
+	for _, s := range since {
+		running++
+		left += max(0, total/known-s)
 	}
 	left += float64(v.counts()["waiting"]) * total / known
 	return time.Duration(left / float64(max(running, 1)) * float64(time.Second)).Round(time.Second), true

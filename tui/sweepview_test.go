@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -45,5 +46,30 @@ func TestSweepView(t *testing.T) {
 	}
 	if _, cmd := v.Update(keyMsg("y")); !isQuit(cmd) || !v.stopped {
 		t.Error("y did not stop the sweep")
+	}
+}
+
+// TestSweepViewBaselines: a sweep of baselines (which count no
+// iterations) gets a time left from its finished cells' times and its
+// running cells' time so far, and enter on a running baseline says it
+// has no search to watch instead of opening an empty dashboard.
+func TestSweepViewBaselines(t *testing.T) {
+	cells := []sweeps.CellState{
+		{Label: "b|1", State: "done", RunID: "R1", Info: &runs.Info{Method: "lff", Elapsed: 600, TestAcc: 0.7}},
+		{Label: "b|2", State: "running", RunID: "R2", Info: &runs.Info{Method: "lff", Started: time.Now().Add(-200 * time.Second), TestAcc: -1}},
+		{Label: "b|3", State: "waiting"},
+	}
+	v := NewSweepView("runs", "sw", nil)
+	v.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	v.Update(sweepMsg{cells: cells})
+	head := ansi.Strip(strings.Split(v.Render(), "\n")[0])
+	// Left: the running cell's 600 - 200 s and the waiting one's 600 s,
+	// one cell at a time: 1000 s (a second either way for the clock).
+	if !strings.Contains(head, "about 16m") {
+		t.Errorf("header %q, want about 16m40s left", head)
+	}
+	v.Update(keyMsg("down"))
+	if _, cmd := v.Update(keyMsg("enter")); v.attach != "" || isQuit(cmd) || !strings.Contains(v.note, "R2 is a baseline") {
+		t.Errorf("enter on a running baseline: attach %q note %q", v.attach, v.note)
 	}
 }
