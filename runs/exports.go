@@ -17,6 +17,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
+	"github.com/sbinet/npyio/npy"
 )
 
 // Export is export.json: what a set of exported weights is.
@@ -258,8 +259,20 @@ func ReadExport(dir string) (*Export, error) {
 // dir (steps > 0 replaces the run's evaluation steps), writes the result
 // to eval-<model>.json in the run, and returns it and the file's path.
 func Eval(ctx context.Context, dir, model string, steps int, ov Overrides, progress io.Writer) (*Config, *core.Result, string, error) {
-	cfg, sp, o, err := Final(dir, ov, progress)
+	cfg, err := ReadConfig(dir)
 	if err != nil {
+		return nil, nil, "", err
+	}
+	var sp *dataset.Splits
+	var u []float64
+	method := cfg.Method
+	if cfg.Method == core.MethodMaple {
+		var o *core.Output
+		if cfg, sp, o, err = Final(dir, ov, progress); err != nil {
+			return nil, nil, "", err
+		}
+		u = o.Weights()
+	} else if sp, u, err = baselineWeights(dir, cfg, ov, progress); err != nil {
 		return nil, nil, "", err
 	}
 	es := cfg.Eval
@@ -270,12 +283,42 @@ func Eval(ctx context.Context, dir, model string, steps int, ov Overrides, progr
 	if _, err := core.Memory(sp, "erm", cfg.Settings, es); err != nil {
 		return nil, nil, "", err
 	}
-	res, err := core.WeightedERM(ctx, sp, o.Weights(), es, "maple")
+	res, err := core.WeightedERM(ctx, sp, u, es, method)
 	if err != nil {
 		return nil, nil, "", err
 	}
 	path, err := WriteEval(dir, model, res)
 	return cfg, res, path, err
+}
+
+// baselineWeights reads the per-sample weights a baseline run ended with
+// (its u.npy, float64 as written; of the baselines only lff writes one)
+// and the run's dataset.
+func baselineWeights(dir string, cfg *Config, ov Overrides, progress io.Writer) (*dataset.Splits, []float64, error) {
+	if _, err := ReadExport(dir); err != nil {
+		return nil, nil, fmt.Errorf("run %s (%s) has no per-sample weights to train on (of the baselines only lff ends with some)", cfg.ID, cfg.Method)
+	}
+	path := filepath.Join(dir, UNPY)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w", err)
+	}
+	defer f.Close()
+	var u []float64
+	if err := npy.Read(f, &u); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if ov.DataDir != "" {
+		cfg.Dataset.DataDir = ov.DataDir
+	}
+	sp, err := cfg.Dataset.Load(cfg.Settings.Seed, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(u) != sp.Train.N {
+		return nil, nil, fmt.Errorf("%s holds %d weights for %d training samples; was the file replaced?", path, len(u), sp.Train.N)
+	}
+	return sp, u, nil
 }
 
 // copyExports exports a baseline's per-sample weights, which its run

@@ -38,7 +38,7 @@ func final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Spli
 		return nil, nil, nil, 0, err
 	}
 	if cfg.Method != "maple" {
-		return nil, nil, nil, 0, fmt.Errorf("run %s is a %s baseline: it has no learned weights", cfg.ID, cfg.Method)
+		return nil, nil, nil, 0, fmt.Errorf("run %s is a baseline (%s): it has no search checkpoint", cfg.ID, cfg.Method)
 	}
 	if ov.DataDir != "" {
 		cfg.Dataset.DataDir = ov.DataDir
