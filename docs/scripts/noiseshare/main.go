@@ -1,9 +1,11 @@
 // Command noiseshare tells where a run's exported training weights
 // (u.npy: a maple search's, or LfF's) go with respect to the dataset's
-// label noise: the fraction of the training samples whose label the
-// construction flipped, and the fraction of the total weight they carry.
-// A method that learns the noise puts far more than their share on them.
-// One CSV row per run:
+// label noise and its spurious attribute: the fraction of the training
+// samples whose label the construction flipped, and the fraction of the
+// total weight they carry (a method that learns the noise puts far more
+// than their share on them); and the same for the samples whose
+// spurious attribute disagrees with their label (the bias-conflicting
+// ones, which LfF sets out to upweight). One CSV row per run:
 //
 //	go run ./docs/scripts/noiseshare -runs-dir DIR ID...
 //
@@ -21,6 +23,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 )
@@ -33,9 +36,9 @@ func main() {
 		os.Exit(2)
 	}
 	w := csv.NewWriter(os.Stdout)
-	w.Write([]string{"run_id", "dataset", "method", "seed", "noisy_frac", "noisy_weight_share"})
+	w.Write([]string{"run_id", "dataset", "method", "seed", "noisy_frac", "noisy_weight_share", "conflict_frac", "conflict_weight_share"})
 	for _, id := range flag.Args() {
-		row, err := share(*dir, id)
+		row, err := rowFor(*dir, id)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "noiseshare: %s: %v\n", id, err)
 			os.Exit(1)
@@ -49,7 +52,8 @@ func main() {
 	}
 }
 
-func share(dir, id string) ([]string, error) {
+// rowFor is the CSV row of run id in dir.
+func rowFor(dir, id string) ([]string, error) {
 	r, err := runs.Open(dir, id)
 	if err != nil {
 		return nil, err
@@ -62,24 +66,46 @@ func share(dir, id string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr := sp.Train
+	s, err := shares(u, sp.Train)
+	if err != nil {
+		return nil, err
+	}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+	return []string{id, sp.Name, r.Config.Method, strconv.FormatUint(r.Config.Settings.Seed, 10),
+		f(s.noisyFrac), f(s.noisyShare), f(s.conflictFrac), f(s.conflictShare)}, nil
+}
+
+// share is where the weights go: the fractions of the training samples
+// with a flipped label and with an attribute that disagrees with their
+// (observed) label, and the fractions of the total weight on each.
+type share struct {
+	noisyFrac, noisyShare, conflictFrac, conflictShare float64
+}
+
+// shares computes them for the weights u of tr's samples.
+func shares(u []float32, tr *dataset.Dataset) (share, error) {
 	if tr.CleanY == nil {
-		return nil, fmt.Errorf("dataset %s records no label noise", sp.Name)
+		return share{}, fmt.Errorf("dataset %s records no label noise", tr.Name)
 	}
 	if len(u) != tr.N {
-		return nil, fmt.Errorf("u.npy has %d weights for %d training samples", len(u), tr.N)
+		return share{}, fmt.Errorf("u.npy has %d weights for %d training samples", len(u), tr.N)
 	}
-	var noisy, total, onNoisy float64
+	var s share
+	var total float64
 	for i, v := range u {
 		total += float64(v)
 		if tr.Y[i] != tr.CleanY[i] {
-			noisy++
-			onNoisy += float64(v)
+			s.noisyFrac++
+			s.noisyShare += float64(v)
+		}
+		if tr.Attr[i] != tr.Y[i] {
+			s.conflictFrac++
+			s.conflictShare += float64(v)
 		}
 	}
 	if !(total > 0) {
-		return nil, fmt.Errorf("every weight is zero")
+		return share{}, fmt.Errorf("every weight is zero")
 	}
-	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
-	return []string{id, sp.Name, r.Config.Method, strconv.FormatUint(r.Config.Settings.Seed, 10), f(noisy / float64(tr.N)), f(onNoisy / total)}, nil
+	n := float64(tr.N)
+	return share{s.noisyFrac / n, s.noisyShare / total, s.conflictFrac / n, s.conflictShare / total}, nil
 }
