@@ -5,7 +5,8 @@
 // total weight they carry (a method that learns the noise puts far more
 // than their share on them); and the same for the samples whose
 // spurious attribute disagrees with their label (the bias-conflicting
-// ones, which LfF sets out to upweight). One CSV row per run:
+// ones, which LfF sets out to upweight). The noise columns are empty
+// for a dataset without label noise. One CSV row per run:
 //
 //	go run ./docs/scripts/noiseshare -runs-dir DIR ID...
 //
@@ -71,22 +72,25 @@ func rowFor(dir, id string) ([]string, error) {
 		return nil, err
 	}
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+	noisyFrac, noisyShare := "", "" // a dataset without label noise
+	if s.noise {
+		noisyFrac, noisyShare = f(s.noisyFrac), f(s.noisyShare)
+	}
 	return []string{id, sp.Name, r.Config.Method, strconv.FormatUint(r.Config.Settings.Seed, 10),
-		f(s.noisyFrac), f(s.noisyShare), f(s.conflictFrac), f(s.conflictShare)}, nil
+		noisyFrac, noisyShare, f(s.conflictFrac), f(s.conflictShare)}, nil
 }
 
 // share is where the weights go: the fractions of the training samples
-// with a flipped label and with an attribute that disagrees with their
-// (observed) label, and the fractions of the total weight on each.
+// with a flipped label (where the dataset has label noise: noise) and
+// with an attribute that disagrees with their (observed) label, and the
+// fractions of the total weight on each.
 type share struct {
+	noise                                              bool
 	noisyFrac, noisyShare, conflictFrac, conflictShare float64
 }
 
 // shares computes them for the weights u of tr's samples.
 func shares(u []float32, tr *dataset.Dataset) (share, error) {
-	if tr.CleanY == nil {
-		return share{}, fmt.Errorf("dataset %s records no label noise", tr.Name)
-	}
 	if len(u) != tr.N {
 		return share{}, fmt.Errorf("u.npy has %d weights for %d training samples", len(u), tr.N)
 	}
@@ -94,7 +98,7 @@ func shares(u []float32, tr *dataset.Dataset) (share, error) {
 	var total float64
 	for i, v := range u {
 		total += float64(v)
-		if tr.Y[i] != tr.CleanY[i] {
+		if tr.CleanY != nil && tr.Y[i] != tr.CleanY[i] {
 			s.noisyFrac++
 			s.noisyShare += float64(v)
 		}
@@ -107,5 +111,5 @@ func shares(u []float32, tr *dataset.Dataset) (share, error) {
 		return share{}, fmt.Errorf("every weight is zero")
 	}
 	n := float64(tr.N)
-	return share{s.noisyFrac / n, s.noisyShare / total, s.conflictFrac / n, s.conflictShare / total}, nil
+	return share{tr.CleanY != nil, s.noisyFrac / n, s.noisyShare / total, s.conflictFrac / n, s.conflictShare / total}, nil
 }

@@ -20,7 +20,7 @@ func TestShares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := share{noisyFrac: 0.25, noisyShare: 0.3, conflictFrac: 0.5, conflictShare: 0.6}
+	want := share{noise: true, noisyFrac: 0.25, noisyShare: 0.3, conflictFrac: 0.5, conflictShare: 0.6}
 	for _, c := range []struct {
 		name      string
 		got, want float64
@@ -33,8 +33,8 @@ func TestShares(t *testing.T) {
 	if _, err := shares([]float32{0, 0, 0, 0}, tr); err == nil {
 		t.Error("all-zero weights accepted")
 	}
-	tr.CleanY = nil
-	if _, err := shares([]float32{1, 2, 3, 4}, tr); err == nil {
-		t.Error("a dataset without label noise accepted")
+	tr.CleanY = nil // no label noise: no noisy samples, the conflicting ones as before
+	if got, err := shares([]float32{1, 2, 3, 4}, tr); err != nil || got.noise || got.noisyShare != 0 || math.Abs(got.conflictShare-0.6) > 1e-12 {
+		t.Errorf("without label noise: %+v %v", got, err)
 	}
 }
