@@ -244,11 +244,7 @@ func (b *Browser) refresh() {
 		}
 		cols[j] = table.Column{Title: c, Width: max(widths[j], len([]rune(c)))}
 	}
-	cur := b.tbl.Cursor()
-	b.tbl.SetRows(nil) // the old rows may have another column count
-	b.tbl.SetColumns(cols)
-	b.tbl.SetRows(rows)
-	b.tbl.SetCursor(min(max(cur, 0), max(0, len(rows)-1)))
+	setTable(&b.tbl, cols, rows)
 }
 
 func (b *Browser) current() (runs.Info, bool) {

@@ -442,3 +442,42 @@ func TestBaselineTextOptimizer(t *testing.T) {
 		t.Errorf("baseline text:\n%s", got)
 	}
 }
+
+// TestBrowserCursorStaysOnScreen: wherever the keys move the cursor (to
+// the end, a page down, back up row by row), its row is on the screen,
+// also after the listing reloads (every second while the browser is
+// open). The reload lost it: after G at 60x20 the next reload showed the
+// rows above the last run, with the cursor on the last, off the screen.
+func TestBrowserCursorStaysOnScreen(t *testing.T) {
+	dir := t.TempDir()
+	for range 30 {
+		r, err := runs.Create(dir, testConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+	}
+	for _, size := range [][2]int{{60, 20}, {120, 40}, {200, 60}} {
+		b := newBrowser(dir, size[0], size[1])
+		if len(b.view) != 30 {
+			t.Fatalf("%d runs listed, want 30", len(b.view))
+		}
+		keys := []string{"G", "k", "k", "g", "f", "f", "j", "G"}
+		for range 29 {
+			keys = append(keys, "k")
+		}
+		for range 29 {
+			keys = append(keys, "j")
+		}
+		for i, k := range keys {
+			bpress(b, keyMsg(k))
+			for _, when := range []string{"", " and a reload"} {
+				id := b.view[b.tbl.Cursor()].ID
+				if !strings.Contains(ansi.Strip(b.Render()), id) {
+					t.Fatalf("%dx%d, after key %d (%q)%s: the cursor's run %s is not on the screen:\n%s", size[0], size[1], i, k, when, id, ansi.Strip(b.Render()))
+				}
+				b.Update(b.loadCmd()())
+			}
+		}
+	}
+}

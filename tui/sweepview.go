@@ -218,11 +218,7 @@ func (v *SweepView) layout() {
 			cols[j].Width = max(cols[j].Width, len(s))
 		}
 	}
-	cur := v.tbl.Cursor()
-	v.tbl.SetRows(nil)
-	v.tbl.SetColumns(cols)
-	v.tbl.SetRows(rows)
-	v.tbl.SetCursor(min(max(cur, 0), max(0, len(rows)-1)))
+	setTable(&v.tbl, cols, rows)
 }
 
 // View implements tea.Model.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -71,5 +72,28 @@ func TestSweepViewBaselines(t *testing.T) {
 	v.Update(keyMsg("down"))
 	if _, cmd := v.Update(keyMsg("enter")); v.attach != "" || isQuit(cmd) || !strings.Contains(v.note, "R2 is a baseline") {
 		t.Errorf("enter on a running baseline: attach %q note %q", v.attach, v.note)
+	}
+}
+
+// TestSweepViewCursorStaysOnScreen: the cursor's cell stays on the
+// screen when the sweep's state is read again (every second), also at
+// the end of a sweep longer than the screen.
+func TestSweepViewCursorStaysOnScreen(t *testing.T) {
+	var cells []sweeps.CellState
+	for i := range 40 {
+		cells = append(cells, sweeps.CellState{Label: fmt.Sprintf("cmnist|mlp|erm|%d", i+1), State: "waiting"})
+	}
+	v := NewSweepView("runs", "sw", make(chan struct{}))
+	v.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	v.Update(sweepMsg{cells: cells})
+	for i, k := range []string{"G", "k", "k", "g", "G"} {
+		v.Update(keyMsg(k))
+		for _, when := range []string{"", " and a reload"} {
+			label := cells[v.tbl.Cursor()].Label
+			if !strings.Contains(ansi.Strip(v.Render()), label+" ") {
+				t.Fatalf("after key %d (%q)%s: the cursor's cell %s is not on the screen:\n%s", i, k, when, label, ansi.Strip(v.Render()))
+			}
+			v.Update(sweepMsg{cells: cells})
+		}
 	}
 }
