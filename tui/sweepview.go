@@ -33,6 +33,7 @@ type SweepView struct {
 	done      <-chan struct{} // closes when the sweep this process runs ends (nil: none)
 	confirm   bool            // q asked whether to stop the sweep this process runs
 	stopped   bool            // y answered: stop it
+	common    string          // the label parts every cell shares, * where they differ, when the CELL column shows only the rest ("": full labels)
 }
 
 type sweepKeys struct{ Open, Quit key.Binding }
@@ -214,7 +215,22 @@ func (v *SweepView) layout() {
 			acc = pctText(c.Info.TestAcc)
 		}
 		rows[i] = table.Row{c.Label, c.State, c.RunID, it, acc}
-		for j, s := range rows[i] {
+	}
+	v.common = ""
+	if tableWidth(cols, rows) > v.width { // the labels' shared parts go to the header
+		labels := make([]string, len(rows))
+		for i, r := range rows {
+			labels[i] = r[0]
+		}
+		var short []string
+		if short, v.common = shortLabels(labels); v.common != "" {
+			for i := range rows {
+				rows[i][0] = short[i]
+			}
+		}
+	}
+	for _, r := range rows {
+		for j, s := range r {
 			cols[j].Width = max(cols[j].Width, len(s))
 		}
 	}
@@ -228,10 +244,19 @@ func (v *SweepView) View() tea.View { return screen(v.Render()) }
 func (v *SweepView) Render() string {
 	w, h := max(v.width, 40), max(v.height, 8)
 	n := v.counts()
-	head := fmt.Sprintf("%s sweep %s: %d cells: %d done, %d running, %d waiting, %d failed, %d stopped or interrupted",
-		styles.Title.Render("maple"), v.name, len(v.cells), n["done"], n["running"], n["waiting"], n["failed"], n["stopped"]+n["interrupted"])
+	n["stopped or interrupted"] = n["stopped"] + n["interrupted"]
+	var states []string // the states some cell is in
+	for _, st := range []string{"done", "running", "waiting", "failed", "stopped or interrupted"} {
+		if n[st] > 0 {
+			states = append(states, fmt.Sprintf("%d %s", n[st], st))
+		}
+	}
+	head := fmt.Sprintf("%s sweep %s: %d cells: %s", styles.Title.Render("maple"), v.name, len(v.cells), strings.Join(states, ", "))
 	if eta, ok := v.eta(); ok && n["running"]+n["waiting"] > 0 {
 		head += fmt.Sprintf(" · about %s left", eta)
+	}
+	if v.common != "" {
+		head += "\n" + styles.Dim.Render("cells "+v.common)
 	}
 	body := v.tbl.View()
 	if v.err != nil {
@@ -252,4 +277,63 @@ func RunSweepView(ctx context.Context, tio IO, dir, name string, done <-chan str
 	v := NewSweepView(dir, name, done)
 	_, err = tea.NewProgram(v, options(ctx, tio)...).Run()
 	return v.attach, v.stopped, err
+}
+
+// tableWidth is how wide the table of cols and rows is drawn: each
+// column as wide as its widest cell or title, with the cell padding.
+func tableWidth(cols []table.Column, rows []table.Row) int {
+	w := 0
+	for j, c := range cols {
+		cw := max(c.Width, len(c.Title))
+		for _, r := range rows {
+			cw = max(cw, len(r[j]))
+		}
+		w += cw + 2
+	}
+	return w
+}
+
+// shortLabels drops from sweep cell labels ("dataset|size|model|method|seed")
+// the parts every label shares: short holds what is left of each, and
+// common the label with * for the parts that differ. common is "" (and
+// short nil) when nothing is shared or nothing differs.
+func shortLabels(labels []string) (short []string, common string) {
+	if len(labels) < 2 {
+		return nil, ""
+	}
+	parts := make([][]string, len(labels))
+	for i, l := range labels {
+		parts[i] = strings.Split(l, "|")
+		if len(parts[i]) != len(parts[0]) {
+			return nil, ""
+		}
+	}
+	same := make([]bool, len(parts[0]))
+	pattern := make([]string, len(parts[0]))
+	nsame := 0
+	for j := range parts[0] {
+		same[j] = true
+		for _, p := range parts[1:] {
+			same[j] = same[j] && p[j] == parts[0][j]
+		}
+		pattern[j] = "*"
+		if same[j] {
+			pattern[j] = parts[0][j]
+			nsame++
+		}
+	}
+	if nsame == 0 || nsame == len(same) {
+		return nil, ""
+	}
+	short = make([]string, len(labels))
+	for i, p := range parts {
+		var rest []string
+		for j, v := range p {
+			if !same[j] {
+				rest = append(rest, v)
+			}
+		}
+		short[i] = strings.Join(rest, "|")
+	}
+	return short, strings.Join(pattern, "|")
 }

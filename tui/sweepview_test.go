@@ -97,3 +97,55 @@ func TestSweepViewCursorStaysOnScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestShortLabels(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		labels []string
+		short  []string
+		common string
+	}{
+		{"seeds differ", []string{"cmnist|0|mlp:390,390|sparseirm|1", "cmnist|0|mlp:390,390|sparseirm|2"}, []string{"1", "2"}, "cmnist|0|mlp:390,390|sparseirm|*"},
+		{"methods and seeds differ", []string{"c|0|m|erm|1", "c|0|m|lff|1", "c|0|m|erm|2"}, []string{"erm|1", "lff|1", "erm|2"}, "c|0|m|*|*"},
+		{"nothing shared", []string{"a|1", "b|2"}, nil, ""},
+		{"nothing differs", []string{"a|1", "a|1"}, nil, ""},
+		{"one cell", []string{"a|1"}, nil, ""},
+		{"parts of other counts", []string{"a|1", "a|1|x"}, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			short, common := shortLabels(tc.labels)
+			if common != tc.common || fmt.Sprint(short) != fmt.Sprint(tc.short) {
+				t.Errorf("shortLabels(%q) = %q, %q; want %q, %q", tc.labels, short, common, tc.short, tc.common)
+			}
+		})
+	}
+}
+
+// TestSweepViewNarrow: on a narrow screen the header names only the
+// states some cell is in, and the CELL column drops the label parts every
+// cell shares (the header shows them), so that the run ids fit; a wide
+// screen keeps the full labels.
+func TestSweepViewNarrow(t *testing.T) {
+	cells := []sweeps.CellState{
+		{Label: "cmnist|0|mlp:390,390|sparseirm|1", State: "running", RunID: "20261124-041225-02", Info: &runs.Info{TestAcc: -1}},
+		{Label: "cmnist|0|mlp:390,390|sparseirm|2", State: "waiting"},
+		{Label: "cmnist|0|mlp:390,390|sparseirm|3", State: "waiting"},
+	}
+	v := NewSweepView("runs", "b24c-d", make(chan struct{}))
+	v.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	v.Update(sweepMsg{cells: cells})
+	lines := strings.Split(ansi.Strip(v.Render()), "\n")
+	if lines[0] != "maple sweep b24c-d: 3 cells: 1 running, 2 waiting" {
+		t.Errorf("header %q", lines[0])
+	}
+	if lines[1] != "cells cmnist|0|mlp:390,390|sparseirm|*" {
+		t.Errorf("second line %q, want the shared label parts", lines[1])
+	}
+	if !strings.Contains(lines[3], " 1 ") || !strings.Contains(lines[3], "20261124-041225-02") {
+		t.Errorf("first cell %q: want its seed and its whole run id", lines[3])
+	}
+	v.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	if r := ansi.Strip(v.Render()); !strings.Contains(r, "cmnist|0|mlp:390,390|sparseirm|1 ") || strings.Contains(r, "cells cmnist") {
+		t.Errorf("at 200 columns the full labels:\n%s", r)
+	}
+}
