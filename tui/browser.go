@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/guptarohit/asciigraph"
 
 	"github.com/maple-ood/maple/core"
@@ -511,12 +512,17 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, w, h int) string {
 	sb.WriteString("\n")
 	if sum == nil || sum.Result == nil {
 		sb.WriteString("no result yet\n")
-		return sb.String()
+		return ansi.Wrap(sb.String(), max(w, 20), "")
 	}
 	r := sum.Result
 	r.Report(&sb)
-	text := sb.String()
-	if room := h - strings.Count(text, "\n") - 2; len(r.Curve) >= 2 && room >= 8 {
+	// Wrapped, not cut at the screen's edge: a cut "step 250" read as 25.
+	text := ansi.Wrap(sb.String(), max(w, 20), "")
+	room := h - strings.Count(text, "\n") - 2
+	if hint := ansi.Wrap(fmt.Sprintf("(the training curve needs a taller screen, or: maple export %s --format training-csv)", cfg.ID), max(w, 20), ""); len(r.Curve) >= 2 && room < 8 && strings.Count(hint, "\n") < room {
+		text += styles.Dim.Render(hint) + "\n"
+	}
+	if len(r.Curve) >= 2 && room >= 8 {
 		val, test := make([]float64, len(r.Curve)), make([]float64, len(r.Curve))
 		for i, c := range r.Curve {
 			val[i], test[i] = c.ValWorst, c.TestWorst

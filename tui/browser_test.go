@@ -481,3 +481,34 @@ func TestBrowserCursorStaysOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineTextNarrow: on a narrow screen a baseline's description is
+// wrapped, not cut at the edge (a cut "at step 250" read "at step 25"),
+// and where the curve has no room a line says how to draw it.
+func TestBaselineTextNarrow(t *testing.T) {
+	cfg := testConfig()
+	cfg.ID, cfg.Method, cfg.Eval.Optimizer, cfg.Eval.LR = "20261123-232231-01", "lff", "adam", 1e-3
+	cfg.Eval.Recipe = "LfF (Nam et al. 2020): Adam lr 1e-3, GCE q 0.7, EMA 0.7, no weight decay"
+	r := &core.Result{Method: "lff", Selection: "validation", SelectedStep: 250, TestAcc: 0.7563, TestWorst: 0.0057, ValWorst: 0.0067}
+	for step := 50; step <= 500; step += 10 {
+		r.Curve = append(r.Curve, core.CheckPoint{Step: step})
+	}
+	got := baselineText(&cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: r}, 60, 20)
+	for _, l := range strings.Split(got, "\n") {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Errorf("a line %d wide at 60 columns: %q", w, l)
+		}
+	}
+	flat := strings.Join(strings.Fields(ansi.Strip(got)), " ")
+	for _, want := range []string{"at step 250", "EMA 0.7, no weight decay", "maple export 20261123-232231-01 --format training-csv"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "training step →") {
+		t.Errorf("a curve drawn without room:\n%s", got)
+	}
+	if wide := baselineText(&cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: r}, 120, 40); !strings.Contains(wide, "training step →") || strings.Contains(wide, "needs") {
+		t.Errorf("at 120x40 the curve, and no hint:\n%s", wide)
+	}
+}
