@@ -35,7 +35,7 @@ func TestCommandOptions(t *testing.T) {
 			EvalOptions{F: f, ID: "RUN1", Model: "cnn", Steps: 7}},
 		{"attach", NewCmdAttach(f, func(o *AttachOptions) error { return keep(*o) }), []string{"RUN1", "--lines"}, AttachOptions{F: f, ID: "RUN1", Lines: true}},
 		{"table", NewCmdTable(f, func(o *TableOptions) error { return keep(*o) }), []string{"--sweep", "cm", "--per-run", "--format", "csv"},
-			TableOptions{F: f, Sweep: "cm", Format: "csv", PerRun: true}},
+			TableOptions{F: f, Sweeps: []string{"cm"}, Format: "csv", PerRun: true}},
 		{"plot", NewCmdPlot(f, func(o *PlotOptions) error { return keep(*o) }), []string{"cm", "--out", "figs"}, PlotOptions{F: f, Name: "cm", Out: "figs"}},
 		{"stop", NewCmdStop(f, func(o *StopOptions) error { return keep(*o) }), []string{"cm", "--wait", "5s"}, StopOptions{F: f, Name: "cm", Wait: 5 * time.Second}},
 		{"logs", NewCmdLogs(f, func(o *LogsOptions) error { return keep(*o) }), []string{"RUN1", "-f"}, LogsOptions{F: f, ID: "RUN1", Follow: true}},

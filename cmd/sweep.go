@@ -276,18 +276,21 @@ func sweepStatus(f *Factory, o *SweepOptions) error {
 	return nil
 }
 
-// warnLeftOut names on stderr the runs a table of sweep leaves out.
-func warnLeftOut(f *Factory, sweep string) {
-	for _, m := range report.LeftOut(f.RunsDir, sweep) {
+// warnLeftOut names on stderr the runs a table of the named sweeps
+// leaves out.
+func warnLeftOut(f *Factory, names ...string) {
+	for _, m := range report.LeftOut(f.RunsDir, names...) {
 		fmt.Fprintln(f.Err, "warning:", m)
 	}
 }
 
 // TableOptions are the settings of `maple table`.
 type TableOptions struct {
-	F             *Factory
-	Sweep, Format string
-	JSON, PerRun  bool
+	F      *Factory
+	Sweeps []string // --sweep, repeatable or comma-separated; none: every finished run
+	Format string
+	JSON   bool
+	PerRun bool
 }
 
 // NewCmdTable builds `maple table`; runF replaces the run function in
@@ -295,8 +298,8 @@ type TableOptions struct {
 func NewCmdTable(f *Factory, runF func(*TableOptions) error) *cobra.Command {
 	o := &TableOptions{F: f}
 	c := &cobra.Command{
-		Use:   "table [--sweep NAME]",
-		Short: "Print the results table of a sweep (or of every finished run)",
+		Use:   "table [--sweep NAME[,NAME...]]",
+		Short: "Print the results table of a sweep, of several as one (a grid split over sweeps), or of every finished run",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -307,22 +310,22 @@ func NewCmdTable(f *Factory, runF func(*TableOptions) error) *cobra.Command {
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the rows as JSON")
 	c.Flags().BoolVar(&o.PerRun, "per-run", false, "one row per finished run (with --format csv or --json) instead of mean ± sd over seeds")
-	c.Flags().StringVar(&o.Sweep, "sweep", "", "only the runs of this sweep")
+	c.Flags().StringSliceVar(&o.Sweeps, "sweep", nil, "only the runs of this sweep (repeat it, or separate names by commas, for one table of several)")
 	c.Flags().StringVar(&o.Format, "format", "text", "text, markdown or csv")
 	return c
 }
 
 func tableRun(o *TableOptions) error {
-	f, sweep := o.F, o.Sweep
+	f, names := o.F, o.Sweeps
 	if o.PerRun {
-		if _, err := report.Table(f.RunsDir, sweep); err != nil {
+		if _, err := report.Table(f.RunsDir, names...); err != nil {
 			return err // names a missing sweep
 		}
-		rows, err := report.Runs(f.RunsDir, sweep)
+		rows, err := report.Runs(f.RunsDir, names...)
 		if err != nil {
 			return err
 		}
-		warnLeftOut(f, sweep)
+		warnLeftOut(f, names...)
 		if o.JSON {
 			return writeJSON(f, append([]report.RunRow{}, rows...))
 		}
@@ -331,11 +334,11 @@ func tableRun(o *TableOptions) error {
 		}
 		return report.WriteRunsCSV(f.Out, rows)
 	}
-	rows, err := report.Table(f.RunsDir, sweep)
+	rows, err := report.Table(f.RunsDir, names...)
 	if err != nil {
 		return err
 	}
-	warnLeftOut(f, sweep)
+	warnLeftOut(f, names...)
 	if o.JSON {
 		return writeJSON(f, append([]report.Row{}, rows...))
 	}

@@ -482,3 +482,52 @@ func TestShowStopped(t *testing.T) {
 		t.Errorf("show:\n%s", out.String())
 	}
 }
+
+// TestTableOverSweeps: one table of several sweeps pools the runs of one
+// configuration over them (a grid split over sweeps, seed 1 in one and
+// seeds 2-3 in another), leaves out the sweeps not named, and names a
+// sweep that does not exist.
+func TestTableOverSweeps(t *testing.T) {
+	dir := t.TempDir()
+	for i, c := range []struct {
+		sweep string
+		seed  uint64
+		acc   float64
+	}{{"a", 1, 0.5}, {"b", 2, 0.6}, {"b", 3, 0.7}, {"c", 4, 0.1}} {
+		cfg := runs.DefaultConfig("synthetic")
+		cfg.Settings.Seed, cfg.Sweep = c.seed, c.sweep
+		cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
+		r, err := runs.Create(dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: c.acc}})
+		os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
+		r.Close()
+	}
+	for _, tc := range []struct {
+		name  string
+		names []string
+		n     int
+		mean  float64
+	}{
+		{"one sweep", []string{"b"}, 2, 65},
+		{"two sweeps", []string{"a", "b"}, 3, 60},
+		{"every run", nil, 4, 47.5},
+		{"an empty name is none", []string{""}, 4, 47.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows, err := Table(dir, tc.names...)
+			if err != nil || len(rows) != 1 || rows[0].N != tc.n || math.Abs(rows[0].TestAcc.Mean-tc.mean) > 1e-9 {
+				t.Fatalf("Table(%q): %+v %v; want n %d, mean %g", tc.names, rows, err, tc.n, tc.mean)
+			}
+			per, err := Runs(dir, tc.names...)
+			if err != nil || len(per) != tc.n {
+				t.Errorf("Runs(%q): %d rows, %v; want %d", tc.names, len(per), err, tc.n)
+			}
+		})
+	}
+	if _, err := Table(dir, "a", "nosuch"); err == nil || !strings.Contains(err.Error(), `no sweep "nosuch"`) {
+		t.Errorf("a missing sweep among others: %v", err)
+	}
+}

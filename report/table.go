@@ -84,10 +84,40 @@ const Caption = "Test accuracy and test worst-group accuracy (%) at the checkpoi
 	"(validation accuracy where a dataset has no groups) — " + Selection + " selection; mean ± sample standard deviation (n-1) over seeds (the mean alone for one seed); " +
 	"n = distinct seeds of one configuration (runs whose settings differ are never pooled: the differing settings are named in brackets)."
 
-// LeftOut names the runs of a sweep (every run when sweep is "") that
-// Table and Runs leave out although they may have finished: those whose
-// summary.json cannot be read, one message each with the file and why.
-func LeftOut(runsDir, sweep string) []string {
+// inSweeps reports whether a run of sweep is among the runs of the named
+// sweeps: every run is when no name is given ("" names none).
+func inSweeps(names []string, sweep string) bool {
+	all := true
+	for _, n := range names {
+		if n != "" {
+			all = false
+			if n == sweep {
+				return true
+			}
+		}
+	}
+	return all
+}
+
+// checkSweeps names the first of names (a sweep) that holds no run and
+// is not a sweep of runsDir; found holds the sweeps the runs were of.
+func checkSweeps(runsDir string, names []string, found map[string]bool) error {
+	for _, n := range names {
+		if n == "" || found[n] {
+			continue
+		}
+		if _, err := sweeps.ReadSweep(runsDir, n); err != nil {
+			return fmt.Errorf("no sweep %q in %s (see maple ls)", n, runsDir)
+		}
+	}
+	return nil
+}
+
+// LeftOut names the runs of the named sweeps (every run when none is
+// named) that Table and Runs leave out although they may have finished:
+// those whose summary.json cannot be read, one message each with the
+// file and why.
+func LeftOut(runsDir string, names ...string) []string {
 	infos, err := runs.List(runsDir)
 	if err != nil {
 		return nil
@@ -100,7 +130,7 @@ func LeftOut(runsDir, sweep string) []string {
 			out = append(out, fmt.Sprintf("run %s: %v; left out of the table", in.ID, err))
 			continue
 		}
-		if sweep != "" && cfg.Sweep != sweep {
+		if !inSweeps(names, cfg.Sweep) {
 			continue
 		}
 		if _, err := runs.ReadSummary(dir); err != nil {
@@ -110,9 +140,11 @@ func LeftOut(runsDir, sweep string) []string {
 	return out
 }
 
-// Table aggregates the finished runs of a sweep (every finished run when
-// sweep is "") in runsDir, rows sorted by dataset then method.
-func Table(runsDir, sweep string) ([]Row, error) {
+// Table aggregates the finished runs of the named sweeps (every finished
+// run when none is named) in runsDir, rows sorted by dataset then
+// method: runs of one configuration pool over the sweeps, so a grid
+// split over several sweeps makes one table.
+func Table(runsDir string, names ...string) ([]Row, error) {
 	infos, err := runs.List(runsDir)
 	if err != nil {
 		return nil, err
@@ -126,14 +158,14 @@ func Table(runsDir, sweep string) ([]Row, error) {
 		test, worst, val []float64
 	}
 	groups := map[string]*acc{} // by config hash without the seed
-	found := false
+	found := map[string]bool{}  // the sweeps with runs
 	for _, in := range infos {
 		dir := runs.Dir(runsDir, in.ID)
 		cfg, err := runs.ReadConfig(dir)
-		if err != nil || (sweep != "" && cfg.Sweep != sweep) {
+		if err != nil || !inSweeps(names, cfg.Sweep) {
 			continue
 		}
-		found = true
+		found[cfg.Sweep] = true
 		sum, err := runs.ReadSummary(dir)
 		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
 			continue
@@ -162,10 +194,8 @@ func Table(runsDir, sweep string) ([]Row, error) {
 			add(cfg.Hash(true)+"|eval|"+e.File, &ec, &e.Result, true)
 		}
 	}
-	if sweep != "" && !found {
-		if _, err := sweeps.ReadSweep(runsDir, sweep); err != nil {
-			return nil, fmt.Errorf("no sweep %q in %s (see maple ls)", sweep, runsDir)
-		}
+	if err := checkSweeps(runsDir, names, found); err != nil {
+		return nil, err
 	}
 	// Groups that would print alike differ in some setting: name it.
 	alike := map[string][]*acc{}
@@ -332,9 +362,9 @@ type RunRow struct {
 	KeptWeights *float64 `json:"kept_weight_pct,omitempty"`
 }
 
-// Runs lists the finished runs of a sweep (every finished run when sweep
-// is ""), one row each, oldest first.
-func Runs(runsDir, sweep string) ([]RunRow, error) {
+// Runs lists the finished runs of the named sweeps (every finished run
+// when none is named), one row each, oldest first.
+func Runs(runsDir string, names ...string) ([]RunRow, error) {
 	infos, err := runs.List(runsDir)
 	if err != nil {
 		return nil, err
@@ -343,7 +373,7 @@ func Runs(runsDir, sweep string) ([]RunRow, error) {
 	for _, in := range infos {
 		dir := runs.Dir(runsDir, in.ID)
 		cfg, err := runs.ReadConfig(dir)
-		if err != nil || (sweep != "" && cfg.Sweep != sweep) {
+		if err != nil || !inSweeps(names, cfg.Sweep) {
 			continue
 		}
 		sum, err := runs.ReadSummary(dir)
