@@ -531,3 +531,42 @@ func TestTableOverSweeps(t *testing.T) {
 		t.Errorf("a missing sweep among others: %v", err)
 	}
 }
+
+// TestShowBaselineNotDone: maple show of a baseline that has not finished
+// says how far its training is while it runs (its last progress line),
+// and, stopped or failed, that resume trains it again from the start;
+// it printed "stopped at iteration 0; no result yet" (a baseline counts
+// no iterations and keeps no checkpoint), and nothing while it ran.
+func TestShowBaselineNotDone(t *testing.T) {
+	dir := t.TempDir()
+	cfg := runs.DefaultConfig("synthetic")
+	cfg.Method = "lff"
+	r, err := runs.Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	logs := "start\ntraining step 50/500: val worst-group 0.2000  (test worst-group 0.1000)\ntraining step 100/500: val worst-group 0.3000  (test worst-group 0.2000)\n"
+	os.WriteFile(r.Path(runs.LogFile), []byte(logs), 0o600)
+	show := func() string {
+		var out strings.Builder
+		WriteShow(&out, r.Dir)
+		return out.String()
+	}
+	if got := show(); !strings.Contains(got, "progress: training step 100/500: val worst-group 0.3000") {
+		t.Errorf("running baseline:\n%s", got)
+	}
+	for _, tc := range []struct {
+		sum  runs.Summary
+		want string
+	}{
+		{runs.Summary{Status: core.StatusStopped}, "stopped before it finished; a baseline keeps no checkpoint: maple resume " + r.Config.ID},
+		{runs.Summary{Status: core.StatusFailed, Error: "disk full"}, "failed: disk full"},
+	} {
+		b, _ := json.Marshal(tc.sum)
+		os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
+		if got := show(); !strings.Contains(got, tc.want) || strings.Contains(got, "iteration 0") {
+			t.Errorf("%s baseline: want %q, no iteration:\n%s", tc.sum.Status, tc.want, got)
+		}
+	}
+}

@@ -125,10 +125,16 @@ func WriteShow(w io.Writer, dir string) {
 			fmt.Fprintf(w, "  oracle selection (reference protocol: the highest test accuracy over iterations and steps whose training accuracy exceeds %g; test-selected, not a result): %.4f at iterate %d, step %d\n",
 				r.MinTrain, r.TestAcc, r.Iter, r.Step)
 		}
+	case sum != nil && cfg != nil && cfg.Method != core.MethodMaple: // stopped or failed: no iteration, no checkpoint
+		fmt.Fprintf(w, "summary: %s\n", runs.Continue(filepath.Dir(dir), sum, *cfg))
 	case sum != nil && sum.Error != "":
 		fmt.Fprintf(w, "summary: %s at iteration %d: %s\n", sum.Status, sum.Iter, sum.Error)
 	case sum != nil:
 		fmt.Fprintf(w, "summary: %s at iteration %d; no result yet (continue it with maple resume %s)\n", sum.Status, sum.Iter, filepath.Base(dir))
+	case cfg != nil && cfg.Method != core.MethodMaple && info.Status == core.StatusRunning:
+		if p := runs.LastProgress(dir); p != "" {
+			fmt.Fprintf(w, "progress: %s\n", p)
+		}
 	}
 	if evals, errs := runs.ReadEvals(dir); len(evals)+len(errs) > 0 {
 		fmt.Fprintln(w, "evaluations of other models on the learned weights (maple eval):")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -366,6 +367,32 @@ func WriteJSONAtomic(path string, v any) error {
 		return fmt.Errorf("%w", err)
 	}
 	return writeFileAtomic(path, append(b, '\n'))
+}
+
+// ProgressPrefix begins the line a training (a baseline's, a search's
+// final evaluation) writes into log.txt every tenth of its steps.
+const ProgressPrefix = "training step "
+
+// LastProgress returns the last progress line (ProgressPrefix) in the
+// log of the run in dir, "" when it has none (yet) or no log.
+func LastProgress(dir string) string {
+	f, err := os.Open(filepath.Join(dir, LogFile))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	const tail = 64 << 10 // the lines since the last progress line are few
+	if st, err := f.Stat(); err == nil && st.Size() > tail {
+		f.Seek(st.Size()-tail, io.SeekStart)
+	}
+	b, _ := io.ReadAll(f)
+	lines := strings.Split(string(b), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], ProgressPrefix) {
+			return lines[i]
+		}
+	}
+	return ""
 }
 
 // OpenLog opens the run's log.txt for appending.

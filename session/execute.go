@@ -42,7 +42,7 @@ func withProgressLines(ctx context.Context, steps int, logf func(string, ...any)
 	return core.WithProgress(ctx, func(step, steps int, valWorst, testWorst float64) {
 		if step-last >= every || step == steps {
 			last = step
-			logf("training step %d/%d: val worst-group %.4f  (test worst-group %.4f)", step, steps, valWorst, testWorst)
+			logf("%s%d/%d: val worst-group %.4f  (test worst-group %.4f)", runs.ProgressPrefix, step, steps, valWorst, testWorst)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -477,7 +478,13 @@ func replay(dir string, st core.Status, w, h int) (*Dashboard, string, error) {
 	}
 	sum, _ := runs.ReadSummary(dir)
 	if cfg.Method != "maple" {
-		return nil, baselineText(cfg, sum, w, h), nil
+		pending := "no result yet" // what a baseline without a result is doing, or how to go on
+		if sum != nil && sum.Result == nil {
+			pending = runs.Continue(filepath.Dir(dir), sum, *cfg)
+		} else if p := runs.LastProgress(dir); sum == nil && p != "" {
+			pending = "no result yet; " + p
+		}
+		return nil, baselineText(cfg, sum, pending, w, h), nil
 	}
 	snaps, _ := runs.ReadMetrics(dir)
 	events, _ := runs.ReadEvents(dir)
@@ -496,8 +503,9 @@ func replay(dir string, st core.Status, w, h int) (*Dashboard, string, error) {
 
 // baselineText describes a baseline run, which has no search to replay:
 // its settings, its result and, where the screen (w x h) has room, the
-// curve of its training's validation checks.
-func baselineText(cfg *runs.Config, sum *runs.Summary, w, h int) string {
+// curve of its training's validation checks; without a result, pending
+// says why.
+func baselineText(cfg *runs.Config, sum *runs.Summary, pending string, w, h int) string {
 	var sb strings.Builder
 	e := cfg.Eval
 	fmt.Fprintf(&sb, "%s %s: baseline %s on %s, seed %d\n", styles.Title.Render("run"), cfg.ID, cfg.Method, cfg.Dataset.Name, cfg.Settings.Seed)
@@ -511,7 +519,7 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, w, h int) string {
 	}
 	sb.WriteString("\n")
 	if sum == nil || sum.Result == nil {
-		sb.WriteString("no result yet\n")
+		sb.WriteString(pending + "\n")
 		return ansi.Wrap(sb.String(), max(w, 20), "")
 	}
 	r := sum.Result

@@ -437,7 +437,7 @@ func TestBrowserSweepKey(t *testing.T) {
 func TestBaselineTextOptimizer(t *testing.T) {
 	cfg := testConfig()
 	cfg.Method, cfg.Eval.Optimizer, cfg.Eval.LR, cfg.Eval.Recipe = "lff", "adam", 1e-3, "LfF (Nam et al. 2020)"
-	got := baselineText(&cfg, nil, 80, 24)
+	got := baselineText(&cfg, nil, "no result yet", 80, 24)
 	if !strings.Contains(got, "500 Adam steps (lr 0.001)") || strings.Contains(got, "momentum") || !strings.Contains(got, "recipe: LfF (Nam et al. 2020)") {
 		t.Errorf("baseline text:\n%s", got)
 	}
@@ -493,7 +493,7 @@ func TestBaselineTextNarrow(t *testing.T) {
 	for step := 50; step <= 500; step += 10 {
 		r.Curve = append(r.Curve, core.CheckPoint{Step: step})
 	}
-	got := baselineText(&cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: r}, 60, 20)
+	got := baselineText(&cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: r}, "", 60, 20)
 	for _, l := range strings.Split(got, "\n") {
 		if w := ansi.StringWidth(l); w > 60 {
 			t.Errorf("a line %d wide at 60 columns: %q", w, l)
@@ -508,7 +508,30 @@ func TestBaselineTextNarrow(t *testing.T) {
 	if strings.Contains(got, "training step →") {
 		t.Errorf("a curve drawn without room:\n%s", got)
 	}
-	if wide := baselineText(&cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: r}, 120, 40); !strings.Contains(wide, "training step →") || strings.Contains(wide, "needs") {
+	if wide := baselineText(&cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: r}, "", 120, 40); !strings.Contains(wide, "training step →") || strings.Contains(wide, "needs") {
 		t.Errorf("at 120x40 the curve, and no hint:\n%s", wide)
+	}
+}
+
+// TestReplayBaselineNotDone: the browser's page of a baseline without a
+// result says how far it is (running) or how to train it again
+// (stopped), not only "no result yet".
+func TestReplayBaselineNotDone(t *testing.T) {
+	dir := t.TempDir()
+	cfg := testConfig()
+	cfg.Method = "lff"
+	r, err := runs.Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	os.WriteFile(r.Path(runs.LogFile), []byte("training step 150/500: val worst-group 0.3000  (test worst-group 0.2000)\n"), 0o600)
+	if _, text, err := replay(r.Dir, core.StatusRunning, 120, 40); err != nil || !strings.Contains(text, "no result yet; training step 150/500") {
+		t.Errorf("running: %v\n%s", err, text)
+	}
+	b, _ := json.Marshal(runs.Summary{Status: core.StatusStopped})
+	os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
+	if _, text, err := replay(r.Dir, core.StatusStopped, 120, 40); err != nil || !strings.Contains(strings.Join(strings.Fields(text), " "), "keeps no checkpoint: maple resume "+r.Config.ID) {
+		t.Errorf("stopped: %v\n%s", err, text)
 	}
 }
