@@ -276,7 +276,7 @@ func TestTableNeverPoolsUnlikeRuns(t *testing.T) {
 	}
 	var b strings.Builder
 	WriteTable(&b, rows, "csv")
-	if !strings.Contains(b.String(), ",training-domain validation\n") {
+	if !strings.Contains(b.String(), ",training-domain validation,,\n") {
 		t.Errorf("csv does not name the selection rule:\n%s", b.String())
 	}
 }
@@ -302,6 +302,53 @@ func TestRunsPerRow(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "run_id,config_hash,") || !strings.HasSuffix(lines[0], ",kept_weight_pct") || len(lines) != 3 ||
 		!strings.HasSuffix(lines[1], "validation,") || !strings.HasSuffix(lines[2], "validation,37.5000") {
 		t.Errorf("csv:\n%s", b.String())
+	}
+}
+
+// TestTableKeptColumn: a weight-masking method's kept weights are
+// averaged over its seeds and shown in a column of their own, which a
+// table without such a method does not have.
+func TestTableKeptColumn(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		kept []float64 // per seed; nil: not a masking method
+		want string    // in the text table; "" for no column
+		csv  string    // the csv row's end
+	}{
+		{name: "masking method", kept: []float64{0.30, 0.40}, want: "35.0 ± 7.1%", csv: ",training-domain validation,35.0000,7.0711"},
+		{name: "no masks", csv: ",training-domain validation,,"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for i, seed := range []uint64{1, 2} {
+				res := &core.Result{TestAcc: 0.5}
+				if tc.kept != nil {
+					res.KeptWeights = &tc.kept[i]
+				}
+				b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: res})
+				finishedRun(t, dir, seed, i, b)
+			}
+			rows, err := Table(dir, "s")
+			if err != nil || len(rows) != 1 {
+				t.Fatalf("%+v %v", rows, err)
+			}
+			for _, format := range []string{"text", "markdown"} {
+				var b strings.Builder
+				if err := WriteTable(&b, rows, format); err != nil {
+					t.Fatal(err)
+				}
+				has := strings.Contains(b.String(), "kept weights")
+				if has != (tc.want != "") || !strings.Contains(b.String(), tc.want) {
+					t.Errorf("%s table, want kept column %q:\n%s", format, tc.want, b.String())
+				}
+			}
+			var b strings.Builder
+			WriteTable(&b, rows, "csv")
+			lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+			if !strings.HasSuffix(lines[0], ",kept_weight_pct_mean,kept_weight_pct_sd") || !strings.HasSuffix(lines[1], tc.csv) {
+				t.Errorf("csv, want a row ending %q:\n%s", tc.csv, b.String())
+			}
+		})
 	}
 }
 

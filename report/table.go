@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -28,6 +29,10 @@ type Row struct {
 	TestWorst MeanSD   `json:"test_worst_group_acc"`
 	ValWorst  MeanSD   `json:"val_worst_group_acc"`
 	Selection string   `json:"selection"` // the model selection rule
+	// Kept is the percentage of its weights a weight-masking method's
+	// selected network keeps (sparseirm, mrm), over the seeds; nil for
+	// other methods.
+	Kept *MeanSD `json:"kept_weight_pct,omitempty"`
 }
 
 // MeanSD is a mean and the sample standard deviation (n-1). With one
@@ -156,6 +161,7 @@ func Table(runsDir string, names ...string) ([]Row, error) {
 		seeds            []uint64
 		seen             map[uint64]bool
 		test, worst, val []float64
+		kept             []float64 // the masking methods' kept weights (%)
 	}
 	groups := map[string]*acc{} // by config hash without the seed
 	found := map[string]bool{}  // the sweeps with runs
@@ -184,6 +190,9 @@ func Table(runsDir string, names ...string) ([]Row, error) {
 			a.test = append(a.test, 100*r.TestAcc)
 			a.worst = append(a.worst, 100*r.TestWorst)
 			a.val = append(a.val, 100*r.ValWorst)
+			if r.KeptWeights != nil {
+				a.kept = append(a.kept, 100**r.KeptWeights)
+			}
 		}
 		add(cfg.Hash(true), cfg, sum.Result, false)
 		// maple eval ID --model M: the learned weights under another model.
@@ -222,6 +231,10 @@ func Table(runsDir string, names ...string) ([]Row, error) {
 			}
 			rows = append(rows, Row{Selection: Selection, Dataset: c.Dataset.Name, Method: method, Model: c.Eval.Model, TrainSize: c.Dataset.TrainSize,
 				N: len(a.test), Seeds: a.seeds, TestAcc: meanSD(a.test), TestWorst: meanSD(a.worst), ValWorst: meanSD(a.val)})
+			if len(a.kept) > 0 {
+				k := meanSD(a.kept)
+				rows[len(rows)-1].Kept = &k
+			}
 		}
 	}
 	sort.Slice(rows, func(i, j int) bool {
@@ -248,18 +261,33 @@ func WriteTable(w io.Writer, rows []Row, format string) error {
 		return fmt.Sprintf("%.1f ± %.1f", s.Mean, s.SD)
 	}
 	head := []string{"dataset", "train size", "model", "method", "n", "test acc", "test worst-group", "val worst-group"}
-	size := func(r Row) string {
-		if r.TrainSize == 0 {
-			return "all"
+	// A table with a weight-masking method has a column for the weights
+	// kept ("-" for the other methods).
+	masks := slices.ContainsFunc(rows, func(r Row) bool { return r.Kept != nil })
+	if masks {
+		head = append(head, "kept weights")
+	}
+	cells := func(r Row) []string {
+		size := "all"
+		if r.TrainSize != 0 {
+			size = fmt.Sprint(r.TrainSize)
 		}
-		return fmt.Sprint(r.TrainSize)
+		c := []string{r.Dataset, size, r.Model, r.Method, fmt.Sprint(r.N), pm(r.TestAcc), pm(r.TestWorst), pm(r.ValWorst)}
+		if masks {
+			kept := "-"
+			if r.Kept != nil {
+				kept = pm(*r.Kept) + "%"
+			}
+			c = append(c, kept)
+		}
+		return c
 	}
 	switch format {
 	case "text":
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, strings.Join(head, "\t"))
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.Dataset, size(r), r.Model, r.Method, r.N, pm(r.TestAcc), pm(r.TestWorst), pm(r.ValWorst))
+			fmt.Fprintln(tw, strings.Join(cells(r), "\t"))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -269,13 +297,14 @@ func WriteTable(w io.Writer, rows []Row, format string) error {
 	case "markdown":
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, r := range rows {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %s | %s | %s |\n", r.Dataset, size(r), r.Model, r.Method, r.N, pm(r.TestAcc), pm(r.TestWorst), pm(r.ValWorst))
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells(r), " | "))
 		}
 		_, err := fmt.Fprintf(w, "\n%s\n", Caption)
 		return err
 	case "csv":
 		cw := csv.NewWriter(w)
-		cw.Write([]string{"dataset", "train_size", "model", "method", "n", "test_acc_mean", "test_acc_sd", "test_worst_mean", "test_worst_sd", "val_worst_mean", "val_worst_sd", "selection"})
+		cw.Write([]string{"dataset", "train_size", "model", "method", "n", "test_acc_mean", "test_acc_sd", "test_worst_mean", "test_worst_sd", "val_worst_mean", "val_worst_sd", "selection",
+			"kept_weight_pct_mean", "kept_weight_pct_sd"})
 		for _, r := range rows {
 			f := func(x float64) string { return fmt.Sprintf("%.4f", x) }
 			sd := func(m MeanSD) string {
@@ -284,7 +313,12 @@ func WriteTable(w io.Writer, rows []Row, format string) error {
 				}
 				return f(m.SD)
 			}
-			cw.Write([]string{r.Dataset, fmt.Sprint(r.TrainSize), r.Model, r.Method, fmt.Sprint(r.N), f(r.TestAcc.Mean), sd(r.TestAcc), f(r.TestWorst.Mean), sd(r.TestWorst), f(r.ValWorst.Mean), sd(r.ValWorst), Selection})
+			keptMean, keptSD := "", "" // not a weight-masking method
+			if r.Kept != nil {
+				keptMean, keptSD = f(r.Kept.Mean), sd(*r.Kept)
+			}
+			cw.Write([]string{r.Dataset, fmt.Sprint(r.TrainSize), r.Model, r.Method, fmt.Sprint(r.N), f(r.TestAcc.Mean), sd(r.TestAcc), f(r.TestWorst.Mean), sd(r.TestWorst), f(r.ValWorst.Mean), sd(r.ValWorst), Selection,
+				keptMean, keptSD})
 		}
 		cw.Flush()
 		return cw.Error()
