@@ -357,8 +357,14 @@ func TestTableKeptColumn(t *testing.T) {
 // it returns the run's id.
 func finishedRun(t *testing.T, dir string, seed uint64, i int, summary []byte) string {
 	t.Helper()
+	return finishedRunIn(t, dir, "s", seed, i, summary)
+}
+
+// finishedRunIn is finishedRun in the named sweep.
+func finishedRunIn(t *testing.T, dir, sweep string, seed uint64, i int, summary []byte) string {
+	t.Helper()
 	cfg := runs.DefaultConfig("synthetic")
-	cfg.Settings.Seed, cfg.Sweep = seed, "s"
+	cfg.Settings.Seed, cfg.Sweep = seed, sweep
 	cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
 	r, err := runs.Create(dir, cfg)
 	if err != nil {
@@ -541,16 +547,8 @@ func TestTableOverSweeps(t *testing.T) {
 		seed  uint64
 		acc   float64
 	}{{"a", 1, 0.5}, {"b", 2, 0.6}, {"b", 3, 0.7}, {"c", 4, 0.1}} {
-		cfg := runs.DefaultConfig("synthetic")
-		cfg.Settings.Seed, cfg.Sweep = c.seed, c.sweep
-		cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
-		r, err := runs.Create(dir, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
 		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: c.acc}})
-		os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
-		r.Close()
+		finishedRunIn(t, dir, c.sweep, c.seed, i, b)
 	}
 	for _, tc := range []struct {
 		name  string
