@@ -129,7 +129,7 @@ func logsRun(ctx context.Context, o *LogsOptions) error {
 	lf, err := os.Open(filepath.Join(dir, runs.LogFile))
 	if errors.Is(err, os.ErrNotExist) {
 		if !o.Follow {
-			return fmt.Errorf("run %s has no log.txt (it ran on a terminal, which showed its progress; see maple show %s)", filepath.Base(dir), filepath.Base(dir))
+			return fmt.Errorf("run %s has no log.txt (an older maple showed its progress on the terminal it ran on and kept no log; see maple show %s)", filepath.Base(dir), filepath.Base(dir))
 		}
 	} else if err != nil {
 		return fmt.Errorf("%w", err)

@@ -24,11 +24,15 @@ func (jtt) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Res
 		return nil, err
 	}
 	all := ones(n)
-	for step := 0; step < first.Steps; step++ {
+	err = runStage(ctx, Stage{Name: "ERM, to find the errors to upweight", N: 1, Of: 2}, first.Steps, func(int) error {
 		if err := tr.weightedGrad(all); err != nil {
-			return nil, err
+			return err
 		}
 		tr.opt.Step(tr.theta, tr.grad)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	f := tr.logits()
 	u := make([]float64, n)

@@ -65,14 +65,15 @@ func (m mrm) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*R
 	for i := range ones {
 		ones[i] = 1
 	}
-	for range es.Steps {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	err = runStage(ctx, Stage{Name: "ERM of the full network", N: 1, Of: 3}, es.Steps, func(int) error {
 		if err := full.weightedGrad(ones); err != nil {
-			return nil, err
+			return err
 		}
 		full.opt.Step(full.theta, full.grad)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Stage 2: the mask logits, the weights frozen.
 	wm := weightMask(full.net)
@@ -84,10 +85,7 @@ func (m mrm) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*R
 	piAdam := newAdam(len(pi))
 	masked, grad := make([]float32, len(full.theta)), make([]float32, len(full.theta))
 	n, k, y := sp.Train.N, full.k, sp.Train.Y
-	for range es.Steps {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	err = runStage(ctx, Stage{Name: "the mask's logits, the weights frozen", N: 2, Of: 3}, es.Steps, func(int) error {
 		z, dzdpi := logitMask(pi, mk.noise(), 1)
 		f := maskedForward(full.net, sp.Train.X, n, k, full.theta, mk.idx, z, masked)
 		c := make([]float64, len(f))
@@ -100,10 +98,14 @@ func (m mrm) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*R
 		g := mrmLogitGrad(pi, gz, dzdpi, alpha)
 		for _, v := range g {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("mrm: the mask gradient is not finite; lower --mask-lr")
+				return fmt.Errorf("mrm: the mask gradient is not finite; lower --mask-lr")
 			}
 		}
 		piAdam.step(pi, g, maskLR, math.Inf(1))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	keep := binaryMask(pi, keepFrac)
 	// Stage 3: the subnetwork from theta0, by ERM, selected on validation.

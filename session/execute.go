@@ -35,10 +35,17 @@ type Options struct {
 
 // withProgressLines returns ctx carrying a progress function that logs a
 // line every tenth of a training run's steps (the final evaluation's, a
-// baseline's).
+// baseline's), and one every tenth of the steps of the stages some
+// baselines train before it (mrm's first two, jtt's first), which have no
+// validation checks to report.
 func withProgressLines(ctx context.Context, steps int, logf func(string, ...any)) context.Context {
 	every := max(1, steps/10)
 	last := -every
+	ctx = core.WithStageProgress(ctx, func(st core.Stage, step, steps int) {
+		if e := max(1, steps/10); step%e == 0 || step == steps {
+			logf("%s%d/%d, stage %d of %d (%s)", runs.ProgressPrefix, step, steps, st.N, st.Of, st.Name)
+		}
+	})
 	return core.WithProgress(ctx, func(step, steps int, valWorst, testWorst float64) {
 		if step-last >= every || step == steps {
 			last = step

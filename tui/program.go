@@ -260,23 +260,38 @@ func (v *textView) View() tea.View {
 }
 
 // Execute runs r in this process: a maple search under the dashboard when
-// dashboard is set (its progress lines then go to the run's log.txt),
-// anything else with progress lines on errOut. It returns how the run
-// ended.
+// dashboard is set, anything else with progress lines on errOut. Either
+// way the progress lines go to the run's log.txt, so that maple logs -f,
+// maple show and the browser follow a run from another terminal.
+// It returns how the run ended.
 func Execute(ctx context.Context, dashboard bool, errOut io.Writer, r *runs.Run, sp *dataset.Splits, opt session.Options) (*runs.Summary, error) {
 	opt.Lines = true
-	if !dashboard || r.Config.Method != "maple" {
-		fmt.Fprintf(errOut, "run %s in %s\n", r.Config.ID, r.Dir)
-		opt.Log = errOut
-		return session.Execute(ctx, r, sp, opt)
-	}
 	logf, err := r.OpenLog()
 	if err != nil {
 		return nil, err
 	}
 	defer logf.Close()
 	opt.Log = logf
+	if !dashboard || r.Config.Method != "maple" {
+		if !sameFile(errOut, logf) { // a detached search's errOut is its log already
+			opt.Log = io.MultiWriter(logf, errOut) // the log first: a closed terminal does not stop it
+		}
+		fmt.Fprintf(opt.Log, "run %s in %s\n", r.Config.ID, r.Dir)
+		return session.Execute(ctx, r, sp, opt)
+	}
 	return RunSearch(ctx, IO{}, r, sp, opt)
+}
+
+// sameFile reports whether w is the open file f (a process whose standard
+// error was opened on f).
+func sameFile(w io.Writer, f *os.File) bool {
+	wf, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	a, err1 := wf.Stat()
+	b, err2 := f.Stat()
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // Interactive reports whether standard input and output are both
