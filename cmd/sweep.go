@@ -265,8 +265,8 @@ func sweepStatus(f *Factory, o *SweepOptions) error {
 	for _, c := range cells {
 		count[c.State]++
 		it := "-"
-		if c.Info != nil && c.Info.Total > 0 {
-			it = fmt.Sprintf("%d/%d", c.Info.Iter, c.Info.Total)
+		if c.Info != nil {
+			it = c.Info.IterText()
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Label, c.Hash, c.State, c.RunID, it)
 	}

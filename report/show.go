@@ -24,10 +24,7 @@ func WriteList(w io.Writer, list []runs.Info) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tDATASET\tMETHOD\tSTATUS\tITER\tBEST VAL WORST-GROUP\tTEST WORST-GROUP (selected)\tTEST ACC\tSWEEP\tSTARTED\tTIME\tNAME\tTAGS")
 	for _, in := range list {
-		it := "-"
-		if in.Total > 0 {
-			it = fmt.Sprintf("%d/%d", in.Iter, in.Total)
-		}
+		it := in.IterText()
 		status := in.Status.String()
 		if in.Problem != "" {
 			status += " (damaged file)"

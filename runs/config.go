@@ -395,6 +395,44 @@ func LastProgress(dir string) string {
 	return ""
 }
 
+// TrainStep is where a training stands, read from a progress line: its
+// step of its steps, and for the stages some baselines train before the
+// one they select on validation (mrm, jtt), the stage and the stages.
+type TrainStep struct {
+	Step   int `json:"step"`
+	Steps  int `json:"steps"`
+	Stage  int `json:"stage,omitempty"`  // 0 in the validated training
+	Stages int `json:"stages,omitempty"` // 0 in the validated training
+}
+
+// ParseProgress reads a progress line ("training step 200/501: val ..."
+// or "training step 200/501, stage 1 of 3 (...)").
+func ParseProgress(line string) (TrainStep, bool) {
+	var st TrainStep
+	rest, ok := strings.CutPrefix(line, ProgressPrefix)
+	if !ok {
+		return st, false
+	}
+	if n, _ := fmt.Sscanf(rest, "%d/%d", &st.Step, &st.Steps); n != 2 {
+		return st, false
+	}
+	if _, after, ok := strings.Cut(rest, ", stage "); ok {
+		if n, _ := fmt.Sscanf(after, "%d of %d", &st.Stage, &st.Stages); n != 2 {
+			st.Stage, st.Stages = 0, 0
+		}
+	}
+	return st, true
+}
+
+// String is the step as the listings print it: "step 200/501", or
+// "stage 1/3, 200/501" in a stage before the validated training.
+func (st TrainStep) String() string {
+	if st.Stages > 0 {
+		return fmt.Sprintf("stage %d/%d, %d/%d", st.Stage, st.Stages, st.Step, st.Steps)
+	}
+	return fmt.Sprintf("step %d/%d", st.Step, st.Steps)
+}
+
 // OpenLog opens the run's log.txt for appending.
 func (r *Run) OpenLog() (*os.File, error) {
 	return os.OpenFile(r.Path(LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, FilePerm)

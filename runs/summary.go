@@ -79,6 +79,22 @@ type Info struct {
 	Tags      []string    `json:"tags,omitempty"`  // --tag
 	Note      string      `json:"note,omitempty"`  // --note
 	Elapsed   float64     `json:"elapsed"`         // seconds of searching so far (pauses left out); a baseline's of training
+	// Step is where a running baseline's training stands (its log's last
+	// progress line); nil for a search and for a baseline not running.
+	Step *TrainStep `json:"training_step,omitempty"`
+}
+
+// IterText is the run's progress as the listings print it: a search's
+// "iteration/iterations", a running baseline's step (TrainStep.String),
+// else "-".
+func (in Info) IterText() string {
+	switch {
+	case in.Total > 0:
+		return fmt.Sprintf("%d/%d", in.Iter, in.Total)
+	case in.Step != nil:
+		return in.Step.String()
+	}
+	return "-"
 }
 
 // SweepLabel is the run's sweep as the listings print it ("-" for none).
@@ -190,6 +206,11 @@ func Stat(dir string) Info {
 		}
 	case Held(dir):
 		in.Status = core.StatusRunning
+		if cfg != nil && cfg.Method != core.MethodMaple {
+			if st, ok := ParseProgress(LastProgress(dir)); ok {
+				in.Step = &st
+			}
+		}
 		if ev, _ := ReadEvents(dir); len(ev) > 0 {
 			switch ev[len(ev)-1].Kind {
 			case core.EventPause, core.EventError:

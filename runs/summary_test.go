@@ -62,3 +62,50 @@ func TestContinue(t *testing.T) {
 		})
 	}
 }
+
+func TestParseProgress(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		want       string // TrainStep.String; "" when the line is not one
+	}{
+		{name: "validated training", line: ProgressPrefix + "250/501: val worst-group 0.1714  (test worst-group 0.1422)", want: "step 250/501"},
+		{name: "earlier stage", line: ProgressPrefix + "200/501, stage 1 of 3 (ERM of the full network)", want: "stage 1/3, 200/501"},
+		{name: "another line", line: "run 20261124-090545-01 in /tmp/runs/20261124-090545-01"},
+		{name: "no numbers", line: ProgressPrefix + "x/y"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, ok := ParseProgress(tc.line)
+			if got := st.String(); ok != (tc.want != "") || (ok && got != tc.want) {
+				t.Errorf("ParseProgress(%q) = %q, %v; want %q", tc.line, got, ok, tc.want)
+			}
+		})
+	}
+}
+
+// TestStatBaselineStep: a running baseline lists where its training
+// stands (its log's last progress line; it listed "-" for all of a
+// 40-minute run), and no longer once it has ended.
+func TestStatBaselineStep(t *testing.T) {
+	r, err := Create(t.TempDir(), Config{Method: "mrm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got := Stat(r.Dir).IterText(); got != "-" {
+		t.Errorf("before any progress line: %q, want -", got)
+	}
+	f, err := r.OpenLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("run x in y\n" + ProgressPrefix + "100/501, stage 1 of 3 (ERM of the full network)\n" +
+		ProgressPrefix + "200/501, stage 1 of 3 (ERM of the full network)\n")
+	f.Close()
+	if got := Stat(r.Dir).IterText(); got != "stage 1/3, 200/501" {
+		t.Errorf("running: %q", got)
+	}
+	r.Close()
+	if in := Stat(r.Dir); in.Step != nil || in.IterText() != "-" {
+		t.Errorf("ended (%s): %q", in.Status, in.IterText())
+	}
+}

@@ -150,10 +150,7 @@ func tick() tea.Cmd {
 }
 
 func (b *Browser) row(in runs.Info) table.Row {
-	it := "-"
-	if in.Total > 0 {
-		it = fmt.Sprintf("%d/%d", in.Iter, in.Total)
-	}
+	it := in.IterText()
 	id := in.ID
 	if b.selected[in.ID] {
 		id = "*" + id

@@ -209,9 +209,7 @@ func (v *SweepView) layout() {
 	for i, c := range v.cells {
 		it, acc := "-", "-"
 		if c.Info != nil {
-			if c.Info.Total > 0 {
-				it = fmt.Sprintf("%d/%d", c.Info.Iter, c.Info.Total)
-			}
+			it = c.Info.IterText()
 			acc = pctText(c.Info.TestAcc)
 		}
 		rows[i] = table.Row{c.Label, c.State, c.RunID, it, acc}
