@@ -131,7 +131,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		results, runErr = sw.Run(ctx)
 	}
 	if ctx.Err() != nil {
-		fmt.Fprintf(f.Err, "sweep %s interrupted; its running cells are checkpointed: rerun the same command to resume it\n", o.Name)
+		fmt.Fprintf(f.Err, "sweep %s interrupted; %s: rerun the same command to resume it\n", o.Name, sweeps.StopKeeps(sw.Kinds()))
 		return errInterrupted
 	}
 	rows, err := report.Table(f.RunsDir, o.Name)
@@ -142,7 +142,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if o.JSON {
 		err = writeJSON(f, append([]report.Row{}, rows...))
 	} else {
-		err = report.WriteTable(f.Out, rows, o.Format)
+		err = writeTable(f, rows, o.Format, o.Name)
 	}
 	if err != nil {
 		return err
@@ -159,7 +159,8 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 
 // sweepOnTerminal runs sw while its live view shows (maple attach SWEEP's
 // view); its per-cell lines are printed when the view closes. Leaving the
-// view (q, then y) stops the sweep: its running cells are checkpointed.
+// view (q, then y) stops the sweep: its running searches are
+// checkpointed (its baselines train again when it reruns).
 func sweepOnTerminal(ctx context.Context, f *Factory, sw *sweeps.Sweep) ([]sweeps.CellResult, error) {
 	var lines strings.Builder
 	sw.Log = &syncWriter{w: &lines}
@@ -188,7 +189,7 @@ func sweepOnTerminal(ctx context.Context, f *Factory, sw *sweeps.Sweep) ([]sweep
 	<-done
 	fmt.Fprint(f.Err, lines.String())
 	if ctx.Err() != nil && err == nil {
-		fmt.Fprintf(f.Err, "sweep %s stopped; its running cells are checkpointed: rerun the same command to resume it\n", sw.Name)
+		fmt.Fprintf(f.Err, "sweep %s stopped; %s: rerun the same command to resume it\n", sw.Name, sweeps.StopKeeps(sw.Kinds()))
 		return results, errInterrupted
 	}
 	return results, err
@@ -342,7 +343,32 @@ func tableRun(o *TableOptions) error {
 	if o.JSON {
 		return writeJSON(f, append([]report.Row{}, rows...))
 	}
-	return report.WriteTable(f.Out, rows, o.Format)
+	return writeTable(f, rows, o.Format, names...)
+}
+
+// writeTable writes the results table of the named sweeps (every run
+// when none is named) in format; a text or markdown table without a
+// finished run is a line on stderr saying so instead of an empty table
+// under its caption (csv keeps its header for scripts).
+func writeTable(f *Factory, rows []report.Row, format string, names ...string) error {
+	if len(rows) > 0 || format == "csv" {
+		return report.WriteTable(f.Out, rows, format)
+	}
+	var named []string
+	for _, n := range names {
+		if n != "" {
+			named = append(named, n)
+		}
+	}
+	switch len(named) {
+	case 0:
+		fmt.Fprintf(f.Err, "no finished runs in %s yet (see maple ls)\n", f.RunsDir)
+	case 1:
+		fmt.Fprintf(f.Err, "no finished runs in sweep %s yet (see maple sweep --name %s --status)\n", named[0], named[0])
+	default:
+		fmt.Fprintf(f.Err, "no finished runs in sweeps %s yet (see maple sweep --name NAME --status)\n", strings.Join(named, ", "))
+	}
+	return nil
 }
 
 // PlotOptions are the settings of `maple plot`.

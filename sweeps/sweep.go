@@ -37,6 +37,31 @@ type Sweep struct {
 	Log   io.Writer // one line per cell event
 }
 
+// StopKeeps says what stopping a sweep keeps of its running cells, which
+// include searches (maple, checkpointed) and baselines (which keep no
+// checkpoint and train again from the start when the sweep reruns).
+func StopKeeps(searches, baselines bool) string {
+	switch {
+	case searches && baselines:
+		return "its running searches are checkpointed, its running baselines train again from the start"
+	case baselines:
+		return "its running baselines train again from the start (a baseline keeps no checkpoint)"
+	}
+	return "its running cells are checkpointed"
+}
+
+// Kinds tells whether the grid has searches and whether it has baselines.
+func (s *Sweep) Kinds() (searches, baselines bool) {
+	for _, c := range s.Cells {
+		if c.Config.Method == core.MethodMaple {
+			searches = true
+		} else {
+			baselines = true
+		}
+	}
+	return searches, baselines
+}
+
 // CellResult is how one cell ended in this process.
 type CellResult struct {
 	Cell   Cell

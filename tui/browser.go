@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,6 +68,9 @@ type (
 		replay *Dashboard
 		detail string
 		err    error
+		id     string // the run
+		live   bool   // it was running when read
+		again  bool   // a reread of the page on the screen (Browser.following)
 	}
 	// comparedMsg carries the comparison of two runs.
 	comparedMsg struct{ detail string }
@@ -98,6 +102,9 @@ type Browser struct {
 	mode     browserMode
 	replay   *Dashboard
 	detail   string
+	// following is the running baseline whose page is on the screen: it
+	// is read again at every reload, until the run ends ("": none).
+	following string
 	form     []textinput.Model
 	formCfg  runs.Config // the config the form edits
 	field    int
@@ -288,8 +295,15 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			b.list = m.list
 			b.refresh()
+			if i := slices.IndexFunc(b.list, func(in runs.Info) bool { return in.ID == b.following }); i >= 0 && b.mode == modeCompare {
+				return b, b.openRun(b.list[i], true)
+			}
 		}
 	case openedMsg:
+		if m.again && (b.mode != modeCompare || b.following != m.id) {
+			return b, nil // the page was left before the reread came
+		}
+		b.following = ""
 		switch {
 		case m.err != nil:
 			b.note = m.err.Error()
@@ -297,9 +311,12 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			b.replay, b.mode = m.replay, modeRun
 		default:
 			b.detail, b.mode, b.replay = m.detail, modeCompare, nil
+			if m.live {
+				b.following = m.id
+			}
 		}
 	case comparedMsg:
-		b.detail, b.mode, b.replay = m.detail, modeCompare, nil
+		b.detail, b.mode, b.replay, b.following = m.detail, modeCompare, nil, ""
 	case formMsg:
 		if m.err != nil {
 			b.note = m.err.Error()
@@ -319,7 +336,7 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, nil
 	case modeRun, modeCompare:
 		if key.Matches(k, b.keys.Back) {
-			b.mode, b.replay = modeList, nil
+			b.mode, b.replay, b.following = modeList, nil, ""
 		} else if b.replay != nil {
 			b.replay.Update(k)
 		}
@@ -406,7 +423,7 @@ func (b *Browser) listKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 	case key.Matches(k, b.keys.Open):
 		if ok {
-			return b, b.openRun(in)
+			return b, b.openRun(in, false)
 		}
 	case key.Matches(k, b.keys.Compare):
 		return b, b.openCompare()
@@ -456,13 +473,14 @@ func (b *Browser) listKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return b, nil
 }
 
-// openRun reads a run for its replay, in a tea.Cmd.
-func (b *Browser) openRun(in runs.Info) tea.Cmd {
+// openRun reads a run for its replay, in a tea.Cmd; again marks the
+// reread of a running baseline's page.
+func (b *Browser) openRun(in runs.Info, again bool) tea.Cmd {
 	dir := runs.Dir(b.dir, in.ID)
 	w, h := b.width, b.height
 	return func() tea.Msg {
 		d, detail, err := replay(dir, in.Status, w, h-1)
-		return openedMsg{replay: d, detail: detail, err: err}
+		return openedMsg{replay: d, detail: detail, err: err, id: in.ID, live: in.Status.Live(), again: again}
 	}
 }
 

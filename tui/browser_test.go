@@ -591,3 +591,59 @@ func TestExecuteWritesLog(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserFollowsRunningBaseline: the page of a running baseline is
+// read again at every reload, so that it follows the training's steps
+// (it stayed at the step it was opened at) and shows the result when the
+// run ends; a page left is not brought back by a reread.
+func TestBrowserFollowsRunningBaseline(t *testing.T) {
+	dir := t.TempDir()
+	cfg := testConfig()
+	cfg.Method = "mrm"
+	r, err := runs.Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	progress := func(line string) {
+		f, err := r.OpenLog()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(line + "\n")
+		f.Close()
+	}
+	// reload delivers a reload's disk reads as the program would: the
+	// listing, then the reread of the page it asks for.
+	reload := func(b *Browser) {
+		_, cmd := b.Update(b.loadCmd()())
+		if cmd != nil {
+			b.Update(cmd())
+		}
+	}
+	progress(runs.ProgressPrefix + "100/501, stage 1 of 3 (ERM of the full network)")
+	b := newBrowser(dir, 120, 30)
+	bpress(b, keyMsg("enter"))
+	if !strings.Contains(b.Render(), "stage 1 of 3") {
+		t.Fatalf("page:\n%s", b.Render())
+	}
+	progress(runs.ProgressPrefix + "250/501: val worst-group 0.5000  (test worst-group 0.4000)")
+	reload(b)
+	if out := b.Render(); !strings.Contains(out, "training step 250/501") {
+		t.Errorf("the page did not follow the run:\n%s", out)
+	}
+	sum, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{Method: "mrm", Selection: "validation", TestAcc: 0.61, TestWorst: 0.52}})
+	os.WriteFile(r.Path(runs.SummaryFile), sum, 0o600)
+	reload(b)
+	if out := b.Render(); !strings.Contains(out, "0.6100") {
+		t.Errorf("the page did not show the result:\n%s", out)
+	}
+	os.Remove(r.Path(runs.SummaryFile))
+	b = newBrowser(dir, 120, 30)
+	bpress(b, keyMsg("enter"))
+	bpress(b, keyMsg("esc"))
+	reload(b)
+	if b.mode != modeList {
+		t.Errorf("a reread brought back the page that was left: mode %v", b.mode)
+	}
+}

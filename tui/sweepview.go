@@ -109,7 +109,7 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			v.confirm = false
 			if m.String() == "y" {
 				v.stopped = true
-				v.note = "stopping the sweep: its running cells checkpoint and stop"
+				v.note = "stopping the sweep: " + sweeps.StopKeeps(v.kinds())
 				return v, tea.Quit
 			}
 			v.note = ""
@@ -123,7 +123,7 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			if v.done != nil {
 				v.confirm = true
-				v.note = "leaving stops the sweep (its running cells are checkpointed; rerun it to go on). Stop it? y/n"
+				v.note = "leaving stops the sweep (" + sweeps.StopKeeps(v.kinds()) + "; rerun it to go on). Stop it? y/n"
 				return v, nil
 			}
 			return v, tea.Quit
@@ -145,6 +145,22 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return v, cmd
 	}
 	return v, nil
+}
+
+// kinds tells whether the running cells include searches and whether
+// they include baselines (a cell whose run lists no iterations).
+func (v *SweepView) kinds() (searches, baselines bool) {
+	for _, c := range v.cells {
+		if c.State != "running" || c.Info == nil {
+			continue
+		}
+		if c.Info.Total > 0 {
+			searches = true
+		} else {
+			baselines = true
+		}
+	}
+	return searches, baselines
 }
 
 // counts tells how many cells are in each state.

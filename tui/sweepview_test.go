@@ -149,3 +149,30 @@ func TestSweepViewNarrow(t *testing.T) {
 		t.Errorf("at 200 columns the full labels:\n%s", r)
 	}
 }
+
+// TestSweepViewStopSays: q on a sweep this process runs says what
+// stopping keeps of its running cells: a baseline keeps no checkpoint
+// (it said every running cell was checkpointed).
+func TestSweepViewStopSays(t *testing.T) {
+	search := sweeps.CellState{Label: "s|1", State: "running", RunID: "R1", Info: &runs.Info{Iter: 5, Total: 10, TestAcc: -1}}
+	baseline := sweeps.CellState{Label: "b|1", State: "running", RunID: "R2", Info: &runs.Info{Method: "mrm", TestAcc: -1}}
+	for _, tc := range []struct {
+		name  string
+		cells []sweeps.CellState
+		want  string
+	}{
+		{"searches", []sweeps.CellState{search}, "its running cells are checkpointed; rerun"},
+		{"baselines", []sweeps.CellState{baseline}, "its running baselines train again from the start (a baseline keeps no checkpoint); rerun"},
+		{"both", []sweeps.CellState{search, baseline}, "its running searches are checkpointed, its running baselines train again from the start; rerun"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := NewSweepView("runs", "sw", make(chan struct{}))
+			v.Update(tea.WindowSizeMsg{Width: 200, Height: 20})
+			v.Update(sweepMsg{cells: tc.cells})
+			v.Update(keyMsg("q"))
+			if !v.confirm || !strings.Contains(v.note, tc.want) {
+				t.Errorf("note %q, want %q", v.note, tc.want)
+			}
+		})
+	}
+}
