@@ -105,18 +105,18 @@ type Browser struct {
 	// following is the running baseline whose page is on the screen: it
 	// is read again at every reload, until the run ends ("": none).
 	following string
-	form     []textinput.Model
-	formCfg  runs.Config // the config the form edits
-	field    int
-	keys     browserKeys
-	fkeys    formKeys
-	help     help.Model
-	action   Action
-	note     string
-	width    int
-	height   int
-	load     func(dir string) ([]runs.Info, error)
-	stopAsk  string // the run whose stop awaits y
+	form      []textinput.Model
+	formCfg   runs.Config // the config the form edits
+	field     int
+	keys      browserKeys
+	fkeys     formKeys
+	help      help.Model
+	action    Action
+	note      string
+	width     int
+	height    int
+	load      func(dir string) ([]runs.Info, error)
+	stopAsk   string // the run whose stop awaits y
 }
 
 // stoppedMsg reports a stop asked from the browser.
