@@ -266,6 +266,9 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
 	case stoppedMsg:
 		b.note = fmt.Sprintf("%s %s at iteration %d; r resumes it", m.id, m.info.Status, m.info.Iter)
+		if m.info.Total == 0 { // a baseline: no iterations, no checkpoint
+			b.note = fmt.Sprintf("%s %s before it finished; a baseline keeps no checkpoint: r trains it again from the start", m.id, m.info.Status)
+		}
 		if m.err != nil {
 			b.note = "stop " + m.id + ": " + m.err.Error()
 		}
@@ -448,11 +451,14 @@ func (b *Browser) listKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, tea.Quit
 	case key.Matches(k, b.keys.Stop):
 		if !ok || !in.Status.Live() {
-			b.note = "x stops a running search; this one is " + in.Status.String()
+			b.note = "x stops a running run; this one is " + in.Status.String()
 			return b, nil
 		}
 		b.stopAsk = in.ID
 		b.note = "stop " + in.ID + " (checkpointed, resumable with r)? y/n"
+		if in.Total == 0 {
+			b.note = "stop " + in.ID + " (a baseline keeps no checkpoint: r trains it again from the start)? y/n"
+		}
 	case key.Matches(k, b.keys.New):
 		if !ok {
 			return b, b.openForm(runs.Config{})

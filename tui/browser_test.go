@@ -400,8 +400,39 @@ func TestEscClearsConfirmedFilter(t *testing.T) {
 func TestBrowserStopKey(t *testing.T) {
 	b := newBrowser(fakeRuns(t), 120, 30)
 	bpress(b, keyMsg("x"))
-	if b.stopAsk != "" || !strings.Contains(b.note, "x stops a running search") {
+	if b.stopAsk != "" || !strings.Contains(b.note, "x stops a running run") {
 		t.Errorf("x on a finished run: ask %q, note %q", b.stopAsk, b.note)
+	}
+}
+
+// TestBrowserStopBaseline: x on a running baseline says it keeps no
+// checkpoint and trains again with r, before and after the stop (it said
+// 'checkpointed, resumable with r' and 'stopped at iteration 0'); a
+// search is told it is checkpointed.
+func TestBrowserStopBaseline(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		total     int // the run's iterations: 0 for a baseline
+		ask, said string
+	}{
+		{"baseline", 0, "a baseline keeps no checkpoint: r trains it again from the start)? y/n",
+			"stopped before it finished; a baseline keeps no checkpoint: r trains it again from the start"},
+		{"search", 40, "(checkpointed, resumable with r)? y/n", "stopped at iteration 12; r resumes it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBrowser(fakeRuns(t), 120, 30)
+			b.list[0].Status, b.list[0].Total = core.StatusRunning, tc.total
+			b.refresh()
+			bpress(b, keyMsg("x"))
+			id := b.stopAsk
+			if id == "" || !strings.HasSuffix(b.note, tc.ask) {
+				t.Fatalf("x on a running run: ask %q, note %q", id, b.note)
+			}
+			b.Update(stoppedMsg{id: id, info: runs.Info{ID: id, Status: core.StatusStopped, Iter: 12, Total: tc.total}})
+			if !strings.Contains(b.note, tc.said) {
+				t.Errorf("after the stop: %q, want %q", b.note, tc.said)
+			}
+		})
 	}
 }
 
