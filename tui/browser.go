@@ -591,13 +591,21 @@ func compare(runsDir string, ids []string, width, height int) string {
 	series := make([][]*core.Snapshot, n)
 	flat := make([]map[string]string, n)
 	results := make([]string, n)
+	baselines, searches := false, false // some runs are baselines (whose search settings are left out), some searches
+	curves := make([][]float64, n)      // each run's validation checks of its final training
+	var steps []core.CheckPoint         // the longest of those curves, for the step axis
 	hashes := map[string]bool{}
 	for i, id := range ids {
 		dir := runs.Dir(runsDir, id)
 		series[i], _ = runs.ReadMetrics(dir)
 		flat[i] = map[string]string{}
 		if cfg, err := runs.ReadConfig(dir); err == nil {
+			searches = searches || cfg.Method == core.MethodMaple
 			for k, v := range runs.Flags(*cfg) {
+				if cfg.Method != core.MethodMaple && searchFlags[k] {
+					baselines = true
+					continue // a baseline runs no search
+				}
 				flat[i]["--"+k] = v
 			}
 			flat[i]["--seed"] = strconv.FormatUint(cfg.Settings.Seed, 10)
@@ -605,6 +613,12 @@ func compare(runsDir string, ids []string, width, height int) string {
 		}
 		if sum, _ := runs.ReadSummary(dir); sum != nil && sum.Result != nil {
 			r := sum.Result
+			for _, c := range r.Curve {
+				curves[i] = append(curves[i], c.ValWorst)
+			}
+			if len(r.Curve) > len(steps) {
+				steps = r.Curve
+			}
 			results[i] = fmt.Sprintf("test acc %.4f · test worst-group %.4f · val worst-group %.4f (selected on validation, step %d)", r.TestAcc, r.TestWorst, r.ValWorst, r.SelectedStep)
 		} else if sum != nil {
 			results[i] = "no result: " + sum.Status.String()
@@ -616,10 +630,19 @@ func compare(runsDir string, ids []string, width, height int) string {
 	w := max(40, width)
 	h := max(6, (height-8)/3)
 	var parts []string
+	drawn := false
+	if !slices.ContainsFunc(series, func(s []*core.Snapshot) bool { return len(s) > 0 }) {
+		// No search among them (baselines): their training curves instead
+		// of the search's charts, which would wait for an iteration.
+		parts, drawn = append(parts, trainingChart(ids, curves, steps, seeds, w, 2*h)), true
+	}
 	for _, c := range []struct {
 		title string
 		f     func(*core.Snapshot) float64
 	}{{"val worst-group accuracy", func(s *core.Snapshot) float64 { return s.ValWorst }}, {"outer risk", func(s *core.Snapshot) float64 { return s.OuterRisk }}} {
+		if drawn {
+			break // the training curves are drawn
+		}
 		var data [][]float64
 		var names []string
 		for i := range ids {
@@ -654,20 +677,63 @@ func compare(runsDir string, ids []string, width, height int) string {
 	diff := []string{"settings that differ (" + strings.Join(ids, " → ") + ")"}
 	for _, k := range sorted {
 		vals := make([]string, n)
-		same := true
+		same, all := true, true
 		for i := range flat {
 			vals[i] = flat[i][k]
 			same = same && vals[i] == vals[0]
+			_, ok := flat[i][k]
+			all = all && ok
 		}
-		if !same {
+		if !same && all {
 			diff = append(diff, fmt.Sprintf("  %-28s %s", k, strings.Join(vals, " → ")))
 		}
 	}
 	if len(diff) == 1 {
 		diff = append(diff, "  none")
 	}
+	if baselines && searches {
+		diff = append(diff, styles.Dim.Render("  (the search's settings are left out: a baseline runs no search)"))
+	}
 	parts = append(parts, strings.Join(diff, "\n"))
 	return strings.Join(parts, "\n")
+}
+
+// searchFlags are the flags of the search's settings, which a baseline
+// does not use.
+var searchFlags = func() map[string]bool {
+	m := map[string]bool{}
+	for _, st := range runs.SettingsTable {
+		if st.Group == runs.GroupSearch {
+			m[st.Flag] = true
+		}
+	}
+	return m
+}()
+
+// trainingChart draws the runs' validation worst-group accuracy at each
+// validation check of their training (a baseline's, a search's final
+// weighted ERM) against the step, steps being the longest curve's
+// checks; for the seeds of one configuration also their mean and band.
+func trainingChart(ids []string, curves [][]float64, steps []core.CheckPoint, seeds bool, w, h int) string {
+	title := "val worst-group accuracy over the training (validation checks)"
+	var data [][]float64
+	var names []string
+	for i, c := range curves {
+		if len(c) > 0 {
+			data, names = append(data, c), append(names, ids[i])
+		}
+	}
+	if len(data) == 0 || len(steps) < 2 {
+		return title + "\n" + styles.Dim.Render("no training curve yet: none of these runs has finished")
+	}
+	if seeds && len(data) > 1 {
+		mean, lo, hi := band(data)
+		data, names = append(data, mean, lo, hi), append(names, "mean", "mean-sd", "mean+sd")
+		title += fmt.Sprintf(" (%d seeds of one configuration: mean ± sample sd)", len(data)-3)
+	}
+	last := len(steps) - 1
+	step := func(v float64) string { return strconv.Itoa(steps[min(last, max(0, int(math.Round(v))))].Step) }
+	return plotLines(title, names, data, w, h, 0, float64(last), wholeTicks(last), step, "training step →")
 }
 
 // band returns, per index over the shortest series, the mean of the

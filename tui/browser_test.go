@@ -678,3 +678,38 @@ func TestBrowserFollowsRunningBaseline(t *testing.T) {
 		t.Errorf("a reread brought back the page that was left: mode %v", b.mode)
 	}
 }
+
+// TestCompareBaselines: comparing baselines (no search, no iterations)
+// draws their training curves against the step, where the search's
+// charts said 'waiting for the first iteration'; a comparison with a
+// search keeps the search's charts.
+func TestCompareBaselines(t *testing.T) {
+	dir := fakeRuns(t)
+	list, err := runs.List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var erm, search string
+	for _, in := range list {
+		switch in.Method {
+		case "erm":
+			erm = in.ID
+		case "maple/rex":
+			search = in.ID
+		}
+	}
+	// A second finished baseline: the erm run's copy under another id.
+	other := "20261122-090000-01"
+	if err := os.CopyFS(runs.Dir(dir, other), os.DirFS(runs.Dir(dir, erm))); err != nil {
+		t.Fatal(err)
+	}
+	out := ansi.Strip(compare(dir, []string{erm, other}, 120, 40))
+	if !strings.Contains(out, "over the training") || !strings.Contains(out, "training step →") || strings.Contains(out, "waiting for the first iteration") ||
+		!strings.Contains(out, "501") || !strings.Contains(out, "2 seeds of one configuration") {
+		t.Errorf("baselines:\n%s", out)
+	}
+	if out := ansi.Strip(compare(dir, []string{search, erm}, 120, 40)); !strings.Contains(out, "outer risk") || strings.Contains(out, "over the training") ||
+		strings.Contains(out, "--inner-lr") || !strings.Contains(out, "--method                     maple → erm") || !strings.Contains(out, "a baseline runs no search") {
+		t.Errorf("a search and a baseline:\n%s", out)
+	}
+}
