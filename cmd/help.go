@@ -34,7 +34,7 @@ var examples = map[string]string{
   maple show baseline-rex       # a name works wherever an id does`,
 	"logs": `  maple logs latest -f          # follow the progress lines of a detached run`,
 	"plot": `  maple plot 20261122-151839-01 --out figures/   # a run's figures
-  maple plot cm                                  # a sweep's accuracy against model width`,
+  maple plot cm                                  # a sweep's accuracy by method and against model width`,
 }
 
 // groupedUsage prints a command's flags under the headings of flagGroups,

@@ -383,8 +383,8 @@ type PlotOptions struct {
 func NewCmdPlot(f *Factory, runF func(*PlotOptions) error) *cobra.Command {
 	o := &PlotOptions{F: f}
 	c := &cobra.Command{
-		Use:   "plot ID|SWEEP --out DIR",
-		Short: "Write a run's figures (weight fractions, histograms, outer risk, worst-group accuracy) or a sweep's accuracy-vs-width figure, as PNG and SVG",
+		Use:   "plot ID|SWEEP[,SWEEP...] --out DIR",
+		Short: "Write a run's figures (weight fractions, histograms, outer risk, worst-group accuracy) or a sweep's (accuracy by method, and against model width), as PNG and SVG",
 		Args:  needArgs(1, "a run id or a sweep name", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
@@ -403,14 +403,15 @@ func plotRun(o *PlotOptions) error {
 	f, name, out := o.F, o.Name, o.Out
 	var files []string
 	dir, err := runDir(f, name)
-	if err != nil { // not a run: a sweep name
-		if _, serr := report.Table(f.RunsDir, name); serr != nil {
+	if err != nil { // not a run: a sweep name, or several (a grid split over sweeps)
+		names := strings.Split(name, ",")
+		if _, serr := report.Table(f.RunsDir, names...); serr != nil {
 			return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", name, f.RunsDir)}
 		}
 		if out == "" {
-			out = runs.SweepFiguresDir(f.RunsDir, name)
+			out = runs.SweepFiguresDir(f.RunsDir, strings.Join(names, "+"))
 		}
-		files, err = report.PlotSweep(f.RunsDir, name, out)
+		files, err = report.PlotSweep(f.RunsDir, out, names...)
 	} else {
 		if out == "" {
 			out = runs.FiguresDir(dir)

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -350,14 +352,101 @@ func (wholeTicks) Ticks(min, max float64) []plot.Tick {
 	return ticks
 }
 
-// PlotSweep writes the accuracy-vs-width figure of a sweep (the paper's
-// Figure 2): mean test accuracy (with ± sample sd bars) against the first
-// hidden width of the model, one line per method and training size.
-func PlotSweep(runsDir, sweep, out string) ([]string, error) {
-	rows, err := Table(runsDir, sweep)
+// PlotSweep writes the figures of the named sweeps' table (one sweep, or
+// a grid split over several): methods.png, each row's mean test and test
+// worst-group accuracy with ± sample sd bars, and where some method was
+// run at two or more model widths, width.png, the accuracy-vs-width
+// figure (the paper's Figure 2).
+func PlotSweep(runsDir, out string, names ...string) ([]string, error) {
+	rows, err := Table(runsDir, names...)
 	if err != nil {
 		return nil, err
 	}
+	label := strings.Join(names, ", ")
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("sweep %s has no finished runs yet (see maple sweep --name NAME --status)", label)
+	}
+	if err := os.MkdirAll(out, 0o700); err != nil {
+		return nil, fmt.Errorf("%w", err)
+	}
+	files, err := plotMethods(rows, label, out)
+	if err != nil {
+		return nil, err
+	}
+	width, err := plotWidths(rows, label, out)
+	return append(files, width...), err
+}
+
+// plotMethods draws each table row's mean test accuracy and test
+// worst-group accuracy as a pair of bars with ± one sample sd.
+func plotMethods(rows []Row, sweep, out string) ([]string, error) {
+	names := make([]string, len(rows))
+	acc, worst := make(plotter.Values, len(rows)), make(plotter.Values, len(rows))
+	accSD, worstSD := make(plotter.YErrors, len(rows)), make(plotter.YErrors, len(rows))
+	datasets, models, sizes := map[string]bool{}, map[string]bool{}, map[int]bool{}
+	for _, r := range rows {
+		datasets[r.Dataset], models[r.Model], sizes[r.TrainSize] = true, true, true
+	}
+	for i, r := range rows {
+		names[i] = r.Method
+		if len(datasets) > 1 {
+			names[i] = r.Dataset + " " + names[i]
+		}
+		if len(models) > 1 {
+			names[i] += " " + r.Model
+		}
+		if len(sizes) > 1 {
+			names[i] += fmt.Sprintf(" n=%d", r.TrainSize)
+		}
+		acc[i], worst[i] = r.TestAcc.Mean, r.TestWorst.Mean
+		accSD[i] = struct{ Low, High float64 }{r.TestAcc.SD, r.TestAcc.SD}
+		worstSD[i] = struct{ Low, High float64 }{r.TestWorst.SD, r.TestWorst.SD}
+	}
+	p := plot.New()
+	p.Title.Text = "test accuracy by method (selected on validation)\nsweep " + sweep
+	p.Y.Label.Text = "%, mean ± sample sd over seeds"
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	bw := vg.Points(min(24, 280/float64(len(rows))))
+	for j, b := range []struct {
+		name string
+		v    plotter.Values
+		sd   plotter.YErrors
+	}{{"test accuracy", acc, accSD}, {"test worst-group accuracy", worst, worstSD}} {
+		bars, err := plotter.NewBarChart(b.v, bw)
+		if err != nil {
+			return nil, fmt.Errorf("the methods figure: %w", err)
+		}
+		// The pair side by side around each row's tick: bars and their
+		// error bars shifted by a fifth of a row.
+		shift := 0.2 * float64(2*j-1)
+		bars.Color, bars.LineStyle.Width, bars.XMin = palette[j], 0, shift
+		xy := make(plotter.XYs, len(b.v))
+		for i, v := range b.v {
+			xy[i] = plotter.XY{X: float64(i) + shift, Y: v}
+		}
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{xy, b.sd})
+		if err != nil {
+			return nil, fmt.Errorf("the methods figure: %w", err)
+		}
+		p.Add(bars, eb)
+		p.Legend.Add(b.name, bars)
+	}
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.6, float64(len(rows)-1)+0.6
+	p.Y.Min, p.Y.Max = 0, 130 // accuracies in %, room above for the legend
+	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 25, Label: "25"}, {Value: 50, Label: "50"}, {Value: 75, Label: "75"}, {Value: 100, Label: "100"}})
+	return save(p, filepath.Join(out, "methods"))
+}
+
+// plotWidths writes the accuracy-vs-width figure (the paper's Figure 2):
+// mean test accuracy (with ± sample sd bars) against the first hidden
+// width of the model, one line per method and training size; nothing
+// when no method was run at two or more widths.
+func plotWidths(rows []Row, sweep, out string) ([]string, error) {
 	type key struct {
 		method string
 		size   int
@@ -373,8 +462,8 @@ func PlotSweep(runsDir, sweep, out string) ([]string, error) {
 		pts[k] = append(pts[k], plotter.XY{X: float64(w), Y: r.TestAcc.Mean})
 		errs[k] = append(errs[k], struct{ Low, High float64 }{r.TestAcc.SD, r.TestAcc.SD})
 	}
-	if len(pts) == 0 {
-		return nil, fmt.Errorf("sweep %q has no finished runs of models with hidden widths (mlp:W,...)", sweep)
+	if !slices.ContainsFunc(slices.Collect(maps.Values(pts)), func(xy plotter.XYs) bool { return len(xy) > 1 }) {
+		return nil, nil // one width per method: no line to draw
 	}
 	var keys []key
 	for k := range pts {
@@ -444,9 +533,6 @@ func PlotSweep(runsDir, sweep, out string) ([]string, error) {
 		p.Legend.Add(fmt.Sprintf("%s, %s", k.method, size), ln, pt)
 	}
 	p.Y.Max += max(0.35, 0.1*float64(len(keys))) * (p.Y.Max - p.Y.Min) // room for the legend, a row per series
-	if err := os.MkdirAll(out, 0o700); err != nil {
-		return nil, fmt.Errorf("%w", err)
-	}
 	return save(p, filepath.Join(out, "width"))
 }
 

@@ -183,11 +183,40 @@ func TestPlotSweep(t *testing.T) {
 	if w := firstWidth("mlp:8,8"); w != 8 {
 		t.Errorf("firstWidth %d", w)
 	}
-	files, err := PlotSweep(dir, "w", t.TempDir())
-	if err != nil || len(files) != 2 {
-		t.Fatalf("%v %v", files, err)
+	// A second sweep with erm at one width only.
+	cfg := runs.Config{Method: "erm", Sweep: "one", Dataset: loaders.DefaultSpec("synthetic")}
+	cfg.Eval.Model, cfg.Settings.Seed = "mlp:8,8", 2
+	r, err := runs.Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := PlotSweep(dir, "nope", t.TempDir()); err == nil {
+	b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.9}})
+	os.WriteFile(r.Path(runs.SummaryFile), b, 0o644)
+	r.Close()
+	for _, tc := range []struct {
+		name  string
+		names []string
+		want  string // the figures, by file name
+	}{
+		{"widths", []string{"w"}, "methods.png methods.svg width.png width.svg"},
+		{"one width: no width figure", []string{"one"}, "methods.png methods.svg"},
+		{"a grid over two sweeps", []string{"w", "one"}, "methods.png methods.svg width.png width.svg"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files, err := PlotSweep(dir, t.TempDir(), tc.names...)
+			var got []string
+			for _, f := range files {
+				if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+					t.Errorf("%s: %v", f, err)
+				}
+				got = append(got, filepath.Base(f))
+			}
+			if err != nil || strings.Join(got, " ") != tc.want {
+				t.Errorf("files %v, %v; want %s", got, err, tc.want)
+			}
+		})
+	}
+	if _, err := PlotSweep(dir, t.TempDir(), "nope"); err == nil {
 		t.Error("a sweep without runs plotted")
 	}
 }
