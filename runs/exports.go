@@ -326,7 +326,7 @@ func baselineWeights(dir string, cfg *Config, ov Overrides, progress io.Writer) 
 func copyExports(dir, out, format string, cfg *Config) ([]string, error) {
 	man, err := ReadExport(dir)
 	if err != nil {
-		return nil, fmt.Errorf("run %s is a %s baseline with no per-sample weights (only lff ends with some)", cfg.ID, cfg.Method)
+		return nil, fmt.Errorf("run %s (%s) has no per-sample weights to export (of the baselines only lff ends with some); its training's validation checks: --format training-csv", cfg.ID, cfg.Method)
 	}
 	if out == "" {
 		out = dir
