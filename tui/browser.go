@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -105,6 +106,7 @@ type Browser struct {
 	// following is the running baseline whose page is on the screen: it
 	// is read again at every reload, until the run ends ("": none).
 	following string
+	mono      bool // the terminal shows no colour: compared lines get characters of their own
 	form      []textinput.Model
 	formCfg   runs.Config // the config the form edits
 	field     int
@@ -281,6 +283,7 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.Profile <= colorprofile.Ascii {
 			st.Selected = styles.SelectedMono
 		}
+		b.mono = m.Profile <= colorprofile.Ascii
 		b.tbl.SetStyles(st)
 	case tea.WindowSizeMsg:
 		b.width, b.height = m.Width, m.Height
@@ -579,21 +582,21 @@ func (b *Browser) openCompare() tea.Cmd {
 		b.note = fmt.Sprintf("select two or more runs with space to compare (%d selected)", len(ids))
 		return nil
 	}
-	dir, width, height := b.dir, b.width, b.height
-	return func() tea.Msg { return comparedMsg{compare(dir, ids, width, height)} }
+	dir, width, height, mono := b.dir, b.width, b.height, b.mono
+	return func() tea.Msg { return comparedMsg{compare(dir, ids, width, height, mono)} }
 }
 
 // compare renders the comparison of runs: their curves overlaid (for the
 // seeds of one configuration, also their mean and a band of one sample
-// standard deviation), their results and the settings that differ.
-func compare(runsDir string, ids []string, width, height int) string {
+// standard deviation; without colour, mono, each line drawn with
+// characters of its own), their results and the settings that differ.
+func compare(runsDir string, ids []string, width, height int, mono bool) string {
 	n := len(ids)
 	series := make([][]*core.Snapshot, n)
 	flat := make([]map[string]string, n)
 	results := make([]string, n)
-	baselines, searches := false, false // some runs are baselines (whose search settings are left out), some searches
-	curves := make([][]float64, n)      // each run's validation checks of its final training
-	var steps []core.CheckPoint         // the longest of those curves, for the step axis
+	baselines, searches := false, false    // some runs are baselines (whose search settings are left out), some searches
+	curves := make([][]core.CheckPoint, n) // each run's validation checks of its final training
 	hashes := map[string]bool{}
 	for i, id := range ids {
 		dir := runs.Dir(runsDir, id)
@@ -613,12 +616,7 @@ func compare(runsDir string, ids []string, width, height int) string {
 		}
 		if sum, _ := runs.ReadSummary(dir); sum != nil && sum.Result != nil {
 			r := sum.Result
-			for _, c := range r.Curve {
-				curves[i] = append(curves[i], c.ValWorst)
-			}
-			if len(r.Curve) > len(steps) {
-				steps = r.Curve
-			}
+			curves[i] = r.Curve
 			results[i] = fmt.Sprintf("test acc %.4f · test worst-group %.4f · val worst-group %.4f (selected on validation, step %d)", r.TestAcc, r.TestWorst, r.ValWorst, r.SelectedStep)
 		} else if sum != nil {
 			results[i] = "no result: " + sum.Status.String()
@@ -634,7 +632,7 @@ func compare(runsDir string, ids []string, width, height int) string {
 	if !slices.ContainsFunc(series, func(s []*core.Snapshot) bool { return len(s) > 0 }) {
 		// No search among them (baselines): their training curves instead
 		// of the search's charts, which would wait for an iteration.
-		parts, drawn = append(parts, trainingChart(ids, curves, steps, seeds, w, 2*h)), true
+		parts, drawn = append(parts, trainingChart(ids, curves, seeds, mono, w, 2*h)), true
 	}
 	for _, c := range []struct {
 		title string
@@ -657,7 +655,11 @@ func compare(runsDir string, ids []string, width, height int) string {
 			data, names = append(data, mean, lo, hi), append(names, "mean", "mean-sd", "mean+sd")
 			title += fmt.Sprintf(" (%d seeds of one configuration: mean ± sample sd)", len(data)-3)
 		}
-		parts = append(parts, chart(1, title, names, data, w, h))
+		var chars []asciigraph.CharSet
+		if mono {
+			chars = monoChars(len(data))
+		}
+		parts = append(parts, chart(1, title, names, data, w, h, chars...))
 	}
 	parts = append(parts, "results")
 	for i, id := range ids {
@@ -712,15 +714,18 @@ var searchFlags = func() map[string]bool {
 
 // trainingChart draws the runs' validation worst-group accuracy at each
 // validation check of their training (a baseline's, a search's final
-// weighted ERM) against the step, steps being the longest curve's
-// checks; for the seeds of one configuration also their mean and band.
-func trainingChart(ids []string, curves [][]float64, steps []core.CheckPoint, seeds bool, w, h int) string {
+// weighted ERM) against the step, on the union of their checks' steps (a
+// run between two of its checks holds the earlier's value, and has no
+// point before its first or after its last); for the seeds of one
+// configuration also their mean and band.
+func trainingChart(ids []string, curves [][]core.CheckPoint, seeds, mono bool, w, h int) string {
 	title := "val worst-group accuracy over the training (validation checks)"
+	steps, values := onSteps(curves)
 	var data [][]float64
 	var names []string
-	for i, c := range curves {
-		if len(c) > 0 {
-			data, names = append(data, c), append(names, ids[i])
+	for i, v := range values {
+		if v != nil {
+			data, names = append(data, v), append(names, ids[i])
 		}
 	}
 	if len(data) == 0 || len(steps) < 2 {
@@ -732,8 +737,44 @@ func trainingChart(ids []string, curves [][]float64, steps []core.CheckPoint, se
 		title += fmt.Sprintf(" (%d seeds of one configuration: mean ± sample sd)", len(data)-3)
 	}
 	last := len(steps) - 1
-	step := func(v float64) string { return strconv.Itoa(steps[min(last, max(0, int(math.Round(v))))].Step) }
-	return plotLines(title, names, data, w, h, 0, float64(last), wholeTicks(last), step, "training step →")
+	step := func(v float64) string { return strconv.Itoa(steps[min(last, max(0, int(math.Round(v))))]) }
+	var chars []asciigraph.CharSet
+	if mono {
+		chars = monoChars(len(data))
+	}
+	return plotLines(title, names, data, w, h, 0, float64(last), wholeTicks(last), step, "training step →", chars...)
+}
+
+// onSteps puts curves on the union of their checks' steps: each curve's
+// validation worst-group accuracy at every step of it, its earlier
+// check's value between two of its checks, NaN (no point) before its
+// first check and after its last; nil for a curve without checks.
+func onSteps(curves [][]core.CheckPoint) (steps []int, values [][]float64) {
+	at := map[int]bool{}
+	for _, c := range curves {
+		for _, p := range c {
+			at[p.Step] = true
+		}
+	}
+	steps = slices.Sorted(maps.Keys(at))
+	values = make([][]float64, len(curves))
+	for i, c := range curves {
+		if len(c) == 0 {
+			continue
+		}
+		v, j := make([]float64, len(steps)), 0
+		for k, st := range steps {
+			for j+1 < len(c) && c[j+1].Step <= st {
+				j++
+			}
+			v[k] = c[j].ValWorst
+			if st < c[0].Step || st > c[len(c)-1].Step {
+				v[k] = math.NaN()
+			}
+		}
+		values[i] = v
+	}
+	return steps, values
 }
 
 // band returns, per index over the shortest series, the mean of the

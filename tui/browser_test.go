@@ -703,13 +703,40 @@ func TestCompareBaselines(t *testing.T) {
 	if err := os.CopyFS(runs.Dir(dir, other), os.DirFS(runs.Dir(dir, erm))); err != nil {
 		t.Fatal(err)
 	}
-	out := ansi.Strip(compare(dir, []string{erm, other}, 120, 40))
+	out := ansi.Strip(compare(dir, []string{erm, other}, 120, 40, false))
 	if !strings.Contains(out, "over the training") || !strings.Contains(out, "training step →") || strings.Contains(out, "waiting for the first iteration") ||
 		!strings.Contains(out, "501") || !strings.Contains(out, "2 seeds of one configuration") {
 		t.Errorf("baselines:\n%s", out)
 	}
-	if out := ansi.Strip(compare(dir, []string{search, erm}, 120, 40)); !strings.Contains(out, "outer risk") || strings.Contains(out, "over the training") ||
+	// Without colour each line has characters of its own, named in the
+	// legend: the second run dotted, the mean in bullets.
+	if out := ansi.Strip(compare(dir, []string{erm, other}, 120, 40, true)); !strings.Contains(out, "·· "+other) || !strings.Contains(out, "•• mean") || strings.Contains(out, "━ "+other) {
+		t.Errorf("baselines without colour:\n%s", out)
+	}
+	if out := ansi.Strip(compare(dir, []string{search, erm}, 120, 40, false)); !strings.Contains(out, "outer risk") || strings.Contains(out, "over the training") ||
 		strings.Contains(out, "--inner-lr") || !strings.Contains(out, "--method                     maple → erm") || !strings.Contains(out, "a baseline runs no search") {
 		t.Errorf("a search and a baseline:\n%s", out)
+	}
+}
+
+// TestOnSteps: training curves with different validation checks (a
+// 1500-step sparseirm beside a 501-step baseline) are drawn on the union
+// of their steps, each value at its own step; the shorter curve was
+// drawn over the longer's first checks, its step 501 at the other's 600.
+func TestOnSteps(t *testing.T) {
+	cp := func(steps ...int) []core.CheckPoint {
+		var c []core.CheckPoint
+		for _, s := range steps {
+			c = append(c, core.CheckPoint{Step: s, ValWorst: float64(s) / 100})
+		}
+		return c
+	}
+	steps, v := onSteps([][]core.CheckPoint{cp(10, 20, 30, 40), cp(20, 40), nil})
+	got := fmt.Sprint(steps, v[0], v[1], v[2] == nil)
+	if want := "[10 20 30 40] [0.1 0.2 0.3 0.4] [NaN 0.2 0.2 0.4] true"; got != want {
+		t.Errorf("onSteps: %s, want %s", got, want)
+	}
+	if _, v := onSteps([][]core.CheckPoint{cp(50, 60), cp(10, 20)}); fmt.Sprint(v) != "[[NaN NaN 0.5 0.6] [0.1 0.2 NaN NaN]]" {
+		t.Errorf("disjoint curves: %v", v)
 	}
 }

@@ -34,9 +34,23 @@ func fit(s string, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
+// lineChars are the characters of series lines on a terminal without
+// colour, one set per series in turn, so that the lines stay apart.
+var lineChars = []asciigraph.CharSet{asciigraph.DefaultCharSet, asciigraph.CreateCharSet("·"), asciigraph.CreateCharSet("•"),
+	asciigraph.CreateCharSet("+"), asciigraph.CreateCharSet("x"), asciigraph.CreateCharSet("o")}
+
+// monoChars returns the line characters of n series (lineChars in turn).
+func monoChars(n int) []asciigraph.CharSet {
+	out := make([]asciigraph.CharSet, n)
+	for i := range out {
+		out[i] = lineChars[i%len(lineChars)]
+	}
+	return out
+}
+
 // chart plots series (each a line, one point per outer iteration from
-// first) with a legend.
-func chart(first int, title string, names []string, series [][]float64, w, h int) string {
+// first) with a legend; chars as plotLines'.
+func chart(first int, title string, names []string, series [][]float64, w, h int, chars ...asciigraph.CharSet) string {
 	if len(series) == 0 || len(series[0]) == 0 {
 		return title + "\n" + styles.Dim.Render("waiting for the first iteration")
 	}
@@ -44,7 +58,7 @@ func chart(first int, title string, names []string, series [][]float64, w, h int
 	// The x axis counts outer iterations, first to first+n-1, with
 	// whole-number ticks.
 	return plotLines(title, names, series, w, h, float64(first), float64(first+n-1), wholeTicks(n-1),
-		func(v float64) string { return strconv.Itoa(int(math.Round(v))) }, "outer iteration →")
+		func(v float64) string { return strconv.Itoa(int(math.Round(v))) }, "outer iteration →", chars...)
 }
 
 // plotLines plots series (each a line of evenly spaced points from x0 to
