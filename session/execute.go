@@ -31,25 +31,39 @@ type Options struct {
 	// Rates, when set, replace the learning rates from the first
 	// iteration this Execute runs (maple resume ID --inner-lr X).
 	Rates *core.LearningRates
+	// Progress and Stage, when set, are told what the progress lines
+	// tell: a training's validation checks (a baseline's, a search's
+	// final weighted ERM) and the steps of the stages some baselines
+	// train before it (a baseline's live view draws them). They are
+	// called on the training's goroutine and must not block.
+	Progress core.Progress
+	Stage    core.StageProgress
 }
 
 // withProgressLines returns ctx carrying a progress function that logs a
 // line every tenth of a training run's steps (the final evaluation's, a
 // baseline's), and one every tenth of the steps of the stages some
 // baselines train before it (mrm's first two, jtt's first), which have no
-// validation checks to report.
-func withProgressLines(ctx context.Context, steps int, logf func(string, ...any)) context.Context {
+// validation checks to report; logf nil logs nothing. opt's Progress and
+// Stage are told too.
+func withProgressLines(ctx context.Context, steps int, logf func(string, ...any), opt Options) context.Context {
 	every := max(1, steps/10)
 	last := -every
 	ctx = core.WithStageProgress(ctx, func(st core.Stage, step, steps int) {
-		if e := max(1, steps/10); step%e == 0 || step == steps {
+		if e := max(1, steps/10); logf != nil && (step%e == 0 || step == steps) {
 			logf("%s%d/%d, stage %d of %d (%s)", runs.ProgressPrefix, step, steps, st.N, st.Of, st.Name)
+		}
+		if opt.Stage != nil {
+			opt.Stage(st, step, steps)
 		}
 	})
 	return core.WithProgress(ctx, func(step, steps int, valWorst, testWorst float64) {
-		if step-last >= every || step == steps {
+		if logf != nil && (step-last >= every || step == steps) {
 			last = step
 			logf("%s%d/%d: val worst-group %.4f  (test worst-group %.4f)", runs.ProgressPrefix, step, steps, valWorst, testWorst)
+		}
+		if opt.Progress != nil {
+			opt.Progress(step, steps, valWorst, testWorst)
 		}
 	})
 }
@@ -179,8 +193,11 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 	}
 	cfg := r.Config
 	trainCtx := ctx // the baseline's or final evaluation's, with progress lines
-	if opt.Lines && opt.Log != nil {
-		trainCtx = withProgressLines(ctx, cfg.Eval.Steps, logf)
+	switch {
+	case opt.Lines && opt.Log != nil:
+		trainCtx = withProgressLines(ctx, cfg.Eval.Steps, logf, opt)
+	case opt.Progress != nil || opt.Stage != nil:
+		trainCtx = withProgressLines(ctx, cfg.Eval.Steps, nil, opt)
 	}
 	total := cfg.Settings.OuterIters
 	if cfg.Method != "maple" {

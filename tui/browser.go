@@ -555,21 +555,26 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, pending string, w, h int)
 		text += styles.Dim.Render(hint) + "\n"
 	}
 	if len(r.Curve) >= 2 && room >= 8 {
-		val, test := make([]float64, len(r.Curve)), make([]float64, len(r.Curve))
-		for i, c := range r.Curve {
-			val[i], test[i] = c.ValWorst, c.TestWorst
-		}
-		// The x axis is the checks', ticks on whole checks labelled with
-		// their steps (the last check may follow the one before it closer).
-		n := len(r.Curve) - 1
-		step := func(v float64) string { return strconv.Itoa(r.Curve[min(n, max(0, int(math.Round(v))))].Step) }
-		// The test line is dotted, as in maple plot's figure, so that the
-		// two stay apart without colour (NO_COLOR).
-		text += "\n" + plotLines(fmt.Sprintf("worst-group accuracy, selected at step %d", r.SelectedStep),
-			[]string{"validation (selection)", "test (not used)"}, [][]float64{val, test}, w, min(room, 16),
-			0, float64(n), wholeTicks(n), step, "training step →", asciigraph.DefaultCharSet, asciigraph.CreateCharSet("·"))
+		text += "\n" + curveChart(fmt.Sprintf("worst-group accuracy, selected at step %d", r.SelectedStep), r.Curve, w, min(room, 16))
 	}
 	return text
+}
+
+// curveChart draws a training's validation checks (at least two): the
+// validation and test worst-group accuracy against the step.
+func curveChart(title string, curve []core.CheckPoint, w, h int) string {
+	val, test := make([]float64, len(curve)), make([]float64, len(curve))
+	for i, c := range curve {
+		val[i], test[i] = c.ValWorst, c.TestWorst
+	}
+	// The x axis is the checks', ticks on whole checks labelled with
+	// their steps (the last check may follow the one before it closer).
+	n := len(curve) - 1
+	step := func(v float64) string { return strconv.Itoa(curve[min(n, max(0, int(math.Round(v))))].Step) }
+	// The test line is dotted, as in maple plot's figure, so that the
+	// two stay apart without colour (NO_COLOR).
+	return plotLines(title, []string{"validation (selection)", "test (not used)"}, [][]float64{val, test}, w, h,
+		0, float64(n), wholeTicks(n), step, "training step →", asciigraph.DefaultCharSet, asciigraph.CreateCharSet("·"))
 }
 
 func (b *Browser) openCompare() tea.Cmd {

@@ -110,3 +110,19 @@ type backKeys struct{ Back key.Binding }
 
 func (k backKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Back} }
 func (k backKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// baselineKeys are a running baseline's live view's: it can only stop.
+type baselineKeys struct{ Stop, Quit key.Binding }
+
+func newBaselineKeys() baselineKeys {
+	return baselineKeys{
+		Stop: key.NewBinding(key.WithKeys("x", "q", "esc"), key.WithHelp("x/q", "stop (asks first)")),
+		Quit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "stop at once")),
+	}
+}
+
+// ShortHelp is the footer line.
+func (k baselineKeys) ShortHelp() []key.Binding { return []key.Binding{k.Stop, k.Quit} }
+
+// FullHelp is the help page.
+func (k baselineKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Stop, k.Quit}} }

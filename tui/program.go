@@ -259,9 +259,9 @@ func (v *textView) View() tea.View {
 	return screen(fit(v.text+"\n"+styles.Dim.Render("any key leaves"), max(v.width, 1), max(v.height, 1)))
 }
 
-// Execute runs r in this process: a maple search under the dashboard when
-// dashboard is set, anything else with progress lines on errOut. Either
-// way the progress lines go to the run's log.txt, so that maple logs -f,
+// Execute runs r in this process: under the dashboard when dashboard is
+// set (a baseline under its live view), else with progress lines on
+// errOut. Either way the progress lines go to the run's log.txt, so that maple logs -f,
 // maple show and the browser follow a run from another terminal.
 // It returns how the run ended.
 func Execute(ctx context.Context, dashboard bool, errOut io.Writer, r *runs.Run, sp *dataset.Splits, opt session.Options) (*runs.Summary, error) {
@@ -272,12 +272,15 @@ func Execute(ctx context.Context, dashboard bool, errOut io.Writer, r *runs.Run,
 	}
 	defer logf.Close()
 	opt.Log = logf
-	if !dashboard || r.Config.Method != "maple" {
+	switch {
+	case !dashboard:
 		if !sameFile(errOut, logf) { // a detached search's errOut is its log already
 			opt.Log = io.MultiWriter(logf, errOut) // the log first: a closed terminal does not stop it
 		}
 		fmt.Fprintf(opt.Log, "run %s in %s\n", r.Config.ID, r.Dir)
 		return session.Execute(ctx, r, sp, opt)
+	case r.Config.Method != core.MethodMaple:
+		return RunBaseline(ctx, IO{}, r, sp, opt)
 	}
 	return RunSearch(ctx, IO{}, r, sp, opt)
 }

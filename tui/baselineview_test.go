@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/session"
+)
+
+// TestBaselineView: a running baseline's live view shows the stage and
+// step under way, the validation checks so far as a curve, asks before
+// stopping, and closes when the run ends.
+func TestBaselineView(t *testing.T) {
+	cfg := testConfig()
+	cfg.Method, cfg.Eval.Recipe = "mrm", "MRM (Zhang et al. 2021)"
+	live := &baselineLive{}
+	cancelled := false
+	v := newBaselineView(cfg, t.TempDir(), live, func() { cancelled = true })
+	v.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	render := func() string { return ansi.Strip(v.Render()) }
+	if out := render(); !strings.Contains(out, "starting") || !strings.Contains(out, "recipe: MRM") {
+		t.Errorf("before any step:\n%s", out)
+	}
+	live.onStage(core.Stage{Name: "ERM of the full network", N: 1, Of: 3}, 100, 501)
+	if out := render(); !strings.Contains(out, "stage 1 of 3 (ERM of the full network)") || !strings.Contains(out, "step 100/501") || !strings.Contains(out, "20%") {
+		t.Errorf("in the first stage:\n%s", out)
+	}
+	for step := 50; step <= 120; step += 10 {
+		live.onCheck(step, 501, float64(step)/1000, float64(step)/2000)
+	}
+	out := render()
+	for _, want := range []string{"stage 3 of 3 (the training selected on validation)", "step 120/501", "last check: step 120, val worst-group 0.1200 (test 0.0600)",
+		"best on validation so far: step 120", "validation (selection)", "training step →"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("in the validated training: no %q in\n%s", want, out)
+		}
+	}
+	v.Update(keyMsg("q"))
+	if !v.confirm || !strings.Contains(render(), "a baseline keeps no checkpoint") {
+		t.Errorf("q did not ask:\n%s", render())
+	}
+	v.Update(keyMsg("n"))
+	if v.confirm || v.stopping || !strings.Contains(render(), "not stopped") {
+		t.Error("n stopped the baseline")
+	}
+	v.Update(keyMsg("x"))
+	_, cmd := v.Update(keyMsg("y"))
+	if !v.stopping || cmd == nil {
+		t.Fatal("y did not stop")
+	}
+	// No socket listens in this directory (as while the data loads): the
+	// view ends the run as a signal would.
+	v.Update(cmd())
+	if !cancelled {
+		t.Error("a stop without a socket did not cancel the run")
+	}
+	if _, cmd := v.Update(baselineTick{}); isQuit(cmd) {
+		t.Error("the view closed before the run ended")
+	}
+	live.end()
+	if _, cmd := v.Update(baselineTick{}); !isQuit(cmd) {
+		t.Error("the view stayed open after the run ended")
+	}
+}
+
+// TestRunBaseline runs a small baseline under its live view (no
+// terminal: the program reads no key) to its end: the run is done, its
+// progress lines are in its log, and the view closed by itself.
+func TestRunBaseline(t *testing.T) {
+	cfg := testConfig()
+	cfg.Method = "erm"
+	cfg.Eval.Steps, cfg.Eval.EvalEvery = 40, 10
+	r, err := runs.Create(t.TempDir(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	f, err := r.OpenLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pr, pw := io.Pipe() // a keyboard nobody types on
+	defer pw.Close()
+	sum, err := RunBaseline(ctx, IO{In: pr, Out: io.Discard}, r, nil, session.Options{Log: f, Lines: true, Socket: true})
+	if err != nil || sum == nil || sum.Status != core.StatusDone {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	if p := runs.LastProgress(r.Dir); !strings.HasPrefix(p, runs.ProgressPrefix+"40/40") {
+		t.Errorf("last progress line %q", p)
+	}
+}
