@@ -357,7 +357,13 @@ func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 		return fmt.Errorf("run %s is not running (it is %s); see maple show %s", id, in.Status, id)
 	}
 	if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Method != core.MethodMaple {
-		return fmt.Errorf("run %s is a baseline (%s): it has no search to watch; follow its progress with maple logs -f %s", id, cfg.Method, id)
+		if !f.Terminal() || lines {
+			return fmt.Errorf("run %s is a baseline (%s): it has no search to send progress lines; follow its log with maple logs -f %s", id, cfg.Method, id)
+		}
+		if err := tui.AttachBaseline(ctx, tui.IO{}, dir); err != nil {
+			return err
+		}
+		return baselineLeft(ctx, f, dir, *cfg)
 	}
 	cl, err := session.Attach(dir)
 	if err != nil {
@@ -368,6 +374,28 @@ func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 		return tui.RunAttached(ctx, tui.IO{}, dir, cl)
 	}
 	session.Follow(f.Out, cl)
+	return nil
+}
+
+// baselineLeft says how a followed baseline stands once its view closed:
+// its result, how to go on, or that it runs on.
+func baselineLeft(ctx context.Context, f *Factory, dir string, cfg runs.Config) error {
+	if runs.Stat(dir).Status.Live() {
+		fmt.Fprintf(f.Err, "run %s runs on; maple attach %s to follow it again\n", cfg.ID, cfg.ID)
+		return nil
+	}
+	sum, err := runs.ReadSummary(dir)
+	switch {
+	case err != nil:
+		return err
+	case sum != nil && sum.Status == core.StatusDone:
+		runs.NewOutcome(ctx, cfg, sum).Print(f.Err)
+	default:
+		if sum == nil {
+			sum = &runs.Summary{Status: core.StatusInterrupted}
+		}
+		fmt.Fprintln(f.Err, runs.Continue(f.RunsDir, sum, cfg))
+	}
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -403,6 +404,11 @@ type TrainStep struct {
 	Steps  int `json:"steps"`
 	Stage  int `json:"stage,omitempty"`  // 0 in the validated training
 	Stages int `json:"stages,omitempty"` // 0 in the validated training
+	// Check: the line is a validation check's, with its validation and
+	// test worst-group accuracy.
+	Check     bool    `json:"-"`
+	ValWorst  float64 `json:"-"`
+	TestWorst float64 `json:"-"`
 }
 
 // ParseProgress reads a progress line ("training step 200/501: val ..."
@@ -421,7 +427,43 @@ func ParseProgress(line string) (TrainStep, bool) {
 			st.Stage, st.Stages = 0, 0
 		}
 	}
+	if _, after, ok := strings.Cut(rest, ": val worst-group "); ok {
+		n, _ := fmt.Sscanf(after, "%g  (test worst-group %g)", &st.ValWorst, &st.TestWorst)
+		st.Check = n == 2
+	}
 	return st, true
+}
+
+// ReadProgress returns the progress lines of the run in dir's log.txt,
+// read (ParseProgress), of its latest training: a baseline that runs
+// again from the start after a stop begins a new one (its step goes
+// back). Nil without a log.
+func ReadProgress(dir string) []TrainStep {
+	b, err := os.ReadFile(filepath.Join(dir, LogFile))
+	if err != nil {
+		return nil
+	}
+	var out []TrainStep
+	for _, line := range strings.Split(string(b), "\n") {
+		st, ok := ParseProgress(line)
+		if !ok {
+			continue
+		}
+		if n := len(out); n > 0 && (st.order() < out[n-1].order() || st.order() == out[n-1].order() && st.Step < out[n-1].Step) {
+			out = out[:0] // started again
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// order is the stage's place in its training: the earlier stages by
+// number, the validated training after them.
+func (st TrainStep) order() int {
+	if st.Stages > 0 {
+		return st.Stage
+	}
+	return math.MaxInt
 }
 
 // String is the step as the listings print it: "step 200/501", or

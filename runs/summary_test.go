@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -107,5 +108,42 @@ func TestStatBaselineStep(t *testing.T) {
 	r.Close()
 	if in := Stat(r.Dir); in.Step != nil || in.IterText() != "-" {
 		t.Errorf("ended (%s): %q", in.Status, in.IterText())
+	}
+}
+
+// TestReadProgress: the progress lines of a baseline's log, read back
+// with their checks' figures, from its latest training only (a stopped
+// mrm trained again begins at stage 1).
+func TestReadProgress(t *testing.T) {
+	r, err := Create(t.TempDir(), Config{Method: "mrm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got := ReadProgress(r.Dir); got != nil {
+		t.Errorf("without a log: %v", got)
+	}
+	f, _ := r.OpenLog()
+	f.WriteString("run x in y\n" +
+		ProgressPrefix + "100/501, stage 1 of 3 (ERM of the full network)\n" +
+		ProgressPrefix + "50/501, stage 2 of 3 (the mask)\n" +
+		ProgressPrefix + "60/501: val worst-group 0.5000  (test worst-group 0.4000)\n" + // stopped in stage 3
+		"run x in y\n" +
+		ProgressPrefix + "50/501, stage 1 of 3 (ERM of the full network)\n" +
+		ProgressPrefix + "501/501, stage 1 of 3 (ERM of the full network)\n" +
+		ProgressPrefix + "501/501, stage 2 of 3 (the mask)\n" +
+		ProgressPrefix + "50/501: val worst-group 0.2500  (test worst-group 0.1250)\n" +
+		ProgressPrefix + "60/501: val worst-group 0.3750  (test worst-group 0.5000)\n")
+	f.Close()
+	var got []string
+	for _, st := range ReadProgress(r.Dir) {
+		s := st.String()
+		if st.Check {
+			s += fmt.Sprintf(" %g/%g", st.ValWorst, st.TestWorst)
+		}
+		got = append(got, s)
+	}
+	if want := "[stage 1/3, 50/501 stage 1/3, 501/501 stage 2/3, 501/501 step 50/501 0.25/0.125 step 60/501 0.375/0.5]"; fmt.Sprint(got) != want {
+		t.Errorf("got  %v\nwant %s", got, want)
 	}
 }

@@ -72,6 +72,24 @@ type baselineTick struct{}
 // baselineStopped is the answer of the run's socket to a stop.
 type baselineStopped struct{ err error }
 
+// baselineRead carries a followed run's state, read from its log.
+type baselineRead struct{ st baselineState }
+
+// readBaseline reads the state of the baseline running in dir from its
+// log's progress lines (runs.ReadProgress) and its status.
+func readBaseline(dir string) baselineState {
+	var st baselineState
+	for _, p := range runs.ReadProgress(dir) {
+		st.stage, st.step, st.steps = core.Stage{N: p.Stage, Of: p.Stages}, p.Step, p.Steps
+		st.stages = max(st.stages, p.Stages)
+		if p.Check {
+			st.curve = append(st.curve, core.CheckPoint{Step: p.Step, ValWorst: p.ValWorst, TestWorst: p.TestWorst})
+		}
+	}
+	st.ended = !runs.Stat(dir).Status.Live()
+	return st
+}
+
 // BaselineView is a running baseline's live view: its recipe, the step
 // of the stage under way, and the curve of its validation checks so far.
 // A baseline has no search to pause or steer: the view can only stop it
@@ -80,7 +98,9 @@ type BaselineView struct {
 	cfg      runs.Config
 	dir      string
 	live     *baselineLive
-	cancel   context.CancelFunc // ends the run as interrupted when its socket cannot stop it
+	cancel   context.CancelFunc // ends the run as interrupted when its socket cannot stop it (nil: a run of another process)
+	follow   bool               // the run is another process's: its state is read from its log
+	followed baselineState      // what was read last (follow)
 	start    time.Time
 	now      func() time.Time
 	width    int
@@ -110,17 +130,31 @@ func (v *BaselineView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		v.width, v.height = m.Width, m.Height
 	case baselineTick:
+		if v.follow {
+			dir := v.dir
+			return v, func() tea.Msg { return baselineRead{readBaseline(dir)} }
+		}
 		if v.live.state().ended {
 			return v, tea.Quit
 		}
 		return v, tickBaseline()
+	case baselineRead:
+		if v.followed = m.st; m.st.ended {
+			return v, tea.Quit
+		}
+		return v, tickBaseline()
 	case baselineStopped:
-		if m.err != nil { // no socket yet (the data still loading): end it as a signal would
+		switch {
+		case m.err != nil && v.cancel != nil: // no socket yet (the data still loading): end it as a signal would
 			v.cancel()
+		case m.err != nil:
+			v.stopping, v.note = false, "stop: "+m.err.Error()
 		}
 	case tea.KeyPressMsg:
 		switch {
 		case v.stopping:
+		case key.Matches(m, v.keys.Quit) && v.follow:
+			return v, tea.Quit // another process's run: leave it running
 		case key.Matches(m, v.keys.Quit):
 			return v, v.stop()
 		case v.confirm:
@@ -157,7 +191,10 @@ func (v *BaselineView) View() tea.View { return screen(v.Render()) }
 // Render draws the view at its size.
 func (v *BaselineView) Render() string {
 	w, h := max(v.width, 20), max(v.height, 6)
-	st := v.live.state()
+	st := v.followed
+	if !v.follow {
+		st = v.live.state()
+	}
 	c, e := v.cfg, v.cfg.Eval
 	var sb strings.Builder
 	status := "running"
@@ -170,6 +207,8 @@ func (v *BaselineView) Render() string {
 	}
 	elapsed := v.now().Sub(v.start).Seconds()
 	switch {
+	case st.steps == 0 && v.follow:
+		fmt.Fprintf(&sb, "no progress line in its log yet  elapsed %s\n", fmtDur(elapsed))
 	case st.steps == 0:
 		fmt.Fprintf(&sb, "starting (the data loads, then the training)  elapsed %s\n", fmtDur(elapsed))
 	default:
@@ -194,8 +233,12 @@ func (v *BaselineView) Render() string {
 				best = cp
 			}
 		}
-		fmt.Fprintf(&sb, "last check: step %d, val worst-group %.4f (test %.4f); best on validation so far: step %d, %.4f\n",
-			last.Step, last.ValWorst, last.TestWorst, best.Step, best.ValWorst)
+		of := "so far"
+		if v.follow {
+			of = "among the logged checks" // the log has every tenth of the steps
+		}
+		fmt.Fprintf(&sb, "last check: step %d, val worst-group %.4f (test %.4f); best on validation %s: step %d, %.4f\n",
+			last.Step, last.ValWorst, last.TestWorst, of, best.Step, best.ValWorst)
 	}
 	if v.note != "" {
 		sb.WriteString(styles.Warn.Render(v.note) + "\n")
@@ -210,6 +253,29 @@ func (v *BaselineView) Render() string {
 		body += strings.Repeat("\n", h-1-n)
 	}
 	return body + "\n" + footer
+}
+
+// AttachBaseline follows the baseline running in another process in dir
+// (a detached run, a sweep's cell) in its live view, read from its log,
+// until it ends or the person leaves (q: it runs on); x stops it (after
+// y) through its socket.
+func AttachBaseline(ctx context.Context, tio IO, dir string) error {
+	cfg, err := runs.ReadConfig(dir)
+	if err != nil {
+		return err
+	}
+	_, err = tea.NewProgram(newFollowView(*cfg, dir), options(ctx, tio)...).Run()
+	return err
+}
+
+// newFollowView is the live view of another process's baseline, read
+// from its log in dir: q leaves it running, x stops it.
+func newFollowView(cfg runs.Config, dir string) *BaselineView {
+	v := newBaselineView(cfg, dir, nil, nil)
+	v.follow, v.start = true, cfg.Started
+	v.keys.Stop = key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop (asks first)"))
+	v.keys.Quit = key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "leave (it runs on)"))
+	return v
 }
 
 // RunBaseline runs the baseline r in this process under its live view on

@@ -100,3 +100,50 @@ func TestRunBaseline(t *testing.T) {
 		t.Errorf("last progress line %q", p)
 	}
 }
+
+// TestFollowBaseline: another process's baseline (a detached run, a
+// sweep's cell; maple attach, enter in the sweep view) is followed from
+// its log: its stage, step and checks; q leaves it running, and the view
+// closes when the run ends.
+func TestFollowBaseline(t *testing.T) {
+	cfg := testConfig()
+	cfg.Method = "jtt"
+	r, err := runs.Create(t.TempDir(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	f, _ := r.OpenLog()
+	f.WriteString(runs.ProgressPrefix + "100/100, stage 1 of 2 (ERM, to find the errors to upweight)\n" +
+		runs.ProgressPrefix + "50/500: val worst-group 0.2500  (test worst-group 0.1250)\n" +
+		runs.ProgressPrefix + "100/500: val worst-group 0.5000  (test worst-group 0.3750)\n")
+	f.Close()
+	v := newFollowView(cfg, r.Dir)
+	v.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	read := func() tea.Cmd {
+		_, cmd := v.Update(baselineTick{})
+		_, next := v.Update(cmd())
+		return next
+	}
+	if next := read(); isQuit(next) {
+		t.Fatal("the view closed on a running baseline")
+	}
+	out := ansi.Strip(v.Render())
+	for _, want := range []string{"stage 2 of 2 (the training selected on validation)", "step 100/500", "last check: step 100, val worst-group 0.5000 (test 0.3750)", "validation (selection)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	v.Update(keyMsg("x"))
+	if !v.confirm {
+		t.Error("x did not ask to stop")
+	}
+	v.Update(keyMsg("n"))
+	if _, cmd := v.Update(keyMsg("q")); !isQuit(cmd) || v.stopping {
+		t.Error("q did not leave the run running")
+	}
+	r.Close() // the run ends
+	if next := read(); !isQuit(next) {
+		t.Error("the view stayed open after the run ended")
+	}
+}

@@ -130,10 +130,7 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case key.Matches(m, v.keys.Open):
 			c := v.tbl.Cursor()
 			if c >= 0 && c < len(v.cells) && v.cells[c].State == "running" && v.cells[c].RunID != "" {
-				if in := v.cells[c].Info; in != nil && in.Total == 0 {
-					v.note = fmt.Sprintf("%s is a baseline: it has no search to watch; its progress: maple logs -f %s", v.cells[c].RunID, v.cells[c].RunID)
-					return v, nil
-				}
+				// A search's dashboard, a baseline's live view (read from its log).
 				v.attach = v.cells[c].RunID
 				return v, tea.Quit
 			}

@@ -52,8 +52,8 @@ func TestSweepView(t *testing.T) {
 
 // TestSweepViewBaselines: a sweep of baselines (which count no
 // iterations) gets a time left from its finished cells' times and its
-// running cells' time so far, and enter on a running baseline says it
-// has no search to watch instead of opening an empty dashboard.
+// running cells' time so far, and enter on a running baseline opens its
+// live view (it said there was no search to watch).
 func TestSweepViewBaselines(t *testing.T) {
 	cells := []sweeps.CellState{
 		{Label: "b|1", State: "done", RunID: "R1", Info: &runs.Info{Method: "lff", Elapsed: 600, TestAcc: 0.7}},
@@ -70,8 +70,8 @@ func TestSweepViewBaselines(t *testing.T) {
 		t.Errorf("header %q, want about 16m40s left", head)
 	}
 	v.Update(keyMsg("down"))
-	if _, cmd := v.Update(keyMsg("enter")); v.attach != "" || isQuit(cmd) || !strings.Contains(v.note, "R2 is a baseline") {
-		t.Errorf("enter on a running baseline: attach %q note %q", v.attach, v.note)
+	if _, cmd := v.Update(keyMsg("enter")); v.attach != "R2" || !isQuit(cmd) {
+		t.Errorf("enter on a running baseline: attach %q note %q, want its live view", v.attach, v.note)
 	}
 }
 
