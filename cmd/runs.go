@@ -358,7 +358,7 @@ func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 	}
 	if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Method != core.MethodMaple {
 		if !f.Terminal() || lines {
-			return fmt.Errorf("run %s is a baseline (%s): it has no search to send progress lines; follow its log with maple logs -f %s", id, cfg.Method, id)
+			return fmt.Errorf("run %s is a baseline (%s): its progress lines are in its log; follow them with maple logs -f %s (or maple attach %s on a terminal, for its live view)", id, cfg.Method, id, id)
 		}
 		if err := tui.AttachBaseline(ctx, tui.IO{}, dir); err != nil {
 			return err
