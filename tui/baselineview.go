@@ -50,6 +50,13 @@ func (l *baselineLive) end() {
 	l.mu.Unlock()
 }
 
+// hasEnded tells whether the run has ended, without copying the curve.
+func (l *baselineLive) hasEnded() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.ended
+}
+
 // baselineState is a copy of baselineLive for one frame.
 type baselineState struct {
 	stage       core.Stage
@@ -86,7 +93,7 @@ func readBaseline(dir string) baselineState {
 			st.curve = append(st.curve, core.CheckPoint{Step: p.Step, ValWorst: p.ValWorst, TestWorst: p.TestWorst})
 		}
 	}
-	st.ended = !runs.Stat(dir).Status.Live()
+	st.ended = !runs.Held(dir) // a baseline is live while its process holds it
 	return st
 }
 
@@ -134,7 +141,7 @@ func (v *BaselineView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			dir := v.dir
 			return v, func() tea.Msg { return baselineRead{readBaseline(dir)} }
 		}
-		if v.live.state().ended {
+		if v.live.hasEnded() {
 			return v, tea.Quit
 		}
 		return v, tickBaseline()
@@ -298,7 +305,7 @@ func RunBaseline(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, o
 	}()
 	v := newBaselineView(r.Config, r.Dir, live, cancel)
 	_, uiErr := tea.NewProgram(v, options(ctx, tio)...).Run()
-	if !live.state().ended {
+	if !live.hasEnded() {
 		cancel() // the screen closed another way (a signal, a terminal error): end it as a signal would
 	}
 	res := <-done

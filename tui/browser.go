@@ -660,11 +660,7 @@ func compare(runsDir string, ids []string, width, height int, mono bool) string 
 			data, names = append(data, mean, lo, hi), append(names, "mean", "mean-sd", "mean+sd")
 			title += fmt.Sprintf(" (%d seeds of one configuration: mean ± sample sd)", len(data)-3)
 		}
-		var chars []asciigraph.CharSet
-		if mono {
-			chars = monoChars(len(data))
-		}
-		parts = append(parts, chart(1, title, names, data, w, h, chars...))
+		parts = append(parts, chart(1, title, names, data, w, h, monoChars(mono, len(data))...))
 	}
 	parts = append(parts, "results")
 	for i, id := range ids {
@@ -743,11 +739,7 @@ func trainingChart(ids []string, curves [][]core.CheckPoint, seeds, mono bool, w
 	}
 	last := len(steps) - 1
 	step := func(v float64) string { return strconv.Itoa(steps[min(last, max(0, int(math.Round(v))))]) }
-	var chars []asciigraph.CharSet
-	if mono {
-		chars = monoChars(len(data))
-	}
-	return plotLines(title, names, data, w, h, 0, float64(last), wholeTicks(last), step, "training step →", chars...)
+	return plotLines(title, names, data, w, h, 0, float64(last), wholeTicks(last), step, "training step →", monoChars(mono, len(data))...)
 }
 
 // onSteps puts curves on the union of their checks' steps: each curve's

@@ -39,8 +39,12 @@ func fit(s string, w, h int) string {
 var lineChars = []asciigraph.CharSet{asciigraph.DefaultCharSet, asciigraph.CreateCharSet("·"), asciigraph.CreateCharSet("•"),
 	asciigraph.CreateCharSet("+"), asciigraph.CreateCharSet("x"), asciigraph.CreateCharSet("o")}
 
-// monoChars returns the line characters of n series (lineChars in turn).
-func monoChars(n int) []asciigraph.CharSet {
+// monoChars returns the line characters of n series (lineChars in turn)
+// on a terminal without colour (mono), none (every line alike) with it.
+func monoChars(mono bool, n int) []asciigraph.CharSet {
+	if !mono {
+		return nil
+	}
 	out := make([]asciigraph.CharSet, n)
 	for i := range out {
 		out[i] = lineChars[i%len(lineChars)]
