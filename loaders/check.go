@@ -32,6 +32,10 @@ func (d Spec) Check() error {
 		return checkEnvs(d.Envs)
 	case d.Envs != "" && d.Name != "cmnist":
 		return fmt.Errorf("--cmnist-envs applies to the cmnist dataset only, not %s: leave it out", d.Name)
+	case d.ValFraction != 0 && d.Name != "features":
+		return fmt.Errorf("--val-fraction applies to --dataset features only, not %s: leave it out", d.Name)
+	case math.IsNaN(d.ValFraction) || d.ValFraction < 0 || d.ValFraction >= 1:
+		return fmt.Errorf("--val-fraction %g: want a fraction in (0, 1) of the training rows to carve a validation split from, or 0 to use the file's val rows", d.ValFraction)
 	case d.Name == "features" && d.CSV == "":
 		return fmt.Errorf("--dataset features needs --csv FILE (and optionally --features FILE.npy)")
 	}

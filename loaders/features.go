@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -29,6 +30,13 @@ type FeaturesConfig struct {
 	// FeatureCols lists the feature columns, comma-separated; empty means
 	// every column that is not an annotation (nor pandas' unnamed index).
 	FeatureCols string `json:"feature_cols,omitempty"`
+
+	// ValFraction, when above 0, carves a validation split of this
+	// fraction of the training rows (per group, drawn with Seed) for a
+	// file without val rows. Spec records it (Spec.ValFraction), not
+	// the columns.
+	ValFraction float64 `json:"-"`
+	Seed        uint64  `json:"-"`
 }
 
 // DefaultFeatures returns the defaults documented on FeaturesConfig.
@@ -248,20 +256,72 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 			return nil, fmt.Errorf("%s: sample %d (row %d) feature %d is %v; clean or drop it", source, i/d, i/d+2, i%d, v)
 		}
 	}
-	all := &Dataset{Name: "all", N: n, D: d, Shape: Shape{C: d, H: 1, W: 1}, X: x, Y: y, Env: env, Group: group,
-		Attr: attr, ID: ids, Classes: classes, EnvNames: envNames, GroupNames: groupNames, LabelNames: labelNames}
-	parts, err := t.splits(sc)
+	parts, err := t.splits(sc, c, group, name == "features")
 	if err != nil {
 		return nil, err
 	}
-	sp := &Splits{Name: name, Source: source, Train: all.Subset("train", parts[0]), Val: all.Subset("val", parts[1]), Test: all.Subset("test", parts[2])}
-	sp.Warnings = largeFeatures(x, d, func(j int) string {
+	if err := t.classesInTraining(y, labelNames, classes, parts); err != nil {
+		return nil, err
+	}
+	warnings := largeFeatures(x, d, func(j int) string {
 		if names != nil {
 			return fmt.Sprintf("column %q", names[j])
 		}
 		return fmt.Sprintf("feature %d", j)
 	}, source)
+	all := &Dataset{Name: "all", N: n, D: d, Shape: Shape{C: d, H: 1, W: 1}, X: x, Y: y, Env: env, Group: group,
+		Attr: attr, ID: ids, Classes: classes, EnvNames: envNames, GroupNames: groupNames, LabelNames: labelNames}
+	split := splitInPlace(all, parts)
+	sp := &Splits{Name: name, Source: source, Train: split[0], Val: split[1], Test: split[2], Warnings: warnings}
 	return sp, sp.Validate()
+}
+
+// splitInPlace returns the splits of all holding the rows parts[s], in
+// that order. The features are not copied: all.X's rows are permuted in
+// place (train, then val, then test) and each split's X is its part of
+// that array, so that a large feature matrix is held once.
+func splitInPlace(all *Dataset, parts [3][]int) [3]*Dataset {
+	d := all.D
+	order := make([]int, 0, all.N)
+	for _, p := range parts {
+		order = append(order, p...)
+	}
+	// Row k takes row order[k]: follow each cycle with one row aside.
+	done := make([]bool, len(order))
+	tmp := make([]float32, d)
+	for k := range order {
+		if done[k] || order[k] == k {
+			done[k] = true
+			continue
+		}
+		copy(tmp, all.X[k*d:(k+1)*d])
+		j := k
+		for {
+			done[j] = true
+			src := order[j]
+			if src == k {
+				copy(all.X[j*d:(j+1)*d], tmp)
+				break
+			}
+			copy(all.X[j*d:(j+1)*d], all.X[src*d:(src+1)*d])
+			j = src
+		}
+	}
+	var out [3]*Dataset
+	off := 0
+	for s, nm := range []string{"train", "val", "test"} {
+		m := len(parts[s])
+		sub := &Dataset{Name: nm, N: m, D: d, Shape: all.Shape, Classes: all.Classes,
+			EnvNames: all.EnvNames, GroupNames: all.GroupNames, LabelNames: all.LabelNames,
+			X: all.X[off*d : (off+m)*d : (off+m)*d], Y: make([]int32, m), Env: make([]int32, m),
+			Group: make([]int32, m), Attr: make([]int32, m), ID: make([]int64, m)}
+		for j, i := range parts[s] {
+			sub.Y[j], sub.Env[j], sub.Group[j], sub.Attr[j], sub.ID[j] = all.Y[i], all.Env[i], all.Group[i], all.Attr[i], all.ID[i]
+		}
+		out[s] = sub
+		off += m
+	}
+	return out
 }
 
 // labels reads the label column lc: all integers 0..C-1, or all names
@@ -366,8 +426,10 @@ func (t *table) features(cols string, used []int) ([]float32, int, []string, err
 }
 
 // splits returns the rows of the train, val and test splits by column
-// sc, each non-empty.
-func (t *table) splits(sc int) ([3][]int, error) {
+// sc, each non-empty. With c.ValFraction above 0 the validation rows are
+// carved out of the training rows (see carve); features says the file is
+// the features dataset's, whose flags the messages may name.
+func (t *table) splits(sc int, c FeaturesConfig, group []int32, features bool) ([3][]int, error) {
 	var parts [3][]int
 	for r := range t.rows {
 		s := splitOf(t.rows[r][sc])
@@ -376,12 +438,95 @@ func (t *table) splits(sc int) ([3][]int, error) {
 		}
 		parts[s] = append(parts[s], r)
 	}
+	if c.ValFraction > 0 {
+		if len(parts[1]) > 0 {
+			return parts, fmt.Errorf("%s has %d val rows of its own; --val-fraction carves a validation split out of the training rows of a file without them: leave it out to use the file's", t.path, len(parts[1]))
+		}
+		parts[0], parts[1] = carve(parts[0], group, c.ValFraction, c.Seed)
+		if len(parts[1]) == 0 {
+			return parts, fmt.Errorf("--val-fraction %g of %s's %d training rows leaves no validation row; raise it", c.ValFraction, t.path, len(parts[0]))
+		}
+	}
 	for s, nm := range []string{"train", "val", "test"} {
 		if len(parts[s]) == 0 {
-			return parts, fmt.Errorf("%s: no %s rows; every split needs samples", t.path, nm)
+			hint := ""
+			if s == 1 && features {
+				hint = ": mark some rows val, or pass --val-fraction F (say 0.2) to carve a validation split of that fraction out of the training rows"
+			}
+			return parts, fmt.Errorf("%s: no %s rows; every split needs samples%s", t.path, nm, hint)
 		}
 	}
 	return parts, nil
+}
+
+// carve moves round(frac x size) of each group's training rows (never a
+// group's last row) to validation, drawn with seed; both keep the file's
+// order.
+func carve(train []int, group []int32, frac float64, seed uint64) (keep, val []int) {
+	byGroup := map[int32][]int{}
+	var groups []int32
+	for _, r := range train {
+		if _, ok := byGroup[group[r]]; !ok {
+			groups = append(groups, group[r])
+		}
+		byGroup[group[r]] = append(byGroup[group[r]], r)
+	}
+	slices.Sort(groups)
+	rng := rand.New(rand.NewPCG(seed, 0x7a1))
+	taken := map[int]bool{}
+	for _, g := range groups {
+		rows := byGroup[g]
+		k := min(int(math.Round(frac*float64(len(rows)))), len(rows)-1)
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		for _, r := range rows[:k] {
+			taken[r] = true
+		}
+	}
+	for _, r := range train {
+		if taken[r] {
+			val = append(val, r)
+		} else {
+			keep = append(keep, r)
+		}
+	}
+	return keep, val
+}
+
+// classesInTraining checks that the labels are the classes 0..K-1 with
+// every class among the training rows: a class without training rows is
+// a label the model can never learn (labels 1 and 2 make a class 0 of no
+// samples), and a single class in training leaves nothing to learn.
+func (t *table) classesInTraining(y []int32, names []string, classes int, parts [3][]int) error {
+	count := make([]int, classes)
+	for _, r := range parts[0] {
+		count[y[r]]++
+	}
+	labelsOf := func(rows []int) string {
+		var seen []string
+		for _, r := range rows {
+			v := fmt.Sprint(y[r])
+			if names != nil {
+				v = strconv.Quote(names[y[r]])
+			}
+			if !slices.Contains(seen, v) {
+				seen = append(seen, v)
+			}
+		}
+		slices.Sort(seen)
+		return strings.Join(seen, ", ")
+	}
+	for k, n := range count {
+		if n > 0 {
+			continue
+		}
+		what := fmt.Sprintf("class %d", k)
+		if names != nil {
+			what += fmt.Sprintf(" (%q)", names[k])
+		}
+		return fmt.Errorf("%s: %s has no training rows (labels of the training rows: %s; of all rows: %s); labels must be the classes 0..K-1, each with rows in the train split: number the labels from 0 without gaps, and give every class training rows",
+			t.path, what, labelsOf(parts[0]), labelsOf(slices.Concat(parts[0], parts[1], parts[2])))
+	}
+	return nil
 }
 
 // UnmarshalJSON reads the column names, also as maple 0.1 wrote them.

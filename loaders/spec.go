@@ -28,6 +28,10 @@ type Spec struct {
 	// the field existed used; Resolve gives a new cmnist run shuffle
 	// unless --cmnist-envs says otherwise.
 	Envs string `json:"envs,omitempty"`
+	// ValFraction: features: carve a validation split of this fraction
+	// of the training rows, per group, seeded, from a CSV without val
+	// rows; 0 (off) uses the file's own val rows.
+	ValFraction float64 `json:"val_fraction,omitempty"`
 }
 
 // Names lists the datasets Spec.Load knows.
@@ -185,6 +189,7 @@ func (d Spec) Load(seed uint64, progress io.Writer) (*Splits, error) {
 		}
 		c := d.Columns
 		c.CSV, c.NPY = d.CSV, d.Features
+		c.ValFraction, c.Seed = d.ValFraction, seed
 		return Features(c)
 	}
 	return nil, fmt.Errorf("unknown dataset %q: want one of %s", d.Name, strings.Join(Names, ", "))

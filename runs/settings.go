@@ -108,6 +108,8 @@ var SettingsTable = []Setting{
 	{Flag: "id-col", Group: GroupData, Help: "features: sample id column (optional; default the row number)", Field: func(c *Config) any { return &c.Dataset.Columns.ID }},
 	{Flag: "feature-cols", Group: GroupData, Help: "features: comma-separated feature columns (default: every column that is not an annotation, nor pandas' unnamed index)",
 		Field: func(c *Config) any { return &c.Dataset.Columns.FeatureCols }, Default: ""},
+	{Flag: "val-fraction", Group: GroupData, Help: "features: carve a validation split of this fraction of the training rows (per group, seeded) from a CSV without val rows (0 = the file's own val rows)", Result: true,
+		Field: func(c *Config) any { return &c.Dataset.ValFraction }},
 
 	// Search.
 	{Flag: "beta", Group: GroupSearch, Help: "weight of the mean loss added to the outer objective", Result: true,
