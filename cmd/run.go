@@ -263,9 +263,7 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	defer r.Close()
 	opt := session.Options{Socket: true, Rates: rates}
 	if o.ReadyFD > 0 {
-		if opt.Ready = session.ReadyPipe(o.ReadyFD); r.Config.Method != "maple" {
-			opt.Ready(nil) // a baseline has no search to wait for
-		}
+		opt.Ready = session.ReadyPipe(o.ReadyFD) // once the socket listens, a baseline's too
 	}
 	return executeRun(ctx, o.F, r, opt, o.Headless || o.JSON, o.JSON, nil)
 }

@@ -19,8 +19,10 @@ type Options struct {
 	Lines  bool      // print a progress line per outer iteration on Log
 	Hub    *Hub      // live listeners; nil for a private hub
 	Socket bool      // serve the attach socket while the search runs (a baseline's: to stop it)
-	// Ready is called with the engine once it exists and the socket
-	// listens, before the search starts (never for a baseline).
+	// Ready is called once the socket listens (when Socket is set),
+	// before the search or the baseline's training starts: with the
+	// engine of a search, with the control of a baseline (it can only
+	// stop).
 	Ready func(Control)
 	// Watched tells whether someone can act on a paused search; nil
 	// means: whenever a listener (an attached client, a dashboard) is
@@ -107,6 +109,9 @@ func runBaseline(ctx, trainCtx context.Context, r *runs.Run, sp *dataset.Splits,
 			return nil, err
 		}
 		defer srv.Close()
+	}
+	if opt.Ready != nil {
+		opt.Ready(ctl) // a detached parent returns now: maple stop finds the socket
 	}
 	res, err := core.Baseline(trainCtx, sp, r.Config.Method, r.Config.Eval)
 	switch {

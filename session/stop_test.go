@@ -1,0 +1,145 @@
+package session
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+)
+
+// TestDetachedBaselineListens: a baseline started with --detach listens
+// on its socket once maple run returns, so that maple stop right after it
+// finds the run (it failed with "no live search ... sock: no such file"
+// when the child said it was ready before it had loaded its data).
+func TestDetachedBaselineListens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	dir := t.TempDir()
+	out, err := exec.Command(maple(t), "run", "--dataset", "synthetic", "--method", "erm", "--eval-steps", "1000000", "--detach", "--runs-dir", dir).Output()
+	if err != nil {
+		t.Fatalf("maple run --detach: %v\n%s", err, out)
+	}
+	id := strings.TrimSpace(strings.Split(string(out), "\n")[0])
+	rd := filepath.Join(dir, id)
+	t.Cleanup(func() { killHolder(rd) })
+	_, serr := os.Lstat(filepath.Join(rd, runs.SocketFile))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	in, err := StopRun(ctx, rd)
+	if serr != nil {
+		t.Errorf("no socket once maple run --detach returned: %v", serr)
+	}
+	if err != nil || in.Status != core.StatusStopped {
+		t.Fatalf("StopRun: %v, status %s", err, in.Status)
+	}
+}
+
+// killHolder kills the process that holds the run in rd, if any (a
+// detached child a failed test left running).
+func killHolder(rd string) {
+	if !runs.Held(rd) {
+		return
+	}
+	b, _ := os.ReadFile(filepath.Join(rd, runs.LockFile))
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+		if p, err := os.FindProcess(pid); err == nil {
+			p.Kill()
+		}
+	}
+}
+
+// stopTestRun creates a run, held by this process as a running one's is.
+func stopTestRun(t *testing.T) *runs.Run {
+	t.Helper()
+	cfg := runs.DefaultConfig("synthetic")
+	cfg.Method = "erm"
+	r, err := runs.Create(t.TempDir(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// summaryOnStop is a Control whose Stop ends the search as a process
+// with a dashboard open does: it writes the stopped summary and keeps
+// holding the run (the dashboard stays open until its person leaves).
+type summaryOnStop struct {
+	fakeCtl
+	r *runs.Run
+}
+
+func (c *summaryOnStop) Stop() error {
+	c.fakeCtl.Stop()
+	return c.r.WriteSummary(&runs.Summary{Status: core.StatusStopped, Finished: time.Now(), BestValWorst: -1})
+}
+
+// TestStopRunStates: maple stop waits for states, never for a time: a
+// run held by a process whose socket does not listen yet (loading its
+// data) is stopped once it listens; a run whose process stays open after
+// its search ended (a dashboard in another terminal) is stopped once its
+// summary says so, though the process keeps the run. Each case had to
+// wait out its whole timeout (or failed at once) before.
+func TestStopRunStates(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		start func(t *testing.T, r *runs.Run) // before StopRun (nil: none)
+		late  func(t *testing.T, r *runs.Run) // once StopRun found no socket
+	}{
+		{
+			name: "the socket listens after the stop was asked",
+			late: func(t *testing.T, r *runs.Run) {
+				srv, err := Serve(r, NewHub(), &summaryOnStop{r: r})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				t.Cleanup(func() { srv.Close() })
+			},
+		},
+		{
+			name: "the process stays open after the search ended",
+			start: func(t *testing.T, r *runs.Run) {
+				srv, err := Serve(r, NewHub(), &summaryOnStop{r: r})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { srv.Close() })
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := stopTestRun(t)
+			if tc.start != nil {
+				tc.start(t, r)
+			}
+			var once sync.Once
+			noSocketHook = func() {
+				once.Do(func() {
+					if tc.late != nil {
+						tc.late(t, r)
+					}
+				})
+			}
+			t.Cleanup(func() { noSocketHook = nil })
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			in, err := StopRun(ctx, r.Dir)
+			if err != nil || in.Status != core.StatusStopped {
+				t.Fatalf("StopRun: %v, status %s; want stopped", err, in.Status)
+			}
+			if ctx.Err() != nil {
+				t.Error("StopRun waited out its whole time")
+			}
+		})
+	}
+}
