@@ -334,6 +334,22 @@ func TestUnwatchedNaN(t *testing.T) {
 	}
 }
 
+// waitGlob waits for a state, never for a time: until a file matching
+// pattern exists, up to limit (a bound on a loaded machine, not a
+// schedule); then it kills cmd and fails the test.
+func waitGlob(t *testing.T, pattern string, limit time.Duration, cmd *exec.Cmd) {
+	t.Helper()
+	for deadline := time.Now().Add(limit); ; time.Sleep(20 * time.Millisecond) {
+		if m, _ := filepath.Glob(pattern); len(m) > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no %s after %v", pattern, limit)
+		}
+	}
+}
+
 // TestInterruptWithinIteration: SIGINT in the middle of a long outer
 // iteration stops the process within 2 s with exit code 130, and the run
 // stays resumable.
@@ -346,7 +362,8 @@ func TestInterruptWithinIteration(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	// Its socket listens just before the engine runs its first iteration.
+	waitGlob(t, filepath.Join(dir, "*", mruns.SocketFile), 60*time.Second, cmd)
 	cmd.Process.Signal(syscall.SIGINT)
 	t0 := time.Now()
 	done := make(chan error, 1)
@@ -630,7 +647,7 @@ func TestTmuxResumeSmallAndForm(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	waitGlob(t, filepath.Join(dir, "*", mruns.CheckpointFile), 60*time.Second, c) // a few iterations done
 	c.Process.Signal(syscall.SIGINT)
 	c.Wait()
 	id := runDirs(t, dir)[0].Name()
