@@ -27,6 +27,11 @@ func writeJSON(f *Factory, v any) error {
 	return enc.Encode(v)
 }
 
+// warnTo returns a function that writes a warning on f's error stream.
+func warnTo(f *Factory) func(string) {
+	return func(m string) { fmt.Fprintln(f.Err, "maple: warning:", m) }
+}
+
 // runDir returns the directory of run id (runs.Find), a usage error when
 // there is none.
 func runDir(f *Factory, id string) (string, error) {
@@ -246,7 +251,7 @@ func exportRun(o *ExportOptions) error {
 	var files []string
 	if exp, ok := runs.RecordExports[o.Format]; ok {
 		var path string
-		if path, err = exp(dir, o.Out); err == nil {
+		if path, err = exp(dir, o.Out, warnTo(f)); err == nil {
 			files = []string{path}
 		}
 	} else {

@@ -416,7 +416,7 @@ func plotRun(o *PlotOptions) error {
 		if out == "" {
 			out = runs.FiguresDir(dir)
 		}
-		files, err = report.Plot(dir, out)
+		files, err = report.Plot(dir, out, warnTo(f))
 	}
 	if o.JSON && err == nil {
 		return writeJSON(f, map[string][]string{"files": files})

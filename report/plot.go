@@ -120,10 +120,11 @@ func evalCurves(snaps []*core.Snapshot) []series {
 // the final weight histogram per group (its Figure 4), the outer risk, and
 // validation and test worst-group accuracy over the iterations, and, for
 // a run with --eval-each-iter, the evaluation model's curves (evalCurves).
-// It returns the files written.
-func Plot(dir, out string) ([]string, error) {
+// A damaged metrics line is skipped and reported through warn. It returns
+// the files written.
+func Plot(dir, out string, warn func(string)) ([]string, error) {
 	snaps, err := runs.ReadMetrics(dir)
-	if err != nil {
+	if err = runs.SkipDamaged(err, warn); err != nil {
 		return nil, err
 	}
 	sum, err := runs.ReadSummary(dir)

@@ -65,7 +65,7 @@ func TestPlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if _, err := Plot(r.Dir, t.TempDir()); err == nil || !strings.Contains(err.Error(), "nothing to plot yet") {
+	if _, err := Plot(r.Dir, t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "nothing to plot yet") {
 		t.Errorf("plot of an empty run: %v", err)
 	}
 	var lines []string
@@ -77,7 +77,7 @@ func TestPlot(t *testing.T) {
 	}
 	os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	out := t.TempDir()
-	files, err := Plot(r.Dir, out)
+	files, err := Plot(r.Dir, out, nil)
 	if err != nil || len(files) != 8 {
 		t.Fatalf("%v %v", files, err)
 	}
@@ -92,7 +92,7 @@ func TestPlot(t *testing.T) {
 	}
 	os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	evalOut := t.TempDir()
-	if files, err := Plot(r.Dir, evalOut); err != nil || len(files) != 10 {
+	if files, err := Plot(r.Dir, evalOut, nil); err != nil || len(files) != 10 {
 		t.Fatalf("with per-iterate evaluation: %v %v", files, err)
 	}
 	if b, err := os.ReadFile(filepath.Join(evalOut, "evaluation.svg")); err != nil || !bytes.Contains(b, []byte("oracle")) {
@@ -137,7 +137,7 @@ func TestPlotTraining(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	files, err := Plot(base.Dir, out)
+	files, err := Plot(base.Dir, out, nil)
 	if err != nil || len(files) != 2 {
 		t.Fatalf("baseline: %v %v", files, err)
 	}
@@ -159,7 +159,7 @@ func TestPlotTraining(t *testing.T) {
 		t.Fatal(err)
 	}
 	out = t.TempDir()
-	if files, err := Plot(search.Dir, out); err != nil || len(files) != 10 {
+	if files, err := Plot(search.Dir, out, nil); err != nil || len(files) != 10 {
 		t.Fatalf("search: %v %v", files, err)
 	}
 	if svg, _ := os.ReadFile(filepath.Join(out, "training.svg")); !bytes.Contains(svg, []byte("final weighted ERM, ")) {
@@ -509,7 +509,7 @@ func TestPlotFigures(t *testing.T) {
 	}
 	os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	out := t.TempDir()
-	if _, err := Plot(r.Dir, out); err != nil {
+	if _, err := Plot(r.Dir, out, nil); err != nil {
 		t.Fatal(err)
 	}
 	svg, _ := os.ReadFile(filepath.Join(out, "histogram.svg"))

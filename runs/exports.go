@@ -196,8 +196,9 @@ var ExportFormats = []string{"csv", "npy", "metrics-csv", "tensorboard", "traini
 
 // RecordExports write a run's records into a directory (the
 // per-iteration ones also for a run that is not done), by format; they
-// return the file.
-var RecordExports = map[string]func(dir, out string) (string, error){
+// return the file. A damaged line of the records is skipped and
+// reported through the warn function.
+var RecordExports = map[string]func(dir, out string, warn func(string)) (string, error){
 	"metrics-csv":  ExportMetricsCSV,
 	"tensorboard":  ExportTensorBoard,
 	"training-csv": ExportTrainingCSV,

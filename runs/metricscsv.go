@@ -18,9 +18,10 @@ const MetricsCSV = "metrics.csv"
 // ""): the scalars, the learning rates and timings, each group's weight
 // fraction and validation accuracy (a column per group), and, with
 // --eval-each-iter, the evaluation model's figures. It works on a run
-// that is not done: the records are what they are. It returns the file.
-func ExportMetricsCSV(dir, out string) (string, error) {
-	snaps, out, err := records(dir, out)
+// that is not done: the records are what they are. A damaged line is
+// skipped and reported through warn. It returns the file.
+func ExportMetricsCSV(dir, out string, warn func(string)) (string, error) {
+	snaps, out, err := records(dir, out, warn)
 	if err != nil {
 		return "", err
 	}
@@ -68,7 +69,7 @@ const TrainingCSV = "training.csv"
 // directory when ""): the step, the validation figures that select, the
 // test figures beside them, and whether the step is the selected one. It
 // returns the file.
-func ExportTrainingCSV(dir, out string) (string, error) {
+func ExportTrainingCSV(dir, out string, _ func(string)) (string, error) {
 	sum, err := ReadSummary(dir)
 	if err != nil {
 		return "", err
@@ -119,9 +120,9 @@ func writeCSV(path string, rows [][]string) error {
 // records reads the run in dir's per-iteration records for an export
 // into out (the run directory when ""), refusing a run with none, and
 // creates out.
-func records(dir, out string) ([]*core.Snapshot, string, error) {
+func records(dir, out string, warn func(string)) ([]*core.Snapshot, string, error) {
 	snaps, err := ReadMetrics(dir)
-	if err != nil {
+	if err = SkipDamaged(err, warn); err != nil {
 		return nil, "", err
 	}
 	if len(snaps) == 0 {

@@ -20,7 +20,7 @@ func TestExportMetricsCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if _, err := ExportMetricsCSV(r.Dir, ""); err == nil || !strings.Contains(err.Error(), "no outer iterations") {
+	if _, err := ExportMetricsCSV(r.Dir, "", nil); err == nil || !strings.Contains(err.Error(), "no outer iterations") {
 		t.Errorf("a run without records: %v", err)
 	}
 	var lines []string
@@ -35,7 +35,7 @@ func TestExportMetricsCSV(t *testing.T) {
 	}
 	os.WriteFile(r.Path(MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
 	out := t.TempDir()
-	path, err := ExportMetricsCSV(r.Dir, out)
+	path, err := ExportMetricsCSV(r.Dir, out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +75,14 @@ func TestExportTrainingCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if _, err := ExportTrainingCSV(r.Dir, ""); err == nil || !strings.Contains(err.Error(), "no finished training") {
+	if _, err := ExportTrainingCSV(r.Dir, "", nil); err == nil || !strings.Contains(err.Error(), "no finished training") {
 		t.Errorf("a run without a result: %v", err)
 	}
 	res := &core.Result{SelectedStep: 20, Curve: []core.CheckPoint{{Step: 10, ValWorst: 0.25}, {Step: 20, ValAcc: 0.75, ValWorst: 0.5, TestAcc: 0.625, TestWorst: 0.125}, {Step: 25, ValWorst: 0.375}}}
 	if err := r.WriteSummary(&Summary{Done: true, Status: core.StatusDone, Result: res}); err != nil {
 		t.Fatal(err)
 	}
-	path, err := ExportTrainingCSV(r.Dir, "")
+	path, err := ExportTrainingCSV(r.Dir, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -200,9 +200,34 @@ func readJSONL[T any](dir, name string) ([]*T, error) {
 		out = append(out, v)
 	}
 	if len(damaged) > 0 {
-		return out, fmt.Errorf("%s: line %s damaged and skipped", path, strings.Join(damaged, ", "))
+		return out, &DamagedLinesError{Path: path, Lines: damaged}
 	}
 	return out, nil
+}
+
+// DamagedLinesError is what ReadMetrics and ReadEvents return when some
+// lines could not be read: the records beside it are the others, whole
+// and usable.
+type DamagedLinesError struct {
+	Path  string
+	Lines []string // line numbers
+}
+
+func (e *DamagedLinesError) Error() string {
+	return fmt.Sprintf("%s: line %s damaged and skipped", e.Path, strings.Join(e.Lines, ", "))
+}
+
+// SkipDamaged returns nil when err only says that some lines were damaged
+// and skipped (a *DamagedLinesError), after telling warn so; else err.
+func SkipDamaged(err error, warn func(string)) error {
+	var d *DamagedLinesError
+	if errors.As(err, &d) {
+		if warn != nil {
+			warn(d.Error() + "; the other records are used")
+		}
+		return nil
+	}
+	return err
 }
 
 // DroppedMetrics is where resume moves the records it cannot keep.

@@ -74,9 +74,10 @@ func scalarEvent(wall float64, step int64, tags []string, values []float64) []by
 // test accuracy (test under test/, for display), each group's weight
 // fraction and validation accuracy, the keep fraction and the learning
 // rates, and with --eval-each-iter the evaluation model's figures. Point
-// tensorboard --logdir at out/tensorboard. It returns the file.
-func ExportTensorBoard(dir, out string) (string, error) {
-	snaps, out, err := records(dir, out)
+// tensorboard --logdir at out/tensorboard. A damaged metrics line is
+// skipped and reported through warn. It returns the file.
+func ExportTensorBoard(dir, out string, warn func(string)) (string, error) {
+	snaps, out, err := records(dir, out, warn)
 	if err != nil {
 		return "", err
 	}

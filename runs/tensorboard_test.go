@@ -31,7 +31,7 @@ func tbRun(t *testing.T) string {
 		lines = append(lines, string(b))
 	}
 	os.WriteFile(r.Path(MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
-	path, err := ExportTensorBoard(r.Dir, t.TempDir())
+	path, err := ExportTensorBoard(r.Dir, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
