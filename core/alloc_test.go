@@ -55,3 +55,34 @@ func TestInnerStepAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestFullBatchTrainsOnTheSplit: full-batch inner training over every
+// training row trains on the training split's own matrix, where it
+// gathered a copy of it (a second copy of the largest array a run holds:
+// a 960 MB feature file made a run of 2 GB and more).
+func TestFullBatchTrainsOnTheSplit(t *testing.T) {
+	sp := sized(4000)
+	set := DefaultSettings()
+	set.Model, set.InnerSteps = "linear", 1
+	e, err := newEngine[float32](sp, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := make([]float64, sp.Train.N)
+	for i := range u {
+		u[i] = 1
+	}
+	// The network's own buffers (a chunk's activations and gradients)
+	// are allocated once, by a first pass.
+	e.net.Backprop(e.theta0, e.train.x, e.train.n, func(lo, hi int, f, cot []float32) { clear(cot) }, make([]float32, len(e.theta0)))
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	if _, err := e.innerTrain(e.theta0, u, 0.1); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&m1)
+	matrix := 4 * len(sp.Train.X)
+	if got := m1.TotalAlloc - m0.TotalAlloc; got > uint64(matrix/4) {
+		t.Errorf("a full-batch inner training allocated %d bytes, the training matrix is %d: want at most a quarter of it", got, matrix)
+	}
+}

@@ -176,12 +176,21 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 		b = e.set.InnerBatch
 	}
 	d, k := e.train.ds.D, e.k
-	// The gathered rows' buffer is the engine's, reused across outer
-	// iterations (it is the one large allocation of an iteration).
-	if cap(e.xk) < b*d {
-		e.xk = make([]T, b*d)
+	// Full batch over every training row (idx is ascending) trains on
+	// the split's own matrix; otherwise the gathered rows' buffer is the
+	// engine's, reused across outer iterations (it is the one large
+	// allocation of an iteration, as large as the kept rows).
+	whole := !mini && b == e.train.n
+	var xk []T
+	if whole {
+		xk = e.train.x[:b*d]
+	} else {
+		if cap(e.xk) < b*d {
+			e.xk = make([]T, b*d)
+		}
+		xk = e.xk[:b*d]
 	}
-	xk, yk, uk := e.xk[:b*d], make([]int32, b), make([]T, b)
+	yk, uk := make([]int32, b), make([]T, b)
 	// gather loads the rows rows into the step's buffers, weights
 	// normalised by their sum, which it returns.
 	gather := func(rows []int) float64 {
@@ -190,7 +199,9 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 			s += u[i]
 		}
 		for j, i := range rows {
-			copy(xk[j*d:(j+1)*d], e.train.x[i*d:(i+1)*d])
+			if !whole {
+				copy(xk[j*d:(j+1)*d], e.train.x[i*d:(i+1)*d])
+			}
 			yk[j], uk[j] = e.train.ds.Y[i], T(u[i]/s)
 		}
 		return s

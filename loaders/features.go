@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -64,8 +65,50 @@ func readCSV(path string) (*table, error) {
 	return t, nil
 }
 
+// maxCSVLine bounds a CSV line's length: one sample's annotations and
+// features (400000 numbers written in full take about as much). A longer
+// line is a file that is not one sample per line, refused as it is read
+// rather than held whole.
+const maxCSVLine = 8 << 20
+
+// errLongLine is a line longer than maxCSVLine.
+type errLongLine struct{ line int }
+
+func (e errLongLine) Error() string {
+	return fmt.Sprintf("line %d is longer than %d MiB; a CSV line holds one sample: check that the file is a CSV with one sample per line (a file with other line endings, or a quoted field left open, reads as one long line)", e.line, maxCSVLine>>20)
+}
+
+// lineLimit passes r on until a line grows longer than max bytes, then
+// fails with errLongLine.
+type lineLimit struct {
+	r        io.Reader
+	max, run int
+	line     int // the current line, from 1
+}
+
+func (l *lineLimit) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i := 0; i < n; {
+		j := bytes.IndexByte(p[i:n], '\n')
+		if j < 0 {
+			j = n - i
+		}
+		if l.run+j > l.max {
+			return i + (l.max - l.run), errLongLine{l.line}
+		}
+		l.run += j
+		i += j
+		if i < n { // a newline
+			l.line++
+			l.run = 0
+			i++
+		}
+	}
+	return n, err
+}
+
 func parseCSV(r io.Reader, path string) (*table, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(&lineLimit{r: r, max: maxCSVLine, line: 1})
 	cr.ReuseRecord = false
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {

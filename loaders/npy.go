@@ -1,8 +1,10 @@
 package loaders
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +16,9 @@ import (
 
 // ReadNPYFile reads a C-order .npy array of 1 or 2 dimensions with a
 // float32, float64, signed integer or uint8 element type, as float32.
+// The values are decoded as they are read, straight into the returned
+// array: reading allocates the float32 array and a small buffer, not the
+// file.
 func ReadNPYFile(path string) (shape []int, data []float32, err error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -27,25 +32,22 @@ func ReadNPYFile(path string) (shape []int, data []float32, err error) {
 	return shape, data, nil
 }
 
-// ReadNPY reads a .npy stream; see ReadNPYFile.
+// maxNPYHeader bounds a .npy header's declared length (numpy writes a
+// few hundred bytes), so that a damaged one cannot ask for gigabytes.
+const maxNPYHeader = 1 << 20
+
+// ReadNPY reads a .npy stream; see ReadNPYFile. When r has a Stat method
+// (an *os.File), a header declaring more data than the file holds is
+// refused before the array is allocated.
 func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
-	raw, err := io.ReadAll(io.LimitReader(r, maxIDX+1))
+	br := bufio.NewReader(r)
+	hlen, err := npyHeaderLen(br)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(raw) > maxIDX {
-		return nil, nil, fmt.Errorf("larger than 1 GiB")
-	}
-	defer func() {
-		// The .npy library is not hardened against every malformed
-		// header; a panic there is a malformed file here.
-		if p := recover(); p != nil {
-			shape, data, err = nil, nil, fmt.Errorf("malformed .npy file (%v)", p)
-		}
-	}()
-	rd, err := npy.NewReader(bytes.NewReader(raw))
+	rd, err := npyHeader(br)
 	if err != nil {
-		return nil, nil, fmt.Errorf("not a .npy file (%v); save it with numpy.save", err)
+		return nil, nil, err
 	}
 	h := rd.Header
 	if len(h.Descr.Shape) < 1 || len(h.Descr.Shape) > 2 {
@@ -66,71 +68,99 @@ func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
 	if size == 0 {
 		return nil, nil, fmt.Errorf("element type %q, want float32, float64, int16/32/64 or uint8 (little-endian)", h.Descr.Type)
 	}
-	if have := len(raw) - npyHeaderLen(raw); n*size > have {
-		return nil, nil, fmt.Errorf("truncated: shape %v needs %d bytes of data, the file has %d", h.Descr.Shape, n*size, have)
+	if n > maxIDX/size {
+		return nil, nil, fmt.Errorf("shape %v of %s holds more than 1 GiB of data", h.Descr.Shape, h.Descr.Type)
 	}
-	var out []float32
-	switch dt {
-	case "f4":
-		out, err = readAs[float32](rd)
-	case "f8":
-		out, err = readAs[float64](rd)
-	case "i2":
-		out, err = readAs[int16](rd)
-	case "i4":
-		out, err = readAs[int32](rd)
-	case "i8":
-		out, err = readAs[int64](rd)
-	case "u1":
-		out, err = readAs[uint8](rd)
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading the data: %v", err)
-	}
-	if len(out) != n {
-		return nil, nil, fmt.Errorf("truncated: %d of %d values", len(out), n)
-	}
-	if h.Descr.Fortran && len(h.Descr.Shape) == 2 {
-		// np.save(df.to_numpy()) often writes column-major: make it
-		// row-major (one sample per row).
-		r, c := h.Descr.Shape[0], h.Descr.Shape[1]
-		t := make([]float32, n)
-		for i := 0; i < r; i++ {
-			for j := 0; j < c; j++ {
-				t[i*c+j] = out[j*r+i]
+	if st, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			if have := fi.Size() - int64(hlen); int64(n*size) > have {
+				return nil, nil, fmt.Errorf("truncated: shape %v needs %d bytes of data, the file has %d", h.Descr.Shape, n*size, max(have, 0))
 			}
 		}
-		out = t
+	}
+	// Element k of the file goes to out[at(k)]: itself in C order; in
+	// Fortran order (np.save(df.to_numpy()) often writes column-major)
+	// row k mod r, column k div r of the row-major matrix.
+	at := func(k int) int { return k }
+	if h.Descr.Fortran && len(h.Descr.Shape) == 2 {
+		rows, cols := h.Descr.Shape[0], h.Descr.Shape[1]
+		at = func(k int) int { return (k%rows)*cols + k/rows }
+	}
+	out := make([]float32, n)
+	dec := npyDecoders[dt]
+	buf := make([]byte, npyChunk-npyChunk%size)
+	for k := 0; k < n; {
+		m := min(len(buf)/size, n-k)
+		if got, err := io.ReadFull(br, buf[:m*size]); err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil, nil, fmt.Errorf("truncated: shape %v needs %d bytes of data, the file has %d", h.Descr.Shape, n*size, k*size+got)
+			}
+			return nil, nil, fmt.Errorf("reading the data: %w", err)
+		}
+		for i := 0; i < m; i++ {
+			out[at(k+i)] = dec(buf[i*size:])
+		}
+		k += m
 	}
 	return append([]int(nil), h.Descr.Shape...), out, nil
 }
 
-// readAs reads the array as its on-disk element type and converts it.
-func readAs[E float32 | float64 | int16 | int32 | int64 | uint8](rd *npy.Reader) ([]float32, error) {
-	var v []E
-	if err := rd.Read(&v); err != nil {
-		return nil, err
-	}
-	if f, ok := any(v).([]float32); ok {
-		return f, nil
-	}
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = float32(x)
-	}
-	return out, nil
+// npyChunk is the size of the buffer a .npy's data is read through.
+const npyChunk = 256 << 10
+
+// npyDecoders decode one little-endian element of each type as float32.
+var npyDecoders = map[string]func([]byte) float32{
+	"f4": func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) },
+	"f8": func(b []byte) float32 { return float32(math.Float64frombits(binary.LittleEndian.Uint64(b))) },
+	"i2": func(b []byte) float32 { return float32(int16(binary.LittleEndian.Uint16(b))) },
+	"i4": func(b []byte) float32 { return float32(int32(binary.LittleEndian.Uint32(b))) },
+	"i8": func(b []byte) float32 { return float32(int64(binary.LittleEndian.Uint64(b))) },
+	"u1": func(b []byte) float32 { return float32(b[0]) },
 }
 
-// npyHeaderLen is the length of the magic, version, length field and
-// header of a .npy file (already parsed, so well formed).
-func npyHeaderLen(raw []byte) int {
-	if len(raw) < 12 {
-		return len(raw)
+// npyHeaderLen peeks at the magic, version and header length of a .npy
+// stream and returns the length of all three and the header, refusing
+// what is not a .npy or declares an absurd header.
+func npyHeaderLen(br *bufio.Reader) (int, error) {
+	head, err := br.Peek(12)
+	if len(head) < 10 || !bytes.HasPrefix(head, []byte("\x93NUMPY")) {
+		if err == nil || errors.Is(err, io.EOF) {
+			return 0, fmt.Errorf("not a .npy file (no NUMPY magic at its start); save it with numpy.save")
+		}
+		return 0, fmt.Errorf("reading the header: %w", err)
 	}
-	if raw[6] == 1 {
-		return 10 + int(binary.LittleEndian.Uint16(raw[8:10]))
+	var n int
+	switch head[6] {
+	case 1:
+		n = 10 + int(binary.LittleEndian.Uint16(head[8:10]))
+	case 2, 3:
+		if len(head) < 12 {
+			return 0, fmt.Errorf("not a .npy file (its header is cut short); save it with numpy.save")
+		}
+		n = 12 + int(binary.LittleEndian.Uint32(head[8:12]))
+	default:
+		return 0, fmt.Errorf("not a .npy file (format version %d); save it with numpy.save", head[6])
 	}
-	return 12 + int(binary.LittleEndian.Uint32(raw[8:12]))
+	if n > maxNPYHeader {
+		return 0, fmt.Errorf("not a .npy file (its header claims %d bytes); the file is damaged: save it again with numpy.save", n)
+	}
+	return n, nil
+}
+
+// npyHeader parses the header through the .npy library, which is not
+// hardened against every malformed header: a panic there is a damaged
+// header here.
+func npyHeader(br *bufio.Reader) (rd *npy.Reader, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rd, err = nil, fmt.Errorf("not a .npy file (its header cannot be parsed); the file is damaged: save it again with numpy.save")
+		}
+	}()
+	rd, err = npy.NewReader(br)
+	if err != nil {
+		return nil, fmt.Errorf("not a .npy file (%v); save it with numpy.save", err)
+	}
+	return rd, nil
 }
 
 // WriteNPY writes a 1-D float32 or float64 array in the .npy format with
