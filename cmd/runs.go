@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -262,6 +263,10 @@ func exportRun(o *ExportOptions) error {
 	}
 	for _, p := range files {
 		fmt.Fprintln(f.Out, p)
+	}
+	var we *runs.WriteError
+	if o.Out == "" && errors.As(err, &we) && !errors.Is(err, syscall.ENOSPC) {
+		return fmt.Errorf("%w; or write the export elsewhere with --out DIR", err)
 	}
 	return err
 }

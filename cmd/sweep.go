@@ -320,7 +320,7 @@ func tableRun(o *TableOptions) error {
 	f, names := o.F, o.Sweeps
 	if o.PerRun {
 		if _, err := report.Table(f.RunsDir, names...); err != nil {
-			return err // names a missing sweep
+			return sweepUsage(err) // names a missing sweep
 		}
 		rows, err := report.Runs(f.RunsDir, names...)
 		if err != nil {
@@ -337,13 +337,22 @@ func tableRun(o *TableOptions) error {
 	}
 	rows, err := report.Table(f.RunsDir, names...)
 	if err != nil {
-		return err
+		return sweepUsage(err)
 	}
 	warnLeftOut(f, names...)
 	if o.JSON {
 		return writeJSON(f, append([]report.Row{}, rows...))
 	}
 	return writeTable(f, rows, o.Format, names...)
+}
+
+// sweepUsage makes a missing sweep's error a usage error (exit 2).
+func sweepUsage(err error) error {
+	var ns *report.NoSweepError
+	if errors.As(err, &ns) {
+		return usageError{err}
+	}
+	return err
 }
 
 // writeTable writes the results table of the named sweeps (every run

@@ -112,10 +112,18 @@ func checkSweeps(runsDir string, names []string, found map[string]bool) error {
 			continue
 		}
 		if _, err := sweeps.ReadSweep(runsDir, n); err != nil {
-			return fmt.Errorf("no sweep %q in %s (see maple ls)", n, runsDir)
+			return &NoSweepError{Name: n, RunsDir: runsDir}
 		}
 	}
 	return nil
+}
+
+// NoSweepError is a sweep name that names no sweep of the runs directory
+// (a person's typo: a usage error).
+type NoSweepError struct{ Name, RunsDir string }
+
+func (e *NoSweepError) Error() string {
+	return fmt.Sprintf("no sweep %q in %s (see maple ls)", e.Name, e.RunsDir)
 }
 
 // LeftOut names the runs of the named sweeps (every run when none is

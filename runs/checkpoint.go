@@ -176,9 +176,21 @@ func ReadCheckpoint(dir string, warn func(string)) (*core.State, error) {
 		problems = append(problems, fmt.Sprintf("%s: %v; it is left in place", p, err))
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("no usable checkpoint: %s", strings.Join(problems, "; "))
+		var mv []string
+		for _, name := range []string{CheckpointFile, PrevCheckpoint} {
+			if p := filepath.Join(dir, name); fileExists(p) {
+				mv = append(mv, fmt.Sprintf("mv %s %s.damaged", p, p))
+			}
+		}
+		return nil, fmt.Errorf("no usable checkpoint: %s. The run can start again from iteration 1, its records so far set aside in %s: move the damaged checkpoints aside and resume it: %s && maple resume %s --runs-dir %s",
+			strings.Join(problems, "; "), DroppedMetrics, strings.Join(mv, " && "), filepath.Base(dir), filepath.Dir(dir))
 	}
 	return nil, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // crashPoint kills the process with SIGKILL at a named point when the

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -250,6 +252,10 @@ func Open(runsDir, id string) (*Run, error) {
 		r.Close()
 		return nil, err
 	}
+	if err := checkRecorded(filepath.Join(dir, ConfigFile), cfg); err != nil {
+		r.Close()
+		return nil, err
+	}
 	r.Config = *cfg
 	if tmps, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(tmps) > 0 {
 		for _, t := range tmps {
@@ -257,6 +263,55 @@ func Open(runsDir, id string) (*Run, error) {
 		}
 	}
 	return r, nil
+}
+
+// checkRecorded refuses a recorded config (run.json at path) whose
+// settings cannot work, naming the file and the field as the file spells
+// it (settings.outer_iters), not a flag: the person gave no flag, the
+// file was edited or is damaged.
+func checkRecorded(path string, c *Config) error {
+	var err error
+	if c.Method == core.MethodMaple && c.Settings.Model != "" {
+		err = c.Settings.Check()
+	}
+	if err == nil && c.Eval.Model != "" { // every run maple writes has one
+		err = c.Eval.Check()
+	}
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	var se *core.SettingError
+	if errors.As(err, &se) {
+		text = strings.Replace(text, se.Error(), se.Format(jsonField), 1)
+	}
+	return &flagError{text: fmt.Sprintf("%s: %s; the file was edited or is damaged: put a value that works back in that field (maple show %s lists the run's settings)", path, text, c.ID), err: err}
+}
+
+// jsonField names a core field path (Settings.OuterIters) as run.json
+// spells it (settings.outer_iters).
+func jsonField(field string) string {
+	sect, name, ok := strings.Cut(field, ".")
+	var t reflect.Type
+	switch {
+	case !ok:
+		return field
+	case sect == "Settings":
+		sect, t = "settings", reflect.TypeFor[core.Settings]()
+	case sect == "EvalSettings":
+		sect, t = "eval", reflect.TypeFor[core.EvalSettings]()
+	default:
+		return field
+	}
+	f, ok := t.FieldByName(name)
+	if !ok {
+		return field
+	}
+	tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if tag == "" || tag == "-" {
+		tag = name
+	}
+	return sect + "." + tag
 }
 
 // ReadConfig reads run.json of the run in dir.
@@ -325,29 +380,72 @@ func writeFileAtomic(path string, data []byte) error {
 	return writeAtomic(path, func(f *os.File) error { _, err := f.Write(data); return err })
 }
 
+// createTemp is os.CreateTemp (a test makes it fail).
+var createTemp = os.CreateTemp
+
+// WriteError is a file (or directory) maple could not write, said in
+// words: what and why, never the temporary file it went through.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string {
+	dir := filepath.Dir(e.Path)
+	var why string
+	switch {
+	case errors.Is(e.Err, syscall.ENOSPC):
+		why = "the disk is full; free some space and try again"
+	case errors.Is(e.Err, syscall.EDQUOT):
+		why = "the disk quota is used up; free some space and try again"
+	case errors.Is(e.Err, syscall.EROFS):
+		why = fmt.Sprintf("%s is on a read-only file system", dir)
+	case errors.Is(e.Err, fs.ErrPermission):
+		why = fmt.Sprintf("no permission to write in %s (make it writable, e.g. chmod u+w %s)", dir, dir)
+	default:
+		why = e.Err.Error()
+		var pe *fs.PathError
+		if errors.As(e.Err, &pe) {
+			why = pe.Err.Error() // the system's words, without the temporary file's name
+		}
+	}
+	return fmt.Sprintf("cannot write %s: %s", e.Path, why)
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// mkdirAll is os.MkdirAll with DirPerm, its error a *WriteError.
+func mkdirAll(dir string) error {
+	if err := os.MkdirAll(dir, DirPerm); err != nil {
+		return &WriteError{Path: dir, Err: err}
+	}
+	return nil
+}
+
 func writeAtomic(path string, write func(*os.File) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	fail := func(err error) error { return &WriteError{Path: path, Err: err} }
+	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("%w", err)
+		return fail(err)
 	}
 	defer os.Remove(tmp.Name())
 	if err := tmp.Chmod(FilePerm); err != nil {
 		tmp.Close()
-		return fmt.Errorf("%w", err)
+		return fail(err)
 	}
 	if err := write(tmp); err != nil {
 		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fail(err)
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return fail(err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%w", err)
+		return fail(err)
 	}
 	return syncDir(filepath.Dir(path))
 }

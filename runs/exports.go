@@ -226,7 +226,7 @@ func ExportTo(dir, out, format string, unfinished bool, ov Overrides, progress i
 	if out == "" {
 		out = dir
 	}
-	if err := os.MkdirAll(out, DirPerm); err != nil {
+	if err := mkdirAll(out); err != nil {
 		return nil, err
 	}
 	if err := WriteExports(out, cfg, status, iter, o, sp.Train, format); err != nil {
@@ -332,7 +332,7 @@ func copyExports(dir, out, format string, cfg *Config) ([]string, error) {
 	if out == "" {
 		out = dir
 	}
-	if err := os.MkdirAll(out, DirPerm); err != nil {
+	if err := mkdirAll(out); err != nil {
 		return nil, err
 	}
 	want := map[string][]string{"npy": {UNPY, WeightsNPY, KeepNPY, MaskNPY, IDsNPY}, "csv": {WeightsCSV}}[format]

@@ -80,8 +80,8 @@ func ExportTrainingCSV(dir, out string, _ func(string)) (string, error) {
 	if out == "" {
 		out = dir
 	}
-	if err := os.MkdirAll(out, DirPerm); err != nil {
-		return "", fmt.Errorf("%w", err)
+	if err := mkdirAll(out); err != nil {
+		return "", err
 	}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	rows := [][]string{{"step", "val_acc", "val_worst_group_acc", "test_acc", "test_worst_group_acc", "selected"}}
@@ -96,25 +96,11 @@ func ExportTrainingCSV(dir, out string, _ func(string)) (string, error) {
 // writeCSV writes rows to path through a temporary file renamed into
 // place, so that a reader never sees half a file.
 func writeCSV(path string, rows [][]string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.csv")
-	if err != nil {
-		return fmt.Errorf("%w", err)
-	}
-	w := csv.NewWriter(tmp)
-	w.WriteAll(rows)
-	if err := w.Error(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%w", err)
-	}
-	return nil
+	return writeAtomic(path, func(f *os.File) error {
+		w := csv.NewWriter(f)
+		w.WriteAll(rows)
+		return w.Error()
+	})
 }
 
 // records reads the run in dir's per-iteration records for an export
@@ -131,8 +117,8 @@ func records(dir, out string, warn func(string)) ([]*core.Snapshot, string, erro
 	if out == "" {
 		out = dir
 	}
-	if err := os.MkdirAll(out, DirPerm); err != nil {
-		return nil, "", fmt.Errorf("%w", err)
+	if err := mkdirAll(out); err != nil {
+		return nil, "", err
 	}
 	return snaps, out, nil
 }

@@ -86,8 +86,8 @@ func ExportTensorBoard(dir, out string, warn func(string)) (string, error) {
 		return "", err
 	}
 	logdir := filepath.Join(out, "tensorboard", filepath.Base(dir))
-	if err := os.MkdirAll(logdir, DirPerm); err != nil {
-		return "", fmt.Errorf("%w", err)
+	if err := mkdirAll(logdir); err != nil {
+		return "", err
 	}
 	start := cfg.Started
 	if start.IsZero() {
@@ -120,8 +120,8 @@ func ExportTensorBoard(dir, out string, warn func(string)) (string, error) {
 	}
 	host, _ := os.Hostname()
 	path := filepath.Join(logdir, fmt.Sprintf("events.out.tfevents.%d.%s", start.Unix(), host))
-	if err := os.WriteFile(path, buf, FilePerm); err != nil {
-		return "", fmt.Errorf("%w", err)
+	if err := writeFileAtomic(path, buf); err != nil {
+		return "", err
 	}
 	return path, nil
 }

@@ -1,0 +1,111 @@
+package runs
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestWriteErrorsInWords: a file maple cannot write (maple tag, maple
+// export on a read-only runs directory, a full disk) is named with what
+// went wrong in words, never the temporary file's name and Go's text
+// (it read "open .../.run.json.tmp-197400879: permission denied").
+func TestWriteErrorsInWords(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		errno syscall.Errno
+		want  string
+	}{
+		{"permission", syscall.EACCES, "no permission to write in"},
+		{"read-only file system", syscall.EROFS, "read-only file system"},
+		{"full disk", syscall.ENOSPC, "the disk is full"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Create(t.TempDir(), DefaultConfig("synthetic"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			createTemp = func(dir, pattern string) (*os.File, error) {
+				return nil, &fs.PathError{Op: "open", Path: filepath.Join(dir, strings.Replace(pattern, "*", "197400879", 1)), Err: tc.errno}
+			}
+			t.Cleanup(func() { createTemp = os.CreateTemp })
+			add := "x"
+			_, err = Relabel(r.Dir, nil, nil, []string{add}, nil)
+			if err == nil {
+				t.Fatal("Relabel wrote through a failing file system")
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, "cannot write "+filepath.Join(r.Dir, ConfigFile)) || !strings.Contains(msg, tc.want) || strings.Contains(msg, ".tmp-") || strings.Contains(msg, "open ") {
+				t.Errorf("error %q; want it to name %s and say %q, without the temporary file", msg, ConfigFile, tc.want)
+			}
+		})
+	}
+}
+
+// TestDamagedCheckpointsSayWhatToDo: when both checkpoints are damaged
+// the error says how to go on (start again from iteration 1) and with
+// which commands; it stopped at "no usable checkpoint: ... checksum
+// mismatch".
+func TestDamagedCheckpointsSayWhatToDo(t *testing.T) {
+	runsDir := t.TempDir()
+	r, err := Create(runsDir, DefaultConfig("synthetic"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	for _, f := range []string{CheckpointFile, PrevCheckpoint} {
+		os.WriteFile(r.Path(f), []byte("damaged"), FilePerm)
+	}
+	_, err = ReadCheckpoint(r.Dir, func(string) {})
+	if err == nil {
+		t.Fatal("damaged checkpoints accepted")
+	}
+	for _, want := range []string{"no usable checkpoint", "iteration 1", "mv " + r.Path(CheckpointFile), "maple resume " + r.Config.ID + " --runs-dir " + runsDir} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%s", want, err)
+		}
+	}
+}
+
+// TestDamagedRunJSONNamesTheField: a value in run.json that cannot work
+// (damaged or edited) is refused naming the file and its field, not a
+// flag the person never gave (it read "--outer-iters -5: want 1 to
+// 1000000").
+func TestDamagedRunJSONNamesTheField(t *testing.T) {
+	for _, tc := range []struct {
+		name, section, field string
+		value                any
+		want, flag           string
+	}{
+		{"outer iterations", "settings", "outer_iters", -5, `settings.outer_iters -5: want 1 to 1000000`, "--outer-iters"},
+		{"evaluation steps", "eval", "steps", 0, `eval.steps 0`, "--eval-steps"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runsDir := t.TempDir()
+			r, err := Create(runsDir, DefaultConfig("synthetic"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			var raw map[string]any
+			b, _ := os.ReadFile(r.Path(ConfigFile))
+			json.Unmarshal(b, &raw)
+			raw[tc.section].(map[string]any)[tc.field] = tc.value
+			b, _ = json.Marshal(raw)
+			os.WriteFile(r.Path(ConfigFile), b, FilePerm)
+			_, err = Open(runsDir, r.Config.ID)
+			if err == nil {
+				t.Fatal("Open accepted the damaged run.json")
+			}
+			msg := FlagError(err).Error() // as maple prints it
+			if !strings.Contains(msg, r.Path(ConfigFile)) || !strings.Contains(msg, tc.want) || strings.Contains(msg, tc.flag) {
+				t.Errorf("error %q; want it to name %s and %q, not %s", msg, ConfigFile, tc.want, tc.flag)
+			}
+		})
+	}
+}
