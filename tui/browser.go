@@ -321,6 +321,10 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				b.following = m.id
 			}
 		}
+	case exportedMsg: // e in a replay
+		if b.replay != nil {
+			b.replay.Update(m)
+		}
 	case comparedMsg:
 		b.detail, b.mode, b.replay, b.following = m.detail, modeCompare, nil, ""
 	case formMsg:
@@ -336,6 +340,9 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if k.String() == "ctrl+c" { // leaves from every page, as from the list
+		return b, tea.Quit
+	}
 	switch b.mode {
 	case modeHelp:
 		b.mode = modeList
@@ -344,7 +351,10 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if key.Matches(k, b.keys.Back) {
 			b.mode, b.replay, b.following = modeList, nil, ""
 		} else if b.replay != nil {
-			b.replay.Update(k)
+			// The replay's own commands (e's export) run; its keys that
+			// leave (q, esc, ctrl+c) are the browser's, handled above.
+			_, cmd := b.replay.Update(k)
+			return b, cmd
 		}
 		return b, nil
 	case modeNew:
