@@ -302,14 +302,17 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 	return evaluateFinal(ctx, trainCtx, r, eng, sp, rec, sum, referenceFigure(hub.History()), start, logf)
 }
 
+// writeExports is runs.WriteExports (a test makes it fail).
+var writeExports = runs.WriteExports
+
 // evaluateFinal ends a search that is done: the exports of its weights,
 // then the final weighted ERM on them, and the summary.
 func evaluateFinal(ctx, trainCtx context.Context, r *runs.Run, eng *core.Engine, sp *dataset.Splits, rec core.Recorder, sum *runs.Summary, ref *core.ReferenceFigure, start time.Time, logf func(string, ...any)) (*runs.Summary, error) {
 	cfg := r.Config
 	out := eng.Output()
 	sum.SelectedIter = out.Iter
-	if err := runs.WriteExports(r.Dir, &cfg, core.StatusDone, sum.Iter, out, sp.Train); err != nil {
-		return nil, fail(r, err, sum.Iter, sum.Total, start)
+	if err := writeExports(r.Dir, &cfg, core.StatusDone, sum.Iter, out, sp.Train); err != nil {
+		return failedAfterSearch(r, err, sum, start)
 	}
 	logf("search done; evaluating weighted ERM of %s on the learned weights", cfg.Eval.Model)
 	rec.Event(core.Event{Kind: core.EventEvaluate, Iter: sum.Iter})
@@ -322,11 +325,28 @@ func evaluateFinal(ctx, trainCtx context.Context, r *runs.Run, eng *core.Engine,
 		return &runs.Summary{Status: core.StatusInterrupted, Iter: sum.Iter, Total: sum.Total}, nil
 	}
 	if err != nil {
-		return nil, fail(r, err, sum.Iter, sum.Total, start)
+		return failedAfterSearch(r, err, sum, start)
 	}
 	sum.Done, sum.Status, sum.Result, sum.Reference = true, core.StatusDone, res, ref
 	sum.Finished, sum.Seconds = time.Now(), time.Since(start).Seconds()
-	return sum, r.WriteSummary(sum)
+	if err := r.WriteSummary(sum); err != nil {
+		return failedAfterSearch(r, fmt.Errorf("the result could not be recorded: %w", err), sum, start)
+	}
+	return sum, nil
+}
+
+// failedAfterSearch ends a search whose end could not be recorded or
+// evaluated (a full disk while writing its exports or summary, an
+// evaluation that failed): its last iteration is checkpointed, so the
+// failed summary it returns (written when the disk lets it) says how to
+// go on, maple resume, which evaluates it again without searching.
+func failedAfterSearch(r *runs.Run, err error, done *runs.Summary, start time.Time) (*runs.Summary, error) {
+	s := &runs.Summary{Status: core.StatusFailed, Error: err.Error(), Iter: done.Iter, Total: done.Total, Finished: time.Now(),
+		Seconds: time.Since(start).Seconds(), BestValWorst: done.BestValWorst}
+	if werr := r.WriteSummary(s); werr != nil {
+		err = errors.Join(err, werr)
+	}
+	return s, err
 }
 
 // referenceFigure is the reference protocol's figure over a search: the

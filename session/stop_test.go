@@ -8,10 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -141,5 +143,48 @@ func TestStopRunStates(t *testing.T) {
 				t.Error("StopRun waited out its whole time")
 			}
 		})
+	}
+}
+
+// TestFullDiskAfterTheSearch: a disk that fills while the exports are
+// written after the search (weights.csv) ends the run failed with the
+// command that continues it; maple resume then finishes it without
+// searching again. It ended with the error alone: no summary to tell
+// what to do.
+func TestFullDiskAfterTheSearch(t *testing.T) {
+	runsDir := t.TempDir()
+	cfg := runs.DefaultConfig("synthetic")
+	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.Eval.Steps, cfg.CheckpointEvery = 3, 5, 10, 2
+	r, err := runs.Create(runsDir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeExports = func(dir string, cfg *runs.Config, status core.Status, iter int, out *core.Output, train *dataset.Dataset, formats ...string) error {
+		return &runs.WriteError{Path: filepath.Join(dir, runs.WeightsCSV), Err: syscall.ENOSPC}
+	}
+	t.Cleanup(func() { writeExports = runs.WriteExports })
+	sum, err := Execute(context.Background(), r, nil, Options{})
+	r.Close()
+	if err == nil || sum == nil || sum.Status != core.StatusFailed {
+		t.Fatalf("Execute: %+v, %v; want a failed summary and the error", sum, err)
+	}
+	msg := runs.Continue(runsDir, sum, r.Config)
+	if !strings.Contains(msg, "the disk is full") || !strings.Contains(msg, "maple resume "+r.Config.ID) {
+		t.Errorf("what the person is told:\n%s", msg)
+	}
+	writeExports = runs.WriteExports // the disk is back
+	r2, _, _, err := Reopen(runsDir, r.Config.ID, core.LearningRates{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	os.Remove(r2.Path(runs.SummaryFile)) // as maple resume does
+	var log strings.Builder
+	sum, err = Execute(context.Background(), r2, nil, Options{Log: &log, Lines: true})
+	if err != nil || sum.Status != core.StatusDone {
+		t.Fatalf("resume: %+v %v\n%s", sum, err, log.String())
+	}
+	if strings.Contains(log.String(), "iter ") {
+		t.Errorf("the resumed run searched again:\n%s", log.String())
 	}
 }
