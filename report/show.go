@@ -128,6 +128,8 @@ func WriteShow(w io.Writer, dir string) {
 		fmt.Fprintf(w, "summary: %s at iteration %d: %s\n", sum.Status, sum.Iter, sum.Error)
 	case sum != nil:
 		fmt.Fprintf(w, "summary: %s at iteration %d; no result yet (continue it with maple resume %s)\n", sum.Status, sum.Iter, filepath.Base(dir))
+	case cfg != nil && info.Status == core.StatusInterrupted:
+		fmt.Fprintf(w, "summary: %s\n", interrupted(dir, *cfg))
 	case cfg != nil && cfg.Method != core.MethodMaple && info.Status == core.StatusRunning:
 		if p := runs.LastProgress(dir); p != "" {
 			fmt.Fprintf(w, "progress: %s\n", p)
@@ -149,6 +151,24 @@ func WriteShow(w io.Writer, dir string) {
 			fmt.Fprintf(w, "  before iteration %d: %s%s\n", e.Iter+1, e.Kind, runs.EventDetail(e))
 		}
 	}
+}
+
+// interrupted says how an interrupted run (a signal or a crash: no
+// summary, nobody holds it) goes on: from its checkpoint, from iteration
+// 1 when it has none yet, or for a baseline from the start.
+func interrupted(dir string, cfg runs.Config) string {
+	runsDir := filepath.Dir(dir)
+	if cfg.Method != core.MethodMaple {
+		return runs.Continue(runsDir, &runs.Summary{Status: core.StatusInterrupted}, cfg)
+	}
+	st, err := runs.ReadCheckpoint(dir, func(string) {})
+	switch {
+	case err != nil:
+		return "interrupted, without a usable checkpoint (the problem above says how to go on)"
+	case st == nil:
+		return fmt.Sprintf("interrupted before its first checkpoint; it starts again from iteration 1: maple resume %s --runs-dir %s", cfg.ID, runsDir)
+	}
+	return runs.Continue(runsDir, &runs.Summary{Status: core.StatusInterrupted, Iter: st.Iter}, cfg)
 }
 
 func optimizerName(o string) string {

@@ -1,0 +1,46 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+)
+
+// TestShowInterrupted: maple show of an interrupted run (a signal, a
+// crash: no summary) says how to go on, as a stopped run's does; it gave
+// no command.
+func TestShowInterrupted(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		method string
+		check  *core.State // the checkpoint written, nil for none
+		want   string
+	}{
+		{"search with a checkpoint", "maple", &core.State{Iter: 4, LR: core.LearningRates{Weight: 0.1, Keep: 0.1, Inner: 0.1}}, "interrupted at iteration 4; its state is checkpointed: continue with maple resume "},
+		{"search before its first checkpoint", "maple", nil, "starts again from iteration 1: maple resume "},
+		{"baseline", "erm", nil, "a baseline keeps no checkpoint: maple resume "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := runs.DefaultConfig("synthetic")
+			cfg.Method = tc.method
+			r, err := runs.Create(dir, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.check != nil {
+				if err := r.WriteCheckpoint(tc.check); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r.Close() // interrupted: no summary, nobody holds it
+			var out strings.Builder
+			WriteShow(&out, r.Dir)
+			if want := tc.want + r.Config.ID + " --runs-dir " + dir; !strings.Contains(out.String(), want) {
+				t.Errorf("show lacks %q:\n%s", want, out.String())
+			}
+		})
+	}
+}
