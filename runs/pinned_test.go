@@ -8,7 +8,7 @@ import (
 )
 
 // TestPinnedConfigs reads two run.json files written by maple before the
-// settings table existed (session 8's reference preset and a paper-scale
+// settings table existed (the reference preset of commit 4054fe3 and a paper-scale
 // rex search) and checks that they still read to the same config hashes
 // (with and without the seed) and the same Flags, which sweeps and tables
 // key runs by: testdata/pinned-configs.golden is what the code before

@@ -456,12 +456,14 @@ func TestReadmeTorchSnippet(t *testing.T) {
 	}
 	_, rest, ok := strings.Cut(string(readme), "<!-- torch snippet -->\n```python\n")
 	snippet, _, ok2 := strings.Cut(rest, "```")
-	if !ok || !ok2 || !strings.Contains(snippet, `run = "maple-runs/ID"`) {
-		t.Fatal("README has no torch snippet with run = \"maple-runs/ID\"")
+	const runLine = `run = os.path.expanduser("~/.local/share/maple/runs/ID")`
+	if !ok || !ok2 || !strings.Contains(snippet, runLine) {
+		t.Fatalf("README has no torch snippet with %s (the default runs directory)", runLine)
 	}
 	dir := smallExport(t)
-	script := strings.Replace(snippet, `run = "maple-runs/ID"`, fmt.Sprintf("run = %q", dir), 1) + `
+	script := strings.Replace(snippet, runLine, fmt.Sprintf("run = %q", dir), 1) + `
 import math
+assert u.dtype == torch.float32, u.dtype  # what a trainer's losses are
 n = len(u)
 l = weighted_loss(torch.zeros(n, 2), torch.zeros(n, dtype=torch.long), torch.arange(n))
 assert abs(l.item() - math.log(2)) < 1e-6, l

@@ -11,8 +11,9 @@
 # [1::2]), parity (no shuffle: even and odd MNIST index, maple's
 # construction before --cmnist-envs), or subset45 (no shuffle, a seeded
 # 45000-image subset, then alternate: a random split by another route).
-# Session 5 of maple ran it to find why maple's IRMv1 baseline stayed on
-# colour: see the README, "ColoredMNIST as the IRM code builds it".
+# maple's developers ran it (at commit ec0c41f) to find why maple's IRMv1
+# baseline stayed on colour: see docs/results/archive/README.md,
+# "ColoredMNIST as the IRM code builds it".
 import gzip, sys, numpy as np, torch
 from torch import nn, optim, autograd
 

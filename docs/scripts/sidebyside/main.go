@@ -4,11 +4,11 @@
 // protocol's figure and the last retraining step's test accuracy over the
 // iterations, a line per source and seed.
 //
-// From the printouts and run directories (README, "Side by side with the
+// From the printouts and run directories (docs/SIDE-BY-SIDE.md, "Side by side with the
 // authors' code"):
 //
 //	go run ./docs/scripts/sidebyside -authors 1=LOG1,2=LOG2 -maple 1=RUNDIR1,2=RUNDIR2 \
-//	  -csv docs/results/sidebyside-irmv1.csv -out docs/figures/sidebyside-irmv1
+//	  -csv docs/results/archive/sidebyside-irmv1.csv -out docs/results/archive/figures/sidebyside-irmv1
 //
 // From the committed CSV alone: go run ./docs/scripts/sidebyside -from CSV -out DIR.
 //

@@ -1,0 +1,259 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/maple-ood/maple/experiments"
+	"github.com/maple-ood/maple/report"
+)
+
+// ReproduceOptions are the settings of `maple reproduce`.
+type ReproduceOptions struct {
+	F     *Factory
+	Name  string // an experiment name (docs/experiments/NAME.toml) or file; "" lists them
+	Check bool   // rerun and compare with the committed runs.csv instead of writing
+	NoRun bool   // write the files from the runs already finished, running nothing
+	Jobs  int    // runs at a time
+}
+
+// NewCmdReproduce builds `maple reproduce`; runF replaces the run
+// function in tests.
+func NewCmdReproduce(f *Factory, runF func(*ReproduceOptions) error) *cobra.Command {
+	o := &ReproduceOptions{F: f}
+	c := &cobra.Command{
+		Use:   "reproduce [NAME]",
+		Short: "Run a committed experiment (docs/experiments/NAME.toml) on this build, resuming it if rerun, and write its results (docs/results/NAME: runs.csv, summary.csv, figures) and the results pages",
+		Long: `Run a committed experiment on this build and write its results.
+
+An experiment is a file docs/experiments/NAME.toml in a checkout of maple:
+its title, the sweeps whose runs make its figures (each a name and the
+arguments of maple sweep), and the build and thread count its committed
+figures were made with. maple reproduce NAME runs the sweeps' cells, the
+first seed of every sweep before the second (rerunning resumes, as
+maple sweep does), then writes docs/results/NAME/runs.csv (one row per
+run), summary.csv (mean, sd, n, 95% interval per configuration) and its
+figure, and regenerates docs/RESULTS.md and the README's headline table.
+Run it from the checkout's top directory. Without NAME it lists the
+experiments.`,
+		Example: `  maple reproduce                        # the experiments, and how many runs each has committed
+  maple reproduce synthetic              # run (or resume) one and write its results
+  maple reproduce synthetic --check --runs-dir "$(mktemp -d)"   # rerun from scratch, compare with the committed runs.csv
+  maple reproduce ablation --no-run      # write the files from the runs finished so far`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.Name = args[0]
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return reproduceRun(cmd.Context(), o)
+		},
+	}
+	c.Flags().BoolVar(&o.Check, "check", false, "rerun the experiment and compare its figures with the committed runs.csv, digit for digit (exit 1 on a difference); writes nothing under docs/")
+	c.Flags().BoolVar(&o.NoRun, "no-run", false, "run nothing: write the experiment's files from its runs finished so far")
+	c.Flags().IntVar(&o.Jobs, "jobs", 1, "runs at a time")
+	return c
+}
+
+func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
+	f := o.F
+	if o.Name == "" {
+		return listExperiments(f)
+	}
+	if o.Check && o.NoRun {
+		return usageError{errors.New("--check reruns the experiment and --no-run runs nothing: give one of them")}
+	}
+	if o.Jobs < 1 {
+		return usageError{fmt.Errorf("--jobs %d: want at least 1", o.Jobs)}
+	}
+	path, err := experiments.Find(o.Name)
+	if err != nil {
+		return usageError{err}
+	}
+	exp, err := experiments.Load(path)
+	if err != nil {
+		return usageError{err}
+	}
+	docs := filepath.Dir(filepath.Dir(path)) // docs/experiments/NAME.toml -> docs
+	if tags := buildTags(); tags != exp.Build {
+		fmt.Fprintf(f.Err, "warning: experiment %s's figures were made by a binary built with %s; this one is built with %s: the float32 rounding, and so the figures, may differ\n",
+			exp.Name, tagsText(exp.Build), tagsText(tags))
+	}
+	if exp.Threads > 0 && exp.Threads != runtime.NumCPU() {
+		fmt.Fprintf(f.Err, "warning: experiment %s's figures were made on %d threads; this machine has %d: the float32 rounding, and so the figures, may differ\n",
+			exp.Name, exp.Threads, runtime.NumCPU())
+	}
+	if !o.NoRun {
+		if err := runExperiment(ctx, f, exp, o.Jobs); err != nil {
+			return err
+		}
+	}
+	rows, err := experiments.Collect(f.RunsDir, exp)
+	if err != nil {
+		return err
+	}
+	if o.Check {
+		return checkExperiment(f, exp, docs, rows)
+	}
+	dir := experiments.ResultsDir(docs, exp.Name)
+	if len(rows) == 0 {
+		fmt.Fprintf(f.Err, "%s: no finished run in %s yet: nothing written (maple reproduce %s runs it)\n", exp.Name, f.RunsDir, exp.Name)
+		return nil
+	}
+	if err := experiments.WriteFiles(dir, rows); err != nil {
+		return fmt.Errorf("writing the results of %s: %w", exp.Name, err)
+	}
+	fmt.Fprintf(f.Err, "%s: %d finished runs in %s\n", exp.Name, len(rows), filepath.Join(dir, experiments.RunsFile))
+	if _, err := report.PlotSweep(f.RunsDir, dir, exp.SweepNames()...); err != nil {
+		fmt.Fprintf(f.Err, "warning: no figure for %s: %v\n", exp.Name, err)
+	}
+	readme := filepath.Join(filepath.Dir(docs), "README.md")
+	if _, err := os.Stat(readme); err != nil {
+		readme = ""
+	}
+	if err := experiments.WritePages(docs, readme); err != nil {
+		return fmt.Errorf("regenerating the results pages: %w", err)
+	}
+	fmt.Fprintf(f.Err, "regenerated %s\n", filepath.Join(docs, experiments.PagePath))
+	if missing := missingCells(exp, rows); missing != "" {
+		fmt.Fprintf(f.Err, "%s is not complete: %s; rerun maple reproduce %s to go on\n", exp.Name, missing, exp.Name)
+	}
+	return nil
+}
+
+// runExperiment runs the experiment's sweeps, seed by seed: the first
+// seed of every sweep before the second.
+func runExperiment(ctx context.Context, f *Factory, exp *experiments.File, jobs int) error {
+	sub := *f
+	sub.Out = io.Discard // each sweep's table: the experiment's files replace them
+	for _, seed := range exp.Seeds() {
+		for _, s := range exp.Sweeps {
+			seeds, _ := s.Seeds()
+			if !slices.Contains(seeds, seed) {
+				continue
+			}
+			fmt.Fprintf(f.Err, "== %s: sweep %s, seed %d\n", exp.Name, s.Name, seed)
+			c := NewCmdSweep(&sub, nil)
+			c.SilenceErrors, c.SilenceUsage = true, true
+			c.SetArgs(append(s.WithSeed(seed), "--name", s.Name, "--jobs", fmt.Sprint(jobs), "--format", "csv"))
+			c.SetOut(io.Discard)
+			c.SetErr(f.Err)
+			if err := c.ExecuteContext(ctx); err != nil {
+				if errors.Is(err, errInterrupted) {
+					return err
+				}
+				var u usageError
+				if errors.As(err, &u) || ctx.Err() == nil && isFlagError(err) {
+					return usageError{fmt.Errorf("experiment %s, sweep %s: %w", exp.Name, s.Name, err)}
+				}
+				// A failed cell: the sweep went on with the others; so does
+				// the experiment, and its files leave the cell out.
+				fmt.Fprintf(f.Err, "warning: experiment %s, sweep %s: %v\n", exp.Name, s.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// isFlagError tells a flag-parsing error of cobra from a run's.
+func isFlagError(err error) bool {
+	s := err.Error()
+	return strings.HasPrefix(s, "unknown flag") || strings.HasPrefix(s, "invalid argument") || strings.Contains(s, "flag needs an argument")
+}
+
+// missingCells says how many of the experiment's cells have no finished
+// run among rows ("" when none is missing).
+func missingCells(exp *experiments.File, rows []experiments.Run) string {
+	have := map[string]int{}
+	for _, r := range rows {
+		have[r.Sweep]++
+	}
+	var parts []string
+	for _, s := range exp.Sweeps {
+		if n := s.Cells(); n > have[s.Name] {
+			parts = append(parts, fmt.Sprintf("sweep %s has %d of %d cells finished", s.Name, have[s.Name], n))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// buildTags returns the -tags this binary was built with ("" for none).
+func buildTags() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-tags" {
+				return s.Value
+			}
+		}
+	}
+	return ""
+}
+
+func tagsText(tags string) string {
+	if tags == "" {
+		return "no build tags (pure Go)"
+	}
+	return "-tags " + tags
+}
+
+// checkExperiment compares rows, a rerun's, with the committed runs.csv:
+// every figure the schema prints, keyed by sweep, configuration and seed.
+func checkExperiment(f *Factory, exp *experiments.File, docs string, rows []experiments.Run) error {
+	path := filepath.Join(experiments.ResultsDir(docs, exp.Name), experiments.RunsFile)
+	committed, err := experiments.ReadCSV(path)
+	if err != nil {
+		return fmt.Errorf("no committed results to check against: %w (run maple reproduce %s first)", err, exp.Name)
+	}
+	var fresh strings.Builder
+	if err := experiments.WriteRuns(&fresh, rows); err != nil {
+		return err
+	}
+	got, err := experiments.ParseCSV(fresh.String())
+	if err != nil {
+		return err
+	}
+	diffs := experiments.Compare(committed, got)
+	if len(diffs) == 0 {
+		fmt.Fprintf(f.Out, "%s: %d runs, every figure as committed in %s\n", exp.Name, len(got.Rows), path)
+		return nil
+	}
+	for _, d := range diffs {
+		fmt.Fprintln(f.Out, d)
+	}
+	return fmt.Errorf("%s: %d differences from %s", exp.Name, len(diffs), path)
+}
+
+// listExperiments prints the experiments of docs/experiments with how
+// many runs each has committed.
+func listExperiments(f *Factory) error {
+	all, err := experiments.ReadAll("docs")
+	if err != nil {
+		return err
+	}
+	if len(all) == 0 {
+		return usageError{fmt.Errorf("no experiment files in %s: run maple reproduce from the top directory of a checkout of maple", experiments.Dir)}
+	}
+	tw := tabwriter.NewWriter(f.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tRUNS\tTITLE")
+	for _, r := range all {
+		n := 0
+		if r.Runs != nil {
+			n = len(r.Runs.Rows)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", r.File.Name, n, r.File.Title)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,58 @@
+package core
+
+// Supervision names the labels beyond the class label y that a method's
+// training (or a search's outer objective) reads. Model selection is a
+// separate matter: every method is selected on the validation split's
+// worst-group accuracy where it has groups (Result.Criterion).
+type Supervision string
+
+// The kinds of supervision, from none to the most.
+const (
+	SupervisionNone   Supervision = "none"         // y alone
+	SupervisionEnvs   Supervision = "environments" // the training environments (IRMv1, REx)
+	SupervisionGroups Supervision = "groups"       // group labels (attribute x class)
+	// SupervisionOracle: data without the spurious signal, which no real
+	// dataset offers; a reference, not a method.
+	SupervisionOracle Supervision = "oracle data"
+)
+
+// supervised is implemented by methods and objectives that read more
+// than y; the others read y alone.
+type supervised interface{ supervision() Supervision }
+
+// MethodSupervision returns what the training of method reads beyond y:
+// for a maple search, what its outer objective reads.
+func MethodSupervision(method, objective string) Supervision {
+	var v any
+	if method == MethodMaple {
+		v, _ = lookupObjective(objective)
+	} else {
+		v, _ = lookupMethod(method)
+	}
+	if s, ok := v.(supervised); ok {
+		return s.supervision()
+	}
+	return SupervisionNone
+}
+
+// UsesGroupLabels tells whether a supervision reads group labels (or
+// more: the oracle's data).
+func (s Supervision) UsesGroupLabels() bool {
+	return s == SupervisionGroups || s == SupervisionOracle
+}
+
+func (oracle) supervision() Supervision       { return SupervisionOracle }
+func (groupDRO) supervision() Supervision     { return SupervisionGroups }
+func (irmPenalty) supervision() Supervision   { return SupervisionEnvs }
+func (sparseIRM) supervision() Supervision    { return SupervisionEnvs }
+func (bayesIRM) supervision() Supervision     { return SupervisionEnvs }
+func (bayesIRMCode) supervision() Supervision { return SupervisionEnvs }
+func (irmv1) supervision() Supervision        { return SupervisionEnvs }
+func (rex) supervision() Supervision          { return SupervisionEnvs }
+func (worstGroup) supervision() Supervision   { return SupervisionGroups }
+func (m weightedMethod) supervision() Supervision {
+	if m.name == "upweight" {
+		return SupervisionGroups
+	}
+	return SupervisionNone
+}

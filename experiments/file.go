@@ -1,0 +1,231 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// File is an experiment file, docs/experiments/NAME.toml.
+type File struct {
+	Name  string `toml:"-"` // the file's base name without .toml
+	Path  string `toml:"-"`
+	Title string `toml:"title"` // the results page's heading (required)
+	About string `toml:"about"` // what the experiment measures and how to read it (Markdown)
+	// Build is the go build -tags of the binary whose figures are
+	// committed: "" the pure-Go build, "openblas", "openblas,onednn".
+	// The float32 rounding depends on it.
+	Build string `toml:"build"`
+	// Threads is the number of CPU threads the committed figures were
+	// made with (OpenBLAS and oneDNN split a product's sums by thread).
+	Threads int `toml:"threads"`
+	// Headline lists the methods (as the tables name them: erm,
+	// maple/rex) whose rows the README's headline table quotes.
+	Headline []string `toml:"headline"`
+	Sweeps   []Sweep  `toml:"sweep"`
+}
+
+// Sweep is one `maple sweep` of an experiment: its name and its
+// arguments (everything but --name, which is Name, and the output flags).
+type Sweep struct {
+	Name string   `toml:"name"`
+	Args []string `toml:"args"`
+}
+
+// reserved are the flags an experiment's sweep may not give: maple
+// reproduce sets them (or they would change what it runs).
+var reserved = []string{"name", "runs-dir", "format", "json", "status", "slurm", "slurm-args", "slurm-file", "print-commands", "only"}
+
+// Dir is where experiment files live below a checkout.
+const Dir = "docs/experiments"
+
+// Find returns the path of experiment name: name itself when it is a
+// file, else docs/experiments/NAME.toml below the current directory.
+func Find(name string) (string, error) {
+	if st, err := os.Stat(name); err == nil && !st.IsDir() {
+		return name, nil
+	}
+	p := filepath.Join(Dir, name+".toml")
+	if _, err := os.Stat(p); err != nil {
+		known, _ := List(Dir)
+		var names []string
+		for _, f := range known {
+			names = append(names, f.Name)
+		}
+		if len(names) == 0 {
+			return "", fmt.Errorf("no experiment %q: no file %s (run maple reproduce from a checkout of maple, or give the file's path)", name, p)
+		}
+		return "", fmt.Errorf("no experiment %q in %s: want one of %s", name, Dir, strings.Join(names, ", "))
+	}
+	return p, nil
+}
+
+// Load reads and checks an experiment file.
+func Load(path string) (*File, error) {
+	var f File
+	md, err := toml.DecodeFile(path, &f)
+	if err != nil {
+		return nil, fmt.Errorf("experiment file %s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, headline, [[sweep]] name and args)", path, und[0].String())
+	}
+	f.Path = path
+	f.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if err := f.check(); err != nil {
+		return nil, fmt.Errorf("experiment file %s: %w", path, err)
+	}
+	return &f, nil
+}
+
+func (f *File) check() error {
+	if strings.TrimSpace(f.Title) == "" {
+		return errors.New("no title: give title = \"...\"")
+	}
+	if f.Threads < 0 {
+		return fmt.Errorf("threads %d: want the number of CPU threads the figures were made with", f.Threads)
+	}
+	if len(f.Sweeps) == 0 {
+		return errors.New("no sweep: give at least one [[sweep]] with name and args")
+	}
+	seen := map[string]bool{}
+	for i, s := range f.Sweeps {
+		if s.Name == "" {
+			return fmt.Errorf("sweep %d has no name", i+1)
+		}
+		if seen[s.Name] {
+			return fmt.Errorf("sweep %s is given twice", s.Name)
+		}
+		seen[s.Name] = true
+		for _, a := range s.Args {
+			flag, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if strings.HasPrefix(a, "-") && slices.Contains(reserved, flag) {
+				return fmt.Errorf("sweep %s: --%s is set by maple reproduce; remove it from args", s.Name, flag)
+			}
+		}
+		if _, err := s.Seeds(); err != nil {
+			return fmt.Errorf("sweep %s: %w", s.Name, err)
+		}
+	}
+	return nil
+}
+
+// arg returns the value of --flag in the sweep's arguments, def when
+// they do not give it.
+func (s Sweep) arg(flag, def string) string {
+	v := def
+	for i, a := range s.Args {
+		switch {
+		case a == "--"+flag && i+1 < len(s.Args):
+			v = s.Args[i+1]
+		case strings.HasPrefix(a, "--"+flag+"="):
+			v = strings.TrimPrefix(a, "--"+flag+"=")
+		}
+	}
+	return v
+}
+
+// Cells returns how many cells the sweep's grid has: datasets x methods
+// x seeds x models x training sizes (maple sweep's defaults where the
+// arguments give none).
+func (s Sweep) Cells() int {
+	count := func(v, sep string) int {
+		n := 0
+		for _, x := range strings.Split(v, sep) {
+			if strings.TrimSpace(x) != "" {
+				n++
+			}
+		}
+		return max(n, 1)
+	}
+	return count(s.arg("datasets", "synthetic"), ",") * count(s.arg("methods", "erm,oracle,maple:rex"), ",") *
+		count(s.arg("seeds", "1,2,3"), ",") * count(s.arg("models", ""), ";") * count(s.arg("train-sizes", ""), ",")
+}
+
+// Seeds returns the sweep's --seeds (maple sweep's default 1,2,3 when it
+// gives none).
+func (s Sweep) Seeds() ([]uint64, error) {
+	v := s.arg("seeds", "1,2,3")
+	var out []uint64
+	for _, p := range strings.Split(v, ",") {
+		n, err := strconv.ParseUint(strings.TrimSpace(p), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--seeds %q: want comma-separated whole numbers", v)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// WithSeed returns the sweep's arguments with --seeds replaced by seed.
+func (s Sweep) WithSeed(seed uint64) []string {
+	var out []string
+	for i := 0; i < len(s.Args); i++ {
+		a := s.Args[i]
+		switch {
+		case a == "--seeds":
+			i++
+			continue
+		case strings.HasPrefix(a, "--seeds="):
+			continue
+		}
+		out = append(out, a)
+	}
+	return append(out, "--seeds", strconv.FormatUint(seed, 10))
+}
+
+// Seeds returns every seed of the experiment's sweeps, ascending: maple
+// reproduce runs the first seed of every sweep before the second, so that
+// a partial run gives a complete first pass.
+func (f *File) Seeds() []uint64 {
+	set := map[uint64]bool{}
+	for _, s := range f.Sweeps {
+		seeds, _ := s.Seeds()
+		for _, x := range seeds {
+			set[x] = true
+		}
+	}
+	var out []uint64
+	for x := range set {
+		out = append(out, x)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// SweepNames returns the names of the experiment's sweeps.
+func (f *File) SweepNames() []string {
+	var out []string
+	for _, s := range f.Sweeps {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// List reads every experiment file in dir, by name.
+func List(dir string) ([]*File, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.toml"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	var out []*File
+	for _, p := range paths {
+		f, err := Load(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// ResultsDir is where an experiment's CSVs and figures go below docs.
+func ResultsDir(docs, name string) string { return filepath.Join(docs, "results", name) }

@@ -1,0 +1,311 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Results is an experiment with its committed CSVs read back.
+type Results struct {
+	File    *File
+	Summary *Table // nil when the experiment has not been run
+	Runs    *Table
+}
+
+// ReadAll reads every experiment of docs/experiments with its results
+// under docs/results.
+func ReadAll(docs string) ([]Results, error) {
+	files, err := List(filepath.Join(docs, "experiments"))
+	if err != nil {
+		return nil, err
+	}
+	var out []Results
+	for _, f := range files {
+		r := Results{File: f}
+		dir := ResultsDir(docs, f.Name)
+		if r.Summary, err = ReadCSV(filepath.Join(dir, SummaryFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		if r.Runs, err = ReadCSV(filepath.Join(dir, RunsFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// PagePath is the generated results page below docs.
+const PagePath = "RESULTS.md"
+
+// Page returns docs/RESULTS.md: every experiment's summary as a table.
+func Page(docs string, all []Results) string {
+	var b strings.Builder
+	b.WriteString(`# Results
+
+<!-- Generated from docs/experiments/*.toml and docs/results/*/ by maple reproduce; do not edit by hand: go test ./experiments -run TestPagesUpToDate -update rewrites it from the committed CSVs. -->
+
+Every table on this page is the ` + "`summary.csv`" + ` of one experiment file
+under [experiments/](experiments/), written by ` + "`maple reproduce NAME`" + `
+from the experiment's finished runs (one row each in its ` + "`runs.csv`" + `,
+with run id, commit and configuration hash), and checked against those
+files by a test. Figures are percentages on the test split: the mean over
+seeds, the sample standard deviation (n-1), n, and the 95% interval of
+the mean (Student's t, n-1 degrees of freedom).
+
+How every figure was chosen, and which labels it used:
+
+- **Selection.** Each run's figure is the model the validation split
+  chose: a search's iterate by its inner model's validation worst-group
+  accuracy, then the final training's checkpoint by the same criterion
+  (validation accuracy where a dataset has no groups). That criterion
+  reads the *validation split's group labels*: every figure on this page
+  uses group labels in selection (column "groups in selection"), as
+  DomainBed's training-domain validation does when groups are known. No
+  figure here is chosen on the test split.
+- **Training.** Column "training reads" says what a method's training
+  (for maple, its outer objective) reads beyond the class label: *none*,
+  *environments* (IRMv1, REx: which environment a sample came from),
+  *groups* (group DRO, group upweighting, maple/worst-group: the
+  attribute x class group of each sample), or *oracle data* (data
+  without the spurious signal: a reference no real dataset offers).
+- **Significance.** Each maple row is compared with the best row of its
+  table (highest mean test accuracy) whose training reads no group
+  labels: the difference of the means and the two-sided p-value of
+  Welch's t-test (n >= 2 on both sides).
+
+`)
+	for _, r := range all {
+		fmt.Fprintf(&b, "- [%s](#%s)\n", r.File.Title, anchor(r.File.Title))
+	}
+	for _, r := range all {
+		b.WriteString("\n")
+		section(&b, docs, r)
+	}
+	return b.String()
+}
+
+// anchor is GitHub's heading anchor of title.
+func anchor(title string) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(title) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_':
+			b.WriteRune(c)
+		case c == ' ':
+			b.WriteRune('-')
+		}
+	}
+	return b.String()
+}
+
+func section(b *strings.Builder, docs string, r Results) {
+	f := r.File
+	fmt.Fprintf(b, "## %s\n\n", f.Title)
+	if about := strings.TrimSpace(f.About); about != "" {
+		b.WriteString(about + "\n\n")
+	}
+	build := "the pure-Go build (`go build .`)"
+	if f.Build != "" {
+		build = fmt.Sprintf("`go build -tags %s`", f.Build)
+	}
+	threads := ""
+	if f.Threads > 0 {
+		threads = fmt.Sprintf(", %d threads", f.Threads)
+	}
+	fmt.Fprintf(b, "Experiment [%s](experiments/%s.toml): `maple reproduce %s` (figures made with %s%s).", f.Name, f.Name, f.Name, build, threads)
+	if r.Summary == nil || len(r.Summary.Rows) == 0 {
+		b.WriteString(" **Not run yet**: no finished run is committed.\n")
+		return
+	}
+	dir := "results/" + f.Name
+	fmt.Fprintf(b, " Files: [runs.csv](%s/runs.csv), [summary.csv](%s/summary.csv)", dir, dir)
+	if _, err := os.Stat(filepath.Join(docs, dir, "methods.png")); err == nil {
+		fmt.Fprintf(b, ", [figure](%s/methods.png)", dir)
+	}
+	b.WriteString(".\n\n")
+	rows := r.Summary.Rows
+	varying := func(col string) bool {
+		for _, x := range rows {
+			if x[col] != rows[0][col] {
+				return true
+			}
+		}
+		return false
+	}
+	var cols []string
+	for _, c := range []string{"dataset", "train_size", "model"} {
+		if varying(c) {
+			cols = append(cols, c)
+		}
+	}
+	head := append(slices.Clone(cols), "method", "settings", "training reads", "n", "test acc", "95% interval", "test worst-group", "val worst-group", "vs best without group labels")
+	fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+	if !varying("dataset") && !varying("train_size") && !varying("model") {
+		defer fmt.Fprintf(b, "\nDataset %s, training size %s, model %s; selection: %s (validation).\n", rows[0]["dataset"], size(rows[0]["train_size"]), rows[0]["model"], rows[0]["selection"])
+	}
+	for _, x := range rows {
+		var cells []string
+		for _, c := range cols {
+			v := x[c]
+			if c == "train_size" {
+				v = size(v)
+			}
+			cells = append(cells, v)
+		}
+		settings := x["settings"]
+		if settings == "" {
+			settings = "defaults"
+		}
+		cells = append(cells, x["method"], settings, x["supervision"], x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]),
+			interval(x["test_acc_ci95_lo"], x["test_acc_ci95_hi"]), pm(x["test_worst_mean"], x["test_worst_sd"]), pm(x["val_worst_mean"], x["val_worst_sd"]),
+			versus(x, rows, r.Runs))
+		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+	}
+}
+
+func size(v string) string {
+	if v == "0" || v == "" {
+		return "all"
+	}
+	return v
+}
+
+// pm prints mean ± sd with one decimal (the mean alone without an sd).
+func pm(mean, sd string) string {
+	m, err := strconv.ParseFloat(mean, 64)
+	if err != nil {
+		return "-"
+	}
+	if s, err := strconv.ParseFloat(sd, 64); err == nil {
+		return fmt.Sprintf("%.1f ± %.1f", m, s)
+	}
+	return fmt.Sprintf("%.1f", m)
+}
+
+func interval(lo, hi string) string {
+	l, err1 := strconv.ParseFloat(lo, 64)
+	h, err2 := strconv.ParseFloat(hi, 64)
+	if err1 != nil || err2 != nil {
+		return "-"
+	}
+	return fmt.Sprintf("[%.1f, %.1f]", l, h)
+}
+
+// versus compares a maple row with the best row of the same dataset,
+// size and model whose training reads no group labels: the difference of
+// the mean test accuracies and Welch's p.
+func versus(x map[string]string, rows []map[string]string, runs *Table) string {
+	if !strings.HasPrefix(x["method"], "maple") || runs == nil {
+		return ""
+	}
+	var best map[string]string
+	bestMean := math.Inf(-1)
+	for _, y := range rows {
+		if strings.HasPrefix(y["method"], "maple") || y["group_labels_training"] == "yes" ||
+			y["dataset"] != x["dataset"] || y["train_size"] != x["train_size"] || y["model"] != x["model"] {
+			continue
+		}
+		if m, err := strconv.ParseFloat(y["test_acc_mean"], 64); err == nil && m > bestMean {
+			best, bestMean = y, m
+		}
+	}
+	if best == nil {
+		return "no such row"
+	}
+	a, b := accs(runs, x["config_hash"]), accs(runs, best["config_hash"])
+	diff, _, _, p, ok := Welch(a, b)
+	if !ok {
+		return fmt.Sprintf("%s: n too small", best["method"])
+	}
+	return fmt.Sprintf("%s: %+.1f, p = %.2g", best["method"], diff, p)
+}
+
+// accs returns the test accuracies of the runs of one configuration.
+func accs(runs *Table, hash string) []float64 {
+	var out []float64
+	seen := map[string]bool{}
+	for _, r := range runs.Rows {
+		if r["config_hash"] != hash || seen[r["seed"]] {
+			continue
+		}
+		seen[r["seed"]] = true
+		if v, err := strconv.ParseFloat(r["test_acc"], 64); err == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Headline markers delimit the README's generated headline table.
+const (
+	HeadlineStart = "<!-- headline:start (generated by maple reproduce from docs/results; do not edit) -->"
+	HeadlineEnd   = "<!-- headline:end -->"
+)
+
+// Headline returns the README's headline table: the rows each
+// experiment's headline names, linked to its experiment file.
+func Headline(all []Results) string {
+	var b strings.Builder
+	b.WriteString("| experiment | data | method | training reads | n | test acc | test worst-group |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range all {
+		if r.Summary == nil {
+			continue
+		}
+		for _, want := range r.File.Headline {
+			for _, x := range r.Summary.Rows {
+				if x["method"] != want {
+					continue
+				}
+				data := x["dataset"]
+				if s := size(x["train_size"]); s != "all" {
+					data += " n=" + s
+				}
+				fmt.Fprintf(&b, "| [%s](docs/experiments/%s.toml) | %s | %s | %s | %s | %s | %s |\n", r.File.Name, r.File.Name, data, x["method"], x["supervision"],
+					x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]), pm(x["test_worst_mean"], x["test_worst_sd"]))
+			}
+		}
+	}
+	return b.String()
+}
+
+// Splice returns text with the part between the headline markers
+// replaced by table; an error when the markers are missing.
+func Splice(text, table string) (string, error) {
+	i := strings.Index(text, HeadlineStart)
+	j := strings.Index(text, HeadlineEnd)
+	if i < 0 || j < i {
+		return "", fmt.Errorf("no headline markers (%s ... %s)", HeadlineStart, HeadlineEnd)
+	}
+	return text[:i+len(HeadlineStart)] + "\n" + table + text[j:], nil
+}
+
+// WritePages regenerates docs/RESULTS.md and the README's headline table
+// (readme, "" for none) from the committed files.
+func WritePages(docs, readme string) error {
+	all, err := ReadAll(docs)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(docs, PagePath), []byte(Page(docs, all)), 0o644); err != nil {
+		return err
+	}
+	if readme == "" {
+		return nil
+	}
+	text, err := os.ReadFile(readme)
+	if err != nil {
+		return err
+	}
+	out, err := Splice(string(text), Headline(all))
+	if err != nil {
+		return fmt.Errorf("%s: %w", readme, err)
+	}
+	return os.WriteFile(readme, []byte(out), 0o644)
+}

@@ -1,0 +1,94 @@
+package experiments
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/RESULTS.md and the README's headline table from the committed CSVs")
+
+// TestPagesUpToDate regenerates the results page and the README's
+// headline table from the committed experiment files and CSVs and fails
+// when the committed pages differ: a figure in the docs is the CSV's.
+func TestPagesUpToDate(t *testing.T) {
+	docs, readme := filepath.Join("..", "docs"), filepath.Join("..", "README.md")
+	if *update {
+		if err := WritePages(docs, readme); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := ReadAll(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) == 0 {
+		t.Fatal("no experiment files under docs/experiments")
+	}
+	want := Page(docs, all)
+	got, err := os.ReadFile(filepath.Join(docs, PagePath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("docs/%s differs from what the committed CSVs give: run go test ./experiments -run TestPagesUpToDate -update (or maple reproduce NAME --no-run)", PagePath)
+	}
+	text, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spliced, err := Splice(string(text), Headline(all))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spliced != string(text) {
+		t.Error("README.md's headline table differs from what the committed CSVs give: run go test ./experiments -run TestPagesUpToDate -update")
+	}
+	// Every experiment with results has both CSVs in the one schema.
+	for _, r := range all {
+		if r.Summary == nil {
+			continue
+		}
+		if r.Runs == nil {
+			t.Errorf("experiment %s: summary.csv without runs.csv", r.File.Name)
+			continue
+		}
+		if strings.Join(r.Runs.Header, ",") != strings.Join(runsHeader, ",") {
+			t.Errorf("experiment %s: runs.csv's header is not the schema's", r.File.Name)
+		}
+		if strings.Join(r.Summary.Header, ",") != strings.Join(summaryHeader, ",") {
+			t.Errorf("experiment %s: summary.csv's header is not the schema's", r.File.Name)
+		}
+		// summary.csv is runs.csv summarised: regenerate it.
+		var b strings.Builder
+		if err := WriteSummary(&b, Summarise(fromTable(t, r.Runs))); err != nil {
+			t.Fatal(err)
+		}
+		have, _ := os.ReadFile(filepath.Join(ResultsDir(docs, r.File.Name), SummaryFile))
+		if b.String() != string(have) {
+			t.Errorf("experiment %s: summary.csv is not runs.csv's summary", r.File.Name)
+		}
+	}
+}
+
+func TestSplice(t *testing.T) {
+	text := "a\n" + HeadlineStart + "\nold\n" + HeadlineEnd + "\nb\n"
+	got, err := Splice(text, "new\n")
+	if err != nil || got != "a\n"+HeadlineStart+"\nnew\n"+HeadlineEnd+"\nb\n" {
+		t.Fatalf("Splice: %q %v", got, err)
+	}
+	if _, err := Splice("no markers", "x"); err == nil {
+		t.Fatal("Splice without markers: no error")
+	}
+}
+
+func fromTable(t *testing.T, tab *Table) []Run {
+	t.Helper()
+	rows, err := RunsOf(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}

@@ -1,0 +1,395 @@
+package experiments
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/runs"
+)
+
+// Run is one row of runs.csv: a finished run of an experiment.
+type Run struct {
+	Experiment string
+	Sweep      string
+	RunID      string
+	Commit     string // the VCS revision of the binary that ran it
+	ConfigHash string // every setting that changes results but the seed: the runs of one row of summary.csv
+	Dataset    string
+	TrainSize  int    // --train-size (0 = all)
+	Model      string // the evaluation model
+	// SearchModel is a maple search's model ("" for a baseline).
+	SearchModel string
+	Method      string // erm, maple/rex, ...
+	Objective   string // a maple search's outer objective ("" for a baseline)
+	// Settings are the settings that differ from the defaults of the
+	// run's dataset, method and recipe, as "flag value" joined by "; ".
+	Settings string
+	Seed     uint64
+	// Supervision is what the training reads beyond y (core.Supervision).
+	Supervision string
+	// Selection is the criterion the iterate and the checkpoint were
+	// chosen by, on the validation split.
+	Selection string
+	// GroupsInTraining and GroupsInSelection tell whether the figure
+	// used group labels in the method's training (its outer objective)
+	// and in its model selection.
+	GroupsInTraining, GroupsInSelection bool
+	SelectedIterate                     int // a search's validation-selected iterate (0: none, a baseline)
+	SelectedStep                        int // the final training's validation-selected step
+	TestAcc, TestWorst, ValWorst        float64
+	Minutes                             float64
+	Precision                           string // f32 or bf16
+	Backend                             string // the matrix backend recorded by the run ("" if it recorded none)
+	Threads                             int    // the threads recorded by the run (0 if none)
+	KeptWeights                         *float64
+}
+
+// runsHeader is runs.csv's header, in column order.
+var runsHeader = []string{"experiment", "sweep", "run_id", "commit", "config_hash", "dataset", "train_size", "model", "search_model",
+	"method", "objective", "settings", "seed", "supervision", "selection", "group_labels_training", "group_labels_selection",
+	"selected_iterate", "selected_step", "test_acc", "test_worst", "val_worst", "minutes", "precision", "backend", "threads", "kept_weight_pct"}
+
+// pct formats a percentage as runs.csv prints it: the printed digits are
+// what a rerun must repeat.
+func pct(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func (r Run) cells() []string {
+	kept := ""
+	if r.KeptWeights != nil {
+		kept = pct(*r.KeptWeights)
+	}
+	threads := ""
+	if r.Threads > 0 {
+		threads = strconv.Itoa(r.Threads)
+	}
+	return []string{r.Experiment, r.Sweep, r.RunID, r.Commit, r.ConfigHash, r.Dataset, strconv.Itoa(r.TrainSize), r.Model, r.SearchModel,
+		r.Method, r.Objective, r.Settings, strconv.FormatUint(r.Seed, 10), r.Supervision, r.Selection, yesNo(r.GroupsInTraining), yesNo(r.GroupsInSelection),
+		strconv.Itoa(r.SelectedIterate), strconv.Itoa(r.SelectedStep), pct(r.TestAcc), pct(r.TestWorst), pct(r.ValWorst),
+		strconv.FormatFloat(r.Minutes, 'f', 2, 64), r.Precision, r.Backend, threads, kept}
+}
+
+// Collect returns the finished runs of the experiment's sweeps in runsDir
+// as its rows, ordered by sweep, dataset, size, model, method (as the
+// sweep names them), settings and seed. Unfinished runs are left out.
+func Collect(runsDir string, exp *File) ([]Run, error) {
+	sweeps := exp.SweepNames()
+	infos, err := runs.List(runsDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Run
+	for _, in := range infos {
+		dir := runs.Dir(runsDir, in.ID)
+		cfg, err := runs.ReadConfig(dir)
+		if err != nil || !slices.Contains(sweeps, cfg.Sweep) {
+			continue
+		}
+		sum, err := runs.ReadSummary(dir)
+		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
+			continue
+		}
+		out = append(out, row(exp.Name, in.ID, cfg, sum))
+	}
+	order, methods := map[string]int{}, map[string]int{}
+	for i, s := range exp.Sweeps {
+		order[s.Name] = i
+		for j, m := range strings.Split(s.arg("methods", ""), ",") {
+			m = strings.Replace(strings.TrimSpace(m), ":", "/", 1)
+			if _, ok := methods[m]; !ok {
+				methods[m] = j
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		switch {
+		case a.Sweep != b.Sweep:
+			return order[a.Sweep] < order[b.Sweep]
+		case a.Dataset != b.Dataset:
+			return a.Dataset < b.Dataset
+		case a.TrainSize != b.TrainSize:
+			return a.TrainSize < b.TrainSize
+		case a.Model != b.Model:
+			return a.Model < b.Model
+		case a.Method != b.Method:
+			if methods[a.Method] != methods[b.Method] {
+				return methods[a.Method] < methods[b.Method]
+			}
+			return a.Method < b.Method
+		case a.Settings != b.Settings:
+			return a.Settings < b.Settings
+		}
+		return a.Seed < b.Seed
+	})
+	return out, nil
+}
+
+// row is the schema's row of one finished run.
+func row(exp, id string, cfg *runs.Config, sum *runs.Summary) Run {
+	r := sum.Result
+	sup := core.MethodSupervision(cfg.Method, cfg.Settings.Objective)
+	out := Run{Experiment: exp, Sweep: cfg.Sweep, RunID: id, Commit: cfg.Commit, ConfigHash: cfg.Hash(true), Dataset: cfg.Dataset.Name,
+		TrainSize: cfg.Dataset.TrainSize, Model: cfg.Eval.Model, Method: cfg.MethodName(), Settings: Differences(*cfg), Seed: cfg.Settings.Seed,
+		Supervision: string(sup), GroupsInTraining: sup.UsesGroupLabels(), SelectedStep: r.SelectedStep,
+		TestAcc: 100 * r.TestAcc, TestWorst: 100 * r.TestWorst, ValWorst: 100 * r.ValWorst, Minutes: sum.Seconds / 60, Precision: "f32"}
+	out.Selection, out.GroupsInSelection = selection(r)
+	if cfg.Method == core.MethodMaple {
+		out.SearchModel, out.Objective, out.SelectedIterate = cfg.Settings.Model, cfg.Settings.Objective, sum.SelectedIter
+		if cfg.Settings.Precision != "" {
+			out.Precision = cfg.Settings.Precision
+		}
+		if cfg.Settings.OuterOn == "train" && sup.UsesGroupLabels() {
+			out.Supervision += " (training split)"
+		}
+	}
+	if r.KeptWeights != nil {
+		k := 100 * *r.KeptWeights
+		out.KeptWeights = &k
+	}
+	out.Backend, out.Threads = backend(cfg)
+	return out
+}
+
+// selection names a result's selection criterion and tells whether it
+// reads group labels (worst-group accuracy does).
+func selection(r *core.Result) (string, bool) {
+	c := r.Criterion
+	if c == "" {
+		c = "val worst-group accuracy"
+	}
+	return c, strings.Contains(c, "worst-group")
+}
+
+// skipped are the flags that are columns of their own, or that do not
+// change what a run computes.
+var skipped = map[string]bool{"dataset": true, "method": true, "objective": true, "model": true, "eval-model": true, "seed": true, "train-size": true}
+
+// Differences names the settings of cfg that differ from what `maple run`
+// gives for the same dataset, method, objective, models and recipe with
+// no other flag, as "flag value" joined by "; " in flag order.
+func Differences(cfg runs.Config) string {
+	def := runs.DefaultConfig(cfg.Dataset.Name)
+	def.Dataset = loaders.DefaultSpec(cfg.Dataset.Name)
+	flagDefaults(&def)
+	def.Dataset.Name, def.Dataset.DataDir, def.Dataset.TrainSize = cfg.Dataset.Name, cfg.Dataset.DataDir, cfg.Dataset.TrainSize
+	def.Method = cfg.Method
+	def.Settings.Objective, def.Settings.Model, def.Settings.Recipe, def.Settings.Seed = cfg.Settings.Objective, cfg.Settings.Model, cfg.Settings.Recipe, cfg.Settings.Seed
+	set := map[string]bool{"model": true}
+	if d, err := runs.Resolve(def, set, cfg.Eval.Model); err == nil {
+		def = d
+	}
+	have, want := runs.Flags(cfg), runs.Flags(def)
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(have)) {
+		if skipped[k] || have[k] == want[k] {
+			continue
+		}
+		parts = append(parts, k+" "+have[k])
+	}
+	return strings.Join(parts, "; ")
+}
+
+// WriteRuns writes rows as runs.csv.
+func WriteRuns(w io.Writer, rows []Run) error {
+	cw := csv.NewWriter(w)
+	cw.Write(runsHeader)
+	for _, r := range rows {
+		cw.Write(r.cells())
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Table is a CSV file read back: its header and rows, cells by column
+// name.
+type Table struct {
+	Header []string
+	Rows   []map[string]string
+}
+
+// ReadCSV reads a CSV file with a header row.
+func ReadCSV(path string) (*Table, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := ParseCSV(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// RunsFile and SummaryFile are an experiment's two CSVs.
+const (
+	RunsFile    = "runs.csv"
+	SummaryFile = "summary.csv"
+)
+
+// WriteFiles writes an experiment's runs.csv and summary.csv into dir.
+func WriteFiles(dir string, rows []Run) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := WriteRuns(&b, rows); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, RunsFile), []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+	// summary.csv is a function of runs.csv as written (its printed
+	// digits), so that it can be checked against it.
+	t, err := ParseCSV(b.String())
+	if err != nil {
+		return err
+	}
+	if rows, err = RunsOf(t); err != nil {
+		return err
+	}
+	b.Reset()
+	if err := WriteSummary(&b, Summarise(rows)); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, SummaryFile), []byte(b.String()), 0o644)
+}
+
+// backend is the matrix backend and thread count a run recorded.
+func backend(cfg *runs.Config) (string, int) { return "", 0 }
+
+// ParseCSV reads CSV text with a header row.
+func ParseCSV(text string) (*Table, error) {
+	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("empty CSV (want a header row)")
+	}
+	t := &Table{Header: recs[0]}
+	for _, rec := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range t.Header {
+			if i < len(rec) {
+				m[h] = rec[i]
+			}
+		}
+		t.Rows = append(t.Rows, m)
+	}
+	return t, nil
+}
+
+// figures are the columns of runs.csv a rerun must repeat digit for
+// digit: what the run computed, not when, where or how fast.
+var figures = []string{"dataset", "train_size", "model", "search_model", "method", "objective", "settings", "supervision", "selection",
+	"selected_iterate", "selected_step", "test_acc", "test_worst", "val_worst", "precision", "kept_weight_pct"}
+
+// Compare lists the differences between two runs.csv tables, matching
+// rows by sweep, configuration hash and seed: a row in one and not the
+// other, or a figure that differs.
+func Compare(want, got *Table) []string {
+	key := func(r map[string]string) string { return r["sweep"] + " " + r["config_hash"] + " seed " + r["seed"] }
+	index := map[string]map[string]string{}
+	for _, r := range got.Rows {
+		index[key(r)] = r
+	}
+	var out []string
+	matched := map[string]bool{}
+	for _, w := range want.Rows {
+		k := key(w)
+		g, ok := index[k]
+		if !ok {
+			out = append(out, fmt.Sprintf("%s (%s): committed, but the rerun has no finished run", k, w["method"]))
+			continue
+		}
+		matched[k] = true
+		for _, c := range figures {
+			if w[c] != g[c] {
+				out = append(out, fmt.Sprintf("%s (%s): %s %q committed, %q now", k, w["method"], c, w[c], g[c]))
+			}
+		}
+	}
+	for _, g := range got.Rows {
+		if !matched[key(g)] {
+			out = append(out, fmt.Sprintf("%s (%s): a finished run the committed file does not have", key(g), g["method"]))
+		}
+	}
+	return out
+}
+
+// flagDefaults sets c's settings to their command-line defaults (the
+// settings table's Default, where it has one), as a command with no flag
+// records them.
+func flagDefaults(c *runs.Config) {
+	for _, st := range runs.SettingsTable {
+		if st.NoFlag || st.Default == nil || st.Field == nil {
+			continue
+		}
+		switch p := st.Field(c).(type) {
+		case *string:
+			*p = st.Default.(string)
+		case *int:
+			*p = st.Default.(int)
+		case *uint64:
+			*p = st.Default.(uint64)
+		case *float64:
+			*p = st.Default.(float64)
+		case *bool:
+			*p = st.Default.(bool)
+		}
+	}
+}
+
+// RunsOf reads the rows of a runs.csv table back into runs.
+func RunsOf(t *Table) ([]Run, error) {
+	var out []Run
+	for i, m := range t.Rows {
+		var err error
+		num := func(col string) float64 {
+			v, e := strconv.ParseFloat(m[col], 64)
+			if e != nil && err == nil {
+				err = fmt.Errorf("row %d: %s %q: want a number", i+2, col, m[col])
+			}
+			return v
+		}
+		whole := func(col string) int {
+			if m[col] == "" {
+				return 0
+			}
+			return int(num(col))
+		}
+		r := Run{Experiment: m["experiment"], Sweep: m["sweep"], RunID: m["run_id"], Commit: m["commit"], ConfigHash: m["config_hash"],
+			Dataset: m["dataset"], TrainSize: whole("train_size"), Model: m["model"], SearchModel: m["search_model"], Method: m["method"],
+			Objective: m["objective"], Settings: m["settings"], Supervision: m["supervision"], Selection: m["selection"],
+			GroupsInTraining: m["group_labels_training"] == "yes", GroupsInSelection: m["group_labels_selection"] == "yes",
+			SelectedIterate: whole("selected_iterate"), SelectedStep: whole("selected_step"), TestAcc: num("test_acc"), TestWorst: num("test_worst"),
+			ValWorst: num("val_worst"), Minutes: num("minutes"), Precision: m["precision"], Backend: m["backend"], Threads: whole("threads")}
+		r.Seed = uint64(whole("seed"))
+		if m["kept_weight_pct"] != "" {
+			k := num("kept_weight_pct")
+			r.KeptWeights = &k
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

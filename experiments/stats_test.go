@@ -1,0 +1,58 @@
+package experiments
+
+import (
+	"math"
+	"testing"
+)
+
+func TestDescribe(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		v              []float64
+		mean, sd       float64
+		lo, hi         float64
+		noSpreadExpect bool
+	}{
+		// t(0.975, 3) = 3.182446305; half width 3.182446305 * 1.2909944487 / 2 = 2.0542603.
+		{name: "four values", v: []float64{1, 2, 3, 4}, mean: 2.5, sd: 1.2909944487, lo: 0.4457397, hi: 4.5542603},
+		{name: "one value", v: []float64{70.2}, mean: 70.2, noSpreadExpect: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Describe(tc.v)
+			if s.N != len(tc.v) || math.Abs(s.Mean-tc.mean) > 1e-9 {
+				t.Fatalf("n %d mean %v, want %d and %v", s.N, s.Mean, len(tc.v), tc.mean)
+			}
+			if tc.noSpreadExpect {
+				if !math.IsNaN(s.SD) || !math.IsNaN(s.Lo) || !math.IsNaN(s.Hi) {
+					t.Fatalf("one value: sd %v interval [%v, %v], want NaN (no spread)", s.SD, s.Lo, s.Hi)
+				}
+				return
+			}
+			if math.Abs(s.SD-tc.sd) > 1e-9 || math.Abs(s.Lo-tc.lo) > 1e-6 || math.Abs(s.Hi-tc.hi) > 1e-6 {
+				t.Fatalf("sd %v interval [%v, %v], want %v [%v, %v]", s.SD, s.Lo, s.Hi, tc.sd, tc.lo, tc.hi)
+			}
+		})
+	}
+}
+
+// TestWelch checks Welch's test on the example of its Wikipedia article,
+// whose t, degrees of freedom and p (0.021) were also computed here by
+// integrating Student's density numerically (t -2.4554, df 24.99, p
+// 0.021378).
+func TestWelch(t *testing.T) {
+	a := []float64{27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4}
+	b := []float64{27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4}
+	diff, tv, df, p, ok := Welch(a, b)
+	if !ok {
+		t.Fatal("Welch: not ok on two samples of 15")
+	}
+	if math.Abs(tv+2.455356) > 1e-5 || math.Abs(df-24.988529) > 1e-5 || math.Abs(p-0.021378) > 1e-5 || math.Abs(diff+2.1666667) > 1e-6 {
+		t.Fatalf("diff %v t %v df %v p %v, want -2.1667 -2.4554 24.9885 0.021378", diff, tv, df, p)
+	}
+	if _, _, _, _, ok := Welch([]float64{1}, b); ok {
+		t.Error("Welch with one value on a side: ok, want not ok (no variance)")
+	}
+	if _, _, _, _, ok := Welch([]float64{1, 1}, []float64{2, 2}); ok {
+		t.Error("Welch without spread on either side: ok, want not ok")
+	}
+}
