@@ -109,7 +109,7 @@ type Printer struct {
 // Snapshot prints the progress line of s.
 func (p Printer) Snapshot(s *core.Snapshot) error {
 	eta := time.Duration(s.Elapsed / float64(max(1, s.Iter)) * float64(s.Total-s.Iter) * float64(time.Second))
-	fmt.Fprintf(p.W, "iter %4d/%d  outer %.5f  val worst-group %.4f  (test worst-group %.4f)  |g| %.3g  elapsed %s  eta %s\n",
+	fmt.Fprintf(p.W, "iter %4d/%d  outer %.4g  val worst-group %.4f  (test worst-group %.4f)  |g| %.3g  elapsed %s  eta %s\n",
 		s.Iter, s.Total, s.OuterRisk, s.ValWorst, s.TestWorst, s.HyperNorm,
 		time.Duration(s.Elapsed*float64(time.Second)).Round(time.Second), eta.Round(time.Second))
 	return nil

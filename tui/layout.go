@@ -88,7 +88,7 @@ func plotLines(title string, names []string, series [][]float64, w, h int, x0, x
 		}
 	}
 	g := asciigraph.PlotMany(data, asciigraph.Height(plotH), asciigraph.Width(plotW),
-		asciigraph.YAxisValueFormatter(yTick),
+		asciigraph.YAxisValueFormatter(yFormat(data, plotH)),
 		asciigraph.XAxisRange(x0, x1), asciigraph.XAxisTickCount(ticks),
 		asciigraph.XAxisValueFormatter(label),
 		asciigraph.SeriesColors(cycle(styles.SeriesANSI, len(series))...), asciigraph.Caption(caption),
@@ -109,13 +109,73 @@ func wholeTicks(span int) int {
 	return 2
 }
 
+// yFormat returns the y-axis labels' format for a chart of series over
+// rows rows: three decimals where those tell every label apart (the
+// accuracies; whole numbers from 100), else as many decimals as one row's step needs, or, for
+// values below 1e-3 or from 1e6 or whose step needs more than six
+// decimals, scientific notation with the significant digits the step
+// needs (a zoomed outer risk of 1e-4 read 0.000 on every label).
+func yFormat(series [][]float64, rows int) func(float64) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for _, v := range s {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+	}
+	if lo > hi { // no finite value
+		return yTick
+	}
+	mag := max(math.Abs(lo), math.Abs(hi))
+	step := (hi - lo) / float64(max(rows, 1)+1)
+	if step == 0 {
+		step = mag / 100
+	}
+	if mag == 0 {
+		return yTick
+	}
+	// Labels one step apart differ once a unit of the last digit is at
+	// most a step.
+	least := 3 // the accuracies' and fractions' three decimals
+	if mag >= 100 {
+		least = 0
+	}
+	decimals := max(least, int(math.Ceil(-math.Log10(step))))
+	if mag >= 1e-3 && mag < 1e6 && decimals <= 6 {
+		return func(v float64) string { return fixedTick(v, decimals) }
+	}
+	exp := int(math.Floor(math.Log10(mag)))
+	digits := min(max(1, int(math.Ceil(float64(exp)-math.Log10(step)))), 4)
+	return func(v float64) string { return sciTick(v, digits) }
+}
+
 // yTick formats a y-axis value with three decimals, never as "-0.000".
-func yTick(v float64) string {
-	t := strconv.FormatFloat(v, 'f', 3, 64)
-	if t == "-0.000" {
-		t = "0.000"
+func yTick(v float64) string { return fixedTick(v, 3) }
+
+// fixedTick formats v with decimals decimals, never as a negative zero.
+func fixedTick(v float64, decimals int) string {
+	t := strconv.FormatFloat(v, 'f', decimals, 64)
+	if strings.Trim(t, "-0.") == "" {
+		t = strings.TrimPrefix(t, "-")
 	}
 	return t
+}
+
+// sciTick formats v in scientific notation with digits digits after the
+// point and a short exponent ("1.25e-6"); 0 is "0".
+func sciTick(v float64, digits int) string {
+	t := strconv.FormatFloat(v, 'e', digits, 64)
+	m, e, _ := strings.Cut(t, "e")
+	if strings.Trim(m, "-0.") == "" {
+		return "0"
+	}
+	sign := e[:1]
+	e = strings.TrimLeft(e[1:], "0")
+	if sign == "+" {
+		sign = ""
+	}
+	return m + "e" + sign + e
 }
 
 // cycle returns n colours, repeating c.
