@@ -24,7 +24,9 @@ func TestErrorsInWords(t *testing.T) {
 		want     string
 		notWants []string
 	}{
-		{"table of a missing sweep", func(f *Factory) error { return tableRun(&TableOptions{F: f, Sweeps: []string{"nosuch"}, Format: "text"}) },
+		{"table of a missing sweep", func(f *Factory) error {
+			return tableRun(&TableOptions{F: f, Sweeps: []string{"nosuch"}, Format: "text"})
+		},
 			ExitUsage, `no sweep "nosuch"`, nil},
 		{"export into a path below a file", func(f *Factory) error {
 			return exportRun(&ExportOptions{F: f, ID: filepath.Base(dir), Format: "metrics-csv", Out: filepath.Join(file, "out")})

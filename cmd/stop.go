@@ -82,14 +82,14 @@ func stopRun(ctx context.Context, o *StopOptions) error {
 		n++
 		in, err := session.StopRun(ctx, runs.Dir(f.RunsDir, c.RunID))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s (%s): %w", c.Label, c.RunID, err))
+			errs = append(errs, fmt.Errorf("%s (%s): %w", sweeps.LabelText(c.Label), c.RunID, err))
 			continue
 		}
 		if in.Total == 0 { // a baseline: no iterations
-			fmt.Fprintf(f.Out, "%-40s %s (%s)\n", c.Label, in.Status, c.RunID)
+			fmt.Fprintf(f.Out, "%-40s %s (%s)\n", sweeps.LabelText(c.Label), in.Status, c.RunID)
 			continue
 		}
-		fmt.Fprintf(f.Out, "%-40s %s at iteration %d (%s)\n", c.Label, in.Status, in.Iter, c.RunID)
+		fmt.Fprintf(f.Out, "%-40s %s at iteration %d (%s)\n", sweeps.LabelText(c.Label), in.Status, in.Iter, c.RunID)
 	}
 	fmt.Fprintf(f.Out, "sweep %s stopped: %d running cells stopped, no new cell starts; rerun the sweep to go on\n", o.Name, n)
 	return errors.Join(errs...)

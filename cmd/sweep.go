@@ -147,6 +147,11 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	format := o.Format
+	if o.JSON {
+		format = "json"
+	}
+	noteMissing(f, format, o.Name)
 	if runErr == nil {
 		for _, r := range results {
 			if r.Status == core.StatusStopped || strings.HasPrefix(r.Note, "not started: the sweep was stopped") {
@@ -269,7 +274,7 @@ func sweepStatus(f *Factory, o *SweepOptions) error {
 		if c.Info != nil {
 			it = c.Info.IterText()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Label, c.Hash, c.State, c.RunID, it)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", sweeps.LabelText(c.Label), c.Hash, c.State, c.RunID, it)
 	}
 	tw.Flush()
 	fmt.Fprintf(f.Out, "%d cells: %d done, %d running, %d waiting, %d failed, %d stopped or interrupted\n", len(cells),
@@ -341,9 +346,43 @@ func tableRun(o *TableOptions) error {
 	}
 	warnLeftOut(f, names...)
 	if o.JSON {
-		return writeJSON(f, append([]report.Row{}, rows...))
+		if err := writeJSON(f, append([]report.Row{}, rows...)); err != nil {
+			return err
+		}
+		noteMissing(f, "json", names...)
+		return nil
 	}
-	return writeTable(f, rows, o.Format, names...)
+	if err := writeTable(f, rows, o.Format, names...); err != nil {
+		return err
+	}
+	noteMissing(f, o.Format, names...)
+	return nil
+}
+
+// noteMissing marks a table of the named sweeps that lacks cells: which
+// and why (sweeps.Missing), under a text or markdown table, on stderr for
+// csv and JSON (which stay what they are for scripts).
+func noteMissing(f *Factory, format string, names ...string) {
+	for _, name := range names {
+		lines, cells := sweeps.Missing(f.RunsDir, name)
+		if len(lines) == 0 {
+			continue
+		}
+		w, item := f.Out, "  "
+		switch format {
+		case "csv", "json":
+			w = f.Err
+		case "markdown":
+			item = "- "
+		}
+		fmt.Fprintf(w, "\nsweep %s: this table lacks %d of %d cells:\n", name, len(lines), cells)
+		if format == "markdown" {
+			fmt.Fprintln(w)
+		}
+		for _, l := range lines {
+			fmt.Fprintln(w, item+l)
+		}
+	}
 }
 
 // sweepUsage makes a missing sweep's error a usage error (exit 2).

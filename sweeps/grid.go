@@ -167,3 +167,20 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 	}
 	return cells, nil
 }
+
+// LabelText is a cell's label as people read it: "synthetic n=all linear
+// erm seed 1" for the key "synthetic|0|linear|erm|1" (dataset, training
+// size, model, method, seed). The key itself stays as it is where it is
+// stored (run.json's cell, the sweep's record) and parsed; a label of
+// another shape is returned unchanged.
+func LabelText(label string) string {
+	p := strings.Split(label, "|")
+	if len(p) != 5 {
+		return label
+	}
+	n := "n=" + p[1]
+	if p[1] == "0" {
+		n = "n=all"
+	}
+	return fmt.Sprintf("%s %s %s %s seed %s", p[0], n, p[2], p[3], p[4])
+}

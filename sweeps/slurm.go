@@ -104,6 +104,36 @@ func SweepStatus(runsDir, name string) ([]CellState, error) {
 	return out, nil
 }
 
+// Missing says, for a table of sweep name, which of its recorded cells
+// have no result in it and why (running, not started, stopped, failed),
+// one line per cell; cells is how many the sweep has. A sweep whose
+// record cannot be read has no lines.
+func Missing(runsDir, name string) (lines []string, cells int) {
+	states, err := SweepStatus(runsDir, name)
+	if err != nil {
+		return nil, 0
+	}
+	for _, c := range states {
+		var why string
+		switch {
+		case c.State == "done":
+			continue
+		case c.State == "waiting":
+			why = "not started (rerun the sweep to run it)"
+		case c.State == "running":
+			why = fmt.Sprintf("running (run %s, in this or another process); maple table --sweep %s once it ends", c.RunID, name)
+		case c.Status == core.StatusFailed:
+			why = fmt.Sprintf("failed (run %s; see maple show %s)", c.RunID, c.RunID)
+		case c.Info != nil && c.Info.Total > 0:
+			why = fmt.Sprintf("%s at iteration %d (run %s); rerun the sweep to resume it", c.State, c.Info.Iter, c.RunID)
+		default:
+			why = fmt.Sprintf("%s (run %s); rerun the sweep to train it again", c.State, c.RunID)
+		}
+		lines = append(lines, LabelText(c.Label)+": "+why)
+	}
+	return lines, len(states)
+}
+
 // ShellQuote quotes s for a POSIX shell when it needs it.
 func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {

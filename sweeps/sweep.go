@@ -20,7 +20,7 @@ import (
 
 // Cell is one run of a sweep.
 type Cell struct {
-	Label  string // dataset|size|model|method|seed, for people
+	Label  string // dataset|size|model|method|seed: the cell's key (LabelText: for people)
 	Config runs.Config
 }
 
@@ -96,7 +96,7 @@ func (s *Sweep) Run(ctx context.Context) ([]CellResult, error) {
 			return false
 		}
 		results[i] = CellResult{Cell: c, Note: "not started: the sweep was stopped (maple stop); rerun it to go on"}
-		logf("%-40s %s", c.Label, results[i].Note)
+		logf("%-40s %s", LabelText(c.Label), results[i].Note)
 		return true
 	}
 	for i, c := range s.Cells {
@@ -128,7 +128,7 @@ func (s *Sweep) Run(ctx context.Context) ([]CellResult, error) {
 	var errs []error
 	for _, r := range results {
 		if r.Err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", r.Cell.Label, r.Err))
+			errs = append(errs, fmt.Errorf("%s: %w", LabelText(r.Cell.Label), r.Err))
 		}
 	}
 	return results, errors.Join(errs...)
@@ -179,7 +179,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 	}
 	if !ok {
 		res.Note = "running in another process"
-		logf("%-40s %s; skipped", c.Label, res.Note)
+		logf("%-40s %s; skipped", LabelText(c.Label), res.Note)
 		return res
 	}
 	defer lock.Close()
@@ -193,7 +193,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 	if id != "" {
 		if sum, _ := runs.ReadSummary(runs.Dir(s.Dir, id)); sum != nil && sum.Done {
 			res.RunID, res.Status, res.Note = id, core.StatusDone, "done already"
-			logf("%-40s done already (%s)", c.Label, id)
+			logf("%-40s done already (%s)", LabelText(c.Label), id)
 			return res
 		}
 		if r, err = runs.Open(s.Dir, id); err != nil {
@@ -204,7 +204,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 	} else {
 		if sp, err = runs.Prepare(c.Config, nil); err != nil {
 			res.Err = err
-			logf("%-40s failed: %v", c.Label, err)
+			logf("%-40s failed: %v", LabelText(c.Label), err)
 			return res
 		}
 		cfg := c.Config
@@ -226,7 +226,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 	if id != "" {
 		verb = "resumed"
 	}
-	logf("%-40s %s (%s)", c.Label, verb, r.Config.ID)
+	logf("%-40s %s (%s)", LabelText(c.Label), verb, r.Config.ID)
 	sum, err := session.Execute(ctx, r, sp, session.Options{Log: lf, Lines: true, Socket: true})
 	if sum != nil {
 		res.Status = sum.Status
@@ -235,16 +235,16 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 	case err != nil:
 		res.Err = err
 		res.Status = core.StatusFailed
-		logf("%-40s failed (%s): %v", c.Label, r.Config.ID, err)
+		logf("%-40s failed (%s): %v", LabelText(c.Label), r.Config.ID, err)
 		if sum != nil {
 			logf("%-40s %s", "", strings.ReplaceAll(runs.Continue(s.Dir, sum, r.Config), "\n", " "))
 		}
 	case sum.Status == core.StatusDone && sum.Result != nil:
-		logf("%-40s done: test acc %.1f%%, test worst-group %.1f%% (selected on validation)", c.Label, 100*sum.Result.TestAcc, 100*sum.Result.TestWorst)
+		logf("%-40s done: test acc %.1f%%, test worst-group %.1f%% (selected on validation)", LabelText(c.Label), 100*sum.Result.TestAcc, 100*sum.Result.TestWorst)
 	case r.Config.Method != core.MethodMaple: // no checkpoint, no iterations
-		logf("%-40s %s before it finished (%s); rerun the sweep to train it again from the start", c.Label, sum.Status, r.Config.ID)
+		logf("%-40s %s before it finished (%s); rerun the sweep to train it again from the start", LabelText(c.Label), sum.Status, r.Config.ID)
 	default:
-		logf("%-40s %s at iteration %d (%s); rerun the sweep to resume it", c.Label, sum.Status, sum.Iter, r.Config.ID)
+		logf("%-40s %s at iteration %d (%s); rerun the sweep to resume it", LabelText(c.Label), sum.Status, sum.Iter, r.Config.ID)
 	}
 	return res
 }
