@@ -31,6 +31,15 @@ func BLAS() string {
 	return blasName
 }
 
+// blasThreads is how many threads the BLAS computes with: gonum's (and
+// this package's parallel loops) split work over GOMAXPROCS goroutines;
+// the openblas build tag asks OpenBLAS.
+var blasThreads = func() int { return runtime.GOMAXPROCS(0) }
+
+// Threads reports how many threads the BLAS computes with. A product's
+// last bits can depend on it (how a sum is split), as on the backend.
+func Threads() int { return blasThreads() }
+
 // Backend hooks for float32, nil unless a build tag installs a backend.
 var (
 	// gemm32 computes a float32 Gemm and reports whether it did.

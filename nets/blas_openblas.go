@@ -3,6 +3,7 @@
 package nets
 
 // #cgo LDFLAGS: -lopenblas
+// int openblas_get_num_threads(void);
 import "C"
 
 import (
@@ -15,4 +16,5 @@ func init() {
 	blas32.Use(netlib.Implementation{})
 	blas64.Use(netlib.Implementation{})
 	blasName = "OpenBLAS (gonum.org/v1/netlib, cgo)"
+	blasThreads = func() int { return int(C.openblas_get_num_threads()) }
 }

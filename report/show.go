@@ -87,6 +87,9 @@ func WriteShow(w io.Writer, dir string) {
 	if cfg != nil {
 		s, e := cfg.Settings, cfg.Eval
 		fmt.Fprintf(w, "config: started %s, maple %s, seed %d\n", cfg.Started.Format("2006-01-02 15:04:05"), cfg.Version, s.Seed)
+		if cfg.Build != nil {
+			fmt.Fprintf(w, "  started on: %s\n", cfg.Build)
+		}
 		if cfg.Method == "maple" {
 			fmt.Fprintf(w, "  search: model %s, objective %s (beta %g) on %s, %d outer x %d inner steps, inner lr %g momentum %g wd %g, init %s\n",
 				s.Model, s.Objective, s.Beta, s.OuterOn, s.OuterIters, s.InnerSteps, s.InnerLR, s.Momentum, s.WeightDecay, s.InnerInit)

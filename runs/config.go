@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/nets"
 )
 
 // Config is run.json: everything needed to repeat or resume the run.
@@ -40,6 +42,38 @@ type Config struct {
 	Tags []string `json:"tags,omitempty"`
 	Note string   `json:"note,omitempty"`
 	Cell string   `json:"cell,omitempty"` // the cell's key inside the sweep
+	// Build is the matrix backend the run started on (CurrentBuild):
+	// never part of what the run computes (Hash), but its results are
+	// bit for bit only on one backend and thread count.
+	Build *Build `json:"build,omitempty"`
+}
+
+// Build is the matrix backend a process computes with.
+type Build struct {
+	MatrixProducts string `json:"matrix_products"` // nets.BLAS(): the BLAS, and the float32 products' backend when another
+	Threads        int    `json:"threads"`         // the BLAS's threads (nets.Threads)
+	GOMAXPROCS     int    `json:"gomaxprocs"`      // the goroutines maple's own parallel loops split over
+}
+
+// CurrentBuild is this process's matrix backend.
+func CurrentBuild() *Build {
+	return &Build{MatrixProducts: nets.BLAS(), Threads: nets.Threads(), GOMAXPROCS: runtime.GOMAXPROCS(0)}
+}
+
+// String is the build as people read it.
+func (b Build) String() string {
+	return fmt.Sprintf("%s, %d threads, GOMAXPROCS %d", b.MatrixProducts, b.Threads, b.GOMAXPROCS)
+}
+
+// BuildChange says how this process's backend differs from the one run
+// cfg started on, "" when it does not (or the run recorded none: maple
+// before it recorded them).
+func BuildChange(cfg Config) string {
+	now := CurrentBuild()
+	if cfg.Build == nil || *cfg.Build == *now {
+		return ""
+	}
+	return fmt.Sprintf("run %s started on %s and continues on %s: its results may differ in their last digits from a run on one backend (a run is repeatable bit for bit on one backend and thread count; OPENBLAS_NUM_THREADS and GOMAXPROCS set the threads)", cfg.ID, cfg.Build, now)
 }
 
 // MethodName is how listings name the run's method: a baseline's name, or
@@ -187,6 +221,7 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 	if cfg.Started.IsZero() {
 		cfg.Started = time.Now()
 	}
+	cfg.Build = CurrentBuild() // a new run starts on this process's backend, whatever a copied config says
 	tmp, err := os.MkdirTemp(runsDir, ".new-")
 	if err != nil {
 		return nil, fmt.Errorf("cannot create a run in %s: %w", runsDir, err)

@@ -146,6 +146,9 @@ func restore(r *runs.Run, eng *core.Engine, logf func(string, ...any), warn func
 			return nil, 0, fmt.Errorf("%s does not fit this run: %w", r.Path(runs.CheckpointFile), err)
 		}
 		logf("resuming %s from its checkpoint at iteration %d", r.Config.ID, st.Iter)
+		if m := runs.BuildChange(r.Config); m != "" {
+			warn(m)
+		}
 		return st, st.Iter, nil
 	}
 	if snaps, _ := runs.ReadMetrics(r.Dir); len(snaps) > 0 {
