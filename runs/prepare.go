@@ -94,7 +94,24 @@ type Outcome struct {
 	SpuriousShare    *float64 `json:"spurious_share,omitempty"`
 	ERMSpuriousShare *float64 `json:"erm_spurious_share,omitempty"`
 	ERMTestAcc       *float64 `json:"erm_test_acc,omitempty"`
-	Seconds          float64  `json:"seconds"`
+	// ERMSettings is how that ERM was trained: as this run's evaluation
+	// (a baseline's published recipe sets it), so the ERM figures of two
+	// methods on one dataset and seed differ with their recipes.
+	ERMSettings string  `json:"erm_settings,omitempty"`
+	Seconds     float64 `json:"seconds"`
+}
+
+// trainingText names how es trains, for people: "adam lr 0.001, 500
+// steps", with L2 and weight decay when set.
+func trainingText(es core.EvalSettings) string {
+	s := fmt.Sprintf("%s lr %g, %d steps", es.Optimizer, es.LR, es.Steps)
+	if es.L2 != 0 {
+		s += fmt.Sprintf(", L2 %g", es.L2)
+	}
+	if es.WeightDecay != 0 {
+		s += fmt.Sprintf(", weight decay %g", es.WeightDecay)
+	}
+	return s
 }
 
 // NewOutcome builds the outcome of a run with config cfg that ended with
@@ -120,6 +137,7 @@ func NewOutcome(ctx context.Context, cfg Config, s *Summary) *Outcome {
 			if erm, err := core.Baseline(ctx, sp, "erm", cfg.Eval); err == nil {
 				if es, err := core.SpuriousShare(sp, erm.Theta); err == nil {
 					out.ERMSpuriousShare, out.ERMTestAcc = &es, &erm.TestAcc
+					out.ERMSettings = trainingText(cfg.Eval)
 				}
 			}
 		}
@@ -138,7 +156,7 @@ func (o *Outcome) Print(w io.Writer) {
 	if o.SpuriousShare != nil {
 		fmt.Fprintf(w, "  spurious share of the linear coefficient: %.4f", *o.SpuriousShare)
 		if o.ERMSpuriousShare != nil {
-			fmt.Fprintf(w, " (erm: %.4f, erm test acc %.4f)", *o.ERMSpuriousShare, *o.ERMTestAcc)
+			fmt.Fprintf(w, " (erm trained as this run's evaluation (%s): %.4f, erm test acc %.4f)", o.ERMSettings, *o.ERMSpuriousShare, *o.ERMTestAcc)
 		}
 		fmt.Fprintln(w)
 	}
