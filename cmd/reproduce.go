@@ -117,7 +117,13 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		return fmt.Errorf("writing the results of %s: %w", exp.Name, err)
 	}
 	fmt.Fprintf(f.Err, "%s: %d finished runs in %s\n", exp.Name, len(rows), filepath.Join(dir, experiments.RunsFile))
-	if _, err := report.PlotSweep(f.RunsDir, dir, exp.SweepNames()...); err != nil {
+	var ran []string // the sweeps with a finished run: a figure of the others would fail
+	for _, r := range rows {
+		if !slices.Contains(ran, r.Sweep) {
+			ran = append(ran, r.Sweep)
+		}
+	}
+	if _, err := report.PlotSweep(f.RunsDir, dir, ran...); err != nil {
 		fmt.Fprintf(f.Err, "warning: no figure for %s: %v\n", exp.Name, err)
 	}
 	readme := filepath.Join(filepath.Dir(docs), "README.md")

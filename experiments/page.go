@@ -129,7 +129,15 @@ func section(b *strings.Builder, docs string, r Results) {
 	if _, err := os.Stat(filepath.Join(docs, dir, "methods.png")); err == nil {
 		fmt.Fprintf(b, ", [figure](%s/methods.png)", dir)
 	}
-	b.WriteString(".\n\n")
+	b.WriteString(".")
+	want := 0
+	for _, s := range f.Sweeps {
+		want += s.Cells()
+	}
+	if r.Runs != nil && len(r.Runs.Rows) < want {
+		fmt.Fprintf(b, " **In progress: %d of its %d runs finished**; the table is of those.", len(r.Runs.Rows), want)
+	}
+	b.WriteString("\n\n")
 	rows := r.Summary.Rows
 	varying := func(col string) bool {
 		for _, x := range rows {

@@ -197,8 +197,11 @@ func Differences(cfg runs.Config) string {
 	}
 	have, want := runs.Flags(cfg), runs.Flags(def)
 	var parts []string
+	if cfg.Settings.Recipe != "" && cfg.Method == core.MethodMaple {
+		parts = append(parts, "recipe "+cfg.Settings.Recipe) // what the other differences are from
+	}
 	for _, k := range slices.Sorted(maps.Keys(have)) {
-		if skipped[k] || have[k] == want[k] {
+		if skipped[k] || k == "recipe" || have[k] == want[k] {
 			continue
 		}
 		parts = append(parts, k+" "+have[k])
