@@ -881,7 +881,12 @@ func (b *Browser) View() tea.View { return screen(b.Render()) }
 
 // Render draws the browser at its current size.
 func (b *Browser) Render() string {
-	w, h := max(b.width, 40), max(b.height, 10)
+	if (b.width < minWidth || b.height < minHeight) && b.mode != modeRun {
+		// As the dashboard (and so the replay) says: a corner of the list
+		// or of a comparison would read as the whole.
+		return tooSmall(b.width, b.height, "", false)
+	}
+	w, h := b.width, b.height
 	var out string
 	b.help.SetWidth(w)
 	back := b.help.ShortHelpView(backKeys{b.keys.Back}.ShortHelp())

@@ -469,9 +469,10 @@ func (d *Dashboard) header(w int) string {
 		method += "/" + c.Settings.Objective
 	}
 	st := statusText(d.status, d.stopping)
-	line1 := fmt.Sprintf("%s %s  %s  %s  model %s  %s", styles.Title.Render("maple"), c.ID, c.Dataset.Name, method, c.Settings.Model, st)
-	if lipgloss.Width(line1) > w { // narrow: the status first, the rest as fits
-		line1 = fmt.Sprintf("%s %s  %s  %s  %s  model %s", styles.Title.Render("maple"), st, c.ID, c.Dataset.Name, method, c.Settings.Model)
+	title := styles.Title.Render("maple")
+	line1 := wrapItems([]string{title + " " + c.ID, c.Dataset.Name, method, "model " + c.Settings.Model, st}, w)
+	if strings.Contains(line1, "\n") { // narrow: the status first, the rest on as many lines as it needs
+		line1 = wrapItems([]string{title + " " + st, c.ID, c.Dataset.Name, method, "model " + c.Settings.Model}, w)
 	}
 	total := c.Settings.OuterIters
 	iter, elapsed, eta := 0, 0.0, "?"
@@ -490,15 +491,36 @@ func (d *Dashboard) header(w int) string {
 	bar := strings.Repeat("█", filled) + styles.Dim.Render(strings.Repeat("░", barW-filled))
 	line2 := fmt.Sprintf("iter %d/%d %s %3.0f%%  elapsed %s  eta %s", iter, total, bar, 100*frac, fmtDur(elapsed), eta)
 	lr := d.lr()
-	line3 := fmt.Sprintf("lr: weight %g  keep %g  inner %g", lr.Weight, lr.Keep, lr.Inner)
+	items3 := []string{fmt.Sprintf("lr: weight %g  keep %g  inner %g", lr.Weight, lr.Keep, lr.Inner)}
 	if s := d.last(); s != nil && s.Selected > 0 && s.Selected <= len(d.snaps) {
-		line3 += fmt.Sprintf("  selected iterate %d (val worst-group %.4f)", s.Selected, d.snaps[s.Selected-1].ValWorst)
+		items3 = append(items3, fmt.Sprintf("selected iterate %d (val worst-group %.4f)", s.Selected, d.snaps[s.Selected-1].ValWorst))
 	}
-	lines := []string{line1, line2, line3}
+	lines := []string{line1, line2, wrapItems(items3, w)}
 	if d.errText != "" {
-		lines = append(lines, styles.Warn.Render("error: "+d.errText))
+		// Wrapped, not cut: the error says what to do at its end.
+		lines = append(lines, styles.Warn.Width(w).Render("error: "+d.errText))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wrapItems joins items with two spaces on lines of at most w cells,
+// going on to a new line between items rather than cutting one (an item
+// wider than w gets a line of its own, cut by fit).
+func wrapItems(items []string, w int) string {
+	var lines []string
+	line := ""
+	for _, it := range items {
+		switch {
+		case line == "":
+			line = it
+		case lipgloss.Width(line)+2+lipgloss.Width(it) > w:
+			lines = append(lines, line)
+			line = it
+		default:
+			line += "  " + it
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
 }
 
 func (d *Dashboard) footer(w int) string {

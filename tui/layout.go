@@ -78,7 +78,20 @@ func plotLines(title string, names []string, series [][]float64, w, h int, x0, x
 		}
 		legend = append(legend, styles.Series[i%len(styles.Series)].Render(mark+" "+n))
 	}
-	plotH := max(2, h-5) // title, x axis, its numbers, caption
+	// The legend follows the title, going on to further lines (whole
+	// entries) where the chart is too narrow for it.
+	head := title
+	for _, l := range legend {
+		if lipgloss.Width(head[strings.LastIndex(head, "\n")+1:])+1+lipgloss.Width(l) > w {
+			head += "\n" + l
+		} else {
+			head += " " + l
+		}
+	}
+	if len(legend) > 0 {
+		head = strings.Replace(head, title+" ", title+"  ", 1)
+	}
+	plotH := max(2, h-4-lipgloss.Height(head)) // title and legend, x axis, its numbers, caption
 	plotW := max(8, w-12)
 	data := make([][]float64, len(series))
 	for i, s := range series {
@@ -93,7 +106,7 @@ func plotLines(title string, names []string, series [][]float64, w, h int, x0, x
 		asciigraph.XAxisValueFormatter(label),
 		asciigraph.SeriesColors(cycle(styles.SeriesANSI, len(series))...), asciigraph.Caption(caption),
 		asciigraph.SeriesChars(chars...))
-	return title + "  " + strings.Join(legend, " ") + "\n" + g
+	return head + "\n" + g
 }
 
 // wholeTicks is how many evenly spaced x-axis ticks (2 to 6) fall on
