@@ -694,6 +694,13 @@ func (d *Dashboard) focusScroll(pane int) int {
 	return 0
 }
 
+// figuresGlossary says what the groups pane's search figures are.
+const figuresGlossary = "keep: the share of training samples in the keep mask; " +
+	"K_t: how many samples the mask keeps at this iteration (the --keep0 fraction of them at first, annealed to the --keep fraction); " +
+	"temp: the temperature, the factor on the keep mask's logits, rising from 1 to about 33 so that the mask sharpens; " +
+	"|dR/dw|, |dR/ds|: norms of the outer risk's gradient in the sample weights w and in the keep probabilities s, " +
+	"before clipping (s moves only when --keep is below 1)."
+
 // groupsView shows the weight histogram per group, the timing and norms.
 func (d *Dashboard) groupsView(w int) string {
 	s := d.last()
@@ -745,6 +752,7 @@ func (d *Dashboard) groupsView(w int) string {
 	}
 	fmt.Fprintf(&b, " keep %.1f%%  K_t %.0f  temp %.3g\n", 100*s.KeepFrac, s.KeepSize, s.Temp)
 	fmt.Fprintf(&b, " |dR/dw| %.3g  |dR/ds| %.3g\n", s.HyperNorm, s.KeepNorm)
+	b.WriteString(styles.Dim.Render(strings.TrimSuffix(fill(strings.Fields(figuresGlossary), w, " "), "\n")) + "\n")
 	fmt.Fprintf(&b, " seconds: inner %.2f outer %.2f hyper %.2f\n", s.Seconds.Inner, s.Seconds.OuterGrad, s.Seconds.Hyper)
 	if len(s.Top) > 0 {
 		fmt.Fprintln(&b, "\ntop-weighted samples (id label group u)")
