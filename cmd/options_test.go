@@ -39,6 +39,11 @@ func TestCommandOptions(t *testing.T) {
 		{"plot", NewCmdPlot(f, func(o *PlotOptions) error { return keep(*o) }), []string{"cm", "--out", "figs"}, PlotOptions{F: f, Name: "cm", Out: "figs"}},
 		{"stop", NewCmdStop(f, func(o *StopOptions) error { return keep(*o) }), []string{"cm", "--wait", "5s"}, StopOptions{F: f, Name: "cm", Wait: 5 * time.Second}},
 		{"logs", NewCmdLogs(f, func(o *LogsOptions) error { return keep(*o) }), []string{"RUN1", "-f"}, LogsOptions{F: f, ID: "RUN1", Follow: true}},
+		{"rm", NewCmdRm(f, func(o *RmOptions) error { return keep(*o) }), []string{"RUN1", "cm", "--yes"}, RmOptions{F: f, Names: []string{"RUN1", "cm"}, Yes: true}},
+		{"archive", NewCmdArchive(f, func(o *RmOptions) error { return keep(*o) }), []string{"cm", "--restore"}, RmOptions{F: f, Names: []string{"cm"}, Archive: true, Restore: true}},
+		{"reproduce", NewCmdReproduce(f, func(o *ReproduceOptions) error { return keep(*o) }), []string{"synthetic", "--check", "--jobs", "2"},
+			ReproduceOptions{F: f, Name: "synthetic", Check: true, Jobs: 2}},
+		{"ls archived", NewCmdLs(f, func(o *LsOptions) error { return keep(*o) }), []string{"--archived"}, LsOptions{F: f, Sort: "started", Archived: true}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -133,6 +133,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	root.AddCommand(NewCmdRun(f, nil), NewCmdResume(f, nil), NewCmdLs(f, nil), NewCmdShow(f, nil), NewCmdExport(f, nil),
 		NewCmdEval(f, nil), NewCmdAttach(f, nil), NewCmdData(f, nil), NewCmdSweep(f, nil), NewCmdTable(f, nil), NewCmdPlot(f, nil),
 		NewCmdStop(f, nil), NewCmdLogs(f, nil), NewCmdTag(f, nil), NewCmdReproduce(f, nil),
+		NewCmdRm(f, nil), NewCmdArchive(f, nil),
 		&cobra.Command{Use: "version", Short: "Print the version and the commit it was built from", Args: noArgs,
 			Run: func(*cobra.Command, []string) {
 				fmt.Fprintf(f.Out, "maple %s (commit %s)\nmatrix products: %s\n", version, commit(), nets.BLAS())

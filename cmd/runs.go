@@ -54,10 +54,11 @@ var lsOrders = map[string]func(a, b runs.Info) int{
 
 // LsOptions are the settings of `maple ls`.
 type LsOptions struct {
-	F    *Factory
-	JSON bool
-	Tags []string // only runs with every one of these tags
-	Sort string   // started (default), time, name, status, test
+	F        *Factory
+	JSON     bool
+	Tags     []string // only runs with every one of these tags
+	Sort     string   // started (default), time, name, status, test
+	Archived bool     // list the archive (maple archive) instead
 }
 
 // NewCmdLs builds `maple ls`; runF replaces the run function in tests.
@@ -77,19 +78,24 @@ func NewCmdLs(f *Factory, runF func(*LsOptions) error) *cobra.Command {
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the list as JSON")
 	c.Flags().StringArrayVar(&o.Tags, "tag", nil, "only the runs with this tag (repeat: with every one)")
 	c.Flags().StringVar(&o.Sort, "sort", "started", "order: started, time (searching), name, status or test (test accuracy, best first)")
+	c.Flags().BoolVar(&o.Archived, "archived", false, "list the archived runs (maple archive; --restore brings one back) instead")
 	return c
 }
 
 func lsRun(ctx context.Context, f *Factory, o *LsOptions) error {
 	asJSON := o.JSON
-	if !asJSON && f.Terminal() && len(o.Tags) == 0 {
+	if !asJSON && f.Terminal() && len(o.Tags) == 0 && !o.Archived {
 		return browse(ctx, f)
 	}
 	less, ok := lsOrders[o.Sort]
 	if !ok {
 		return usageError{fmt.Errorf("--sort %q: want started, time, name, status or test", o.Sort)}
 	}
-	list, err := runs.List(f.RunsDir)
+	from := f.RunsDir
+	if o.Archived {
+		from = runs.ArchiveDir(f.RunsDir)
+	}
+	list, err := runs.List(from)
 	if err != nil {
 		return err
 	}
@@ -104,6 +110,10 @@ func lsRun(ctx context.Context, f *Factory, o *LsOptions) error {
 	slices.SortStableFunc(list, less)
 	if asJSON {
 		return writeJSON(f, append([]runs.Info{}, list...))
+	}
+	if len(list) == 0 && o.Archived {
+		fmt.Fprintf(f.Out, "no archived runs in %s (maple archive ID|SWEEP moves runs there)\n", from)
+		return nil
 	}
 	if len(list) == 0 {
 		fmt.Fprintf(f.Out, "no runs in %s; start one with: maple run --dataset synthetic --headless\n", f.RunsDir)

@@ -1,0 +1,256 @@
+package cmd
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/maple-ood/maple/runs"
+)
+
+// RmOptions are the settings of `maple rm` and `maple archive`.
+type RmOptions struct {
+	F       *Factory
+	Names   []string // run ids (names, prefixes, latest) or sweep names
+	Yes     bool     // no question asked
+	Archive bool     // move aside instead of deleting (maple archive)
+	Restore bool     // maple archive --restore: move archived runs back
+}
+
+// NewCmdRm builds `maple rm`; runF replaces the run function in tests.
+func NewCmdRm(f *Factory, runF func(*RmOptions) error) *cobra.Command {
+	o := &RmOptions{F: f}
+	c := &cobra.Command{
+		Use:   "rm ID|SWEEP...",
+		Short: "Delete runs, or every run of a sweep (asks first on a terminal; a running run is refused)",
+		Long: `Delete runs, or every run of a sweep with its record and cell claims.
+
+On a terminal maple rm lists what it will delete and asks; elsewhere it
+needs --yes. A run that a process holds (running, or open in a
+dashboard) is refused, and then nothing is deleted. Deleting a run that
+is a cell of a sweep says so: maple table --sweep then loses its row.
+maple archive moves runs aside instead, restorably.`,
+		Example: `  maple rm 20261124-101500-01
+  maple rm my-sweep --yes`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Names = args
+			if runF != nil {
+				return runF(o)
+			}
+			return rmRun(o)
+		},
+	}
+	c.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")
+	return c
+}
+
+// NewCmdArchive builds `maple archive`; runF replaces the run function
+// in tests.
+func NewCmdArchive(f *Factory, runF func(*RmOptions) error) *cobra.Command {
+	o := &RmOptions{F: f, Archive: true}
+	c := &cobra.Command{
+		Use:   "archive ID|SWEEP...",
+		Short: "Move runs, or every run of a sweep, into the runs directory's archive (listed by maple ls --archived; --restore brings them back)",
+		Long: `Move runs, or every run of a sweep with its record, into the archive
+(RUNS/.archive): out of maple ls, the browser and maple table, kept on
+disk, listed by maple ls --archived, and moved back by maple archive
+--restore ID|SWEEP. On a terminal it lists what it will move and asks.
+A run that a process holds is refused, and then nothing is moved.`,
+		Example: `  maple archive old-sweep
+  maple ls --archived
+  maple archive --restore old-sweep`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Names = args
+			if runF != nil {
+				return runF(o)
+			}
+			return rmRun(o)
+		},
+	}
+	c.Flags().BoolVarP(&o.Yes, "yes", "y", false, "move without asking")
+	c.Flags().BoolVar(&o.Restore, "restore", false, "move archived runs (or an archived sweep's runs) back")
+	return c
+}
+
+// target is one run that rm or archive acts on.
+type target struct {
+	dir   string
+	cfg   *runs.Config // nil when run.json cannot be read
+	sweep string       // the sweep named on the command line that brought it ("" for a run named directly)
+}
+
+// resolveTargets turns names into runs of base: a run's id, name or
+// prefix, else a sweep's name (all its runs); sweeps lists the sweeps
+// named.
+func resolveTargets(base string, names []string) ([]target, []string, error) {
+	var out []target
+	var sweeps []string
+	seen := map[string]bool{}
+	add := func(t target) {
+		if !seen[t.dir] {
+			seen[t.dir] = true
+			out = append(out, t)
+		}
+	}
+	for _, name := range names {
+		if dir, err := runs.Find(base, name); err == nil {
+			cfg, _ := runs.ReadConfig(dir)
+			add(target{dir: dir, cfg: cfg})
+			continue
+		}
+		infos, err := runs.List(base)
+		if err != nil {
+			return nil, nil, err
+		}
+		n := 0
+		for _, in := range infos {
+			dir := runs.Dir(base, in.ID)
+			if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Sweep == name {
+				add(target{dir: dir, cfg: cfg, sweep: name})
+				n++
+			}
+		}
+		_, rerr := os.Stat(filepath.Join(runs.SweepsDir(base), name+".json"))
+		if n == 0 && rerr != nil {
+			return nil, nil, usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", name, base)}
+		}
+		sweeps = append(sweeps, name)
+	}
+	return out, sweeps, nil
+}
+
+func rmRun(o *RmOptions) error {
+	f := o.F
+	base := f.RunsDir
+	verb, done := "delete", "deleted"
+	switch {
+	case o.Restore && !o.Archive:
+		return usageError{errors.New("--restore goes with maple archive")}
+	case o.Restore:
+		base, verb, done = runs.ArchiveDir(f.RunsDir), "restore", "restored"
+	case o.Archive:
+		verb, done = "archive", "archived"
+	}
+	targets, sweeps, err := resolveTargets(base, o.Names)
+	if err != nil {
+		if o.Restore {
+			return usageError{fmt.Errorf("%w (maple ls --archived lists the archive)", errors.Unwrap(err))}
+		}
+		return err
+	}
+	// What a sweep's table loses: a cell deleted or archived alone.
+	var notes []string
+	for _, t := range targets {
+		if t.cfg != nil && t.cfg.Sweep != "" && t.sweep == "" && !slices.Contains(sweeps, t.cfg.Sweep) && !o.Restore {
+			notes = append(notes, fmt.Sprintf("run %s is cell %s of sweep %s: maple table --sweep %s loses it (a rerun of the sweep runs it again)",
+				filepath.Base(t.dir), t.cfg.Cell, t.cfg.Sweep, t.cfg.Sweep))
+		}
+	}
+	// Nothing is touched when any run is held: check them all first.
+	for _, t := range targets {
+		if runs.Held(t.dir) {
+			return fmt.Errorf("run %s is held by a running process (a search, a sweep or a dashboard): stop it first (maple stop %s); nothing was %s",
+				filepath.Base(t.dir), filepath.Base(t.dir), done)
+		}
+	}
+	fmt.Fprintf(f.Err, "%d run(s) to %s", len(targets), verb)
+	if len(sweeps) > 0 {
+		fmt.Fprintf(f.Err, " and the record of sweep(s) %s", strings.Join(sweeps, ", "))
+	}
+	fmt.Fprintln(f.Err, ":")
+	for _, t := range targets {
+		what := "(run.json unreadable)"
+		if t.cfg != nil {
+			what = t.cfg.Dataset.Name + " " + t.cfg.MethodName()
+			if t.cfg.Name != "" {
+				what += " " + t.cfg.Name
+			}
+		}
+		fmt.Fprintf(f.Err, "  %s  %s\n", filepath.Base(t.dir), what)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(f.Err, "note:", n)
+	}
+	reversible := o.Archive // archive and restore can be undone
+	switch {
+	case o.Yes:
+	case f.Terminal():
+		fmt.Fprintf(f.Err, "%s them? [y/N] ", verb)
+		line, _ := bufio.NewReader(f.In).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			fmt.Fprintf(f.Err, "nothing %s\n", done)
+			return nil
+		}
+	case !reversible || len(notes) > 0:
+		return usageError{fmt.Errorf("maple %s would %s %d run(s) and there is no terminal to ask on: give --yes", map[bool]string{true: "archive", false: "rm"}[o.Archive], verb, len(targets))}
+	}
+	for _, t := range targets {
+		switch {
+		case o.Restore:
+			err = runs.Restore(f.RunsDir, filepath.Base(t.dir))
+		case o.Archive:
+			err = runs.Archive(f.RunsDir, t.dir)
+		default:
+			err = runs.Remove(t.dir)
+		}
+		if err != nil {
+			return fmt.Errorf("run %s: %w (the runs listed before it were %s)", filepath.Base(t.dir), err, done)
+		}
+	}
+	for _, s := range sweeps {
+		if err := moveSweepRecord(f.RunsDir, s, o); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(f.Out, "%s %d run(s)\n", done, len(targets))
+	return nil
+}
+
+// claimOf matches what follows "NAME-" in a cell claim's file name.
+var claimOf = regexp.MustCompile(`^[0-9a-f]{16}\.lock$`)
+
+// moveSweepRecord deletes, archives or restores a sweep's record; a
+// deleted sweep's cell claims go too.
+func moveSweepRecord(runsDir, name string, o *RmOptions) error {
+	live := filepath.Join(runs.SweepsDir(runsDir), name+".json")
+	kept := filepath.Join(runs.SweepsDir(runs.ArchiveDir(runsDir)), name+".json")
+	mv := func(src, dst string) error {
+		if _, err := os.Stat(src); err != nil {
+			return nil // a sweep without a record (its runs only)
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), runs.DirPerm); err != nil {
+			return &runs.WriteError{Path: filepath.Dir(dst), Err: err}
+		}
+		if err := os.Rename(src, dst); err != nil {
+			return &runs.WriteError{Path: dst, Err: err}
+		}
+		return nil
+	}
+	switch {
+	case o.Restore:
+		return mv(kept, live)
+	case o.Archive:
+		return mv(live, kept)
+	}
+	// Its cells' claims, NAME-HASH.lock (not another sweep's whose name
+	// starts with NAME-): unheld once none of its runs is held.
+	claims, _ := filepath.Glob(filepath.Join(runsDir, ".claims", name+"-*.lock"))
+	for _, c := range claims {
+		if claimOf.MatchString(strings.TrimPrefix(filepath.Base(c), name+"-")) {
+			os.Remove(c)
+		}
+	}
+	if err := os.Remove(live); err != nil && !os.IsNotExist(err) {
+		return &runs.WriteError{Path: live, Err: err}
+	}
+	return nil
+}
