@@ -41,7 +41,10 @@ func TestRmAndArchive(t *testing.T) {
 		out, errb := new(bytes.Buffer), new(bytes.Buffer)
 		return &Factory{In: strings.NewReader(in), Out: out, Err: errb, RunsDir: dir, Terminal: func() bool { return terminal }}, out, errb
 	}
-	exists := func(p ...string) bool { _, err := os.Stat(filepath.Join(append([]string{dir}, p...)...)); return err == nil }
+	exists := func(p ...string) bool {
+		_, err := os.Stat(filepath.Join(append([]string{dir}, p...)...))
+		return err == nil
+	}
 
 	t.Run("rm without a terminal needs --yes", func(t *testing.T) {
 		f, _, _ := newF(false, "")

@@ -19,7 +19,7 @@ func TestUsageErrors(t *testing.T) {
 		{"data without a name", []string{"data"}, "maple data needs a dataset name (one of synthetic, cmnist"},
 		{"export to an unknown format", []string{"export", "X", "--format", "parquet"}, `--format "parquet": want csv or npy or metrics-csv or tensorboard or training-csv`},
 		{"an unknown command", []string{"bogus"}, `unknown command "bogus"`},
-		{"a typo of a command", []string{"rn"}, "did you mean ls or run?"},
+		{"a typo of a command", []string{"rn"}, "did you mean ls or rm or run?"},
 		{"a typo of a flag", []string{"run", "--datset", "cmnist"}, "unknown flag: --datset; did you mean --dataset?"},
 		{"resume of no run", []string{"resume", "NOSUCH"}, `no run "NOSUCH"`},
 		{"show of no run", []string{"show", "NOSUCH"}, `no run "NOSUCH"`},
