@@ -34,6 +34,7 @@ type SweepView struct {
 	confirm   bool            // q asked whether to stop the sweep this process runs
 	stopped   bool            // y answered: stop it
 	common    string          // the label parts every cell shares, * where they differ, when the CELL column shows only the rest ("": full labels)
+	halted    bool            // the sweep was stopped (maple stop) at some time
 }
 
 type sweepKeys struct{ Open, Quit key.Binding }
@@ -44,8 +45,9 @@ func (k sweepKeys) FullHelp() [][]key.Binding {
 }
 
 type sweepMsg struct {
-	cells []sweeps.CellState
-	err   error
+	cells  []sweeps.CellState
+	err    error
+	halted bool // the sweep was stopped (maple stop)
 }
 
 type sweepTick struct{}
@@ -70,7 +72,10 @@ func NewSweepView(dir, name string, done <-chan struct{}) *SweepView {
 
 func (v *SweepView) load() tea.Cmd {
 	dir, name := v.dir, v.name
-	return func() tea.Msg { c, err := sweeps.SweepStatus(dir, name); return sweepMsg{c, err} }
+	return func() tea.Msg {
+		c, err := sweeps.SweepStatus(dir, name)
+		return sweepMsg{cells: c, err: err, halted: sweeps.StopAsked(dir, name, time.Time{})}
+	}
 }
 
 // Init implements tea.Model.
@@ -98,7 +103,7 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			v.tbl.SetStyles(st)
 		}
 	case sweepMsg:
-		v.cells, v.err = m.cells, m.err
+		v.cells, v.err, v.halted = m.cells, m.err, m.halted
 		v.layout()
 	case sweepTick:
 		return v, tea.Batch(v.load(), tea.Tick(2*time.Second, func(time.Time) tea.Msg { return sweepTick{} }))
@@ -263,8 +268,20 @@ func (v *SweepView) Render() string {
 		}
 	}
 	head := fmt.Sprintf("%s sweep %s: %d cells: %s", styles.Title.Render("maple"), v.name, len(v.cells), strings.Join(states, ", "))
-	if eta, ok := v.eta(); ok && n["running"]+n["waiting"] > 0 {
-		head += fmt.Sprintf(" · about %s left", eta)
+	note := v.note
+	switch {
+	case n["running"] == 0 && n["waiting"] > 0 && v.done == nil:
+		// Nothing runs the waiting cells (this process runs no sweep): no
+		// time left to give, and what to do instead.
+		if note == "" && v.halted {
+			note = "the sweep was stopped; rerun it to run the waiting cells"
+		} else if note == "" {
+			note = "no cell is running; rerun the sweep to run the waiting cells"
+		}
+	case n["running"]+n["waiting"] > 0:
+		if eta, ok := v.eta(); ok {
+			head += fmt.Sprintf(" · about %s left", eta)
+		}
 	}
 	if v.common != "" {
 		head += "\n" + styles.Dim.Render("cells "+v.common)
@@ -275,8 +292,8 @@ func (v *SweepView) Render() string {
 	}
 	v.help.SetWidth(w)
 	foot := v.help.ShortHelpView(v.keys.ShortHelp())
-	if v.note != "" {
-		foot = v.note + "\n" + foot
+	if note != "" {
+		foot = note + "\n" + foot
 	}
 	return fit(strings.Join([]string{fit(head, w, 2), body, foot}, "\n"), w, h)
 }

@@ -176,3 +176,40 @@ func TestSweepViewStopSays(t *testing.T) {
 		})
 	}
 }
+
+// TestSweepViewStopped: a sweep that was stopped (maple stop), attached
+// to later, has waiting cells that nothing will run: the header says so
+// and how to go on, and gives no time left (it read "about 52s left").
+func TestSweepViewStopped(t *testing.T) {
+	cells := []sweeps.CellState{
+		{Label: "a|1", State: "done", RunID: "R1", Info: &runs.Info{Iter: 10, Total: 10, Elapsed: 26, TestAcc: 0.7}},
+		{Label: "a|2", State: "stopped", RunID: "R2", Info: &runs.Info{Iter: 5, Total: 10, Elapsed: 13, TestAcc: -1}},
+		{Label: "a|3", State: "waiting"},
+	}
+	for _, c := range []struct {
+		name   string
+		halted bool
+		want   string
+	}{
+		{"stopped with maple stop", true, "the sweep was stopped; rerun it to run the waiting cells"},
+		{"no process running it", false, "no cell is running; rerun the sweep to run the waiting cells"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := NewSweepView("runs", "sw", nil)
+			v.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+			v.Update(sweepMsg{cells: cells, halted: c.halted})
+			out := ansi.Strip(v.Render())
+			if strings.Contains(out, "left") || !strings.Contains(out, c.want) {
+				t.Errorf("view\n%s\nwant %q and no time left", out, c.want)
+			}
+		})
+	}
+	// The view reads the stop mark with the cells.
+	dir := t.TempDir()
+	if err := sweeps.AskSweepStop(dir, "sw"); err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := NewSweepView(dir, "sw", nil).load()().(sweepMsg); !ok || !m.halted {
+		t.Errorf("load after maple stop: %#v, want halted", m)
+	}
+}
