@@ -522,6 +522,11 @@ func (e *engine[T]) groupStats(s *Snapshot) {
 		b := min(int(u/hi*histBins), histBins-1)
 		s.Hist[ds.Group[i]][b]++
 	}
+	wHi := 0.0
+	for _, w := range e.w {
+		wHi = math.Max(wHi, w)
+	}
+	s.WeightHist, s.KeepHist = NewHistogram(e.w, 0, wHi, histBins), NewHistogram(e.s, 0, 1, histBins)
 	// The topK largest weights, by insertion into a short sorted list.
 	var top []int
 	for i, u := range e.u {

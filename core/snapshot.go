@@ -1,5 +1,7 @@
 package core
 
+import "math"
+
 // Snapshot is what the engine reports after each outer iteration (one
 // line of metrics.jsonl; see docs/ARCHITECTURE.md). It owns all its
 // slices.
@@ -22,6 +24,11 @@ type Snapshot struct {
 	// falls in bin b of HistEdges (len(HistEdges) = bins + 1).
 	Hist      [][]int   `json:"hist"`
 	HistEdges []float64 `json:"hist_edges"`
+	// WeightHist and KeepHist count all training samples by their weight
+	// w_i and keep probability s_i (TensorBoard's histograms); nil in
+	// records written before they existed.
+	WeightHist *Histogram `json:"weight_hist,omitempty"`
+	KeepHist   *Histogram `json:"keep_hist,omitempty"`
 	// Top lists the training samples with the largest weights u_i.
 	Top       []TopSample   `json:"top"`
 	KeepFrac  float64       `json:"keep_frac"` // fraction of samples with m_i = 1
@@ -180,4 +187,39 @@ func (t tee) Checkpoint(st *State) error {
 		}
 	}
 	return nil
+}
+
+// Histogram counts values in bins: Counts[b] those in [Edges[b],
+// Edges[b+1]), the last bin closed; Min, Max, Sum and SumSq are of the
+// values themselves.
+type Histogram struct {
+	Edges  []float64 `json:"edges"`
+	Counts []int     `json:"counts"`
+	Min    float64   `json:"min"`
+	Max    float64   `json:"max"`
+	Sum    float64   `json:"sum"`
+	SumSq  float64   `json:"sum_sq"`
+}
+
+// NewHistogram counts v in bins equal bins between lo and hi (hi <= lo:
+// between lo and lo + 1).
+func NewHistogram(v []float64, lo, hi float64, bins int) *Histogram {
+	if hi <= lo {
+		hi = lo + 1
+	}
+	h := &Histogram{Edges: make([]float64, bins+1), Counts: make([]int, bins), Min: math.Inf(1), Max: math.Inf(-1)}
+	for b := range h.Edges {
+		h.Edges[b] = lo + (hi-lo)*float64(b)/float64(bins)
+	}
+	for _, x := range v {
+		b := min(max(int((x-lo)/(hi-lo)*float64(bins)), 0), bins-1)
+		h.Counts[b]++
+		h.Min, h.Max = math.Min(h.Min, x), math.Max(h.Max, x)
+		h.Sum += x
+		h.SumSq += x * x
+	}
+	if len(v) == 0 {
+		h.Min, h.Max = 0, 0
+	}
+	return h
 }
