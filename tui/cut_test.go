@@ -120,3 +120,16 @@ func TestBrowserTooSmall(t *testing.T) {
 		t.Errorf("the comparison (mode %d) at 30x8:\n%s", b.mode, out)
 	}
 }
+
+// TestHelpKeepsFooter: at 60 x 20 the help page is cut inside its box,
+// not below it: the box's border and the footer stay on the screen.
+func TestHelpKeepsFooter(t *testing.T) {
+	d := NewDashboard(testConfig(), &fakeCtl{}, false)
+	d.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	feed(d, script(25, 40))
+	press(d, "?")
+	lines := strings.Split(ansi.Strip(d.Render()), "\n")
+	if n := len(lines); n > 20 || !strings.Contains(lines[n-1], "quit") || !strings.HasPrefix(lines[n-2], "└") {
+		t.Errorf("the help page at 60x20 pushed off its border or the footer:\n%s", strings.Join(lines, "\n"))
+	}
+}

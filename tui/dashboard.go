@@ -790,5 +790,6 @@ func (d *Dashboard) helpView(w, h int) string {
 			"checkpoint now; e exports the weights of the latest one. q asks before stopping a search "+
 			"this process runs (a second Ctrl-C stops it at once). Test figures are shown for "+
 			"monitoring only; every choice uses the validation split."))
-	return styles.Pane.Width(w).Height(h).Render(b.String())
+	// Cut inside the box on a short terminal: the footer stays.
+	return styles.Pane.Width(w).Height(h).Render(fit(b.String(), w-2, max(1, h-2)))
 }
