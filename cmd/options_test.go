@@ -43,6 +43,8 @@ func TestCommandOptions(t *testing.T) {
 		{"archive", NewCmdArchive(f, func(o *RmOptions) error { return keep(*o) }), []string{"cm", "--restore"}, RmOptions{F: f, Names: []string{"cm"}, Archive: true, Restore: true}},
 		{"reproduce", NewCmdReproduce(f, func(o *ReproduceOptions) error { return keep(*o) }), []string{"synthetic", "--check", "--jobs", "2"},
 			ReproduceOptions{F: f, Name: "synthetic", Check: true, Jobs: 2}},
+		{"table group-by", NewCmdTable(f, func(o *TableOptions) error { return keep(*o) }), []string{"--group-by", "objective,keep"},
+			TableOptions{F: f, Format: "text", GroupBy: []string{"objective", "keep"}}},
 		{"ls archived", NewCmdLs(f, func(o *LsOptions) error { return keep(*o) }), []string{"--archived"}, LsOptions{F: f, Sort: "started", Archived: true}},
 	}
 	for _, tc := range cases {

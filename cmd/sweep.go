@@ -297,6 +297,9 @@ type TableOptions struct {
 	Format string
 	JSON   bool
 	PerRun bool
+	// GroupBy pools the runs by these settings (flags, or method,
+	// dataset, seed, sweep, model) instead of by configuration.
+	GroupBy []string
 }
 
 // NewCmdTable builds `maple table`; runF replaces the run function in
@@ -315,6 +318,7 @@ func NewCmdTable(f *Factory, runF func(*TableOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the rows as JSON")
+	c.Flags().StringSliceVar(&o.GroupBy, "group-by", nil, "pool the runs by these settings (flags such as objective, keep, model; or method, dataset, seed, sweep), one row per group, instead of by configuration")
 	c.Flags().BoolVar(&o.PerRun, "per-run", false, "one row per finished run (with --format csv or --json) instead of mean ± sd over seeds")
 	c.Flags().StringSliceVar(&o.Sweeps, "sweep", nil, "only the runs of this sweep (repeat it, or separate names by commas, for one table of several)")
 	c.Flags().StringVar(&o.Format, "format", "text", "text, markdown or csv")
@@ -323,6 +327,26 @@ func NewCmdTable(f *Factory, runF func(*TableOptions) error) *cobra.Command {
 
 func tableRun(o *TableOptions) error {
 	f, names := o.F, o.Sweeps
+	if len(o.GroupBy) > 0 {
+		if o.PerRun {
+			return usageError{fmt.Errorf("--group-by pools runs and --per-run lists them one by one: give one of them")}
+		}
+		if _, err := report.Table(f.RunsDir, names...); err != nil {
+			return sweepUsage(err) // names a missing sweep
+		}
+		rows, err := report.GroupBy(f.RunsDir, o.GroupBy, names...)
+		if err != nil {
+			return usageError{err}
+		}
+		warnLeftOut(f, names...)
+		if o.JSON {
+			return writeJSON(f, append([]report.GroupRow{}, rows...))
+		}
+		if len(rows) == 0 && o.Format != "csv" {
+			return writeTable(f, nil, o.Format, names...)
+		}
+		return report.WriteGroups(f.Out, o.GroupBy, rows, o.Format)
+	}
 	if o.PerRun {
 		if _, err := report.Table(f.RunsDir, names...); err != nil {
 			return sweepUsage(err) // names a missing sweep

@@ -274,8 +274,14 @@ func WriteFiles(dir string, rows []Run) error {
 	return os.WriteFile(filepath.Join(dir, SummaryFile), []byte(b.String()), 0o644)
 }
 
-// backend is the matrix backend and thread count a run recorded.
-func backend(cfg *runs.Config) (string, int) { return "", 0 }
+// backend is the matrix backend and thread count a run recorded in
+// run.json's build ("" and 0 for a run that recorded none).
+func backend(cfg *runs.Config) (string, int) {
+	if cfg.Build == nil {
+		return "", 0
+	}
+	return cfg.Build.MatrixProducts, cfg.Build.Threads
+}
 
 // ParseCSV reads CSV text with a header row.
 func ParseCSV(text string) (*Table, error) {
