@@ -7,6 +7,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -59,7 +60,7 @@ func sweepMethods() []string {
 // registerCompletion adds the completions of every command's arguments
 // and value flags.
 func registerCompletion(f *Factory, root *cobra.Command) {
-	models := core.ModelExamples()
+	models := models.Examples()
 	flagValues := map[string][]string{
 		"dataset": loaders.Names, "method": core.Methods, "objective": core.Objectives, "model": models,
 		"eval-model": models, "outer-on": {"val", "train"}, "inner-init": {"fixed", "fresh", "warm"},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
 )
 
@@ -98,7 +99,7 @@ func outerIteration(b *testing.B, sp *dataset.Splits, set Settings) {
 	tm, nonProduct := outerTimes(b, e)
 	b.StopTimer()
 	kept := set.Keep * float64(sp.Train.N)
-	innerFlops := trainFLOPs(e.net) * kept * float64(set.InnerSteps)
+	innerFlops := models.TrainFLOPs(e.net) * kept * float64(set.InnerSteps)
 	rng := rand.New(rand.NewPCG(3, 3))
 	m, k, nn := int(kept), 392, 390
 	a, bb, cc := make([]float32, m*k), make([]float32, k*nn), make([]float32, m*nn)

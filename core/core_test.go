@@ -10,6 +10,7 @@ import (
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/setting"
 )
 
 // tinySplit makes a split of n samples of dimension d with two
@@ -501,7 +502,7 @@ func TestCountsBounded(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s, e := DefaultSettings(), DefaultEval()
 			c.set(&s, &e)
-			err := firstErr(s.Check(), e.Check())
+			err := setting.First(s.Check(), e.Check())
 			if err == nil || !strings.Contains(err.Error(), c.flag) {
 				t.Errorf("error %v, want %q", err, c.flag)
 			}

@@ -27,14 +27,6 @@ func newData[T nets.Float](ds *dataset.Dataset) data[T] {
 
 func (d data[T]) labels() Labels { return Labels{Y: d.ds.Y, Env: d.ds.Env, Group: d.ds.Group} }
 
-// outputs is K: 1 logit for binary tasks, else one per class.
-func outputs(ds *dataset.Dataset) int {
-	if ds.Classes == 2 {
-		return 1
-	}
-	return ds.Classes
-}
-
 // Accuracy is the accuracy of predictions on a split, overall and per group.
 type Accuracy struct {
 	Avg      float64   `json:"acc"`

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/setting"
 )
 
 // engine is the MAPLE search over a float type T (float32 in use, float64
@@ -19,7 +21,7 @@ type engine[T nets.Float] struct {
 	sp               *dataset.Splits
 	train, val, test data[T]
 	outer            *data[T]
-	net              Model[T]
+	net              models.Model[T]
 	k                int
 	loss             nets.Loss
 	obj              Objective
@@ -56,8 +58,8 @@ func newEngine[T nets.Float](sp *dataset.Splits, set Settings) (*engine[T], erro
 	if err := sp.Validate(); err != nil {
 		return nil, err
 	}
-	k := outputs(sp.Train)
-	net, err := newModel[T](set.Model, sp.Train.Shape, k)
+	k := models.Outputs(sp.Train)
+	net, err := models.New[T](set.Model, sp.Train.Shape, k)
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}
@@ -165,10 +167,10 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 		return nil, fmt.Errorf("every sample weight is zero or the total is %g; raise the keep fraction or lower the weight learning rate", sumU)
 	}
 	if e.set.precision() == "bf16" {
-		if err := setBF16(e.net, true); err != nil {
-			return nil, &SettingError{Field: "Settings.Precision", Value: "bf16", Text: ": " + err.Error(), Err: err}
+		if err := models.SetBF16(e.net, true); err != nil {
+			return nil, &setting.Error{Field: "Settings.Precision", Value: "bf16", Text: ": " + err.Error(), Err: err}
 		}
-		defer setBF16(e.net, false)
+		defer models.SetBF16(e.net, false)
 	}
 	b := len(idx)
 	mini := e.set.InnerBatch > 0 && e.set.InnerBatch < len(idx)

@@ -10,13 +10,15 @@ import (
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/internal/legacyjson"
+	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/setting"
 )
 
 // EvalSettings configures the final weighted ERM and the baselines: full
 // batch SGD from a fresh seeded model, checkpoint selected on validation.
 type EvalSettings struct {
-	Model       string  `json:"model"`        // architecture (a ModelFamily's spec); default "mlp:390,390"
+	Model       string  `json:"model"`        // architecture (a models.Family's spec); default "mlp:390,390"
 	Steps       int     `json:"steps"`        // SGD steps; default 500
 	LR          float64 `json:"lr"`           // learning rate; default 0.1
 	Momentum    float64 `json:"momentum"`     // default 0.9
@@ -161,32 +163,32 @@ type OracleFigures struct {
 	TestWorst float64 `json:"test_worst_group_acc"`
 }
 
-// Check reports the first invalid evaluation setting (a *SettingError
+// Check reports the first invalid evaluation setting (a *setting.Error
 // naming its field).
 func (es EvalSettings) Check() error {
-	if err := CheckModel(es.Model); err != nil {
-		return settingErr("EvalSettings.Model", err)
+	if err := models.Check(es.Model); err != nil {
+		return setting.Parsed("EvalSettings.Model", err)
 	}
-	return firstErr(
-		checkCount("EvalSettings.Steps", es.Steps, 1),
-		checkInt("EvalSettings.EvalEvery", es.EvalEvery, 1),
-		checkInt("EvalSettings.MinStep", es.MinStep, 0),
-		checkNum("EvalSettings.LR", es.LR, positive),
-		checkNum("EvalSettings.Momentum", es.Momentum, below1),
-		checkNum("EvalSettings.WeightDecay", es.WeightDecay, nonNegative),
-		checkNum("EvalSettings.Penalty", es.Penalty, nonNegative),
-		checkInt("EvalSettings.PenaltyAnneal", es.PenaltyAnneal, 0),
-		checkNum("EvalSettings.DROStep", es.DROStep, positive),
-		checkNum("EvalSettings.CVaRAlpha", es.CVaRAlpha, fraction),
-		checkInt("EvalSettings.JTTSteps", es.JTTSteps, 0),
-		checkNum("EvalSettings.JTTUp", es.JTTUp, positive),
-		oneOf("EvalSettings.Optimizer", es.optimizer(), []string{"sgd", "adam"}),
-		checkNum("EvalSettings.L2", es.L2, nonNegative),
-		checkNum("EvalSettings.RefTrainAcc", es.RefTrainAcc, unit),
-		checkNum("EvalSettings.LfFQ", es.LfFQ, unit),
-		checkNum("EvalSettings.LfFEMA", es.LfFEMA, below1),
-		checkNum("EvalSettings.MaskKeep", es.MaskKeep, unit),
-		checkNum("EvalSettings.MaskLR", es.MaskLR, nonNegative),
+	return setting.First(
+		setting.Count("EvalSettings.Steps", es.Steps, 1),
+		setting.Int("EvalSettings.EvalEvery", es.EvalEvery, 1),
+		setting.Int("EvalSettings.MinStep", es.MinStep, 0),
+		setting.Num("EvalSettings.LR", es.LR, setting.Positive),
+		setting.Num("EvalSettings.Momentum", es.Momentum, setting.Below1),
+		setting.Num("EvalSettings.WeightDecay", es.WeightDecay, setting.NonNegative),
+		setting.Num("EvalSettings.Penalty", es.Penalty, setting.NonNegative),
+		setting.Int("EvalSettings.PenaltyAnneal", es.PenaltyAnneal, 0),
+		setting.Num("EvalSettings.DROStep", es.DROStep, setting.Positive),
+		setting.Num("EvalSettings.CVaRAlpha", es.CVaRAlpha, setting.Fraction),
+		setting.Int("EvalSettings.JTTSteps", es.JTTSteps, 0),
+		setting.Num("EvalSettings.JTTUp", es.JTTUp, setting.Positive),
+		setting.OneOf("EvalSettings.Optimizer", es.optimizer(), []string{"sgd", "adam"}),
+		setting.Num("EvalSettings.L2", es.L2, setting.NonNegative),
+		setting.Num("EvalSettings.RefTrainAcc", es.RefTrainAcc, setting.Unit),
+		setting.Num("EvalSettings.LfFQ", es.LfFQ, setting.Unit),
+		setting.Num("EvalSettings.LfFEMA", es.LfFEMA, setting.Below1),
+		setting.Num("EvalSettings.MaskKeep", es.MaskKeep, setting.Unit),
+		setting.Num("EvalSettings.MaskLR", es.MaskLR, setting.NonNegative),
 	)
 }
 
@@ -194,7 +196,7 @@ func (es EvalSettings) Check() error {
 type trainer struct {
 	es          EvalSettings
 	sp          *dataset.Splits
-	net         Model[float32]
+	net         models.Model[float32]
 	k           int
 	loss        nets.Loss
 	theta, grad []float32
@@ -248,8 +250,8 @@ func newTrainer(sp *dataset.Splits, es EvalSettings, init []float32) (*trainer, 
 	if err := es.Check(); err != nil {
 		return nil, err
 	}
-	k := outputs(sp.Train)
-	net, err := newModel[float32](es.Model, sp.Train.Shape, k)
+	k := models.Outputs(sp.Train)
+	net, err := models.New[float32](es.Model, sp.Train.Shape, k)
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/maple-ood/maple/setting"
 )
 
 // Commands never block: thousands before Run, from inside the recorder
@@ -63,7 +65,7 @@ func TestCommandsNeverBlock(t *testing.T) {
 // state stays at the last completed iteration.
 func TestStopInterruptsIteration(t *testing.T) {
 	set := engineSettings("fixed")
-	set.InnerSteps = maxIters // an iteration that would not end before the test does
+	set.InnerSteps = setting.MaxIters // an iteration that would not end before the test does
 	e, _ := New(tinySplits(40, 2, 3), set)
 	before := e.State()
 	done := make(chan Status, 1)
@@ -90,7 +92,7 @@ func TestStopInterruptsIteration(t *testing.T) {
 // A cancelled context interrupts likewise and is reported.
 func TestContextInterruptsIteration(t *testing.T) {
 	set := engineSettings("fixed")
-	set.InnerSteps = maxIters
+	set.InnerSteps = setting.MaxIters
 	e, _ := New(tinySplits(40, 2, 3), set)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -231,7 +233,7 @@ func TestEvalEachIter(t *testing.T) {
 	// A long evaluation is cut short by Stop.
 	e2, _ := New(tinySplits(40, 2, 3), set)
 	long := es
-	long.Steps = maxIters
+	long.Steps = setting.MaxIters
 	e2.EvalEach = &long
 	done := make(chan Status, 1)
 	go func() { st, _ := e2.Run(context.Background(), &scriptRec{}); done <- st }()

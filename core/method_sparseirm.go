@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
 )
 
@@ -188,7 +189,7 @@ func envSizes(env []int32) map[int32]float64 {
 
 // weightMask is the model's weights (true) against its biases, when it
 // says (nets and gmodel do); else every parameter is a weight.
-func weightMask[T nets.Float](m Model[T]) []bool {
+func weightMask[T nets.Float](m models.Model[T]) []bool {
 	if w, ok := m.(interface{ WeightMask() []bool }); ok {
 		return w.WeightMask()
 	}
@@ -260,7 +261,7 @@ func scoreMask(s, g []float64, temp float64) (z, dzds []float64) {
 
 // maskedForward writes theta with its weights idx multiplied by z into
 // masked and returns the n x k logits of the masked network on x.
-func maskedForward[T nets.Float](net Model[T], x []T, n, k int, theta []T, idx []int, z []float64, masked []T) []float64 {
+func maskedForward[T nets.Float](net models.Model[T], x []T, n, k int, theta []T, idx []int, z []float64, masked []T) []float64 {
 	copy(masked, theta)
 	for j, p := range idx {
 		masked[p] *= T(z[j])
@@ -277,7 +278,7 @@ func maskedForward[T nets.Float](net Model[T], x []T, n, k int, theta []T, idx [
 // maskedVJP sets grad to dL/dtheta of the masked network (masked = theta
 // with its weights idx times z) for the logit cotangents cot, and returns
 // dL/dz_j = dL/dmasked_p theta_p for each masked weight p = idx[j].
-func maskedVJP[T nets.Float](net Model[T], x []T, n int, theta []T, idx []int, z []float64, masked, cot, grad []T) []float64 {
+func maskedVJP[T nets.Float](net models.Model[T], x []T, n int, theta []T, idx []int, z []float64, masked, cot, grad []T) []float64 {
 	net.VJP(masked, x, n, cot, grad)
 	gz := make([]float64, len(idx))
 	for j, p := range idx {

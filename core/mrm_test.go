@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/maple-ood/maple/models"
 )
 
 // TestMRMLogitGradientFiniteDifference checks MRM's stage-2 gradient in
@@ -69,7 +71,7 @@ func TestMRMKeepsFraction(t *testing.T) {
 	if res.KeptWeights == nil || *res.KeptWeights != want {
 		t.Fatalf("kept fraction %v, want %g", res.KeptWeights, want)
 	}
-	net, _ := newModel[float32]("mlp:16", sp.Train.Shape, 1)
+	net, _ := models.New[float32]("mlp:16", sp.Train.Shape, 1)
 	if k := keptFraction(res.Theta, weightMask(net)); *k > want {
 		t.Errorf("the selected network has %.3f of its weights non-zero, more than the mask's %.3f", *k, want)
 	}

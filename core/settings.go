@@ -4,14 +4,16 @@ import (
 	"fmt"
 
 	"github.com/maple-ood/maple/internal/legacyjson"
+	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/setting"
 )
 
 // Settings configures a MAPLE search. DefaultSettings gives the defaults
 // stated on each field (the MAPLE paper's ColoredMNIST table where it has
 // one).
 type Settings struct {
-	Model     string  `json:"model"`      // search model spec (a ModelFamily's); default "mlp:390,390"
+	Model     string  `json:"model"`      // search model spec (a models.Family's); default "mlp:390,390"
 	Objective string  `json:"objective"`  // outer risk: irmv1, irmv1b, rex, cvar, worst-group or erm; default "irmv1"
 	Beta      float64 `json:"beta"`       // weight of the mean loss added to the outer risk; default 0
 	CVaRAlpha float64 `json:"cvar_alpha"` // tail fraction of the cvar objective; default 0.2
@@ -87,42 +89,42 @@ func DefaultSettings() Settings {
 		SelectIterate: "val"}
 }
 
-// Check reports the first invalid setting (a *SettingError naming its
+// Check reports the first invalid setting (a *setting.Error naming its
 // field).
 func (s Settings) Check() error {
-	if err := CheckModel(s.Model); err != nil {
-		return settingErr("Settings.Model", err)
+	if err := models.Check(s.Model); err != nil {
+		return setting.Parsed("Settings.Model", err)
 	}
-	err := firstErr(
-		oneOf("Settings.Objective", s.Objective, Objectives),
-		oneOf("Settings.OuterOn", s.OuterOn, []string{"val", "train"}),
-		oneOf("Settings.InnerInit", s.InnerInit, []string{"fixed", "fresh", "warm"}),
-		oneOf("Settings.SelectIterate", s.selectIterate(), []string{"val", "final"}),
-		oneOf("Settings.Recipe", s.Recipe, []string{"", RecipeReference}),
-		checkCount("Settings.OuterIters", s.OuterIters, 1),
-		checkCount("Settings.InnerSteps", s.InnerSteps, 1),
-		checkInt("Settings.InnerBatch", s.InnerBatch, 0),
-		oneOf("Settings.Precision", s.precision(), []string{"f32", "bf16"}),
+	err := setting.First(
+		setting.OneOf("Settings.Objective", s.Objective, Objectives),
+		setting.OneOf("Settings.OuterOn", s.OuterOn, []string{"val", "train"}),
+		setting.OneOf("Settings.InnerInit", s.InnerInit, []string{"fixed", "fresh", "warm"}),
+		setting.OneOf("Settings.SelectIterate", s.selectIterate(), []string{"val", "final"}),
+		setting.OneOf("Settings.Recipe", s.Recipe, []string{"", RecipeReference}),
+		setting.Count("Settings.OuterIters", s.OuterIters, 1),
+		setting.Count("Settings.InnerSteps", s.InnerSteps, 1),
+		setting.Int("Settings.InnerBatch", s.InnerBatch, 0),
+		setting.OneOf("Settings.Precision", s.precision(), []string{"f32", "bf16"}),
 		checkBF16(s.precision()),
-		checkNum("Settings.Beta", s.Beta, nonNegative),
-		checkNum("Settings.CVaRAlpha", s.CVaRAlpha, fraction),
-		checkNum("Settings.Keep", s.Keep, fraction),
-		checkNum("Settings.Keep0", s.Keep0, fraction),
-		checkNum("Settings.AnnealStart", s.AnnealStart, below1),
-		checkNum("Settings.AnnealEnd", s.AnnealEnd, unit),
-		checkNum("Settings.ClipNorm", s.ClipNorm, positive),
-		checkNum("Settings.Momentum", s.Momentum, below1),
-		checkNum("Settings.WeightDecay", s.WeightDecay, nonNegative),
-		checkNum("Settings.MaskEps", s.MaskEps, maskEps),
-		checkNum("Settings.OuterScale", s.OuterScale, nonNegative),
+		setting.Num("Settings.Beta", s.Beta, setting.NonNegative),
+		setting.Num("Settings.CVaRAlpha", s.CVaRAlpha, setting.Fraction),
+		setting.Num("Settings.Keep", s.Keep, setting.Fraction),
+		setting.Num("Settings.Keep0", s.Keep0, setting.Fraction),
+		setting.Num("Settings.AnnealStart", s.AnnealStart, setting.Below1),
+		setting.Num("Settings.AnnealEnd", s.AnnealEnd, setting.Unit),
+		setting.Num("Settings.ClipNorm", s.ClipNorm, setting.Positive),
+		setting.Num("Settings.Momentum", s.Momentum, setting.Below1),
+		setting.Num("Settings.WeightDecay", s.WeightDecay, setting.NonNegative),
+		setting.Num("Settings.MaskEps", s.MaskEps, maskEps),
+		setting.Num("Settings.OuterScale", s.OuterScale, setting.NonNegative),
 	)
 	switch {
 	case err != nil:
 		return err
 	case s.Keep > s.Keep0:
-		return &SettingError{Field: "Settings.Keep", Value: fmt.Sprintf("%g", s.Keep), Text: fmt.Sprintf(" is above {Settings.Keep0} %g: the keep fraction can only shrink", s.Keep0)}
+		return &setting.Error{Field: "Settings.Keep", Value: fmt.Sprintf("%g", s.Keep), Text: fmt.Sprintf(" is above {Settings.Keep0} %g: the keep fraction can only shrink", s.Keep0)}
 	case s.AnnealStart >= s.AnnealEnd:
-		return &SettingError{Field: "Settings.AnnealStart", Value: fmt.Sprintf("%g", s.AnnealStart), Text: fmt.Sprintf(" is not below {Settings.AnnealEnd} %g: the anneal window must not be empty", s.AnnealEnd)}
+		return &setting.Error{Field: "Settings.AnnealStart", Value: fmt.Sprintf("%g", s.AnnealStart), Text: fmt.Sprintf(" is not below {Settings.AnnealEnd} %g: the anneal window must not be empty", s.AnnealEnd)}
 	}
 	return s.checkRates(s.Rates())
 }
@@ -144,7 +146,7 @@ func checkBF16(p string) error {
 		return nil
 	}
 	if ok, why := nets.BF16(); !ok {
-		return &SettingError{Field: "Settings.Precision", Value: "bf16", Text: ": " + why + "; use {Settings.Precision} f32"}
+		return &setting.Error{Field: "Settings.Precision", Value: "bf16", Text: ": " + why + "; use {Settings.Precision} f32"}
 	}
 	return nil
 }
@@ -167,10 +169,10 @@ type LearningRates struct {
 
 // Check refuses non-positive or non-finite rates.
 func (l LearningRates) Check() error {
-	return firstErr(
-		checkNum("Settings.WeightLR", l.Weight, positive),
-		checkNum("Settings.KeepLR", l.Keep, positive),
-		checkNum("Settings.InnerLR", l.Inner, positive),
+	return setting.First(
+		setting.Num("Settings.WeightLR", l.Weight, setting.Positive),
+		setting.Num("Settings.KeepLR", l.Keep, setting.Positive),
+		setting.Num("Settings.InnerLR", l.Inner, setting.Positive),
 	)
 }
 

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/maple-ood/maple/models"
 )
 
 // TestMaskedGradientFiniteDifference checks the gradients of a masked
@@ -105,11 +107,11 @@ func TestSparseIRMKeepsBudget(t *testing.T) {
 // maskProbe is the set-up of a masked-gradient check: the float64 inputs
 // of a tiny split (seed splitSeed), an mlp:4 with parameters drawn from
 // rngSeed, a masker over its weights, and the generator for the rest.
-func maskProbe(t *testing.T, splitSeed, rngSeed uint64) (x []float64, n, k int, net Model[float64], theta []float64, mk *masker, rng *rand.Rand) {
+func maskProbe(t *testing.T, splitSeed, rngSeed uint64) (x []float64, n, k int, net models.Model[float64], theta []float64, mk *masker, rng *rand.Rand) {
 	t.Helper()
 	sp := tinySplits(9, 2, splitSeed)
 	x, n, k = to64(sp.Train.X), sp.Train.N, 1
-	net, err := newModel[float64]("mlp:4", sp.Train.Shape, k)
+	net, err := models.New[float64]("mlp:4", sp.Train.Shape, k)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
 )
 
@@ -33,7 +33,7 @@ func BenchmarkStep(b *testing.B) {
 	fill := func(lo, hi int, logits, cot []float32) { copy(cot, logits) }
 	for _, c := range []struct {
 		name string
-		m    core.Model[float32]
+		m    models.Model[float32]
 	}{{"nets", ref}, {"gorgonia", g}} {
 		b.Run("backprop/"+c.name, func(b *testing.B) {
 			for b.Loop() {

@@ -1,6 +1,6 @@
 // Package gmodel makes gorgonia (gorgonia.org/gorgonia) graphs maple
 // models: any graph that maps a batch of inputs to logits, declared as an
-// Arch (its parameters and its Logits function), becomes a core.Model
+// Arch (its parameters and its Logits function), becomes a models.Model
 // that the bilevel search and the trainers drive like the hand-written
 // models of package nets, which stay the default and the fast path.
 //

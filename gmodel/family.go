@@ -1,11 +1,11 @@
 package gmodel
 
 import (
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/models"
 )
 
-func init() { core.RegisterModelFamily(family{}) }
+func init() { models.Register(family{}) }
 
 // family is gorgonia's model family for core: the specs g:NAME[:ARGS].
 type family struct{}
@@ -30,11 +30,11 @@ func (family) Check(spec string) error {
 	return err
 }
 
-func (family) New32(spec string, in dataset.Shape, k int) (core.Model[float32], error) {
+func (family) New32(spec string, in dataset.Shape, k int) (models.Model[float32], error) {
 	return New[float32](spec, in, k)
 }
 
-func (family) New64(spec string, in dataset.Shape, k int) (core.Model[float64], error) {
+func (family) New64(spec string, in dataset.Shape, k int) (models.Model[float64], error) {
 	return New[float64](spec, in, k)
 }
 

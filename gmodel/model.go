@@ -25,7 +25,7 @@ const (
 // graphsKept is how many graphs a model keeps cached.
 const graphsKept = 8
 
-// Model is a gorgonia architecture as a core.Model: flat parameters,
+// Model is a gorgonia architecture as a models.Model: flat parameters,
 // row-major inputs, k logits per row.
 type Model[T nets.Float] struct {
 	spec string

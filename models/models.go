@@ -1,4 +1,4 @@
-package core
+package models
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // Model is a differentiable model as the search and the trainers use it:
 // flat parameters theta, n row-major input rows x, K logits per row.
-// nets.Net is one; a ModelFamily makes them from a spec.
+// nets.Net is one; a Family makes them from a spec.
 type Model[T nets.Float] interface {
 	// NumParams is the length of theta.
 	NumParams() int
@@ -32,11 +32,11 @@ type Model[T nets.Float] interface {
 // bf16); a model without it refuses bf16.
 type bf16Model interface{ SetBF16(on bool) error }
 
-// A ModelFamily makes models from the specs of its kinds (the part of a
-// spec before ':', "mlp" in "mlp:390,390"). A new family is a type that
-// implements it and one line in modelRegistry (or a RegisterModelFamily
-// call from the family's package).
-type ModelFamily interface {
+// A Family makes models from the specs of its kinds (the part of a spec
+// before ':', "mlp" in "mlp:390,390"). A new family is a type that
+// implements it and one line in registry (or a Register call from the
+// family's package).
+type Family interface {
 	// Kinds are the spec kinds the family makes.
 	Kinds() []string
 	// Syntax describes the specs it accepts, one entry per kind, for
@@ -51,26 +51,25 @@ type ModelFamily interface {
 	Examples() []string
 }
 
-// modelRegistry lists the model families.
-var modelRegistry = []ModelFamily{netsFamily{}}
+// registry lists the model families.
+var registry = []Family{netsFamily{}}
 
-// RegisterModelFamily adds a family from a package that core does not
-// import; it panics when one of its kinds is taken (a programming error,
-// at init).
-func RegisterModelFamily(f ModelFamily) {
+// Register adds a family from a package that models does not import; it
+// panics when one of its kinds is taken (a programming error, at init).
+func Register(f Family) {
 	for _, k := range f.Kinds() {
 		if _, err := familyOf(k); err == nil {
 			panic(fmt.Sprintf("model kind %q registered twice", k))
 		}
 	}
-	modelRegistry = append(modelRegistry, f)
+	registry = append(registry, f)
 }
 
 // familyOf returns the family whose kind starts spec.
-func familyOf(spec string) (ModelFamily, error) {
+func familyOf(spec string) (Family, error) {
 	kind, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	var syntax []string
-	for _, f := range modelRegistry {
+	for _, f := range registry {
 		for _, k := range f.Kinds() {
 			if k == kind {
 				return f, nil
@@ -85,8 +84,8 @@ func familyOf(spec string) (ModelFamily, error) {
 	return nil, fmt.Errorf("model %q: unknown kind %q (want %s)", spec, kind, want)
 }
 
-// CheckModel reports what is wrong with a model spec, if anything.
-func CheckModel(spec string) error {
+// Check reports what is wrong with a model spec, if anything.
+func Check(spec string) error {
 	f, err := familyOf(spec)
 	if err != nil {
 		return err
@@ -94,17 +93,17 @@ func CheckModel(spec string) error {
 	return f.Check(spec)
 }
 
-// ModelExamples lists example specs of every family, for completion.
-func ModelExamples() []string {
+// Examples lists example specs of every family, for completion.
+func Examples() []string {
 	var out []string
-	for _, f := range modelRegistry {
+	for _, f := range registry {
 		out = append(out, f.Examples()...)
 	}
 	return out
 }
 
-// newModel makes the model spec names for sp's training data.
-func newModel[T nets.Float](spec string, in dataset.Shape, k int) (Model[T], error) {
+// New makes the model spec names for inputs of shape in with k logits.
+func New[T nets.Float](spec string, in dataset.Shape, k int) (Model[T], error) {
 	f, err := familyOf(spec)
 	if err != nil {
 		return nil, err
@@ -122,18 +121,18 @@ func newModel[T nets.Float](spec string, in dataset.Shape, k int) (Model[T], err
 	return m.(Model[T]), nil
 }
 
-// trainFLOPs is a model's floating-point operations per sample of one
+// TrainFLOPs is a model's floating-point operations per sample of one
 // training step (forward and backward), 0 when the model does not say.
-func trainFLOPs[T nets.Float](m Model[T]) float64 {
+func TrainFLOPs[T nets.Float](m Model[T]) float64 {
 	if f, ok := m.(interface{ TrainFLOPs() float64 }); ok {
 		return f.TrainFLOPs()
 	}
 	return 0
 }
 
-// setBF16 switches m's products to bf16 and back, refusing models that
+// SetBF16 switches m's products to bf16 and back, refusing models that
 // cannot.
-func setBF16[T nets.Float](m Model[T], on bool) error {
+func SetBF16[T nets.Float](m Model[T], on bool) error {
 	b, ok := m.(bf16Model)
 	if !ok {
 		if !on {
@@ -142,4 +141,22 @@ func setBF16[T nets.Float](m Model[T], on bool) error {
 		return fmt.Errorf("this model has no bf16 products")
 	}
 	return b.SetBF16(on)
+}
+
+// Outputs is K, the logits of a model for ds: 1 for binary tasks, else
+// one per class.
+func Outputs(ds *dataset.Dataset) int {
+	if ds.Classes == 2 {
+		return 1
+	}
+	return ds.Classes
+}
+
+// NumParams returns the parameter count of model on sp's data.
+func NumParams(sp *dataset.Splits, model string) (int, error) {
+	net, err := New[float32](model, sp.Train.Shape, Outputs(sp.Train))
+	if err != nil {
+		return 0, err
+	}
+	return net.NumParams(), nil
 }

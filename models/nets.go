@@ -1,4 +1,4 @@
-package core
+package models
 
 import (
 	"github.com/maple-ood/maple/dataset"

@@ -21,6 +21,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/setting"
 )
 
 // Config is run.json: everything needed to repeat or resume the run.
@@ -316,7 +317,7 @@ func checkRecorded(path string, c *Config) error {
 		return nil
 	}
 	text := err.Error()
-	var se *core.SettingError
+	var se *setting.Error
 	if errors.As(err, &se) {
 		text = strings.Replace(text, se.Error(), se.Format(jsonField), 1)
 	}

@@ -10,10 +10,11 @@ import (
 	"sync"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/setting"
 )
 
 // fieldFlags maps core's field paths (Settings.InnerLR,
-// EvalSettings.Steps; see core.SettingError) to the settings table's
+// EvalSettings.Steps; see setting.Error) to the settings table's
 // rows, by the address each row's Field returns.
 var fieldFlags = sync.OnceValue(func() map[string]Setting {
 	var c Config
@@ -68,11 +69,11 @@ type flagError struct {
 func (e *flagError) Error() string { return e.text }
 func (e *flagError) Unwrap() error { return e.err }
 
-// FlagError rewrites a *core.SettingError inside err to name flags
+// FlagError rewrites a *setting.Error inside err to name flags
 // instead of fields (--inner-lr 0: want ..., not Settings.InnerLR 0: want
 // ...); other errors are returned as they are.
 func FlagError(err error) error {
-	var se *core.SettingError
+	var se *setting.Error
 	if !errors.As(err, &se) {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/setting"
 )
 
 // TestFlagError: core names fields; every user-facing message names the
@@ -38,7 +39,7 @@ func TestFlagError(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), tc.not) {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
-			var se *core.SettingError
+			var se *setting.Error
 			if !errors.As(err, &se) {
 				t.Errorf("the flag error no longer wraps core's %T", se)
 			}

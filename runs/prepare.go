@@ -9,6 +9,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/models"
 )
 
 // PrepareContext is Prepare that returns ctx's error as soon as ctx is
@@ -65,7 +66,7 @@ func prepare(c Config, progress io.Writer) (*dataset.Splits, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n, err := core.NumParams(sp, c.Settings.Model); err != nil {
+		if n, err := models.NumParams(sp, c.Settings.Model); err != nil {
 			return nil, fmt.Errorf("--model: %w", err)
 		} else if len(theta) != n {
 			return nil, fmt.Errorf("--init-params %s holds %d parameters, model %s on this data has %d; write that model's parameters as one flat float32 vector", c.Settings.InitParams, len(theta), c.Settings.Model, n)
