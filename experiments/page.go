@@ -75,6 +75,12 @@ How every figure was chosen, and which labels it used:
   *groups* (group DRO, group upweighting, maple/worst-group: the
   attribute x class group of each sample), or *oracle data* (data
   without the spurious signal: a reference no real dataset offers).
+- **Weights.** For maple rows, "u on a≠y" is the share of the learned
+  weights u = w·m on the groups whose attribute disagrees with the label
+  (ColoredMNIST's colour-conflicting samples, about 15% of its training
+  samples; equal weight per group would put 50% on them), and "kept" the
+  share of samples kept, both at the selected iterate (the dashboard's
+  group weight fractions), mean over seeds.
 - **Significance.** Each maple row is compared with the best row of its
   table (highest mean test accuracy) whose training reads no group
   labels: the difference of the means and the two-sided p-value of
@@ -153,7 +159,15 @@ func section(b *strings.Builder, docs string, r Results) {
 			cols = append(cols, c)
 		}
 	}
-	head := append(slices.Clone(cols), "method", "settings", "training reads", "n", "test acc", "95% interval", "test worst-group", "val worst-group", "vs best without group labels")
+	shares := false // a search's weight on the conflicting groups, and kept samples
+	for _, x := range rows {
+		shares = shares || x["conflict_weight_pct_mean"] != ""
+	}
+	head := append(slices.Clone(cols), "method", "settings", "training reads", "n", "test acc", "95% interval", "test worst-group", "val worst-group")
+	if shares {
+		head = append(head, "u on a≠y", "kept")
+	}
+	head = append(head, "vs best without group labels")
 	fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	if !varying("dataset") && !varying("train_size") && !varying("model") {
 		defer fmt.Fprintf(b, "\nDataset %s, training size %s, model %s; selection: %s (validation).\n", rows[0]["dataset"], size(rows[0]["train_size"]), rows[0]["model"], rows[0]["selection"])
@@ -172,8 +186,11 @@ func section(b *strings.Builder, docs string, r Results) {
 			settings = "defaults"
 		}
 		cells = append(cells, x["method"], settings, x["supervision"], x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]),
-			interval(x["test_acc_ci95_lo"], x["test_acc_ci95_hi"]), pm(x["test_worst_mean"], x["test_worst_sd"]), pm(x["val_worst_mean"], x["val_worst_sd"]),
-			versus(x, rows, r.Runs))
+			interval(x["test_acc_ci95_lo"], x["test_acc_ci95_hi"]), pm(x["test_worst_mean"], x["test_worst_sd"]), pm(x["val_worst_mean"], x["val_worst_sd"]))
+		if shares {
+			cells = append(cells, share(x["conflict_weight_pct_mean"]), share(x["keep_pct_mean"]))
+		}
+		cells = append(cells, versus(x, rows, r.Runs))
 		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 	}
 }
@@ -316,4 +333,13 @@ func WritePages(docs, readme string) error {
 		return fmt.Errorf("%s: %w", readme, err)
 	}
 	return os.WriteFile(readme, []byte(out), 0o644)
+}
+
+// share prints a percentage with one decimal, "-" when there is none.
+func share(v string) string {
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", x)
 }

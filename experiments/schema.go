@@ -52,12 +52,19 @@ type Run struct {
 	Backend                             string // the matrix backend recorded by the run ("" if it recorded none)
 	Threads                             int    // the threads recorded by the run (0 if none)
 	KeptWeights                         *float64
+	// ConflictWeight is the share (%) of a search's weights u on the
+	// groups whose attribute disagrees with the label (y=0,a=1 and
+	// y=1,a=0), and KeepPct the share of samples kept, at the selected
+	// iterate: the dashboard's own figures (nil for a baseline, or a
+	// dataset without such groups).
+	ConflictWeight, KeepPct *float64
 }
 
 // runsHeader is runs.csv's header, in column order.
 var runsHeader = []string{"experiment", "sweep", "run_id", "commit", "config_hash", "dataset", "train_size", "model", "search_model",
 	"method", "objective", "settings", "seed", "supervision", "selection", "group_labels_training", "group_labels_selection",
-	"selected_iterate", "selected_step", "test_acc", "test_worst", "val_worst", "minutes", "precision", "backend", "threads", "kept_weight_pct"}
+	"selected_iterate", "selected_step", "test_acc", "test_worst", "val_worst", "minutes", "precision", "backend", "threads", "kept_weight_pct",
+	"conflict_weight_pct", "keep_pct"}
 
 // pct formats a percentage as runs.csv prints it: the printed digits are
 // what a rerun must repeat.
@@ -79,10 +86,16 @@ func (r Run) cells() []string {
 	if r.Threads > 0 {
 		threads = strconv.Itoa(r.Threads)
 	}
+	opt := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return pct(*p)
+	}
 	return []string{r.Experiment, r.Sweep, r.RunID, r.Commit, r.ConfigHash, r.Dataset, strconv.Itoa(r.TrainSize), r.Model, r.SearchModel,
 		r.Method, r.Objective, r.Settings, strconv.FormatUint(r.Seed, 10), r.Supervision, r.Selection, yesNo(r.GroupsInTraining), yesNo(r.GroupsInSelection),
 		strconv.Itoa(r.SelectedIterate), strconv.Itoa(r.SelectedStep), pct(r.TestAcc), pct(r.TestWorst), pct(r.ValWorst),
-		strconv.FormatFloat(r.Minutes, 'f', 2, 64), r.Precision, r.Backend, threads, kept}
+		strconv.FormatFloat(r.Minutes, 'f', 2, 64), r.Precision, r.Backend, threads, kept, opt(r.ConflictWeight), opt(r.KeepPct)}
 }
 
 // Collect returns the finished runs of the experiment's sweeps in runsDir
@@ -105,7 +118,11 @@ func Collect(runsDir string, exp *File) ([]Run, error) {
 		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
 			continue
 		}
-		out = append(out, row(exp.Name, in.ID, cfg, sum))
+		r := row(exp.Name, in.ID, cfg, sum)
+		if cfg.Method == core.MethodMaple {
+			r.ConflictWeight, r.KeepPct = selectedShares(dir, sum.SelectedIter)
+		}
+		out = append(out, r)
 	}
 	order, methods := map[string]int{}, map[string]int{}
 	for i, s := range exp.Sweeps {
@@ -391,9 +408,11 @@ func RunsOf(t *Table) ([]Run, error) {
 			SelectedIterate: whole("selected_iterate"), SelectedStep: whole("selected_step"), TestAcc: num("test_acc"), TestWorst: num("test_worst"),
 			ValWorst: num("val_worst"), Minutes: num("minutes"), Precision: m["precision"], Backend: m["backend"], Threads: whole("threads")}
 		r.Seed = uint64(whole("seed"))
-		if m["kept_weight_pct"] != "" {
-			k := num("kept_weight_pct")
-			r.KeptWeights = &k
+		for col, p := range map[string]**float64{"kept_weight_pct": &r.KeptWeights, "conflict_weight_pct": &r.ConflictWeight, "keep_pct": &r.KeepPct} {
+			if m[col] != "" {
+				v := num(col)
+				*p = &v
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -401,4 +420,40 @@ func RunsOf(t *Table) ([]Run, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// selectedShares reads the selected iterate's record (the last one when
+// selected is 0) from the run's metrics.jsonl: the share of u on the
+// groups whose attribute disagrees with the label, and the keep fraction,
+// both in %.
+func selectedShares(dir string, selected int) (conflict, keep *float64) {
+	snaps, _ := runs.ReadMetrics(dir) // a damaged line is skipped
+	var s *core.Snapshot
+	for _, x := range snaps {
+		if x.Iter == selected || selected == 0 {
+			s = x
+		}
+	}
+	if s == nil {
+		return nil, nil
+	}
+	k := 100 * s.KeepFrac
+	keep = &k
+	var c float64
+	found := false
+	for g, name := range s.GroupNames {
+		var y, a int
+		if _, err := fmt.Sscanf(name, "y=%d,a=%d", &y, &a); err != nil || g >= len(s.GroupFrac) {
+			continue
+		}
+		found = true
+		if y != a {
+			c += s.GroupFrac[g]
+		}
+	}
+	if found {
+		c *= 100
+		conflict = &c
+	}
+	return conflict, keep
 }
