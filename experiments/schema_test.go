@@ -1,0 +1,82 @@
+package experiments
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+)
+
+// TestSelectedShares reads the selected iterate's record: the weight on
+// the groups whose attribute disagrees with the label, and the samples
+// kept.
+func TestSelectedShares(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i, frac := range [][]float64{{0.4, 0.1, 0.1, 0.4}, {0.3, 0.2, 0.25, 0.25}} {
+		b, _ := json.Marshal(core.Snapshot{Iter: i + 1, KeepFrac: 0.3 + 0.1*float64(i), GroupNames: []string{"y=0,a=0", "y=0,a=1", "y=1,a=0", "y=1,a=1"}, GroupFrac: frac})
+		lines = append(lines, string(b))
+	}
+	if err := os.WriteFile(filepath.Join(dir, runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name           string
+		selected       int
+		conflict, keep float64
+	}{
+		{"iterate 1", 1, 20, 30},
+		{"iterate 2", 2, 45, 40},
+		{"none selected: the last", 0, 45, 40},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, k := selectedShares(dir, tc.selected)
+			if c == nil || k == nil || math.Abs(*c-tc.conflict) > 1e-9 || math.Abs(*k-tc.keep) > 1e-9 {
+				t.Fatalf("shares %v %v, want %v%% and %v%%", c, k, tc.conflict, tc.keep)
+			}
+		})
+	}
+	if c, k := selectedShares(t.TempDir(), 1); c != nil || k != nil {
+		t.Fatal("a run without records has shares")
+	}
+}
+
+// TestRunsRoundTrip writes rows and reads them back: every column the
+// schema prints survives, the optional ones empty when absent.
+func TestRunsRoundTrip(t *testing.T) {
+	k, c, p := 12.5, 47.25, 30.0
+	rows := []Run{
+		{Experiment: "e", Sweep: "s", RunID: "r1", Commit: "abc", ConfigHash: "h", Dataset: "cmnist", Model: "mlp:390,390", SearchModel: "mlp:390,390",
+			Method: "maple/irmv1", Objective: "irmv1", Settings: "recipe maple-reference; outer-on val", Seed: 2, Supervision: "environments",
+			Selection: "val worst-group accuracy", GroupsInSelection: true, SelectedIterate: 7, SelectedStep: 113, TestAcc: 70.15, TestWorst: 66.8639,
+			ValWorst: 70.3896, Minutes: 24.38, Precision: "f32", Backend: "OpenBLAS", Threads: 2, KeptWeights: &k, ConflictWeight: &c, KeepPct: &p},
+		{Experiment: "e", Sweep: "s", RunID: "r2", ConfigHash: "h2", Dataset: "cmnist", Method: "erm", Seed: 1, Supervision: "none", TestAcc: 14.1},
+	}
+	var b strings.Builder
+	if err := WriteRuns(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := ParseCSV(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := RunsOf(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b2 strings.Builder
+	if err := WriteRuns(&b2, back); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != b2.String() {
+		t.Fatalf("round trip differs:\n%s\n%s", b.String(), b2.String())
+	}
+	if back[1].KeptWeights != nil || back[1].ConflictWeight != nil || back[0].ConflictWeight == nil || *back[0].ConflictWeight != 47.25 {
+		t.Fatalf("optional columns: %+v %+v", back[0], back[1])
+	}
+}
