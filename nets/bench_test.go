@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/maple-ood/maple/internal/yardstick"
 )
 
 // The paper's ColoredMNIST MLP: 392 -> 390 -> 390 -> 1.
@@ -63,9 +66,36 @@ func peakRSS() float64 {
 	return 0
 }
 
+// sgemm is the reference product, through Gemm.
+func sgemm(m, n, k int, a, b, c []float32) { Gemm(false, false, m, n, k, 1, a, k, b, n, 0, c, n) }
+
 func gflops(b *testing.B, flops float64) {
 	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/op")
+}
+
+// againstSGEMM runs op b.N times, each call after one call of an SGEMM of
+// the first layer's shape for the same batch (n x 392 times 392 x 390),
+// so that the reference and the operation see the same load, and reports
+// the operation's mean and median rates (op of flops each), the
+// reference's best, median and worst, and the median over the best
+// (yardstick.Report). Only op's calls count in ns/op.
+func againstSGEMM(b *testing.B, n int, flops float64, op func()) {
+	ref := yardstick.NewSGEMM(sgemm, n, 390, benchIn.Size())
+	op() // warm-up: buffers, primitives
+	var calls []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		ref.Call()
+		b.StartTimer()
+		t := time.Now()
+		op()
+		calls = append(calls, time.Since(t))
+	}
+	b.StopTimer()
+	gflops(b, flops)
+	yardstick.Report{Op: yardstick.Rates(flops, calls), Ref: ref.Rates()}.ReportTo(b, "op")
 }
 
 // BenchmarkSGEMM measures the raw SGEMM of the BLAS in use at the shape of
@@ -101,11 +131,7 @@ func BenchmarkMLPForward(b *testing.B) {
 			m, theta, x, _ := benchSetup(b, n)
 			logits := make([]float32, n)
 			fwd, _ := gemmFLOPs(m)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				m.Forward(theta, x, n, logits)
-			}
-			gflops(b, fwd*float64(n))
+			againstSGEMM(b, n, fwd*float64(n), func() { m.Forward(theta, x, n, logits) })
 		})
 	}
 }
@@ -121,11 +147,7 @@ func BenchmarkMLPForwardBackward(b *testing.B) {
 				Losses(BCE, logits, y[lo:hi], 1, nil, cot)
 			}
 			fwd, bwd := gemmFLOPs(m)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				m.Backprop(theta, x, n, fill, grad)
-			}
-			gflops(b, (fwd+bwd)*float64(n))
+			againstSGEMM(b, n, (fwd+bwd)*float64(n), func() { m.Backprop(theta, x, n, fill, grad) })
 			b.ReportMetric(peakRSS(), "peak-MiB")
 		})
 	}
@@ -145,9 +167,5 @@ func BenchmarkMLPForwardJVP(b *testing.B) {
 	fwd, _ := gemmFLOPs(m)
 	// Tangent GEMMs: X dW for the first layer, dH W + H dW after it.
 	tflops := fwd + 2*fwd - 2*392*390
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		m.JVP(theta, x, n, dir, logits, tan)
-	}
-	gflops(b, tflops*float64(n))
+	againstSGEMM(b, n, tflops*float64(n), func() { m.JVP(theta, x, n, dir, logits, tan) })
 }
