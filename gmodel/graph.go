@@ -2,6 +2,10 @@ package gmodel
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"unsafe"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -28,9 +32,15 @@ type graph struct {
 	g    *G.ExprGraph
 	vm   G.VM
 
-	x, params, cot, dir any // backing slices ([]float32 or []float64)
+	x, params, cot, dir any  // backing slices ([]float32 or []float64)
+	reuse               bool // the next run may write into the last run's registers
+	ran                 bool // vm has run and holds its registers
 	logits, tangent     *G.Node
 	grads               G.Nodes
+
+	// fill writes the cotangents of the logits (a gradient graph's
+	// cotOp calls it during the run): fill(logits, cot), []T each.
+	fill func(logits, cot any)
 }
 
 // newGraph builds and compiles the graph of kind for rows inputs.
@@ -63,9 +73,19 @@ func newGraph(a Arch, dt tensor.Dtype, in dataset.Shape, k int, kind graphKind, 
 		return nil, fmt.Errorf("the logits have shape %v, want (%d, %d)", s, rows, k)
 	}
 	gr.logits = logits
-	if kind != kindForward {
+	switch kind {
+	case kindVJP:
 		ct, cb := newTensor(dt, []int{rows, k})
 		gr.cot = cb
+		u, err := G.ApplyOp(&cotOp{gr: gr, out: ct}, logits)
+		if err != nil {
+			return nil, err
+		}
+		if gr.grads, err = G.Backpropagate(G.Nodes{logits}, G.Nodes{u}, ps); err != nil {
+			return nil, err
+		}
+	case kindJVP:
+		ct, _ := newTensor(dt, []int{rows, k})
 		u := G.NewMatrix(g, dt, G.WithShape(rows, k), G.WithName("cot"), G.WithValue(ct))
 		cost, err := G.Sum(must(G.HadamardProd(logits, u)))
 		if err != nil {
@@ -74,31 +94,48 @@ func newGraph(a Arch, dt tensor.Dtype, in dataset.Shape, k int, kind graphKind, 
 		if gr.grads, err = G.Grad(cost, ps...); err != nil {
 			return nil, err
 		}
-		if kind == kindJVP {
-			// J dir = d/du <J^T u, dir>: the derivative of a linear
-			// function of u, whatever u's value (zero here).
-			db := newSlice(dt, total)
-			gr.dir = db
-			var terms G.Nodes
-			for i, v := range paramNodes(g, dt, a.Params, db, "_dir") {
-				terms = append(terms, must(G.Sum(must(G.HadamardProd(gr.grads[i], v)))))
-			}
-			s := terms[0]
-			if len(terms) > 1 {
-				if s, err = G.ReduceAdd(terms); err != nil {
-					return nil, err
-				}
-			}
-			jv, err := G.Grad(s, u)
-			if err != nil {
+		// J dir = d/du <J^T u, dir>: the derivative of a linear
+		// function of u, whatever u's value (zero here).
+		db := newSlice(dt, total)
+		gr.dir = db
+		var terms G.Nodes
+		for i, v := range paramNodes(g, dt, a.Params, db, "_dir") {
+			terms = append(terms, must(G.Sum(must(G.HadamardProd(gr.grads[i], v)))))
+		}
+		s := terms[0]
+		if len(terms) > 1 {
+			if s, err = G.ReduceAdd(terms); err != nil {
 				return nil, err
 			}
-			gr.tangent = jv[0]
+		}
+		jv, err := G.Grad(s, u)
+		if err != nil {
+			return nil, err
+		}
+		gr.tangent = jv[0]
+	}
+	if kind == kindJVP {
+		// Only what the logits and the tangent need: not the gradient's
+		// own products, which the tangent's derivative does not read.
+		gr.vm = G.NewTapeMachine(g)
+	} else {
+		gr.vm = G.NewTapeMachine(g)
+	}
+	gr.reuse = true
+	for _, n := range g.AllNodes() {
+		if op := n.Op(); op != nil && !slices.Contains(reuseOps, opName(op)) {
+			gr.reuse = false
 		}
 	}
-	gr.vm = G.NewTapeMachine(g)
 	return gr, nil
 }
+
+// reuseOps are the ops that take the memory a register held in the last
+// run only when its shape is theirs (a machine's registers serve nodes of
+// several shapes in turn); TestGraphsReused checks a graph of them. Others
+// (im2colOp) write into whatever they are given: graphs with them start
+// each run from empty registers.
+var reuseOps = []string{"cotOp", "constantScalar", "elemBinOp", "elemUnaryOp", "linAlgBinOp", "repeatOp", "reshapeOp", "sizeOp", "sumOp"}
 
 // paramNodes adds one input node per parameter, shaped as declared and
 // backed by consecutive stretches of backing (a []float32 or []float64),
@@ -122,21 +159,57 @@ func must(n *G.Node, err error) *G.Node {
 	return n
 }
 
-// run copies theta, x, and the cotangents or direction into the graph's
-// tensors and runs it.
-func run[T nets.Float](gr *graph, theta, x, cot, dir []T) {
+// run copies theta, x and the direction into the graph's tensors and
+// runs it; a gradient graph calls its fill for the cotangents.
+func run[T nets.Float](gr *graph, theta, x, dir []T) {
 	copy(gr.params.([]T), theta)
 	copy(gr.x.([]T), x)
-	if cot != nil {
-		copy(gr.cot.([]T), cot)
-	}
 	if dir != nil {
 		copy(gr.dir.([]T), dir)
 	}
-	defer gr.vm.Reset()
+	if !gr.reuse || !gr.ran || !rewind(gr.vm) {
+		// The first run, a graph with ops that cannot reuse registers,
+		// or a machine this gorgonia does not let us rewind: registers
+		// allocated afresh.
+		gr.vm.Reset()
+	}
 	if err := gr.vm.RunAll(); err != nil {
+		gr.ran = false
 		panic(fmt.Sprintf("gorgonia graph of %d rows: %v", gr.rows, err))
 	}
+	gr.ran = true
+}
+
+// tapePC locates the program counter of gorgonia's tape machine: the
+// machine's type and the counter's offset, or ok false where it has none
+// (another gorgonia).
+var tapePC = sync.OnceValues(func() (reflect.Type, uintptr) {
+	t := reflect.TypeOf(G.NewTapeMachine).Out(0)
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		return nil, 0
+	}
+	f, ok := t.Elem().FieldByName("pc")
+	if !ok || f.Type.Kind() != reflect.Int || len(f.Index) != 1 {
+		return nil, 0
+	}
+	return t, f.Offset
+})
+
+// rewind sets a tape machine that has run back to its first instruction
+// and keeps its registers, so that the next run writes every value into
+// the memory of the last one (gorgonia's ops reuse a register that holds
+// a value of the right shape) instead of allocating it again, as Reset,
+// which clears the registers, makes it do. gorgonia has no method for
+// this; rewind reports false when it cannot find the machine's program
+// counter.
+func rewind(vm G.VM) bool {
+	t, off := tapePC()
+	v := reflect.ValueOf(vm)
+	if t == nil || v.Type() != t {
+		return false
+	}
+	*(*int)(unsafe.Add(v.UnsafePointer(), off)) = 0
+	return true
 }
 
 // value returns the data of n as []T.

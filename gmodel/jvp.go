@@ -100,7 +100,7 @@ func probe(name string, a Arch, in dataset.Shape, k int) jvpChoice {
 	}
 	var exact []float64
 	if err := safely(func() {
-		run(jg, theta, x, nil, dir)
+		run(jg, theta, x, dir)
 		exact = slices.Clone(value[float64](jg.tangent))
 	}); err != nil {
 		return refuse(fmt.Sprintf("its second derivative fails to run (%v)", err))

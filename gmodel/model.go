@@ -121,7 +121,7 @@ func (m *Model[T]) Forward(theta, x []T, n int, logits []T) {
 	d := m.in.Size()
 	m.chunks(n, func(lo, hi int) {
 		g := m.graph(kindForward, hi-lo)
-		run(g, theta, x[lo*d:hi*d], nil, nil)
+		run(g, theta, x[lo*d:hi*d], nil)
 		copy(logits[lo*m.k:hi*m.k], value[T](g.logits))
 	})
 }
@@ -136,11 +136,7 @@ func (m *Model[T]) Backprop(theta, x []T, n int, fill func(lo, hi int, logits, c
 	clear(grad)
 	d := m.in.Size()
 	m.chunks(n, func(lo, hi int) {
-		fg := m.graph(kindForward, hi-lo)
-		run(fg, theta, x[lo*d:hi*d], nil, nil)
-		cot := make([]T, (hi-lo)*m.k)
-		fill(lo, hi, value[T](fg.logits), cot)
-		m.vjpChunk(theta, x[lo*d:hi*d], hi-lo, cot, grad)
+		m.gradChunk(theta, x[lo*d:hi*d], hi-lo, func(logits, cot any) { fill(lo, hi, logits.([]T), cot.([]T)) }, grad)
 	})
 }
 
@@ -153,14 +149,17 @@ func (m *Model[T]) VJP(theta, x []T, n int, cot, grad []T) {
 	clear(grad)
 	d := m.in.Size()
 	m.chunks(n, func(lo, hi int) {
-		m.vjpChunk(theta, x[lo*d:hi*d], hi-lo, cot[lo*m.k:hi*m.k], grad)
+		m.gradChunk(theta, x[lo*d:hi*d], hi-lo, func(_, c any) { copy(c.([]T), cot[lo*m.k:hi*m.k]) }, grad)
 	})
 }
 
-// vjpChunk adds J^T cot of one chunk of rows to grad.
-func (m *Model[T]) vjpChunk(theta, x []T, rows int, cot, grad []T) {
+// gradChunk adds J^T cot of one chunk of rows to grad, in one run of the
+// gradient graph that calls fill for the cotangents cot of the logits.
+func (m *Model[T]) gradChunk(theta, x []T, rows int, fill func(logits, cot any), grad []T) {
 	vg := m.graph(kindVJP, rows)
-	run(vg, theta, x, cot, nil)
+	vg.fill = fill
+	defer func() { vg.fill = nil }()
+	run(vg, theta, x, nil)
 	addGrads(vg, grad)
 }
 
@@ -178,7 +177,7 @@ func (m *Model[T]) JVP(theta, x []T, n int, dir, logits, tan []T) {
 	d := m.in.Size()
 	m.chunks(n, func(lo, hi int) {
 		jg := m.graph(kindJVP, hi-lo)
-		run(jg, theta, x[lo*d:hi*d], nil, dir)
+		run(jg, theta, x[lo*d:hi*d], dir)
 		copy(logits[lo*m.k:hi*m.k], value[T](jg.logits))
 		copy(tan[lo*m.k:hi*m.k], value[T](jg.tangent))
 	})
