@@ -12,8 +12,10 @@ import (
 // BenchmarkStep times one training step's products (forward, then the
 // gradient of a loss) and one JVP of the search's model, 392-390-390-1
 // on a batch of 13500 (the kept set of a ColoredMNIST search at keep
-// 0.3), float32, for nets' mlp and gorgonia's g:mlp. Compare the two
-// with benchstat; run with -tags openblas for both on OpenBLAS.
+// 0.3), float32, for nets' mlp and gorgonia's g:mlp, each model called
+// once before it is timed. Compare the two with benchstat; both use
+// nets' BLAS (OpenBLAS with -tags openblas, oneDNN's products with
+// -tags openblas,onednn).
 func BenchmarkStep(b *testing.B) {
 	in, k, n := dataset.Shape{C: 392, H: 1, W: 1}, 1, 13500
 	ns, _ := nets.ParseSpec("mlp:390,390")
@@ -35,6 +37,10 @@ func BenchmarkStep(b *testing.B) {
 		name string
 		m    models.Model[float32]
 	}{{"nets", ref}, {"gorgonia", g}} {
+		// One call of each first: buffers and graphs are built once per
+		// model and batch size, and the figures are per call after that.
+		c.m.Backprop(theta, x, n, fill, grad)
+		c.m.JVP(theta, x, n, dir, f, tan)
 		b.Run("backprop/"+c.name, func(b *testing.B) {
 			for b.Loop() {
 				c.m.Backprop(theta, x, n, fill, grad)

@@ -117,7 +117,12 @@ func newGraph(a Arch, dt tensor.Dtype, in dataset.Shape, k int, kind graphKind, 
 	if kind == kindJVP {
 		// Only what the logits and the tangent need: not the gradient's
 		// own products, which the tangent's derivative does not read.
-		gr.vm = G.NewTapeMachine(g)
+		zero := G.NewConstant(0.0)
+		if dt == tensor.Float32 {
+			zero = G.NewConstant(float32(0))
+		}
+		gr.logits = must(G.Add(gr.logits, zero))
+		gr.vm = G.NewTapeMachine(g.SubgraphRoots(gr.logits, gr.tangent))
 	} else {
 		gr.vm = G.NewTapeMachine(g)
 	}
