@@ -58,16 +58,40 @@ func (l *dense[T]) forward(p, x, y []T, n int) {
 }
 
 func (l *dense[T]) backward(p, x, y, dy, dp, dx []T, n int) {
+	l.backwardGated(p, x, y, dy, dp, dx, n, false, nil)
+}
+
+// gateNext is the ReLU layer below a one-output head, whose input
+// cotangents the head's outer product gates and sums in the same pass.
+type gateNext[T Float] struct {
+	layer *dense[T]
+	y, db []T // that layer's forward output and bias gradient
+}
+
+// backwardGated is backward where dy may already be gated, with its
+// column sums added to db (masked), and where a one-output layer may gate
+// its input cotangents dx for the ReLU layer below and add their column
+// sums to that layer's bias gradient (next, nil for none): one pass over
+// dx instead of the outer product's and the mask's. The sums are the
+// ones maskColSum takes (the same rows per worker, added in the same
+// order), so the results are the same bits.
+func (l *dense[T]) backwardGated(p, x, y, dy, dp, dx []T, n int, masked bool, next *gateNext[T]) {
 	w, _ := l.split(p)
 	dw, db := l.split(dp)
-	l.part = maskColSum(dy, y, db, n, l.nout, l.relu, l.part)
+	if !masked {
+		l.part = maskColSum(dy, y, db, n, l.nout, l.relu, l.part)
+	}
 	if l.nout == 1 && n > 0 {
 		// A single output (the binary head): the products are a matrix-
 		// vector product and an outer product, memory-bound; a GEMM with
 		// one column wastes its blocking.
 		Gemv(true, n, l.nin, 1, x, l.nin, dy, 1, dw)
 		if dx != nil {
-			outer(dy, w, dx, n, l.nin)
+			if next != nil {
+				next.layer.part = outerGateSum(dy, w, dx, n, l.nin, next.y, next.db, next.layer.part)
+			} else {
+				outer(dy, w, dx, n, l.nin)
+			}
 		}
 		return
 	}
@@ -113,6 +137,29 @@ func outer[T Float](dy, w, dx []T, n, m int) {
 	})
 }
 
+// outerGateSum writes dx = dy w^T for a column dy (n) and a row w (m),
+// zeroed where the ReLU output y (n x m) is not positive, and adds the
+// column sums of the result to db: outer then maskColSum in one pass,
+// the sums split as maskColSum splits them.
+func outerGateSum[T Float](dy, w, dx []T, n, m int, y, db []T, part [][]T) [][]T {
+	part = partials(part, m)
+	used := make([]bool, len(part))
+	w = w[:m]
+	parallelFor(n, n*m, func(k, lo, hi int) {
+		used[k] = true
+		s := part[k][:m:m]
+		for i := lo; i < hi; i++ {
+			row, d := dx[i*m:i*m+m:i*m+m], dy[i]
+			for j := range row {
+				row[j] = d * w[j]
+			}
+			gateRowSum(row, y[i*m:i*m+m], s)
+		}
+	})
+	addPartials(part, used, db)
+	return part
+}
+
 // xavier fills w (fanIn x fanOut) from U(-a, a), a = sqrt(6/(fanIn+fanOut)).
 func xavier[T Float](w []T, fanIn, fanOut int, rng *rand.Rand) {
 	a := math.Sqrt(6 / float64(fanIn+fanOut))
@@ -152,16 +199,7 @@ func biasAct[T Float](y, b, gate []T, n, m int, relu bool) {
 // the result to db. part holds per-worker partial sums and is returned,
 // grown as needed.
 func maskColSum[T Float](dy, y, db []T, n, m int, relu bool, part [][]T) [][]T {
-	for len(part) < maxWorkers() {
-		part = append(part, nil)
-	}
-	for w := range part {
-		if cap(part[w]) < m {
-			part[w] = make([]T, m)
-		}
-		part[w] = part[w][:m]
-		clear(part[w])
-	}
+	part = partials(part, m)
 	used := make([]bool, len(part))
 	parallelFor(n, n*m, func(w, lo, hi int) {
 		used[w] = true
@@ -177,6 +215,28 @@ func maskColSum[T Float](dy, y, db []T, n, m int, relu bool, part [][]T) [][]T {
 			gateRowSum(row, y[i*m:i*m+m], s)
 		}
 	})
+	addPartials(part, used, db)
+	return part
+}
+
+// partials returns part with one cleared partial sum of m entries per
+// worker, grown as needed.
+func partials[T Float](part [][]T, m int) [][]T {
+	for len(part) < maxWorkers() {
+		part = append(part, nil)
+	}
+	for w := range part {
+		if cap(part[w]) < m {
+			part[w] = make([]T, m)
+		}
+		part[w] = part[w][:m]
+		clear(part[w])
+	}
+	return part
+}
+
+// addPartials adds the used workers' partial sums to db in worker order.
+func addPartials[T Float](part [][]T, used []bool, db []T) {
 	for w, s := range part {
 		if !used[w] {
 			continue
@@ -185,5 +245,4 @@ func maskColSum[T Float](dy, y, db []T, n, m int, relu bool, part [][]T) [][]T {
 			db[j] += v
 		}
 	}
-	return part
 }

@@ -344,15 +344,36 @@ func (m *Net[T]) Backprop(theta, x []T, n int, fill func(lo, hi int, logits, cot
 		m.forwardChunk(theta, xc, c)
 		dy := m.g[0][:c*k]
 		fill(lo, lo+c, m.acts[last][:c*k], dy)
+		masked := false
 		for i := last; i >= 0; i-- {
 			var dx []T
 			if i > 0 {
 				dx = m.g[(last-i+1)%2]
 			}
-			m.layers[i].backward(m.p(theta, i), m.input(i, xc), m.acts[i], dy, m.p(grad, i), dx, c)
-			dy = dx
+			d, ok := m.layers[i].(*dense[T])
+			if !ok {
+				m.layers[i].backward(m.p(theta, i), m.input(i, xc), m.acts[i], dy, m.p(grad, i), dx, c)
+				dy, masked = dx, false
+				continue
+			}
+			var next *gateNext[T]
+			if prev, ok := m.layerBelow(i); ok && d.nout == 1 && prev.relu {
+				_, db := prev.split(m.p(grad, i-1))
+				next = &gateNext[T]{layer: prev, y: m.acts[i-1], db: db}
+			}
+			d.backwardGated(m.p(theta, i), m.input(i, xc), m.acts[i], dy, m.p(grad, i), dx, c, masked, next)
+			dy, masked = dx, next != nil
 		}
 	}
+}
+
+// layerBelow returns layer i-1 when it is dense.
+func (m *Net[T]) layerBelow(i int) (*dense[T], bool) {
+	if i == 0 {
+		return nil, false
+	}
+	d, ok := m.layers[i-1].(*dense[T])
+	return d, ok
 }
 
 // VJP computes grad = J^T cot for output cotangents cot (n x K).
