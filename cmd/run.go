@@ -13,6 +13,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/tui"
@@ -178,7 +179,7 @@ func executeRun(ctx context.Context, f *Factory, r *runs.Run, opt session.Option
 		return nil
 	}
 	out := runs.NewOutcome(ctx, r.Config, sum)
-	out.Print(f.Err)
+	report.WriteOutcome(f.Err, out)
 	if asJSON {
 		b, _ := json.Marshal(out)
 		fmt.Fprintln(f.Out, string(b))

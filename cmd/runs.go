@@ -326,7 +326,7 @@ func evalRun(ctx context.Context, o *EvalOptions) error {
 	if err != nil {
 		return err
 	}
-	(&runs.Outcome{Result: res, RunID: cfg.ID, Status: core.StatusDone}).Print(f.Err)
+	report.WriteOutcome(f.Err, &runs.Outcome{Result: res, RunID: cfg.ID, Status: core.StatusDone})
 	if o.JSON {
 		return writeJSON(f, map[string]any{"file": path, "result": res})
 	}
@@ -409,7 +409,7 @@ func baselineLeft(ctx context.Context, f *Factory, dir string, cfg runs.Config) 
 	case err != nil:
 		return err
 	case sum != nil && sum.Status == core.StatusDone:
-		runs.NewOutcome(ctx, cfg, sum).Print(f.Err)
+		report.WriteOutcome(f.Err, runs.NewOutcome(ctx, cfg, sum))
 	default:
 		if sum == nil {
 			sum = &runs.Summary{Status: core.StatusInterrupted}

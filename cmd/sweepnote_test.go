@@ -9,6 +9,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/sweeps"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestTableSaysWhatIsMissing: a sweep's table that lacks cells says
@@ -43,7 +44,7 @@ func TestTableSaysWhatIsMissing(t *testing.T) {
 	}
 	done := run(0)
 	done.WriteSummary(&runs.Summary{Done: true, Status: core.StatusDone, Finished: time.Now(), BestValWorst: -1,
-		Result: &core.Result{Method: "erm", TestAcc: 0.5, TestWorst: 0.25, ValWorst: 0.3}})
+		Result: &train.Result{Method: "erm", TestAcc: 0.5, TestWorst: 0.25, ValWorst: 0.3}})
 	done.Close()
 	held := run(1) // running in another process: held
 	defer held.Close()

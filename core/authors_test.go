@@ -9,6 +9,7 @@ import (
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // The MAPLE code (x-zho14/MAPLE, cnn_mnist_probability_1step_irm.py) run
@@ -113,7 +114,7 @@ func TestAuthorsStages(t *testing.T) {
 		t.Fatal(err)
 	}
 	dims := []int{392, 390, 390, 1}
-	set, _ := ReferenceRecipe(DefaultSettings(), DefaultEval(), nil)
+	set, _ := ReferenceRecipe(DefaultSettings(), train.DefaultEval(), nil)
 	e, err := newEngine[float32](sp, set)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestAuthorsStages(t *testing.T) {
 	}
 	w99, buf99, w100 := torchMLP(a.get("w99"), dims), torchMLP(a.get("buf99"), dims), torchMLP(a.get("w100"), dims)
 
-	// Stage 1: the inner training (100 full-batch SGD steps, lr 0.1,
+	// train.Stage 1: the inner training (100 full-batch SGD steps, lr 0.1,
 	// momentum 0.9, no weight decay) from the same start on the same mask.
 	st, err := e.innerTrain(e.theta0, u, set.InnerLR)
 	if err != nil {
@@ -154,7 +155,7 @@ func TestAuthorsStages(t *testing.T) {
 		}
 	}
 
-	// Stage 2: the outer gradient at the code's theta_100. The code's
+	// train.Stage 2: the outer gradient at the code's theta_100. The code's
 	// IRMv1 risk is the mean over the 2 environments of (grad of 2 x the
 	// pooled mean loss w.r.t. the environment's scale)^2 = (1/2) sum_e
 	// g_e^2 with equal environment sizes; maple's is sum_e g_e^2, which
@@ -170,7 +171,7 @@ func TestAuthorsStages(t *testing.T) {
 		t.Errorf("outer gradient differs by %.2e (relative)", r)
 	}
 
-	// Stage 3: the hypergradient through the last step, from the code's
+	// train.Stage 3: the hypergradient through the last step, from the code's
 	// theta_99 and outer gradient: the code holds the weight sum constant.
 	hA := a.get("grad_subnet")
 	var diff [2]float64
@@ -185,7 +186,7 @@ func TestAuthorsStages(t *testing.T) {
 		t.Errorf("hypergradient: %.2e from the code's with --detach-sum, %.2e without: want the first below 1e-3 and far below the second", diff[0], diff[1])
 	}
 
-	// Stage 4: the keep-score update (gradient x straight-through
+	// train.Stage 4: the keep-score update (gradient x straight-through
 	// derivative, clip to norm 3, Adam lr 1.5, projection on the budget).
 	dmds, sb, sa := a.get("dmds"), a.get("scores_before"), a.get("scores_after")
 	s := make([]float64, len(sb))
@@ -231,10 +232,10 @@ func TestAuthorsStages(t *testing.T) {
 		t.Errorf("the IRMv1 scale made no difference to the update: --outer-scale would not be needed")
 	}
 
-	// Stage 5: the evaluation retraining (SGD lr 1, momentum 0.9, no
+	// train.Stage 5: the evaluation retraining (SGD lr 1, momentum 0.9, no
 	// weight decay, 200 steps from the search's initial parameters),
 	// test and full-training accuracy after every step.
-	_, es := ReferenceRecipe(DefaultSettings(), DefaultEval(), nil)
+	_, es := ReferenceRecipe(DefaultSettings(), train.DefaultEval(), nil)
 	curve := a.get("eval_curve")
 	codeTest, codeTrain := make([]float64, es.Steps), make([]float64, es.Steps)
 	for i := range codeTest {
@@ -271,22 +272,22 @@ func TestAuthorsStages(t *testing.T) {
 
 // authorsEvalCurve retrains es.Model on weights u from init (nil: seeded)
 // and returns the test and training accuracy after every step.
-func authorsEvalCurve(t *testing.T, sp *dataset.Splits, es EvalSettings, init []float32, u []float64) (test, train []float64) {
-	tr, err := newTrainer(sp, es, init)
+func authorsEvalCurve(t *testing.T, sp *dataset.Splits, es train.EvalSettings, init []float32, u []float64) (test, trainAcc []float64) {
+	tr, err := train.NewTrainer(sp, es, init)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tf := make([]float32, sp.Test.N)
 	for step := 1; step <= es.Steps; step++ {
-		if err := tr.weightedGrad(u); err != nil {
+		if err := tr.WeightedGrad(u); err != nil {
 			t.Fatal(err)
 		}
-		tr.opt.Step(tr.theta, tr.grad)
-		tr.net.Forward(tr.theta, sp.Test.X, sp.Test.N, tf)
-		test = append(test, accuracy(tf, 1, sp.Test).Avg)
-		train = append(train, accuracy(tr.logits32(), 1, sp.Train).Avg)
+		tr.Opt.Step(tr.Theta, tr.Grad)
+		tr.Net.Forward(tr.Theta, sp.Test.X, sp.Test.N, tf)
+		test = append(test, train.AccuracyOf(tf, 1, sp.Test).Avg)
+		trainAcc = append(trainAcc, train.AccuracyOf(tr.Logits32(), 1, sp.Train).Avg)
 	}
-	return test, train
+	return test, trainAcc
 }
 
 // referenceOf is the reference protocol's figure over a curve (index i

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 func birmCase(k int) (f []float64, lab Labels, pooled gaussPost, env map[int32]gaussPost, eps []float64) {
@@ -83,7 +84,7 @@ func TestBayesIRMPenaltyZeroWhenPosteriorsAgree(t *testing.T) {
 // reports the penalty's recipe.
 func TestBayesIRMTrains(t *testing.T) {
 	sp := tinySplits(40, 2, 8)
-	es := BaselineRecipe("bayesirm", DefaultEval(), nil)
+	es := BaselineRecipe("bayesirm", train.DefaultEval(), nil)
 	es.Model, es.Steps, es.EvalEvery, es.PenaltyAnneal = "mlp:8", 40, 5, 20
 	res, err := Baseline(context.Background(), sp, "bayesirm", es)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // birmCodeCase is a small problem with two environments of equal size
@@ -110,7 +111,7 @@ func TestBayesIRMCodeLR(t *testing.T) {
 // on validation; one training environment is refused with what to do.
 func TestBayesIRMCodeTrains(t *testing.T) {
 	sp := tinySplits(40, 2, 8)
-	es := BaselineRecipe("bayesirm-code", DefaultEval(), nil)
+	es := BaselineRecipe("bayesirm-code", train.DefaultEval(), nil)
 	if es.Steps != 1500 || es.Penalty != 1e4 || es.PenaltyAnneal != 200 || es.LR != 4e-4 || es.L2 != 1e-3 || es.Optimizer != "adam" {
 		t.Fatalf("recipe %+v", es)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/setting"
+	"github.com/maple-ood/maple/train"
 )
 
 // tinySplit makes a split of n samples of dimension d with two
@@ -464,7 +465,7 @@ func TestMaskEps(t *testing.T) {
 // hypergradient detaches the weight sum and its mask puts 1e-20 inside
 // the logarithms. Flags the person set keep their values.
 func TestReferenceRecipeFollowsCode(t *testing.T) {
-	set, es := ReferenceRecipe(DefaultSettings(), DefaultEval(), nil)
+	set, es := ReferenceRecipe(DefaultSettings(), train.DefaultEval(), nil)
 	for _, c := range []struct {
 		name      string
 		got, want any
@@ -481,8 +482,8 @@ func TestReferenceRecipeFollowsCode(t *testing.T) {
 			t.Errorf("%s: %v, the code's %v", c.name, c.got, c.want)
 		}
 	}
-	set, es = ReferenceRecipe(DefaultSettings(), DefaultEval(), map[string]bool{"EvalSettings.Momentum": true, "Settings.DetachSum": true})
-	if es.Momentum != DefaultEval().Momentum || set.DetachSum {
+	set, es = ReferenceRecipe(DefaultSettings(), train.DefaultEval(), map[string]bool{"EvalSettings.Momentum": true, "Settings.DetachSum": true})
+	if es.Momentum != train.DefaultEval().Momentum || set.DetachSum {
 		t.Errorf("fields given were overridden: eval momentum %g, detach-sum %v", es.Momentum, set.DetachSum)
 	}
 }
@@ -492,15 +493,15 @@ func TestReferenceRecipeFollowsCode(t *testing.T) {
 func TestCountsBounded(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		set  func(*Settings, *EvalSettings)
+		set  func(*Settings, *train.EvalSettings)
 		flag string
 	}{
-		{"outer iters", func(s *Settings, _ *EvalSettings) { s.OuterIters = 1e12 }, "Settings.OuterIters 1000000000000: want 1 to 1000000"},
-		{"inner steps", func(s *Settings, _ *EvalSettings) { s.InnerSteps = 2e6 }, "Settings.InnerSteps 2000000"},
-		{"eval steps", func(_ *Settings, e *EvalSettings) { e.Steps = 1e9 }, "EvalSettings.Steps 1000000000"},
+		{"outer iters", func(s *Settings, _ *train.EvalSettings) { s.OuterIters = 1e12 }, "Settings.OuterIters 1000000000000: want 1 to 1000000"},
+		{"inner steps", func(s *Settings, _ *train.EvalSettings) { s.InnerSteps = 2e6 }, "Settings.InnerSteps 2000000"},
+		{"eval steps", func(_ *Settings, e *train.EvalSettings) { e.Steps = 1e9 }, "EvalSettings.Steps 1000000000"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, e := DefaultSettings(), DefaultEval()
+			s, e := DefaultSettings(), train.DefaultEval()
 			c.set(&s, &e)
 			err := setting.First(s.Check(), e.Check())
 			if err == nil || !strings.Contains(err.Error(), c.flag) {

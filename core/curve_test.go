@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"testing"
+
+	"github.com/maple-ood/maple/train"
 )
 
 // TestResultCurve: a result's curve holds every validation check from
@@ -10,7 +12,7 @@ import (
 // oracle figures are its maxima: the validation worst-group's (the first
 // of equals) and the test worst-group's.
 func TestResultCurve(t *testing.T) {
-	es := DefaultEval()
+	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery = "mlp:4", 30, 5 // checks from step 3 (a tenth): 5, 10, ..., 30
 	sp := tinySplits(40, 2, 4)
 	for _, m := range []string{"erm", "lff", "mrm"} {

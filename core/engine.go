@@ -12,6 +12,7 @@ import (
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/setting"
+	"github.com/maple-ood/maple/train"
 )
 
 // engine is the MAPLE search over a float type T (float32 in use, float64
@@ -487,7 +488,7 @@ func (e *engine[T]) metrics(theta, outerLogits []T) *Snapshot {
 	}
 	tl := make([]T, e.test.n*e.k)
 	e.net.Forward(theta, e.test.x, e.test.n, tl)
-	va, ta := accuracy(vl, e.k, e.val.ds), accuracy(tl, e.k, e.test.ds)
+	va, ta := train.AccuracyOf(vl, e.k, e.val.ds), train.AccuracyOf(tl, e.k, e.test.ds)
 	return &Snapshot{ValAcc: va.Avg, ValWorst: va.Worst, TestAcc: ta.Avg, TestWorst: ta.Worst, ValGroups: va.PerGroup}
 }
 
@@ -636,7 +637,7 @@ type Engine struct {
 	Watched func() bool
 	// EvalEach, when set, trains the evaluation model on every iterate's
 	// weights u and records the figures on its snapshot (IterEval).
-	EvalEach *EvalSettings
+	EvalEach *train.EvalSettings
 	// Elapsed is the seconds spent on this search's iterations before
 	// Run (a resumed search sets it from its last record). Each snapshot's
 	// Elapsed adds the time of the iterations since, pauses excluded.
@@ -897,7 +898,7 @@ func (r *runLoop) evaluate(ctx context.Context, snap *Snapshot, before *State) e
 	if ev.SameInit {
 		init = e.theta0
 	}
-	res, err := WeightedERMFrom(ctx, e.sp, append([]float64(nil), e.u...), *ev, "maple", init)
+	res, err := train.WeightedERMFrom(ctx, e.sp, append([]float64(nil), e.u...), *ev, "maple", init)
 	r.active += time.Since(t1).Seconds()
 	if err != nil {
 		if rerr := e.restore(before); rerr != nil {

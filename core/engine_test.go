@@ -12,6 +12,7 @@ import (
 
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // scriptRec records everything and runs hooks after snapshots.
@@ -408,7 +409,7 @@ func TestLinearCase(t *testing.T) {
 	}
 	set := DefaultSettings()
 	set.Model, set.Objective = "linear", "rex"
-	es := DefaultEval()
+	es := train.DefaultEval()
 	es.Model = "linear"
 	ctx := context.Background()
 	e, err := New(sp, set)
@@ -416,7 +417,7 @@ func TestLinearCase(t *testing.T) {
 		t.Fatal(err)
 	}
 	runAll(t, e, &scriptRec{})
-	maple, err := WeightedERM(ctx, sp, e.Output().Weights(), es, "maple")
+	maple, err := train.WeightedERM(ctx, sp, e.Output().Weights(), es, "maple")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,8 +429,8 @@ func TestLinearCase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shM, _ := SpuriousShare(sp, maple.Theta)
-	shE, _ := SpuriousShare(sp, erm.Theta)
+	shM, _ := train.SpuriousShare(sp, maple.Theta)
+	shE, _ := train.SpuriousShare(sp, erm.Theta)
 	t.Logf("spurious share: erm %.4f maple %.4f; test acc: erm %.4f maple %.4f oracle %.4f", shE, shM, erm.TestAcc, maple.TestAcc, oracle.TestAcc)
 	if shE < 0.2 {
 		t.Errorf("ERM's spurious share %.3f: want clearly non-zero", shE)

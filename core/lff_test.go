@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestGCEFiniteDifference checks LfF's generalized cross-entropy gradient
@@ -70,7 +71,7 @@ func TestLfFWeightsFailures(t *testing.T) {
 		return ds
 	}
 	sp := &dataset.Splits{Name: "shortcut", Train: mk("train", 400), Val: mk("val", 100), Test: mk("test", 100)}
-	es := DefaultEval()
+	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery = "linear", 300, 10
 	es = BaselineRecipe("lff", es, map[string]bool{"eval-lr": true})
 	es.LR = 0.05 // a linear model on 400 samples: the recipe's 1e-3 is for an MLP over many epochs

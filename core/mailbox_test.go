@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/maple-ood/maple/setting"
+	"github.com/maple-ood/maple/train"
 )
 
 // Commands never block: thousands before Run, from inside the recorder
@@ -202,7 +203,7 @@ func TestIterateSelection(t *testing.T) {
 // The irmv1 and rex baselines take the IRM paper's recipe unless the
 // person set the field; other methods keep their settings.
 func TestBaselineRecipe(t *testing.T) {
-	def := DefaultEval()
+	def := train.DefaultEval()
 	got := BaselineRecipe("irmv1", def, map[string]bool{"EvalSettings.Steps": true})
 	if got.Optimizer != "adam" || got.LR != 4.898536566546834e-4 || got.Penalty != 91257.18613115903 || got.PenaltyAnneal != 190 ||
 		got.L2 != 1.1079456888570485e-3 || got.WeightDecay != 0 || got.Steps != def.Steps || got.Recipe == "" {
@@ -219,7 +220,7 @@ func TestBaselineRecipe(t *testing.T) {
 func TestEvalEachIter(t *testing.T) {
 	set := engineSettings("fixed")
 	e, _ := New(tinySplits(40, 2, 3), set)
-	es := DefaultEval()
+	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery, es.RefTrainAcc = "linear", 20, 5, 0.01
 	e.EvalEach = &es
 	rec := &scriptRec{}
@@ -256,7 +257,7 @@ func TestEvalEachIter(t *testing.T) {
 func TestEvalEachIterLeavesSearchAlone(t *testing.T) {
 	set := engineSettings("fixed")
 	set.Objective, set.DetachSum, set.MaskEps = "irmv1", true, 1e-20
-	es := DefaultEval()
+	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery, es.Momentum, es.SameInit = set.Model, 15, 1, 0.9, true
 	var states [2][]*State
 	var outs [2]*Output
@@ -289,13 +290,13 @@ func TestEvalEachIterLeavesSearchAlone(t *testing.T) {
 	}
 }
 
-// WithProgress is told at every validation check of a training run.
+// train.WithProgress is told at every validation check of a training run.
 func TestTrainingProgress(t *testing.T) {
 	sp := tinySplits(40, 2, 3)
-	es := DefaultEval()
+	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery, es.MinStep = "linear", 30, 10, 10
 	var steps []int
-	ctx := WithProgress(context.Background(), func(step, total int, _, _ float64) {
+	ctx := train.WithProgress(context.Background(), func(step, total int, _, _ float64) {
 		if total != 30 {
 			t.Errorf("total %d", total)
 		}

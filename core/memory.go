@@ -5,6 +5,7 @@ import (
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/setting"
+	"github.com/maple-ood/maple/train"
 )
 
 // maskEps is the range of Settings.MaskEps.
@@ -14,7 +15,7 @@ var maskEps = setting.Interval{Lo: 0, Hi: 0.01}
 // these settings needs on sp, without allocating any of it: the
 // features, the per-sample vectors, the parameter-sized copies of the
 // search and evaluation models, and their work buffers.
-func Memory(sp *dataset.Splits, method string, set Settings, ev EvalSettings) (int64, error) {
+func Memory(sp *dataset.Splits, method string, set Settings, ev train.EvalSettings) (int64, error) {
 	n, d := float64(sp.Train.N), float64(sp.Train.D)
 	all := float64(sp.Train.N + sp.Val.N + sp.Test.N)
 	bytes := all * d * 4 // features, float32

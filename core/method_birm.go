@@ -8,6 +8,7 @@ import (
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // bayesIRM is Bayesian Invariant Risk Minimization (Lin et al., CVPR
@@ -34,8 +35,8 @@ func (bayesIRM) ownFields() []string {
 // paper builds its ColoredMNIST experiments on it): Adam lr 4.898e-4, L2
 // 1.1079e-3, 501 steps, the penalty 91257.19 after 190 steps; posteriors
 // by Adam lr 0.01.
-func (bayesIRM) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
-	set := recipeSetter(keep)
+func (bayesIRM) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+	set := train.RecipeSetter(keep)
 	irmCodeSchedule(&es, set, true)
 	set("EvalSettings.MaskLR", func() { es.MaskLR = 0.01 })
 	es.Recipe = "BIRM (Lin et al. 2022) on the IRM code's schedule: Adam 4.898e-4, L2 1.1079e-3, penalty 91257.19 after 190, 501 steps"
@@ -148,7 +149,7 @@ func negELBO(loss nets.Loss, f []float64, lab Labels, k int, q gaussPost, eps []
 	return v, gMu, gRho
 }
 
-func (m bayesIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+func (m bayesIRM) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
 	lr := es.MaskLR
 	if lr == 0 {
 		lr = 0.01
@@ -156,7 +157,7 @@ func (m bayesIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings
 	if !(lr > 0) {
 		return nil, fmt.Errorf("bayesirm: the posteriors' learning rate %g must be positive", lr)
 	}
-	tr, err := newTrainer(sp, es, nil)
+	tr, err := train.NewTrainer(sp, es, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -173,13 +174,13 @@ func (m bayesIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings
 	rng := rand.New(rand.NewPCG(es.Seed, 0xb1e5))
 	eps := make([]float64, birmDraws)
 	fit := func(q gaussPost, a *adam, f []float64, r birmRows) gaussPost {
-		_, gm, gr := negELBO(tr.loss, f, lab, tr.k, q, eps, r)
+		_, gm, gr := negELBO(tr.Loss, f, lab, tr.K, q, eps, r)
 		x := []float64{q.Mu, q.Rho}
 		a.step(x, []float64{gm, gr}, lr, math.Inf(1))
 		return gaussPost{Mu: x[0], Rho: x[1]}
 	}
-	return tr.run(ctx, "bayesirm", func(step int) error {
-		f := tr.logits()
+	return tr.Run(ctx, "bayesirm", func(step int) error {
+		f := tr.Logits()
 		for i := range eps {
 			eps[i] = rng.NormFloat64()
 		}
@@ -192,14 +193,14 @@ func (m bayesIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings
 		if step >= es.PenaltyAnneal {
 			lam = es.Penalty
 		}
-		_, _, cot := birmObjective(tr.loss, f, lab, tr.k, pooled, env, eps, lam)
+		_, _, cot := birmObjective(tr.Loss, f, lab, tr.K, pooled, env, eps, lam)
 		// As the IRM code: divided by lam once lam > 1.
 		div := max(lam, 1)
 		for i := range cot {
 			cot[i] /= div
 		}
-		tr.cotGrad(cot)
-		tr.addL2(1 / div)
+		tr.CotGrad(cot)
+		tr.AddL2(1 / div)
 		return nil
 	})
 }

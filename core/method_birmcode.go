@@ -8,6 +8,7 @@ import (
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // bayesIRMCode is BayesianIRM as its authors' code trains it on
@@ -35,8 +36,8 @@ func (bayesIRMCode) ownFields() []string {
 
 // recipe is auto_CMNIST.sh's: Adam lr 4e-4, L2 1e-3 on the loss, the
 // penalty 10000 after 200 steps, 1500 full-batch steps.
-func (bayesIRMCode) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
-	set := recipeSetter(keep)
+func (bayesIRMCode) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+	set := train.RecipeSetter(keep)
 	set("EvalSettings.Optimizer", func() { es.Optimizer = "adam" })
 	set("EvalSettings.LR", func() { es.LR = 4e-4 })
 	set("EvalSettings.L2", func() { es.L2 = 1e-3 })
@@ -145,7 +146,7 @@ func birmCodeLR(lr float64, step, steps int) float64 {
 	return lr
 }
 
-func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
 	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
 	envs := make([]int32, 0, 2)
 	for e := range envSizes(lab.Env) {
@@ -155,19 +156,19 @@ func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es EvalSettin
 	if len(envs) < 2 {
 		return nil, fmt.Errorf("bayesirm-code: the training split has %d environment(s); its penalty compares two or more: choose a dataset with training environments", len(envs))
 	}
-	tr, err := newTrainer(sp, es, nil)
+	tr, err := train.NewTrainer(sp, es, nil)
 	if err != nil {
 		return nil, err
 	}
 	sd := birmCodeSDCoef / float64(len(lab.Y))
 	rng := rand.New(rand.NewPCG(es.Seed, 0xb1c0de))
-	step := newBirmCodeStep(tr.loss, lab, tr.k, envs)
+	step := newBirmCodeStep(tr.Loss, lab, tr.K, envs)
 	omega := make([][]float64, birmCodeDraws)
 	for d := range omega {
 		omega[d] = make([]float64, len(envs))
 	}
-	return tr.run(ctx, "bayesirm-code", func(it int) error {
-		tr.setLR(birmCodeLR(es.LR, it, es.Steps))
+	return tr.Run(ctx, "bayesirm-code", func(it int) error {
+		tr.SetLR(birmCodeLR(es.LR, it, es.Steps))
 		for _, om := range omega {
 			for p := range om {
 				om[p] = 1 + sd*rng.NormFloat64()
@@ -177,7 +178,7 @@ func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es EvalSettin
 		if it >= es.PenaltyAnneal {
 			lam = es.Penalty
 		}
-		_, _, cot := step.eval(tr.logits(), omega, lam)
+		_, _, cot := step.eval(tr.Logits(), omega, lam)
 		div := 1.0
 		if lam > 1 {
 			div = 1 + lam
@@ -185,8 +186,8 @@ func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es EvalSettin
 		for i := range cot {
 			cot[i] /= div
 		}
-		tr.cotGrad(cot)
-		tr.addL2(1 / div)
+		tr.CotGrad(cot)
+		tr.AddL2(1 / div)
 		return nil
 	})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // groupDRO is online group DRO (Sagawa et al. 2020): exponentiated-
@@ -17,8 +18,8 @@ func (groupDRO) Name() string { return "groupdro" }
 
 func (groupDRO) ownFields() []string { return []string{"EvalSettings.DROStep"} }
 
-func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
-	tr, err := newTrainer(sp, es, nil)
+func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
+	tr, err := train.NewTrainer(sp, es, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -31,10 +32,10 @@ func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) 
 	for g := range q {
 		q[g] = 1 / float64(ng)
 	}
-	return tr.run(ctx, "groupdro", func(int) error {
-		f := tr.logits()
+	return tr.Run(ctx, "groupdro", func(int) error {
+		f := tr.Logits()
 		l, d := make([]float64, n), make([]float64, len(f))
-		nets.Losses(tr.loss, f, sp.Train.Y, tr.k, l, d)
+		nets.Losses(tr.Loss, f, sp.Train.Y, tr.K, l, d)
 		lg := make([]float64, ng)
 		for i, g := range sp.Train.Group {
 			lg[g] += l[i] / cnt[g]
@@ -52,10 +53,10 @@ func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) 
 			q[g] /= z
 		}
 		for i := range d {
-			g := sp.Train.Group[i/tr.k]
+			g := sp.Train.Group[i/tr.K]
 			d[i] *= q[g] / cnt[g]
 		}
-		tr.cotGrad(d)
+		tr.CotGrad(d)
 		return nil
 	})
 }

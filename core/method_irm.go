@@ -5,6 +5,7 @@ import (
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // irmPenalty is ERM plus an invariance penalty, as the IRM paper's
@@ -31,31 +32,31 @@ func (irmPenalty) ownFields() []string {
 //   - rex: the same code and schedule with the REx variance penalty (the
 //     REx paper's ColoredMNIST experiments start from the IRM code; their
 //     own tuned values are not reproduced here).
-func (irmPenalty) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
-	set := recipeSetter(keep)
+func (irmPenalty) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+	set := train.RecipeSetter(keep)
 	irmCodeSchedule(&es, set, true)
 	es.Recipe = "IRM paper ColoredMNIST code (Arjovsky et al. 2019)"
 	return es
 }
 
-func (m irmPenalty) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
-	tr, err := newTrainer(sp, es, nil)
+func (m irmPenalty) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
+	tr, err := train.NewTrainer(sp, es, nil)
 	if err != nil {
 		return nil, err
 	}
 	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
-	pen := Objective{Name: m.name, Loss: tr.loss, K: tr.k}
+	pen := Objective{Name: m.name, Loss: tr.Loss, K: tr.K}
 	// As the IRM code: the loss is the mean over training environments
 	// of each one's mean loss, and the IRMv1 penalty the mean over them
 	// of each one's squared scale gradient (the objective sums them).
 	envN := envSizes(lab.Env)
 	nEnv := float64(len(envN))
-	return tr.run(ctx, m.name, func(step int) error {
-		f := tr.logits()
+	return tr.Run(ctx, m.name, func(step int) error {
+		f := tr.Logits()
 		c0, c1 := make([]float64, len(f)), make([]float64, len(f))
-		nets.Losses(tr.loss, f, lab.Y, tr.k, nil, c0)
+		nets.Losses(tr.Loss, f, lab.Y, tr.K, nil, c0)
 		for i := range c0 {
-			c0[i] /= nEnv * envN[lab.Env[i/tr.k]]
+			c0[i] /= nEnv * envN[lab.Env[i/tr.K]]
 		}
 		if _, err := pen.Eval(f, lab, c1); err != nil {
 			return err
@@ -74,27 +75,17 @@ func (m irmPenalty) Train(ctx context.Context, sp *dataset.Splits, es EvalSettin
 		for i := range c0 {
 			c0[i] = (c0[i] + lam*c1[i]) / max(lam, 1)
 		}
-		tr.cotGrad(c0)
-		tr.addL2(1 / max(lam, 1))
+		tr.CotGrad(c0)
+		tr.AddL2(1 / max(lam, 1))
 		return nil
 	})
-}
-
-// recipeSetter returns set(field, apply), which applies a recipe's value
-// unless the person set the field (keep holds the fields they set).
-func recipeSetter(keep map[string]bool) func(field string, apply func()) {
-	return func(field string, apply func()) {
-		if !keep[field] {
-			apply()
-		}
-	}
 }
 
 // irmCodeSchedule applies the IRM code's ColoredMNIST optimiser
 // (Arjovsky et al. 2019, colored_mnist/main.py): Adam lr 4.898e-4, L2
 // 1.1079e-3 on the loss, no weight decay, 501 full-batch steps, and with
 // penalty its penalty 91257.19 after 190 annealing steps.
-func irmCodeSchedule(es *EvalSettings, set func(string, func()), penalty bool) {
+func irmCodeSchedule(es *train.EvalSettings, set func(string, func()), penalty bool) {
 	set("EvalSettings.Optimizer", func() { es.Optimizer = "adam" })
 	set("EvalSettings.LR", func() { es.LR = 4.898536566546834e-4 })
 	set("EvalSettings.L2", func() { es.L2 = 1.1079456888570485e-3 })

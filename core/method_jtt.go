@@ -5,6 +5,7 @@ import (
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // jtt is Just Train Twice (Liu et al. 2021): ERM for es.JTTSteps, then
@@ -15,32 +16,32 @@ func (jtt) Name() string { return "jtt" }
 
 func (jtt) ownFields() []string { return []string{"EvalSettings.JTTSteps", "EvalSettings.JTTUp"} }
 
-func (jtt) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+func (jtt) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
 	n := sp.Train.N
 	first := es
 	first.Steps = es.JTTSteps
-	tr, err := newTrainer(sp, first, nil)
+	tr, err := train.NewTrainer(sp, first, nil)
 	if err != nil {
 		return nil, err
 	}
-	all := ones(n)
-	err = runStage(ctx, Stage{Name: "ERM, to find the errors to upweight", N: 1, Of: 2}, first.Steps, func(int) error {
-		if err := tr.weightedGrad(all); err != nil {
+	all := train.Ones(n)
+	err = train.RunStage(ctx, train.Stage{Name: "ERM, to find the errors to upweight", N: 1, Of: 2}, first.Steps, func(int) error {
+		if err := tr.WeightedGrad(all); err != nil {
 			return err
 		}
-		tr.opt.Step(tr.theta, tr.grad)
+		tr.Opt.Step(tr.Theta, tr.Grad)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	f := tr.logits()
+	f := tr.Logits()
 	u := make([]float64, n)
 	for i := range u {
 		u[i] = 1
-		if nets.Predict(f, tr.k, i) != sp.Train.Y[i] {
+		if nets.Predict(f, tr.K, i) != sp.Train.Y[i] {
 			u[i] = es.JTTUp
 		}
 	}
-	return WeightedERM(ctx, sp, u, es, "jtt")
+	return train.WeightedERM(ctx, sp, u, es, "jtt")
 }

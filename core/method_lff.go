@@ -7,6 +7,7 @@ import (
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // lff is Learning from Failure (Nam et al., NeurIPS 2020): a biased model
@@ -27,8 +28,8 @@ func (lff) ownFields() []string { return []string{"EvalSettings.LfFQ", "EvalSett
 // recipe is the paper's ColoredMNIST recipe (Nam et al. 2020, section 4
 // and appendix; alinlab/LfF's train.py): Adam at lr 1e-3, q = 0.7, EMA
 // decay 0.7.
-func (lff) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
-	set := recipeSetter(keep)
+func (lff) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+	set := train.RecipeSetter(keep)
 	set("EvalSettings.Optimizer", func() { es.Optimizer = "adam" })
 	set("EvalSettings.LR", func() { es.LR = 1e-3 })
 	set("EvalSettings.WeightDecay", func() { es.WeightDecay = 0 })
@@ -36,7 +37,7 @@ func (lff) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
 	return es
 }
 
-func (m lff) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+func (m lff) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
 	q, decay := es.LfFQ, es.LfFEMA
 	if q == 0 {
 		q = 0.7
@@ -47,25 +48,25 @@ func (m lff) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*R
 	if !(q > 0 && q <= 1) || !(decay >= 0 && decay < 1) {
 		return nil, fmt.Errorf("lff: q %g must be in (0, 1] and the EMA decay %g in [0, 1)", q, decay)
 	}
-	deb, err := newTrainer(sp, es, nil)
+	deb, err := train.NewTrainer(sp, es, nil)
 	if err != nil {
 		return nil, err
 	}
 	esB := es
 	esB.Seed = es.Seed + 1 // the biased model starts elsewhere
-	bia, err := newTrainer(sp, esB, nil)
+	bia, err := train.NewTrainer(sp, esB, nil)
 	if err != nil {
 		return nil, err
 	}
-	n, k, y := sp.Train.N, deb.k, sp.Train.Y
+	n, k, y := sp.Train.N, deb.K, sp.Train.Y
 	emaB, emaD := make([]float64, n), make([]float64, n)
 	w := make([]float64, n)
 	lb, ld := make([]float64, n), make([]float64, n)
 	db, dd := make([]float64, n*k), make([]float64, n*k) // the two models' logit cotangents, reused every step
-	res, err := deb.run(ctx, "lff", func(step int) error {
-		fb, fd := bia.logits(), deb.logits()
-		nets.Losses(bia.loss, fb, y, k, lb, nil)
-		nets.Losses(deb.loss, fd, y, k, ld, dd)
+	res, err := deb.Run(ctx, "lff", func(step int) error {
+		fb, fd := bia.Logits(), deb.Logits()
+		nets.Losses(bia.Loss, fb, y, k, lb, nil)
+		nets.Losses(deb.Loss, fd, y, k, ld, dd)
 		for i := range emaB {
 			emaB[i] = decay*emaB[i] + (1-decay)*lb[i]
 			emaD[i] = decay*emaD[i] + (1-decay)*ld[i]
@@ -83,14 +84,14 @@ func (m lff) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*R
 		for i := range db {
 			db[i] /= float64(n)
 		}
-		bia.cotGrad(db)
-		bia.opt.Step(bia.theta, bia.grad)
+		bia.CotGrad(db)
+		bia.Opt.Step(bia.Theta, bia.Grad)
 		// The debiased model: cross-entropy weighted by W (the mean, as
 		// the authors' code takes it).
 		for i := range dd {
 			dd[i] *= w[i/k] / float64(n)
 		}
-		deb.cotGrad(dd)
+		deb.CotGrad(dd)
 		return nil
 	})
 	if res != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // mrm is Modular Risk Minimization (Zhang et al., ICML 2021, "Can
@@ -35,8 +36,8 @@ func (mrm) ownFields() []string {
 // logits from 3 (keep probability 0.95) by Adam lr 0.1; sparsity
 // coefficient alpha 0.1 (--penalty; maple's choice: the paper's value is in
 // no source reachable here; 1 pruned every weight of the linear case).
-func (mrm) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
-	set := recipeSetter(keep)
+func (mrm) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+	set := train.RecipeSetter(keep)
 	irmCodeSchedule(&es, set, false)
 	set("EvalSettings.Penalty", func() { es.Penalty = 0.1 })
 	set("EvalSettings.MaskLR", func() { es.MaskLR = 0.1 })
@@ -47,7 +48,7 @@ func (mrm) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
 // mrmLogit0 is the mask logits' start: keep probability 0.95.
 const mrmLogit0 = 3.0
 
-func (m mrm) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+func (m mrm) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
 	alpha, maskLR, keepFrac := es.Penalty, es.MaskLR, es.MaskKeep
 	if maskLR == 0 {
 		maskLR = 0.1
@@ -55,46 +56,46 @@ func (m mrm) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*R
 	if !(alpha >= 0) || !(maskLR > 0) || !(keepFrac >= 0 && keepFrac <= 1) {
 		return nil, fmt.Errorf("mrm: the sparsity coefficient %g must be at least 0, the mask learning rate %g positive and the kept fraction %g in [0, 1]", alpha, maskLR, keepFrac)
 	}
-	// Stage 1: the full network by ERM.
-	full, err := newTrainer(sp, es, nil)
+	// train.Stage 1: the full network by ERM.
+	full, err := train.NewTrainer(sp, es, nil)
 	if err != nil {
 		return nil, err
 	}
-	theta0 := slices.Clone(full.theta)
+	theta0 := slices.Clone(full.Theta)
 	ones := make([]float64, sp.Train.N)
 	for i := range ones {
 		ones[i] = 1
 	}
-	err = runStage(ctx, Stage{Name: "ERM of the full network", N: 1, Of: 3}, es.Steps, func(int) error {
-		if err := full.weightedGrad(ones); err != nil {
+	err = train.RunStage(ctx, train.Stage{Name: "ERM of the full network", N: 1, Of: 3}, es.Steps, func(int) error {
+		if err := full.WeightedGrad(ones); err != nil {
 			return err
 		}
-		full.opt.Step(full.theta, full.grad)
+		full.Opt.Step(full.Theta, full.Grad)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	// Stage 2: the mask logits, the weights frozen.
-	wm := weightMask(full.net)
+	// train.Stage 2: the mask logits, the weights frozen.
+	wm := weightMask(full.Net)
 	mk := newMasker(wm, rand.New(rand.NewPCG(es.Seed, 0x3a5c)))
 	pi := make([]float64, len(mk.idx))
 	for j := range pi {
 		pi[j] = mrmLogit0
 	}
 	piAdam := newAdam(len(pi))
-	masked, grad := make([]float32, len(full.theta)), make([]float32, len(full.theta))
-	n, k, y := sp.Train.N, full.k, sp.Train.Y
-	err = runStage(ctx, Stage{Name: "the mask's logits, the weights frozen", N: 2, Of: 3}, es.Steps, func(int) error {
+	masked, grad := make([]float32, len(full.Theta)), make([]float32, len(full.Theta))
+	n, k, y := sp.Train.N, full.K, sp.Train.Y
+	err = train.RunStage(ctx, train.Stage{Name: "the mask's logits, the weights frozen", N: 2, Of: 3}, es.Steps, func(int) error {
 		z, dzdpi := logitMask(pi, mk.noise(), 1)
-		f := maskedForward(full.net, sp.Train.X, n, k, full.theta, mk.idx, z, masked)
+		f := maskedForward(full.Net, sp.Train.X, n, k, full.Theta, mk.idx, z, masked)
 		c := make([]float64, len(f))
-		nets.Losses(full.loss, f, y, k, nil, c)
+		nets.Losses(full.Loss, f, y, k, nil, c)
 		cot := make([]float32, len(c))
 		for i, v := range c {
 			cot[i] = float32(v / float64(n))
 		}
-		gz := maskedVJP(full.net, sp.Train.X, n, full.theta, mk.idx, z, masked, cot, grad)
+		gz := maskedVJP(full.Net, sp.Train.X, n, full.Theta, mk.idx, z, masked, cot, grad)
 		g := mrmLogitGrad(pi, gz, dzdpi, alpha)
 		for _, v := range g {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -108,23 +109,23 @@ func (m mrm) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*R
 		return nil, err
 	}
 	keep := binaryMask(pi, keepFrac)
-	// Stage 3: the subnetwork from theta0, by ERM, selected on validation.
-	sub, err := newTrainer(sp, es, theta0)
+	// train.Stage 3: the subnetwork from theta0, by ERM, selected on validation.
+	sub, err := train.NewTrainer(sp, es, theta0)
 	if err != nil {
 		return nil, err
 	}
 	for j, p := range mk.idx {
 		if !keep[j] {
-			sub.theta[p] = 0
+			sub.Theta[p] = 0
 		}
 	}
-	res, err := sub.run(ctx, "mrm", func(int) error {
-		if err := sub.weightedGrad(ones); err != nil {
+	res, err := sub.Run(ctx, "mrm", func(int) error {
+		if err := sub.WeightedGrad(ones); err != nil {
 			return err
 		}
 		for j, p := range mk.idx {
 			if !keep[j] {
-				sub.grad[p] = 0 // pruned weights stay at zero
+				sub.Grad[p] = 0 // pruned weights stay at zero
 			}
 		}
 		return nil

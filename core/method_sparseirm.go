@@ -9,6 +9,7 @@ import (
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 // sparseIRM is Sparse Invariant Risk Minimization (Zhou et al., ICML
@@ -45,8 +46,8 @@ func (sparseIRM) ownFields() []string {
 // from 1, keep 0.95 of the weights, L2 1e-3, penalty 10000 after 200
 // steps, 1500 steps, the scores moving from 28% of the steps and the
 // budget reaching its target at 60%.
-func (m sparseIRM) recipe(es EvalSettings, keep map[string]bool) EvalSettings {
-	set := recipeSetter(keep)
+func (m sparseIRM) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+	set := train.RecipeSetter(keep)
 	set("EvalSettings.Optimizer", func() { es.Optimizer = "adam" })
 	set("EvalSettings.LR", func() { es.LR = 6e-4 })
 	set("EvalSettings.L2", func() { es.L2 = 1e-3 })
@@ -69,7 +70,7 @@ const (
 	gumbelEps    = 1e-20 // inside the mask's logarithms, as the code
 )
 
-func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
 	keepFrac, maskLR := es.MaskKeep, es.MaskLR
 	if keepFrac == 0 {
 		keepFrac = 0.95
@@ -80,11 +81,11 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSetting
 	if !(keepFrac > 0 && keepFrac <= 1) || !(maskLR > 0) {
 		return nil, fmt.Errorf("%s: the kept fraction %g must be in (0, 1] and the score learning rate %g positive", m.Name(), keepFrac, maskLR)
 	}
-	tr, err := newTrainer(sp, es, nil)
+	tr, err := train.NewTrainer(sp, es, nil)
 	if err != nil {
 		return nil, err
 	}
-	wm := weightMask(tr.net)
+	wm := weightMask(tr.Net)
 	mk := newMasker(wm, rand.New(rand.NewPCG(es.Seed, 0x5ba7)))
 	s := make([]float64, len(mk.idx))
 	for i := range s {
@@ -92,7 +93,7 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSetting
 	}
 	sAdam := newAdam(len(s))
 	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
-	pen := Objective{Name: m.penalty, Loss: tr.loss, K: tr.k}
+	pen := Objective{Name: m.penalty, Loss: tr.Loss, K: tr.K}
 	envN := envSizes(lab.Env)
 	nEnv := float64(len(envN))
 	// The code's NLL and penalty scales: irmv1's NLL is the mean over
@@ -110,10 +111,10 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSetting
 	if m.penalty == "irmv1" {
 		penScale = 1 / nEnv
 	}
-	masked := make([]float32, len(tr.theta))
+	masked := make([]float32, len(tr.Theta))
 	evalRng := rand.New(rand.NewPCG(es.Seed, 0xe7a1))
-	tr.view = func() []float32 { // a binary mask drawn from s, as the code's fix_subnet
-		copy(masked, tr.theta)
+	tr.View = func() []float32 { // a binary mask drawn from s, as the code's fix_subnet
+		copy(masked, tr.Theta)
 		for j, p := range mk.idx {
 			if !(evalRng.Float64() < s[j]) {
 				masked[p] = 0
@@ -123,14 +124,14 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSetting
 	}
 	steps := float64(es.Steps)
 	// The step's buffers, allocated once.
-	nk := sp.Train.N * tr.k
+	nk := sp.Train.N * tr.K
 	c0, c1, cot, gs := make([]float64, nk), make([]float64, nk), make([]float32, nk), make([]float64, len(s))
-	res, err := tr.run(ctx, m.Name(), func(step int) error {
+	res, err := tr.Run(ctx, m.Name(), func(step int) error {
 		t := float64(step) / steps
 		temp := 1 / ((1-sparseTFloor)*(1-t) + sparseTFloor)
 		z, dzds := scoreMask(s, mk.noise(), temp)
-		f := maskedForward(tr.net, sp.Train.X, sp.Train.N, tr.k, tr.theta, mk.idx, z, masked)
-		nets.Losses(tr.loss, f, lab.Y, tr.k, nil, c0)
+		f := maskedForward(tr.Net, sp.Train.X, sp.Train.N, tr.K, tr.Theta, mk.idx, z, masked)
+		nets.Losses(tr.Loss, f, lab.Y, tr.K, nil, c0)
 		if _, err := pen.Eval(f, lab, c1); err != nil {
 			return err
 		}
@@ -145,13 +146,13 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es EvalSetting
 		// The code's loss: the NLL + L2 sum theta² + lam times the
 		// penalty, divided by 1 + lam once lam > 1.
 		for i := range c0 {
-			cot[i] = float32((c0[i]*nllScale[i/tr.k] + lam*c1[i]*penScale) / div)
+			cot[i] = float32((c0[i]*nllScale[i/tr.K] + lam*c1[i]*penScale) / div)
 		}
-		gz := maskedVJP(tr.net, sp.Train.X, sp.Train.N, tr.theta, mk.idx, z, masked, cot, tr.grad)
+		gz := maskedVJP(tr.Net, sp.Train.X, sp.Train.N, tr.Theta, mk.idx, z, masked, cot, tr.Grad)
 		for j := range gs {
 			gs[j] = gz[j] * dzds[j]
 		}
-		tr.addL2(1 / div)
+		tr.AddL2(1 / div)
 		if t >= sparseStart {
 			lr := maskLR * 0.5 * (1 + math.Cos(math.Pi*t)) // cosine_lr
 			sAdam.step(s, gs, lr, math.Inf(1))

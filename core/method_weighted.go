@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/train"
 )
 
 // weightedMethod is weighted ERM with fixed per-sample weights: erm (every
@@ -14,8 +15,8 @@ type weightedMethod struct{ name string }
 
 func (m weightedMethod) Name() string { return m.name }
 
-func (m weightedMethod) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
-	u := ones(sp.Train.N)
+func (m weightedMethod) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
+	u := train.Ones(sp.Train.N)
 	if m.name == "upweight" {
 		cnt := make([]float64, len(sp.Train.GroupNames))
 		for _, g := range sp.Train.Group {
@@ -25,7 +26,7 @@ func (m weightedMethod) Train(ctx context.Context, sp *dataset.Splits, es EvalSe
 			u[i] = 1 / cnt[g]
 		}
 	}
-	return WeightedERM(ctx, sp, u, es, m.name)
+	return train.WeightedERM(ctx, sp, u, es, m.name)
 }
 
 // oracle is ERM on the dataset's variant without the spurious signal.
@@ -33,11 +34,11 @@ type oracle struct{}
 
 func (oracle) Name() string { return "oracle" }
 
-func (oracle) Train(ctx context.Context, sp *dataset.Splits, es EvalSettings) (*Result, error) {
+func (oracle) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
 	if sp.Oracle == nil {
 		return nil, fmt.Errorf("dataset %s has no oracle variant", sp.Name)
 	}
-	r, err := WeightedERM(ctx, sp.Oracle, ones(sp.Oracle.Train.N), es, "oracle")
+	r, err := train.WeightedERM(ctx, sp.Oracle, train.Ones(sp.Oracle.Train.N), es, "oracle")
 	if r != nil {
 		r.Dataset = sp.Name
 	}

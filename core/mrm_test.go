@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/models"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestMRMLogitGradientFiniteDifference checks MRM's stage-2 gradient in
@@ -60,7 +61,7 @@ func TestMRMLogitGradientFiniteDifference(t *testing.T) {
 // retraining), and without a fraction the mask is sigmoid(pi) > 1/2.
 func TestMRMKeepsFraction(t *testing.T) {
 	sp := tinySplits(40, 2, 7)
-	es := BaselineRecipe("mrm", DefaultEval(), nil)
+	es := BaselineRecipe("mrm", train.DefaultEval(), nil)
 	es.Model, es.Steps, es.EvalEvery, es.MaskKeep = "mlp:16", 30, 5, 0.3
 	res, err := Baseline(context.Background(), sp, "mrm", es)
 	if err != nil {

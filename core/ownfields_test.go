@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/maple-ood/maple/train"
 )
 
 // TestMethodOwnFields: each method reads exactly the method-specific
@@ -14,7 +16,7 @@ import (
 // what the method trains, changing any other of MethodFields changes
 // nothing, bit for bit.
 func TestMethodOwnFields(t *testing.T) {
-	es := DefaultEval()
+	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery, es.JTTSteps, es.PenaltyAnneal = "mlp:4", 30, 5, 10, 10
 	es.MinStep = es.Steps // the last step is selected: every step shows
 	es.Penalty = 0.1      // mrm's recipe: at 1000 it prunes every weight at any mask learning rate
@@ -26,7 +28,7 @@ func TestMethodOwnFields(t *testing.T) {
 	if len(changed) != len(MethodFields) {
 		t.Fatalf("MethodFields has %d fields, the test changes %d", len(MethodFields), len(changed))
 	}
-	train := func(m string, es EvalSettings) string {
+	train := func(m string, es train.EvalSettings) string {
 		r, err := Baseline(context.Background(), sp, m, es)
 		if err != nil {
 			t.Fatalf("%s: %v", m, err)
@@ -57,6 +59,6 @@ func TestMethodOwnFields(t *testing.T) {
 		}
 	}
 	if got, own := MethodsReading("EvalSettings.LR"); own || got != nil {
-		t.Errorf("MethodsReading(EvalSettings.LR) = %v, %v: every method reads it", got, own)
+		t.Errorf("MethodsReading(train.EvalSettings.LR) = %v, %v: every method reads it", got, own)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/train"
 )
 
 var updatePinned = flag.Bool("update", false, "rewrite testdata/pinned-weights.golden")
@@ -70,7 +71,7 @@ func TestPinnedWeights(t *testing.T) {
 			got = append(got, fmt.Sprintf("maple:%s%s %s", obj, map[string]string{"detach": "+detach"}[opt], pinHash(o.W, o.S, o.Keep)))
 		}
 	}
-	es := DefaultEval()
+	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery, es.JTTSteps, es.PenaltyAnneal = "mlp:4", 30, 5, 10, 10
 	sp := tinySplits(40, 2, 4)
 	sp.Oracle = tinySplits(40, 2, 5)
@@ -78,7 +79,7 @@ func TestPinnedWeights(t *testing.T) {
 		if m == "maple" {
 			continue
 		}
-		variants := []EvalSettings{es}
+		variants := []train.EvalSettings{es}
 		if HasBaselineRecipe(m) { // the IRM code's recipe: Adam, L2, its penalty schedule
 			variants = append(variants, BaselineRecipe(m, es, map[string]bool{"EvalSettings.Steps": true, "EvalSettings.PenaltyAnneal": true}))
 		}

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/maple-ood/maple/train"
+)
 
 // Snapshot is what the engine reports after each outer iteration (one
 // line of metrics.jsonl; see docs/ARCHITECTURE.md). It owns all its
@@ -54,13 +58,13 @@ type Snapshot struct {
 // weights: its validation-selected figures and, when asked for, the
 // reference protocol's (test-selected) figure.
 type IterEval struct {
-	ValAcc    float64          `json:"val_acc"`
-	ValWorst  float64          `json:"val_worst_group_acc"`
-	TestAcc   float64          `json:"test_acc"`
-	TestWorst float64          `json:"test_worst_group_acc"`
-	Step      int              `json:"selected_step"`
-	Reference *ReferenceFigure `json:"reference_protocol,omitempty"`
-	Last      *LastStep        `json:"last_step,omitempty"`
+	ValAcc    float64                `json:"val_acc"`
+	ValWorst  float64                `json:"val_worst_group_acc"`
+	TestAcc   float64                `json:"test_acc"`
+	TestWorst float64                `json:"test_worst_group_acc"`
+	Step      int                    `json:"selected_step"`
+	Reference *train.ReferenceFigure `json:"reference_protocol,omitempty"`
+	Last      *train.LastStep        `json:"last_step,omitempty"`
 }
 
 // TopSample is one heavily weighted training sample.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/models"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestMaskedGradientFiniteDifference checks the gradients of a masked
@@ -81,7 +82,7 @@ func TestMaskedGradientFiniteDifference(t *testing.T) {
 // spread), and its scores respect the budget.
 func TestSparseIRMKeepsBudget(t *testing.T) {
 	sp := tinySplits(60, 2, 5)
-	es := BaselineRecipe("sparseirm", DefaultEval(), nil)
+	es := BaselineRecipe("sparseirm", train.DefaultEval(), nil)
 	es.Model, es.Steps, es.EvalEvery, es.PenaltyAnneal, es.MaskKeep = "mlp:64,64", 60, 5, 20, 0.4
 	es.MinStep = 40 // after the budget reached its target (60% of the steps)
 	res, err := Baseline(context.Background(), sp, "sparseirm", es)
@@ -129,7 +130,7 @@ func TestSparseIRMRexPenalty(t *testing.T) {
 	for i := range sp.Train.Env {
 		sp.Train.Env[i] = int32(i % 2)
 	}
-	es := DefaultEval()
+	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery, es.MinStep, es.PenaltyAnneal = "mlp:4", 30, 5, 30, 0
 	train := func(method string, penalty float64) []float32 {
 		t.Helper()

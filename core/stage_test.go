@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/maple-ood/maple/train"
 )
 
 // TestStages: the baselines that train before their validated training
@@ -16,21 +18,21 @@ func TestStages(t *testing.T) {
 	sp := tinySplits(40, 2, 7)
 	for _, tc := range []struct {
 		method string
-		steps  func(*EvalSettings) // sets the stages' steps to 6
-		want   []string            // the stages, with their steps
+		steps  func(*train.EvalSettings) // sets the stages' steps to 6
+		want   []string                  // the stages, with their steps
 	}{
-		{method: "mrm", steps: func(es *EvalSettings) { es.Steps = 6 },
+		{method: "mrm", steps: func(es *train.EvalSettings) { es.Steps = 6 },
 			want: []string{"1/3 ERM of the full network: 6 steps", "2/3 the mask's logits, the weights frozen: 6 steps"}},
-		{method: "jtt", steps: func(es *EvalSettings) { es.JTTSteps = 6 },
+		{method: "jtt", steps: func(es *train.EvalSettings) { es.JTTSteps = 6 },
 			want: []string{"1/2 ERM, to find the errors to upweight: 6 steps"}},
 	} {
-		es := BaselineRecipe(tc.method, DefaultEval(), nil)
+		es := BaselineRecipe(tc.method, train.DefaultEval(), nil)
 		es.Model, es.EvalEvery = "mlp:8", 2
 		tc.steps(&es)
 		t.Run(tc.method+" reports its stages", func(t *testing.T) {
 			var got []string
-			next := map[Stage]int{}
-			ctx := WithStageProgress(context.Background(), func(st Stage, step, steps int) {
+			next := map[train.Stage]int{}
+			ctx := train.WithStageProgress(context.Background(), func(st train.Stage, step, steps int) {
 				if next[st]++; next[st] != step {
 					t.Fatalf("stage %v: step %d after %d", st, step, next[st]-1)
 				}
@@ -49,7 +51,7 @@ func TestStages(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			steps := 0
-			ctx = WithStageProgress(ctx, func(st Stage, step, _ int) {
+			ctx = train.WithStageProgress(ctx, func(st train.Stage, step, _ int) {
 				steps++
 				if step == 2 {
 					cancel()

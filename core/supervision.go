@@ -3,7 +3,7 @@ package core
 // Supervision names the labels beyond the class label y that a method's
 // training (or a search's outer objective) reads. Model selection is a
 // separate matter: every method is selected on the validation split's
-// worst-group accuracy where it has groups (Result.Criterion).
+// worst-group accuracy where it has groups (train.Result.Criterion).
 type Supervision string
 
 // The kinds of supervision, from none to the most.

@@ -15,6 +15,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
 )
 
 // Run is one row of runs.csv: a finished run of an experiment.
@@ -186,7 +187,7 @@ func row(exp, id string, cfg *runs.Config, sum *runs.Summary) Run {
 
 // selection names a result's selection criterion and tells whether it
 // reads group labels (worst-group accuracy does).
-func selection(r *core.Result) (string, bool) {
+func selection(r *train.Result) (string, bool) {
 	c := r.Criterion
 	if c == "" {
 		c = "val worst-group accuracy"

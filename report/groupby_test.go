@@ -10,6 +10,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestGroupBy pools runs by a setting whatever their other settings, and
@@ -25,7 +26,7 @@ func TestGroupBy(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer r.Close()
-		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: acc, TestWorst: acc / 2, ValWorst: acc}})
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{TestAcc: acc, TestWorst: acc / 2, ValWorst: acc}})
 		if err := os.WriteFile(r.Path(runs.SummaryFile), b, 0o600); err != nil {
 			t.Fatal(err)
 		}

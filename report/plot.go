@@ -21,6 +21,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
 )
 
 // palette colours the lines of a plot, one per series.
@@ -131,7 +132,7 @@ func Plot(dir, out string, warn func(string)) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var result *core.Result // the finished training's, with its curve
+	var result *train.Result // the finished training's, with its curve
 	if sum != nil && sum.Result != nil && len(sum.Result.Curve) > 0 {
 		result = sum.Result
 	}
@@ -193,7 +194,7 @@ type figure struct {
 // validation worst-group accuracy (what selects) and accuracy, the test
 // figures beside them (dashed: never used to select), and the selected
 // step.
-func trainingPlot(title string, r *core.Result) (*plot.Plot, error) {
+func trainingPlot(title string, r *train.Result) (*plot.Plot, error) {
 	var vw, va, tw, ta plotter.XYs
 	for _, c := range r.Curve {
 		x := float64(c.Step)

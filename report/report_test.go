@@ -17,6 +17,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
 )
 
 func TestMeanSD(t *testing.T) {
@@ -86,7 +87,7 @@ func TestPlot(t *testing.T) {
 	lines = lines[:0]
 	for i := 1; i <= 4; i++ {
 		s := core.Snapshot{Iter: i, Total: 4, OuterRisk: 1, GroupNames: []string{"a"}, GroupFrac: []float64{1}, Hist: [][]int{{1}}, HistEdges: []float64{0, 1},
-			IterEval: &core.IterEval{ValWorst: 0.1 * float64(i), TestAcc: 0.2, Reference: &core.ReferenceFigure{TestAcc: 0.3}}}
+			IterEval: &core.IterEval{ValWorst: 0.1 * float64(i), TestAcc: 0.2, Reference: &train.ReferenceFigure{TestAcc: 0.3}}}
 		b, _ := json.Marshal(s)
 		lines = append(lines, string(b))
 	}
@@ -123,11 +124,11 @@ func TestPlot(t *testing.T) {
 // checks with the selected step marked; a search's final weighted ERM
 // comes as a figure beside the search's.
 func TestPlotTraining(t *testing.T) {
-	var curve []core.CheckPoint
+	var curve []train.CheckPoint
 	for step := 10; step <= 100; step += 10 {
-		curve = append(curve, core.CheckPoint{Step: step, ValAcc: 0.6, ValWorst: 0.5 - math.Abs(float64(step-40))/200, TestAcc: 0.55, TestWorst: 0.3})
+		curve = append(curve, train.CheckPoint{Step: step, ValAcc: 0.6, ValWorst: 0.5 - math.Abs(float64(step-40))/200, TestAcc: 0.55, TestWorst: 0.3})
 	}
-	res := &core.Result{SelectedStep: 40, Curve: curve}
+	res := &train.Result{SelectedStep: 40, Curve: curve}
 	base, err := runs.Create(t.TempDir(), runs.Config{Method: "lff"})
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +177,7 @@ func TestPlotSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.5 + 0.1*float64(i)}})
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{TestAcc: 0.5 + 0.1*float64(i)}})
 		os.WriteFile(r.Path(runs.SummaryFile), b, 0o644)
 		r.Close()
 	}
@@ -190,7 +191,7 @@ func TestPlotSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.9}})
+	b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{TestAcc: 0.9}})
 	os.WriteFile(r.Path(runs.SummaryFile), b, 0o644)
 	r.Close()
 	for _, tc := range []struct {
@@ -243,7 +244,7 @@ func TestTableKeepsVariantsApart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: c.acc}})
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{TestAcc: c.acc}})
 		os.WriteFile(r.Path(runs.SummaryFile), b, 0o644)
 		r.Close()
 	}
@@ -283,7 +284,7 @@ func TestTableNeverPoolsUnlikeRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: c.acc}})
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{TestAcc: c.acc}})
 		os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
 		r.Close()
 	}
@@ -314,7 +315,7 @@ func TestRunsPerRow(t *testing.T) {
 	dir := t.TempDir()
 	kept := 0.375
 	for i, seed := range []uint64{1, 2} {
-		res := &core.Result{TestAcc: 0.5 + 0.1*float64(i)}
+		res := &train.Result{TestAcc: 0.5 + 0.1*float64(i)}
 		if i == 1 {
 			res.KeptWeights = &kept
 		}
@@ -350,7 +351,7 @@ func TestTableKeptColumn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for i, seed := range []uint64{1, 2} {
-				res := &core.Result{TestAcc: 0.5}
+				res := &train.Result{TestAcc: 0.5}
 				if tc.kept != nil {
 					res.KeptWeights = &tc.kept[i]
 				}
@@ -412,7 +413,7 @@ func TestTableNamesWhatItLeavesOut(t *testing.T) {
 	dir := t.TempDir()
 	var ids []string
 	for i, seed := range []uint64{1, 2} {
-		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.5}})
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{TestAcc: 0.5}})
 		if i == 1 {
 			b = b[:len(b)/2]
 		}
@@ -439,10 +440,10 @@ func TestTableHasEvals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.6}})
+	b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{TestAcc: 0.6}})
 	os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
 	r.Close()
-	if _, err := runs.WriteEval(r.Dir, "mlp:8", &core.Result{Model: "mlp:8", TestAcc: 0.7}); err != nil {
+	if _, err := runs.WriteEval(r.Dir, "mlp:8", &train.Result{Model: "mlp:8", TestAcc: 0.7}); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := Table(dir, "")
@@ -466,10 +467,10 @@ func TestListHasEvals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: 0.6, TestWorst: 0.5}})
+	b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{TestAcc: 0.6, TestWorst: 0.5}})
 	os.WriteFile(r.Path(runs.SummaryFile), b, 0o600)
 	r.Close()
-	if _, err := runs.WriteEval(r.Dir, "mlp:8", &core.Result{Model: "mlp:8", TestAcc: 0.7, TestWorst: 0.65}); err != nil {
+	if _, err := runs.WriteEval(r.Dir, "mlp:8", &train.Result{Model: "mlp:8", TestAcc: 0.7, TestWorst: 0.65}); err != nil {
 		t.Fatal(err)
 	}
 	in := runs.Stat(r.Dir)
@@ -576,7 +577,7 @@ func TestTableOverSweeps(t *testing.T) {
 		seed  uint64
 		acc   float64
 	}{{"a", 1, 0.5}, {"b", 2, 0.6}, {"b", 3, 0.7}, {"c", 4, 0.1}} {
-		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{TestAcc: c.acc}})
+		b, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{TestAcc: c.acc}})
 		finishedRunIn(t, dir, c.sweep, c.seed, i, b)
 	}
 	for _, tc := range []struct {

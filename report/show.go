@@ -120,7 +120,7 @@ func WriteShow(w io.Writer, dir string) {
 			}
 		}
 		fmt.Fprintf(w, "summary (%s): ", sum.Status)
-		sum.Result.Report(w)
+		WriteResult(w, sum.Result)
 		if r := sum.Reference; r != nil {
 			fmt.Fprintf(w, "  oracle selection (reference protocol: the highest test accuracy over iterations and steps whose training accuracy exceeds %g; test-selected, not a result): %.4f at iterate %d, step %d\n",
 				r.MinTrain, r.TestAcc, r.Iter, r.Step)

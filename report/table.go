@@ -12,9 +12,9 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/sweeps"
+	"github.com/maple-ood/maple/train"
 )
 
 // Row is one line of a results table: a dataset and method over seeds.
@@ -184,7 +184,7 @@ func Table(runsDir string, names ...string) ([]Row, error) {
 		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
 			continue
 		}
-		add := func(key string, cfg *runs.Config, r *core.Result, eval bool) {
+		add := func(key string, cfg *runs.Config, r *train.Result, eval bool) {
 			a := groups[key]
 			if a == nil {
 				a = &acc{cfg: cfg, seen: map[uint64]bool{}, eval: eval}

@@ -22,21 +22,22 @@ import (
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/setting"
+	"github.com/maple-ood/maple/train"
 )
 
 // Config is run.json: everything needed to repeat or resume the run.
 type Config struct {
-	ID              string            `json:"id"`
-	Version         string            `json:"version"`
-	Commit          string            `json:"commit,omitempty"` // the VCS revision of the binary
-	Started         time.Time         `json:"started"`
-	Dataset         loaders.Spec      `json:"dataset"`
-	Method          string            `json:"method"` // maple or a baseline
-	Settings        core.Settings     `json:"settings"`
-	Eval            core.EvalSettings `json:"eval"`
-	CheckpointEvery int               `json:"checkpoint_every"` // outer iterations between checkpoints
-	Args            []string          `json:"args,omitempty"`   // the command line that started it
-	Sweep           string            `json:"sweep,omitempty"`  // the sweep this run is a cell of
+	ID              string             `json:"id"`
+	Version         string             `json:"version"`
+	Commit          string             `json:"commit,omitempty"` // the VCS revision of the binary
+	Started         time.Time          `json:"started"`
+	Dataset         loaders.Spec       `json:"dataset"`
+	Method          string             `json:"method"` // maple or a baseline
+	Settings        core.Settings      `json:"settings"`
+	Eval            train.EvalSettings `json:"eval"`
+	CheckpointEvery int                `json:"checkpoint_every"` // outer iterations between checkpoints
+	Args            []string           `json:"args,omitempty"`   // the command line that started it
+	Sweep           string             `json:"sweep,omitempty"`  // the sweep this run is a cell of
 	// Name, Tags and Note are for people (--name, --tag, --note; maple tag
 	// edits them later): never part of what the run computes (Hash).
 	Name string   `json:"name,omitempty"`
@@ -130,7 +131,7 @@ func (c Config) Hash(withoutSeed bool) string {
 	} else {
 		// A search evaluates by plain weighted ERM: the baselines' own
 		// settings do not matter.
-		def := core.DefaultEval()
+		def := train.DefaultEval()
 		e.Penalty, e.PenaltyAnneal, e.DROStep, e.CVaRAlpha, e.JTTSteps, e.JTTUp = def.Penalty, def.PenaltyAnneal, def.DROStep, def.CVaRAlpha, def.JTTSteps, def.JTTUp
 	}
 	if withoutSeed {
@@ -140,7 +141,7 @@ func (c Config) Hash(withoutSeed bool) string {
 		Dataset any
 		Method  string
 		Search  core.Settings
-		Eval    core.EvalSettings
+		Eval    train.EvalSettings
 	}{d, c.Method, s, e})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:8])
@@ -335,7 +336,7 @@ func jsonField(field string) string {
 	case sect == "Settings":
 		sect, t = "settings", reflect.TypeFor[core.Settings]()
 	case sect == "EvalSettings":
-		sect, t = "eval", reflect.TypeFor[core.EvalSettings]()
+		sect, t = "eval", reflect.TypeFor[train.EvalSettings]()
 	default:
 		return field
 	}

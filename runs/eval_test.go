@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestEvalBaselineWeights: maple eval trains another model on the
@@ -28,7 +28,7 @@ func TestEvalBaselineWeights(t *testing.T) {
 	for i := range u {
 		u[i] = 0.1 + float64(i%7)/3
 	}
-	if err := WriteSampleWeights(r.Dir, &r.Config, &core.Result{SampleWeights: u}, sp.Train); err != nil {
+	if err := WriteSampleWeights(r.Dir, &r.Config, &train.Result{SampleWeights: u}, sp.Train); err != nil {
 		t.Fatal(err)
 	}
 	_, got, _, err := Eval(context.Background(), r.Dir, "mlp:8", 0, Overrides{}, nil)
@@ -37,7 +37,7 @@ func TestEvalBaselineWeights(t *testing.T) {
 	}
 	es := cfg.Eval
 	es.Model = "mlp:8"
-	want, err := core.WeightedERM(context.Background(), sp, u, es, "lff")
+	want, err := train.WeightedERM(context.Background(), sp, u, es, "lff")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sbinet/npyio/npy"
+
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
-	"github.com/sbinet/npyio/npy"
+	"github.com/maple-ood/maple/train"
 )
 
 // Export is export.json: what a set of exported weights is.
@@ -69,7 +71,7 @@ func WriteExports(dir string, cfg *Config, status core.Status, iteration int, ou
 // (LfF's W = CE_b / (CE_b + CE_d)) as maple writes a search's: u.npy and
 // weights.npy hold them, keep_prob.npy and mask.npy are all ones, and
 // export.json says whose they are.
-func WriteSampleWeights(dir string, cfg *Config, res *core.Result, train *dataset.Dataset) error {
+func WriteSampleWeights(dir string, cfg *Config, res *train.Result, train *dataset.Dataset) error {
 	if len(res.SampleWeights) != train.N {
 		return fmt.Errorf("%d sample weights for %d training samples", len(res.SampleWeights), train.N)
 	}
@@ -151,7 +153,7 @@ func writeExports(dir string, cfg *Config, status core.Status, iteration int, ou
 
 // WriteEval writes the result of `maple eval ID --model SPEC` into the
 // run directory as eval-<spec>.json and returns its path.
-func WriteEval(dir, model string, res *core.Result) (string, error) {
+func WriteEval(dir, model string, res *train.Result) (string, error) {
 	name := "eval-" + strings.NewReplacer(":", "_", ",", "-").Replace(model) + ".json"
 	path := filepath.Join(dir, name)
 	return path, WriteJSONAtomic(path, res)
@@ -161,7 +163,7 @@ func WriteEval(dir, model string, res *core.Result) (string, error) {
 // result (its Model names the architecture).
 type EvalFile struct {
 	File   string
-	Result core.Result
+	Result train.Result
 }
 
 // ReadEvals reads the maple eval results stored beside the run in dir, in
@@ -171,7 +173,7 @@ func ReadEvals(dir string) ([]EvalFile, []error) {
 	var out []EvalFile
 	var errs []error
 	for _, p := range paths {
-		var r core.Result
+		var r train.Result
 		b, err := os.ReadFile(p)
 		if err == nil {
 			err = json.Unmarshal(b, &r)
@@ -259,7 +261,7 @@ func ReadExport(dir string) (*Export, error) {
 // Eval trains model by weighted ERM on the learned weights of the run in
 // dir (steps > 0 replaces the run's evaluation steps), writes the result
 // to eval-<model>.json in the run, and returns it and the file's path.
-func Eval(ctx context.Context, dir, model string, steps int, ov Overrides, progress io.Writer) (*Config, *core.Result, string, error) {
+func Eval(ctx context.Context, dir, model string, steps int, ov Overrides, progress io.Writer) (*Config, *train.Result, string, error) {
 	cfg, err := ReadConfig(dir)
 	if err != nil {
 		return nil, nil, "", err
@@ -284,7 +286,7 @@ func Eval(ctx context.Context, dir, model string, steps int, ov Overrides, progr
 	if _, err := core.Memory(sp, "erm", cfg.Settings, es); err != nil {
 		return nil, nil, "", err
 	}
-	res, err := core.WeightedERM(ctx, sp, u, es, method)
+	res, err := train.WeightedERM(ctx, sp, u, es, method)
 	if err != nil {
 		return nil, nil, "", err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/setting"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestFlagError: core names fields; every user-facing message names the
@@ -67,7 +68,7 @@ func TestEveryFieldHasARow(t *testing.T) {
 		"EvalSettings.Seed":   true, // the run's --seed
 		"EvalSettings.Recipe": true, // the recipe's name, written by the recipe
 	}
-	for prefix, v := range map[string]any{"Settings.": core.Settings{}, "EvalSettings.": core.EvalSettings{}} {
+	for prefix, v := range map[string]any{"Settings.": core.Settings{}, "EvalSettings.": train.EvalSettings{}} {
 		ty := reflect.TypeOf(v)
 		for i := range ty.NumField() {
 			path := prefix + ty.Field(i).Name

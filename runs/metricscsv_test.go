@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestExportMetricsCSV: one row per recorded iteration, a column per
@@ -28,7 +29,7 @@ func TestExportMetricsCSV(t *testing.T) {
 		s := core.Snapshot{Iter: i, Total: 3, OuterRisk: 0.5 / float64(i), GroupNames: []string{"a", "b"}, GroupFrac: []float64{0.25 * float64(i), 1 - 0.25*float64(i)},
 			ValGroups: []float64{0.5, 0.75}, LR: core.LearningRates{Weight: 0.25, Keep: 0.05, Inner: 0.1}, Status: core.StatusRunning}
 		if i == 2 {
-			s.IterEval = &core.IterEval{TestAcc: 0.625, Reference: &core.ReferenceFigure{TestAcc: 0.7}}
+			s.IterEval = &core.IterEval{TestAcc: 0.625, Reference: &train.ReferenceFigure{TestAcc: 0.7}}
 		}
 		b, _ := json.Marshal(s)
 		lines = append(lines, string(b))
@@ -78,7 +79,7 @@ func TestExportTrainingCSV(t *testing.T) {
 	if _, err := ExportTrainingCSV(r.Dir, "", nil); err == nil || !strings.Contains(err.Error(), "no finished training") {
 		t.Errorf("a run without a result: %v", err)
 	}
-	res := &core.Result{SelectedStep: 20, Curve: []core.CheckPoint{{Step: 10, ValWorst: 0.25}, {Step: 20, ValAcc: 0.75, ValWorst: 0.5, TestAcc: 0.625, TestWorst: 0.125}, {Step: 25, ValWorst: 0.375}}}
+	res := &train.Result{SelectedStep: 20, Curve: []train.CheckPoint{{Step: 10, ValWorst: 0.25}, {Step: 20, ValAcc: 0.75, ValWorst: 0.5, TestAcc: 0.625, TestWorst: 0.125}, {Step: 25, ValWorst: 0.375}}}
 	if err := r.WriteSummary(&Summary{Done: true, Status: core.StatusDone, Result: res}); err != nil {
 		t.Fatal(err)
 	}

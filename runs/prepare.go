@@ -10,6 +10,7 @@ import (
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/models"
+	"github.com/maple-ood/maple/train"
 )
 
 // PrepareContext is Prepare that returns ctx's error as soon as ctx is
@@ -87,7 +88,7 @@ func prepare(c Config, progress io.Writer) (*dataset.Splits, error) {
 // final weighted ERM (or the baseline) with the run's identity, and on
 // the synthetic dataset with a linear model the linear-case figures.
 type Outcome struct {
-	*core.Result
+	*train.Result
 	RunID     string      `json:"run_id"`
 	Status    core.Status `json:"status"`
 	Objective string      `json:"objective,omitempty"`
@@ -104,7 +105,7 @@ type Outcome struct {
 
 // trainingText names how es trains, for people: "adam lr 0.001, 500
 // steps", with L2 and weight decay when set.
-func trainingText(es core.EvalSettings) string {
+func trainingText(es train.EvalSettings) string {
 	s := fmt.Sprintf("%s lr %g, %d steps", es.Optimizer, es.LR, es.Steps)
 	if es.L2 != 0 {
 		s += fmt.Sprintf(", L2 %g", es.L2)
@@ -120,7 +121,7 @@ func trainingText(es core.EvalSettings) string {
 func NewOutcome(ctx context.Context, cfg Config, s *Summary) *Outcome {
 	out := &Outcome{Result: s.Result, RunID: cfg.ID, Status: s.Status, Seconds: s.Seconds}
 	if out.Result == nil {
-		out.Result = &core.Result{Method: cfg.Method, Dataset: cfg.Dataset.Name}
+		out.Result = &train.Result{Method: cfg.Method, Dataset: cfg.Dataset.Name}
 	}
 	if cfg.Method == "maple" {
 		out.Objective = cfg.Settings.Objective
@@ -132,11 +133,11 @@ func NewOutcome(ctx context.Context, cfg Config, s *Summary) *Outcome {
 	if err != nil {
 		return out
 	}
-	if share, err := core.SpuriousShare(sp, s.Result.Theta); err == nil {
+	if share, err := train.SpuriousShare(sp, s.Result.Theta); err == nil {
 		out.SpuriousShare = &share
 		if cfg.Method != "erm" {
 			if erm, err := core.Baseline(ctx, sp, "erm", cfg.Eval); err == nil {
-				if es, err := core.SpuriousShare(sp, erm.Theta); err == nil {
+				if es, err := train.SpuriousShare(sp, erm.Theta); err == nil {
 					out.ERMSpuriousShare, out.ERMTestAcc = &es, &erm.TestAcc
 					out.ERMSettings = trainingText(cfg.Eval)
 				}
@@ -144,23 +145,6 @@ func NewOutcome(ctx context.Context, cfg Config, s *Summary) *Outcome {
 		}
 	}
 	return out
-}
-
-// Print writes the outcome for a person.
-func (o *Outcome) Print(w io.Writer) {
-	if o.Status != core.StatusDone {
-		fmt.Fprintf(w, "run %s: %s\n", o.RunID, o.Status)
-		return
-	}
-	fmt.Fprintf(w, "%s on %s (model %s, seed %d), ", o.Method, o.Dataset, o.Model, o.Seed)
-	o.Report(w)
-	if o.SpuriousShare != nil {
-		fmt.Fprintf(w, "  spurious share of the linear coefficient: %.4f", *o.SpuriousShare)
-		if o.ERMSpuriousShare != nil {
-			fmt.Fprintf(w, " (erm trained as this run's evaluation (%s): %.4f, erm test acc %.4f)", o.ERMSettings, *o.ERMSpuriousShare, *o.ERMTestAcc)
-		}
-		fmt.Fprintln(w)
-	}
 }
 
 // Continue says how to go on with the run of cfg that did not finish,
@@ -202,7 +186,7 @@ func Continue(runsDir string, s *Summary, cfg Config) string {
 // synthetic dataset, mlp:390,390 elsewhere; the evaluation model is the
 // search model).
 func DefaultConfig(name string) Config {
-	c := Config{Dataset: loaders.DefaultSpec(name), Method: "maple", Settings: core.DefaultSettings(), Eval: core.DefaultEval(), CheckpointEvery: 5}
+	c := Config{Dataset: loaders.DefaultSpec(name), Method: "maple", Settings: core.DefaultSettings(), Eval: train.DefaultEval(), CheckpointEvery: 5}
 	if name == "synthetic" {
 		c.Settings.Model = "linear"
 	}

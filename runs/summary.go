@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/train"
 )
 
 // Summary is summary.json.
@@ -24,15 +25,15 @@ type Summary struct {
 	Total int                `json:"total"`
 	// SelectedIter is the search iterate whose weights the evaluation
 	// trained on (validation-selected); 0: the weights after the last one.
-	SelectedIter int          `json:"selected_iter"`
-	Result       *core.Result `json:"result,omitempty"`
+	SelectedIter int           `json:"selected_iter"`
+	Result       *train.Result `json:"result,omitempty"`
 	// Reference is the reference protocol's figure over the search
 	// (--eval-each-iter with a training-accuracy threshold): the highest
 	// test accuracy over iterations and steps, "oracle selection
 	// (reference protocol)", never the result.
-	Reference *core.ReferenceFigure `json:"reference_protocol,omitempty"`
-	Finished  time.Time             `json:"finished"`
-	Seconds   float64               `json:"seconds"`
+	Reference *train.ReferenceFigure `json:"reference_protocol,omitempty"`
+	Finished  time.Time              `json:"finished"`
+	Seconds   float64                `json:"seconds"`
 	// BestValWorst is the best validation worst-group accuracy of the
 	// search model over the outer iterations (NaN-free; -1 if none).
 	BestValWorst float64 `json:"best_val_worst_group_acc"`

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestStatBaselineTime: a finished baseline lists how long it trained
@@ -19,7 +20,7 @@ func TestStatBaselineTime(t *testing.T) {
 	if got := Stat(r.Dir).DurationText(); got != "-" {
 		t.Errorf("before it ends: %q, want -", got)
 	}
-	if err := r.WriteSummary(&Summary{Done: true, Status: core.StatusDone, Result: &core.Result{}, Seconds: 90.2}); err != nil {
+	if err := r.WriteSummary(&Summary{Done: true, Status: core.StatusDone, Result: &train.Result{}, Seconds: 90.2}); err != nil {
 		t.Fatal(err)
 	}
 	if got := Stat(r.Dir).DurationText(); got != "1m30s" {

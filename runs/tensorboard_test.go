@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/train"
 )
 
 // tbRun makes a run with three recorded iterations and exports it.
@@ -233,7 +234,7 @@ print(len(out), out[4].step, round(last["search/outer_risk"], 4), round(last["we
 // without them.
 func TestHParamsEnd(t *testing.T) {
 	cfg := DefaultConfig("synthetic")
-	done := &Summary{Done: true, Result: &core.Result{TestAcc: 0.75, TestWorst: 0.5, ValWorst: 0.625}}
+	done := &Summary{Done: true, Result: &train.Result{TestAcc: 0.75, TestWorst: 0.5, ValWorst: 0.625}}
 	for _, tc := range []struct {
 		name   string
 		sum    *Summary

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/maple-ood/maple/runs"
 	"io"
 	"sync/atomic"
 	"time"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
 )
 
 // Options configure Execute.
@@ -38,8 +39,8 @@ type Options struct {
 	// final weighted ERM) and the steps of the stages some baselines
 	// train before it (a baseline's live view draws them). They are
 	// called on the training's goroutine and must not block.
-	Progress core.Progress
-	Stage    core.StageProgress
+	Progress train.Progress
+	Stage    train.StageProgress
 }
 
 // withProgressLines returns ctx carrying a progress function that logs a
@@ -51,7 +52,7 @@ type Options struct {
 func withProgressLines(ctx context.Context, steps int, logf func(string, ...any), opt Options) context.Context {
 	every := max(1, steps/10)
 	last := -every
-	ctx = core.WithStageProgress(ctx, func(st core.Stage, step, steps int) {
+	ctx = train.WithStageProgress(ctx, func(st train.Stage, step, steps int) {
 		if e := max(1, steps/10); logf != nil && (step%e == 0 || step == steps) {
 			logf("%s%d/%d, stage %d of %d (%s)", runs.ProgressPrefix, step, steps, st.N, st.Of, st.Name)
 		}
@@ -59,7 +60,7 @@ func withProgressLines(ctx context.Context, steps int, logf func(string, ...any)
 			opt.Stage(st, step, steps)
 		}
 	})
-	return core.WithProgress(ctx, func(step, steps int, valWorst, testWorst float64) {
+	return train.WithProgress(ctx, func(step, steps int, valWorst, testWorst float64) {
 		if logf != nil && (step-last >= every || step == steps) {
 			last = step
 			logf("%s%d/%d: val worst-group %.4f  (test worst-group %.4f)", runs.ProgressPrefix, step, steps, valWorst, testWorst)
@@ -310,7 +311,7 @@ var writeExports = runs.WriteExports
 
 // evaluateFinal ends a search that is done: the exports of its weights,
 // then the final weighted ERM on them, and the summary.
-func evaluateFinal(ctx, trainCtx context.Context, r *runs.Run, eng *core.Engine, sp *dataset.Splits, rec core.Recorder, sum *runs.Summary, ref *core.ReferenceFigure, start time.Time, logf func(string, ...any)) (*runs.Summary, error) {
+func evaluateFinal(ctx, trainCtx context.Context, r *runs.Run, eng *core.Engine, sp *dataset.Splits, rec core.Recorder, sum *runs.Summary, ref *train.ReferenceFigure, start time.Time, logf func(string, ...any)) (*runs.Summary, error) {
 	cfg := r.Config
 	out := eng.Output()
 	sum.SelectedIter = out.Iter
@@ -323,7 +324,7 @@ func evaluateFinal(ctx, trainCtx context.Context, r *runs.Run, eng *core.Engine,
 	if cfg.Eval.SameInit {
 		init = eng.Init()
 	}
-	res, err := core.WeightedERMFrom(trainCtx, sp, out.Weights(), cfg.Eval, "maple", init)
+	res, err := train.WeightedERMFrom(trainCtx, sp, out.Weights(), cfg.Eval, "maple", init)
 	if ctx.Err() != nil {
 		return &runs.Summary{Status: core.StatusInterrupted, Iter: sum.Iter, Total: sum.Total}, nil
 	}
@@ -355,8 +356,8 @@ func failedAfterSearch(r *runs.Run, err error, done *runs.Summary, start time.Ti
 // referenceFigure is the reference protocol's figure over a search: the
 // highest per-iteration one (test-selected: an oracle figure); nil when
 // the iterates were not evaluated.
-func referenceFigure(snaps []*core.Snapshot) *core.ReferenceFigure {
-	var best *core.ReferenceFigure
+func referenceFigure(snaps []*core.Snapshot) *train.ReferenceFigure {
+	var best *train.ReferenceFigure
 	for _, s := range snaps {
 		if s.IterEval != nil && s.IterEval.Reference != nil && (best == nil || s.IterEval.Reference.TestAcc > best.TestAcc) {
 			r := *s.IterEval.Reference

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/maple-ood/maple/runs"
 	"net"
 	"os"
 	"os/exec"
@@ -19,6 +18,8 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
 )
 
 var (
@@ -632,7 +633,7 @@ func TestLockEdgeCases(t *testing.T) {
 	}
 	r2.Config.Dataset = loaders.DefaultSpec("synthetic")
 	r2.Config.Settings.Model = "linear"
-	r2.Config.Eval = core.DefaultEval()
+	r2.Config.Eval = train.DefaultEval()
 	r2.Config.Settings.OuterIters, r2.Config.Settings.InnerSteps, r2.Config.Eval.Steps = 3, 5, 20
 	var log strings.Builder
 	sum, err := Execute(context.Background(), r2, nil, Options{Log: &log})

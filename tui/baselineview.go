@@ -13,10 +13,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/train"
 )
 
 // baselineLive is what a baseline's training has told so far: written by
@@ -24,14 +24,14 @@ import (
 // block: a mutex held for a copy), read by the view at each tick.
 type baselineLive struct {
 	mu          sync.Mutex
-	stage       core.Stage        // the stage under way; N 0: the validated training
-	stages      int               // the stages in all, once an earlier stage has told them
-	step, steps int               // its step and steps (0 before the first)
-	curve       []core.CheckPoint // the validated training's checks so far
-	ended       bool              // the run has ended (session.Execute returned)
+	stage       train.Stage        // the stage under way; N 0: the validated training
+	stages      int                // the stages in all, once an earlier stage has told them
+	step, steps int                // its step and steps (0 before the first)
+	curve       []train.CheckPoint // the validated training's checks so far
+	ended       bool               // the run has ended (session.Execute returned)
 }
 
-func (l *baselineLive) onStage(st core.Stage, step, steps int) {
+func (l *baselineLive) onStage(st train.Stage, step, steps int) {
 	l.mu.Lock()
 	l.stage, l.stages, l.step, l.steps = st, st.Of, step, steps
 	l.mu.Unlock()
@@ -39,8 +39,8 @@ func (l *baselineLive) onStage(st core.Stage, step, steps int) {
 
 func (l *baselineLive) onCheck(step, steps int, valWorst, testWorst float64) {
 	l.mu.Lock()
-	l.stage, l.step, l.steps = core.Stage{}, step, steps
-	l.curve = append(l.curve, core.CheckPoint{Step: step, ValWorst: valWorst, TestWorst: testWorst})
+	l.stage, l.step, l.steps = train.Stage{}, step, steps
+	l.curve = append(l.curve, train.CheckPoint{Step: step, ValWorst: valWorst, TestWorst: testWorst})
 	l.mu.Unlock()
 }
 
@@ -59,17 +59,17 @@ func (l *baselineLive) hasEnded() bool {
 
 // baselineState is a copy of baselineLive for one frame.
 type baselineState struct {
-	stage       core.Stage
+	stage       train.Stage
 	stages      int
 	step, steps int
-	curve       []core.CheckPoint
+	curve       []train.CheckPoint
 	ended       bool
 }
 
 func (l *baselineLive) state() baselineState {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return baselineState{l.stage, l.stages, l.step, l.steps, append([]core.CheckPoint(nil), l.curve...), l.ended}
+	return baselineState{l.stage, l.stages, l.step, l.steps, append([]train.CheckPoint(nil), l.curve...), l.ended}
 }
 
 // baselineTick redraws a baseline's live view (re-armed, as bubbletea's
@@ -87,10 +87,10 @@ type baselineRead struct{ st baselineState }
 func readBaseline(dir string) baselineState {
 	var st baselineState
 	for _, p := range runs.ReadProgress(dir) {
-		st.stage, st.step, st.steps = core.Stage{N: p.Stage, Of: p.Stages}, p.Step, p.Steps
+		st.stage, st.step, st.steps = train.Stage{N: p.Stage, Of: p.Stages}, p.Step, p.Steps
 		st.stages = max(st.stages, p.Stages)
 		if p.Check {
-			st.curve = append(st.curve, core.CheckPoint{Step: p.Step, ValWorst: p.ValWorst, TestWorst: p.TestWorst})
+			st.curve = append(st.curve, train.CheckPoint{Step: p.Step, ValWorst: p.ValWorst, TestWorst: p.TestWorst})
 		}
 	}
 	st.ended = !runs.Held(dir) // a baseline is live while its process holds it

@@ -13,6 +13,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestBaselineView: a running baseline's live view shows the stage and
@@ -29,7 +30,7 @@ func TestBaselineView(t *testing.T) {
 	if out := render(); !strings.Contains(out, "starting") || !strings.Contains(out, "recipe: MRM") {
 		t.Errorf("before any step:\n%s", out)
 	}
-	live.onStage(core.Stage{Name: "ERM of the full network", N: 1, Of: 3}, 100, 501)
+	live.onStage(train.Stage{Name: "ERM of the full network", N: 1, Of: 3}, 100, 501)
 	if out := render(); !strings.Contains(out, "stage 1 of 3 (ERM of the full network)") || !strings.Contains(out, "step 100/501") || !strings.Contains(out, "20%") {
 		t.Errorf("in the first stage:\n%s", out)
 	}

@@ -23,8 +23,10 @@ import (
 	"github.com/guptarohit/asciigraph"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/train"
 )
 
 // ActionKind names what the browser asks its caller to do.
@@ -557,7 +559,7 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, pending string, w, h int)
 		return ansi.Wrap(sb.String(), max(w, 20), "")
 	}
 	r := sum.Result
-	r.Report(&sb)
+	report.WriteResult(&sb, r)
 	// Wrapped, not cut at the screen's edge: a cut "step 250" read as 25.
 	text := ansi.Wrap(sb.String(), max(w, 20), "")
 	room := h - strings.Count(text, "\n") - 2
@@ -572,7 +574,7 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, pending string, w, h int)
 
 // curveChart draws a training's validation checks (at least two): the
 // validation and test worst-group accuracy against the step.
-func curveChart(title string, curve []core.CheckPoint, w, h int) string {
+func curveChart(title string, curve []train.CheckPoint, w, h int) string {
 	val, test := make([]float64, len(curve)), make([]float64, len(curve))
 	for i, c := range curve {
 		val[i], test[i] = c.ValWorst, c.TestWorst
@@ -610,8 +612,8 @@ func compare(runsDir string, ids []string, width, height int, mono bool) string 
 	series := make([][]*core.Snapshot, n)
 	flat := make([]map[string]string, n)
 	results := make([]string, n)
-	baselines, searches := false, false    // some runs are baselines (whose search settings are left out), some searches
-	curves := make([][]core.CheckPoint, n) // each run's validation checks of its final training
+	baselines, searches := false, false     // some runs are baselines (whose search settings are left out), some searches
+	curves := make([][]train.CheckPoint, n) // each run's validation checks of its final training
 	hashes := map[string]bool{}
 	for i, id := range ids {
 		dir := runs.Dir(runsDir, id)
@@ -729,7 +731,7 @@ var searchFlags = func() map[string]bool {
 // run between two of its checks holds the earlier's value, and has no
 // point before its first or after its last); for the seeds of one
 // configuration also their mean and band.
-func trainingChart(ids []string, curves [][]core.CheckPoint, seeds, mono bool, w, h int) string {
+func trainingChart(ids []string, curves [][]train.CheckPoint, seeds, mono bool, w, h int) string {
 	title := "val worst-group accuracy over the training (validation checks)"
 	steps, values := onSteps(curves)
 	var data [][]float64
@@ -756,7 +758,7 @@ func trainingChart(ids []string, curves [][]core.CheckPoint, seeds, mono bool, w
 // validation worst-group accuracy at every step of it, its earlier
 // check's value between two of its checks, NaN (no point) before its
 // first check and after its last; nil for a curve without checks.
-func onSteps(curves [][]core.CheckPoint) (steps []int, values [][]float64) {
+func onSteps(curves [][]train.CheckPoint) (steps []int, values [][]float64) {
 	at := map[int]bool{}
 	for _, c := range curves {
 		for _, p := range c {

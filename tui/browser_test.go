@@ -18,6 +18,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/train"
 )
 
 // fakeRuns makes three run directories: a finished maple/rex search, an
@@ -43,7 +44,7 @@ func fakeRuns(t *testing.T) string {
 			os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 		}
 		if done {
-			sum := runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{Method: method, Selection: "validation", TestAcc: 0.7, TestWorst: 0.65,
+			sum := runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{Method: method, Selection: "validation", TestAcc: 0.7, TestWorst: 0.65,
 				GroupNames: []string{"a", "b"}, PerGroupTest: []float64{0.7, 0.65}}}
 			if method != "maple" { // a baseline's validation checks: every 10 steps, then the last (501)
 				steps := []int{}
@@ -51,7 +52,7 @@ func fakeRuns(t *testing.T) string {
 					steps = append(steps, step)
 				}
 				for _, step := range append(steps, 501) {
-					sum.Result.Curve = append(sum.Result.Curve, core.CheckPoint{Step: step, ValWorst: 0.5 + float64(step%70)/1000, TestWorst: 0.4})
+					sum.Result.Curve = append(sum.Result.Curve, train.CheckPoint{Step: step, ValWorst: 0.5 + float64(step%70)/1000, TestWorst: 0.4})
 				}
 				sum.Result.SelectedStep = 480
 			}
@@ -232,7 +233,7 @@ func TestExportKey(t *testing.T) {
 	dir := t.TempDir()
 	cfg := testConfig()
 	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.CheckpointEvery = 3, 5, 1
-	cfg.Eval = core.DefaultEval()
+	cfg.Eval = train.DefaultEval()
 	cfg.Eval.Model, cfg.Eval.Steps = "linear", 5
 	r, err := runs.Create(dir, cfg)
 	if err != nil {
@@ -520,9 +521,9 @@ func TestBaselineTextNarrow(t *testing.T) {
 	cfg := testConfig()
 	cfg.ID, cfg.Method, cfg.Eval.Optimizer, cfg.Eval.LR = "20261123-232231-01", "lff", "adam", 1e-3
 	cfg.Eval.Recipe = "LfF (Nam et al. 2020): Adam lr 1e-3, GCE q 0.7, EMA 0.7, no weight decay"
-	r := &core.Result{Method: "lff", Selection: "validation", SelectedStep: 250, TestAcc: 0.7563, TestWorst: 0.0057, ValWorst: 0.0067}
+	r := &train.Result{Method: "lff", Selection: "validation", SelectedStep: 250, TestAcc: 0.7563, TestWorst: 0.0057, ValWorst: 0.0067}
 	for step := 50; step <= 500; step += 10 {
-		r.Curve = append(r.Curve, core.CheckPoint{Step: step})
+		r.Curve = append(r.Curve, train.CheckPoint{Step: step})
 	}
 	got := baselineText(&cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: r}, "", 60, 20)
 	for _, l := range strings.Split(got, "\n") {
@@ -663,7 +664,7 @@ func TestBrowserFollowsRunningBaseline(t *testing.T) {
 	if out := b.Render(); !strings.Contains(out, "training step 250/501") {
 		t.Errorf("the page did not follow the run:\n%s", out)
 	}
-	sum, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &core.Result{Method: "mrm", Selection: "validation", TestAcc: 0.61, TestWorst: 0.52}})
+	sum, _ := json.Marshal(runs.Summary{Done: true, Status: core.StatusDone, Result: &train.Result{Method: "mrm", Selection: "validation", TestAcc: 0.61, TestWorst: 0.52}})
 	os.WriteFile(r.Path(runs.SummaryFile), sum, 0o600)
 	reload(b)
 	if out := b.Render(); !strings.Contains(out, "0.6100") {
@@ -724,19 +725,19 @@ func TestCompareBaselines(t *testing.T) {
 // of their steps, each value at its own step; the shorter curve was
 // drawn over the longer's first checks, its step 501 at the other's 600.
 func TestOnSteps(t *testing.T) {
-	cp := func(steps ...int) []core.CheckPoint {
-		var c []core.CheckPoint
+	cp := func(steps ...int) []train.CheckPoint {
+		var c []train.CheckPoint
 		for _, s := range steps {
-			c = append(c, core.CheckPoint{Step: s, ValWorst: float64(s) / 100})
+			c = append(c, train.CheckPoint{Step: s, ValWorst: float64(s) / 100})
 		}
 		return c
 	}
-	steps, v := onSteps([][]core.CheckPoint{cp(10, 20, 30, 40), cp(20, 40), nil})
+	steps, v := onSteps([][]train.CheckPoint{cp(10, 20, 30, 40), cp(20, 40), nil})
 	got := fmt.Sprint(steps, v[0], v[1], v[2] == nil)
 	if want := "[10 20 30 40] [0.1 0.2 0.3 0.4] [NaN 0.2 0.2 0.4] true"; got != want {
 		t.Errorf("onSteps: %s, want %s", got, want)
 	}
-	if _, v := onSteps([][]core.CheckPoint{cp(50, 60), cp(10, 20)}); fmt.Sprint(v) != "[[NaN NaN 0.5 0.6] [0.1 0.2 NaN NaN]]" {
+	if _, v := onSteps([][]train.CheckPoint{cp(50, 60), cp(10, 20)}); fmt.Sprint(v) != "[[NaN NaN 0.5 0.6] [0.1 0.2 NaN NaN]]" {
 		t.Errorf("disjoint curves: %v", v)
 	}
 }

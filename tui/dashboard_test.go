@@ -19,6 +19,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
 )
 
 // updating reports the -update flag (defined by the golden package that
@@ -63,7 +64,7 @@ func script(n, total int) []*core.Snapshot {
 func testConfig() runs.Config {
 	set := core.DefaultSettings()
 	set.Model, set.OuterIters = "linear", 40
-	ev := core.DefaultEval()
+	ev := train.DefaultEval()
 	ev.Model = "linear"
 	return runs.Config{ID: "20261122-000000-01", Dataset: loaders.DefaultSpec("synthetic"), Method: "maple", Settings: set, Eval: ev, CheckpointEvery: 5}
 }

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/train"
 )
 
 // finishedRun runs a small search to its end in a runs directory of its
@@ -18,7 +18,7 @@ func finishedRun(t *testing.T) (dir string, r *runs.Run) {
 	dir = t.TempDir()
 	cfg := testConfig()
 	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.CheckpointEvery = 3, 5, 1
-	cfg.Eval = core.DefaultEval()
+	cfg.Eval = train.DefaultEval()
 	cfg.Eval.Model, cfg.Eval.Steps = "linear", 5
 	r, err := runs.Create(dir, cfg)
 	if err != nil {

@@ -1,4 +1,4 @@
-package runs
+package report
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
 )
 
 // TestOutcomeNamesItsERM: the summary's ERM reference on the synthetic
@@ -23,9 +24,9 @@ func TestOutcomeNamesItsERM(t *testing.T) {
 		{"a search's evaluation", "maple", "erm trained as this run's evaluation (sgd lr 0.1, 40 steps"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := DefaultConfig("synthetic")
+			cfg := runs.DefaultConfig("synthetic")
 			cfg.Method = tc.method
-			cfg, err := Resolve(cfg, map[string]bool{"eval-steps": true}, cfg.Eval.Model)
+			cfg, err := runs.Resolve(cfg, map[string]bool{"eval-steps": true}, cfg.Eval.Model)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,7 +44,7 @@ func TestOutcomeNamesItsERM(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b strings.Builder
-			NewOutcome(context.Background(), cfg, &Summary{Done: true, Status: core.StatusDone, Result: res}).Print(&b)
+			WriteOutcome(&b, runs.NewOutcome(context.Background(), cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: res}))
 			if !strings.Contains(b.String(), tc.want) {
 				t.Errorf("outcome:\n%s\nwant %q", b.String(), tc.want)
 			}

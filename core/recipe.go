@@ -1,0 +1,48 @@
+package core
+
+import "github.com/maple-ood/maple/train"
+
+// RecipeReference names the MAPLE code's ColoredMNIST recipe.
+const RecipeReference = "maple-reference"
+
+// ReferenceRecipe returns set and es with the MAPLE code's ColoredMNIST
+// recipe (x-zho14/MAPLE, cnn_mnist_probability_1step_irm.py) applied to
+// the settings not in keep (the fields the person set): keep scores only (w
+// frozen: weight lr 0), a 30% subset from the start (keep 0.3 = keep0),
+// keep lr 1.5, the outer objective on the training split, no weight
+// decay, 30 outer x 100 inner steps, the code's hypergradient (weight sum
+// held constant), mask (eps 1e-20 inside the logarithms) and IRMv1 scale
+// (the mean over its two environments, half maple's sum); every
+// iterate evaluated as the code's train_to_converge does: from the
+// search's initial parameters, SGD lr 1.0 with momentum 0.9 and no weight
+// decay for 200 steps, checked after every step, with the reference
+// protocol's figure tracked at a training accuracy above 0.68.
+func ReferenceRecipe(set Settings, es train.EvalSettings, keep map[string]bool) (Settings, train.EvalSettings) {
+	apply := train.RecipeSetter(keep)
+	set.Recipe = RecipeReference
+	apply("Settings.EvalEachIter", func() { set.EvalEachIter = true })
+	apply("Settings.WeightLR", func() { set.WeightLR = 0 })
+	apply("Settings.Keep", func() { set.Keep = 0.3 })
+	apply("Settings.Keep0", func() { set.Keep0 = 0.3 })
+	apply("Settings.KeepLR", func() { set.KeepLR = 1.5 })
+	apply("Settings.OuterOn", func() { set.OuterOn = "train" })
+	apply("Settings.WeightDecay", func() { set.WeightDecay = 0 })
+	apply("Settings.OuterIters", func() { set.OuterIters = 30 })
+	apply("Settings.InnerSteps", func() { set.InnerSteps = 100 })
+	apply("Settings.DetachSum", func() { set.DetachSum = true })
+	apply("Settings.MaskEps", func() { set.MaskEps = 1e-20 })
+	apply("Settings.OuterScale", func() {
+		if set.Objective == "irmv1" {
+			set.OuterScale = 0.5 // the code averages its 2 environments' penalties
+		}
+	})
+	apply("EvalSettings.LR", func() { es.LR = 1 })
+	apply("EvalSettings.Steps", func() { es.Steps = 200 })
+	apply("EvalSettings.Momentum", func() { es.Momentum = 0.9 })
+	apply("EvalSettings.WeightDecay", func() { es.WeightDecay = 0 })
+	apply("EvalSettings.EvalEvery", func() { es.EvalEvery = 1 })
+	apply("EvalSettings.MinStep", func() { es.MinStep = 1 })
+	apply("EvalSettings.SameInit", func() { es.SameInit = true })
+	es.RefTrainAcc = 0.68
+	return set, es
+}

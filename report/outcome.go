@@ -1,0 +1,44 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
+)
+
+// WriteOutcome writes the outcome of a run for a person (what `maple run`
+// prints when a run ends).
+func WriteOutcome(w io.Writer, o *runs.Outcome) {
+	if o.Status != core.StatusDone {
+		fmt.Fprintf(w, "run %s: %s\n", o.RunID, o.Status)
+		return
+	}
+	fmt.Fprintf(w, "%s on %s (model %s, seed %d), ", o.Method, o.Dataset, o.Model, o.Seed)
+	WriteResult(w, o.Result)
+	if o.SpuriousShare != nil {
+		fmt.Fprintf(w, "  spurious share of the linear coefficient: %.4f", *o.SpuriousShare)
+		if o.ERMSpuriousShare != nil {
+			fmt.Fprintf(w, " (erm trained as this run's evaluation (%s): %.4f, erm test acc %.4f)", o.ERMSettings, *o.ERMSpuriousShare, *o.ERMTestAcc)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// WriteResult writes a result's selected checkpoint for a person: its
+// validation and test accuracy, test accuracy per group, and the oracle
+// (test-selected) figures, labelled as reference only.
+func WriteResult(w io.Writer, r *train.Result) {
+	fmt.Fprintf(w, "selected on validation (%s) at step %d\n", r.Criterion, r.SelectedStep)
+	fmt.Fprintf(w, "  val  acc %.4f  worst-group %.4f\n  test acc %.4f  worst-group %.4f\n", r.ValAcc, r.ValWorst, r.TestAcc, r.TestWorst)
+	if r.KeptWeights != nil {
+		fmt.Fprintf(w, "  the selected network keeps %.1f%% of its weights\n", 100**r.KeptWeights)
+	}
+	for g, a := range r.PerGroupTest {
+		fmt.Fprintf(w, "    test %-18s %.4f\n", r.GroupNames[g], a)
+	}
+	fmt.Fprintf(w, "  oracle selection (test-selected, reference only): test acc %.4f worst-group %.4f at step %d\n",
+		r.OracleSelection.TestAcc, r.OracleSelection.TestWorst, r.OracleSelection.Step)
+}

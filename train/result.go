@@ -1,0 +1,76 @@
+package train
+
+// Result is the evaluation of one trained model, selected on validation.
+type Result struct {
+	Method       string    `json:"method"`
+	Dataset      string    `json:"dataset"`
+	Model        string    `json:"model"`
+	Seed         uint64    `json:"seed"`
+	Selection    string    `json:"selection"` // always "validation"
+	Criterion    string    `json:"criterion"` // val worst-group accuracy, or val accuracy without groups
+	SelectedStep int       `json:"selected_step"`
+	ValAcc       float64   `json:"val_acc"`
+	ValWorst     float64   `json:"val_worst_group_acc"`
+	TestAcc      float64   `json:"test_acc"`
+	TestWorst    float64   `json:"test_worst_group_acc"`
+	PerGroupTest []float64 `json:"per_group_test_acc"`
+	GroupNames   []string  `json:"group_names"`
+	// OracleSelection is the checkpoint chosen by test worst-group
+	// accuracy: shown for reference only, never as the result.
+	OracleSelection OracleFigures `json:"oracle_selection"`
+	// Reference is the reference protocol's figure when asked for
+	// (EvalSettings.RefTrainAcc): test-selected, an oracle figure.
+	Reference *ReferenceFigure `json:"reference_protocol,omitempty"`
+	// Last is the last step's figures, kept with the reference protocol.
+	Last *LastStep `json:"last_step,omitempty"`
+	Done bool      `json:"done"`
+
+	Theta []float32 `json:"-"` // parameters of the selected checkpoint
+	// SampleWeights are the per-sample training weights a method ended
+	// with (lff's W), when it learns any; nil otherwise.
+	SampleWeights []float64 `json:"-"`
+	// KeptWeights is the fraction of the weights a weight-masking method's
+	// selected network keeps (sparseirm, mrm).
+	KeptWeights *float64 `json:"kept_weight_fraction,omitempty"`
+	// Curve is every validation check of the training the result was
+	// selected from, in step order: what the selection saw (validation)
+	// and, beside it, the test figures it did not use.
+	Curve []CheckPoint `json:"curve,omitempty"`
+}
+
+// CheckPoint is one validation check of a training run: the model at
+// Step on the validation and test splits.
+type CheckPoint struct {
+	Step      int     `json:"step"`
+	ValAcc    float64 `json:"val_acc"`
+	ValWorst  float64 `json:"val_worst_group_acc"`
+	TestAcc   float64 `json:"test_acc"`
+	TestWorst float64 `json:"test_worst_group_acc"`
+}
+
+// ReferenceFigure is the MAPLE code's reported figure: the highest test
+// accuracy over the steps (and, for a search, the iterations) whose
+// training accuracy exceeds a threshold. It is selected on the test set:
+// "oracle selection (reference protocol)", never a result.
+type ReferenceFigure struct {
+	TestAcc  float64 `json:"test_acc"`
+	Step     int     `json:"step"`
+	Iter     int     `json:"iter,omitempty"` // the search iterate, for a search
+	TrainAcc float64 `json:"train_acc"`      // the step's training accuracy
+	MinTrain float64 `json:"min_train_acc"`  // the threshold it had to exceed
+}
+
+// LastStep is the last training step's test and training accuracy: no
+// selection at all (what the MAPLE code's last retraining step reaches).
+type LastStep struct {
+	Step     int     `json:"step"`
+	TestAcc  float64 `json:"test_acc"`
+	TrainAcc float64 `json:"train_acc"`
+}
+
+// OracleFigures are test-selected figures, labelled as such.
+type OracleFigures struct {
+	Step      int     `json:"step"`
+	TestAcc   float64 `json:"test_acc"`
+	TestWorst float64 `json:"test_worst_group_acc"`
+}
