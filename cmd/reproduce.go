@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/maple-ood/maple/experiments"
 	"github.com/maple-ood/maple/report"
+	"github.com/maple-ood/maple/runs"
 )
 
 // ReproduceOptions are the settings of `maple reproduce`.
@@ -92,9 +92,9 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		fmt.Fprintf(f.Err, "warning: experiment %s's figures were made by a binary built with %s; this one is built with %s: the float32 rounding, and so the figures, may differ\n",
 			exp.Name, tagsText(exp.Build), tagsText(tags))
 	}
-	if exp.Threads > 0 && exp.Threads != runtime.NumCPU() {
-		fmt.Fprintf(f.Err, "warning: experiment %s's figures were made on %d threads; this machine has %d: the float32 rounding, and so the figures, may differ\n",
-			exp.Name, exp.Threads, runtime.NumCPU())
+	if n := runs.CurrentBuild().Threads; exp.Threads > 0 && exp.Threads != n {
+		fmt.Fprintf(f.Err, "warning: experiment %s's figures were made on %d threads; this process computes on %d: the float32 rounding, and so the figures, may differ\n",
+			exp.Name, exp.Threads, n)
 	}
 	if !o.NoRun {
 		if err := runExperiment(ctx, f, exp, o.Jobs); err != nil {
