@@ -87,8 +87,10 @@ func bpress(b *Browser, k tea.KeyPressMsg) tea.Cmd {
 	case m := <-got:
 		switch m.(type) {
 		case listMsg, openedMsg, comparedMsg, formMsg:
+			b.Update(m)
+		case formDoneMsg: // the form closed: what the browser does next
 			_, next := b.Update(m)
-			_ = next
+			return next
 		}
 	case <-time.After(time.Second):
 	}
@@ -112,13 +114,13 @@ func TestBrowserKeys(t *testing.T) {
 		for _, k := range []string{"/", "i", "r", "m", "enter"} {
 			bpress(b, keyMsg(k))
 		}
-		if len(b.view) != 1 || b.view[0].Method != "maple/irmv1" {
-			t.Errorf("filtered to %v", b.view)
+		if len(b.runList.view) != 1 || b.runList.view[0].Method != "maple/irmv1" {
+			t.Errorf("filtered to %v", b.runList.view)
 		}
 		bpress(b, keyMsg("/"))
 		bpress(b, keyMsg("esc"))
-		if len(b.view) != 3 {
-			t.Errorf("esc kept the filter: %d rows", len(b.view))
+		if len(b.runList.view) != 3 {
+			t.Errorf("esc kept the filter: %d rows", len(b.runList.view))
 		}
 	})
 	t.Run("sort", func(t *testing.T) {
@@ -127,8 +129,8 @@ func TestBrowserKeys(t *testing.T) {
 			bpress(b, keyMsg("s")) // to BEST VAL WG
 		}
 		bpress(b, keyMsg("S"))
-		if b.sortCol != 5 || !b.desc || b.view[0].Method != "maple/rex" {
-			t.Errorf("sort column %d desc %v first %s", b.sortCol, b.desc, b.view[0].Method)
+		if b.runList.sortCol != 5 || !b.runList.desc || b.runList.view[0].Method != "maple/rex" {
+			t.Errorf("sort column %d desc %v first %s", b.runList.sortCol, b.runList.desc, b.runList.view[0].Method)
 		}
 	})
 	t.Run("enter replays a search", func(t *testing.T) {
@@ -221,9 +223,9 @@ func TestBrowserGolden(t *testing.T) {
 	dir := fakeRuns(t)
 	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
 		b := newBrowser(dir, sz[0], sz[1])
-		b.dir = "runs" // stable across machines
+		b.runList.dir = "runs" // stable across machines
 		golden(t, fmt.Sprintf("browser-%dx%d", sz[0], sz[1]), b.Render())
-		b.dir = dir
+		b.runList.dir = dir
 		bpress(b, keyMsg("enter"))
 		golden(t, fmt.Sprintf("browser-run-%dx%d", sz[0], sz[1]), b.Render())
 	}
@@ -275,8 +277,8 @@ func TestBrowserKeepsState(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !b.desc || len(b.selected) != 1 {
-		t.Errorf("after two runs: descending %v, %d selected", b.desc, len(b.selected))
+	if !b.runList.desc || len(b.runList.selected) != 1 {
+		t.Errorf("after two runs: descending %v, %d selected", b.runList.desc, len(b.runList.selected))
 	}
 }
 
@@ -295,13 +297,13 @@ func TestBrowserNarrows(t *testing.T) {
 // one sweep's cells with their progress.
 func TestBrowserFilterBySweep(t *testing.T) {
 	b := newBrowser(fakeRuns(t), 120, 30)
-	b.list[1].Sweep = "cm-main"
-	b.refresh()
+	b.runList.list[1].Sweep = "cm-main"
+	b.runList.refresh()
 	for _, k := range []string{"/", "c", "m", "-", "m", "a", "i", "n", "enter"} {
 		bpress(b, keyMsg(k))
 	}
-	if len(b.view) != 1 || b.view[0].Method != "erm" {
-		t.Errorf("filter by sweep: %v", b.view)
+	if len(b.runList.view) != 1 || b.runList.view[0].Method != "erm" {
+		t.Errorf("filter by sweep: %v", b.runList.view)
 	}
 }
 
@@ -320,9 +322,9 @@ func TestBrowserSweepColumn(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := newBrowser(fakeRuns(t), c.width, 30)
-			b.list[1].Sweep = "cm-main"
-			b.list[2].Sweep = "a-sweep"
-			b.refresh()
+			b.runList.list[1].Sweep = "cm-main"
+			b.runList.list[2].Sweep = "a-sweep"
+			b.runList.refresh()
 			out := b.Render()
 			if got := strings.Contains(out, "SWEEP") && strings.Contains(out, "cm-main"); got != c.shown {
 				t.Errorf("sweep column shown %v at width %d, want %v:\n%s", got, c.width, c.shown, out)
@@ -330,25 +332,25 @@ func TestBrowserSweepColumn(t *testing.T) {
 		})
 	}
 	b := newBrowser(fakeRuns(t), 120, 30)
-	b.list[1].Sweep = "cm-main"
-	b.list[2].Sweep = "a-sweep"
-	b.refresh()
+	b.runList.list[1].Sweep = "cm-main"
+	b.runList.list[2].Sweep = "a-sweep"
+	b.runList.refresh()
 	for range 8 {
 		bpress(b, keyMsg("s")) // to SWEEP
 	}
-	if b.sortCol != 8 {
-		t.Fatalf("sort column %d, want 8 (SWEEP)", b.sortCol)
+	if b.runList.sortCol != 8 {
+		t.Fatalf("sort column %d, want 8 (SWEEP)", b.runList.sortCol)
 	}
 	var order []string
-	for _, in := range b.view {
+	for _, in := range b.runList.view {
 		order = append(order, in.Sweep)
 	}
 	if got := strings.Join(order, ","); got != ",a-sweep,cm-main" {
 		t.Errorf("sorted by sweep: %q", got)
 	}
 	// A run's maple eval results are counted beside its method.
-	b.list[0].Evals = []runs.EvalInfo{{Model: "cnn", TestAcc: 0.7, TestWorst: 0.6}}
-	b.refresh()
+	b.runList.list[0].Evals = []runs.EvalInfo{{Model: "cnn", TestAcc: 0.7, TestWorst: 0.6}}
+	b.runList.refresh()
 	if out := b.Render(); !strings.Contains(out, "maple/rex +1 eval") {
 		t.Errorf("eval count not shown:\n%s", out)
 	}
@@ -367,7 +369,7 @@ func TestBrowserCursorWithoutColour(t *testing.T) {
 		b.Update(tea.ColorProfileMsg{Profile: tc.profile})
 		var cursor string
 		for _, l := range strings.Split(b.Render(), "\n") {
-			if strings.Contains(ansi.Strip(l), b.view[b.tbl.Cursor()].ID) {
+			if strings.Contains(ansi.Strip(l), b.runList.view[b.runList.tbl.Cursor()].ID) {
 				cursor = l
 			}
 		}
@@ -381,18 +383,18 @@ func TestBrowserCursorWithoutColour(t *testing.T) {
 // confirmed it, as the README says (issue 25, defect 6).
 func TestEscClearsConfirmedFilter(t *testing.T) {
 	b := newBrowser(fakeRuns(t), 120, 30)
-	all := len(b.view)
+	all := len(b.runList.view)
 	bpress(b, keyMsg("/"))
 	for _, r := range "rex" {
 		bpress(b, keyMsg(string(r)))
 	}
 	bpress(b, keyMsg("enter"))
-	if len(b.view) >= all {
-		t.Fatalf("the filter shows %d of %d runs", len(b.view), all)
+	if len(b.runList.view) >= all {
+		t.Fatalf("the filter shows %d of %d runs", len(b.runList.view), all)
 	}
 	bpress(b, keyMsg("esc"))
-	if b.filter.Value() != "" || len(b.view) != all {
-		t.Errorf("after esc: filter %q, %d of %d runs shown", b.filter.Value(), len(b.view), all)
+	if b.runList.filter.Value() != "" || len(b.runList.view) != all {
+		t.Errorf("after esc: filter %q, %d of %d runs shown", b.runList.filter.Value(), len(b.runList.view), all)
 	}
 }
 
@@ -422,8 +424,8 @@ func TestBrowserStopBaseline(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBrowser(fakeRuns(t), 120, 30)
-			b.list[0].Status, b.list[0].Total = core.StatusRunning, tc.total
-			b.refresh()
+			b.runList.list[0].Status, b.runList.list[0].Total = core.StatusRunning, tc.total
+			b.runList.refresh()
 			bpress(b, keyMsg("x"))
 			id := b.stopAsk
 			if id == "" || !strings.HasSuffix(b.note, tc.ask) {
@@ -454,10 +456,10 @@ func TestBrowserSweepKey(t *testing.T) {
 	if b.Chosen().Kind != ActionNone || !strings.Contains(b.note, "not a sweep's") {
 		t.Errorf("w on a run of no sweep: %+v, note %q", b.Chosen(), b.note)
 	}
-	for i := range b.list {
-		b.list[i].Sweep = "cm" // every run a cell of sweep cm
+	for i := range b.runList.list {
+		b.runList.list[i].Sweep = "cm" // every run a cell of sweep cm
 	}
-	b.refresh()
+	b.runList.refresh()
 	if cmd := bpress(b, keyMsg("w")); b.Chosen().Kind != ActionSweep || b.Chosen().ID != "cm" || !isQuit(cmd) {
 		t.Errorf("w on a sweep's run: %+v", b.Chosen())
 	}
@@ -491,8 +493,8 @@ func TestBrowserCursorStaysOnScreen(t *testing.T) {
 	}
 	for _, size := range [][2]int{{60, 20}, {120, 40}, {200, 60}} {
 		b := newBrowser(dir, size[0], size[1])
-		if len(b.view) != 30 {
-			t.Fatalf("%d runs listed, want 30", len(b.view))
+		if len(b.runList.view) != 30 {
+			t.Fatalf("%d runs listed, want 30", len(b.runList.view))
 		}
 		keys := []string{"G", "k", "k", "g", "f", "f", "j", "G"}
 		for range 29 {
@@ -504,7 +506,7 @@ func TestBrowserCursorStaysOnScreen(t *testing.T) {
 		for i, k := range keys {
 			bpress(b, keyMsg(k))
 			for _, when := range []string{"", " and a reload"} {
-				id := b.view[b.tbl.Cursor()].ID
+				id := b.runList.view[b.runList.tbl.Cursor()].ID
 				if !strings.Contains(ansi.Strip(b.Render()), id) {
 					t.Fatalf("%dx%d, after key %d (%q)%s: the cursor's run %s is not on the screen:\n%s", size[0], size[1], i, k, when, id, ansi.Strip(b.Render()))
 				}

@@ -267,8 +267,8 @@ func TestKeys(t *testing.T) {
 			}
 		}},
 		{"arrows scroll", false, []string{"tab", "down", "down", "k"}, "", func(t *testing.T, d *Dashboard, _ tea.Cmd) {
-			if d.scroll != 1 {
-				t.Errorf("scroll %d", d.scroll)
+			if sc := d.panes[d.focus].(*groupsPane).scroll; sc != 1 {
+				t.Errorf("scroll %d", sc)
 			}
 		}},
 	}
@@ -611,8 +611,8 @@ func TestChartCursorAndZoom(t *testing.T) {
 	d.Update(tea.WindowSizeMsg{Width: 120, Height: 60})
 	feed(d, script(80, 80))
 	press(d, "left", "left")
-	if d.cursor != 78 {
-		t.Fatalf("cursor at %d, want 78", d.cursor)
+	if c := d.panes[0].(*chartsPane).cursor; c != 78 {
+		t.Fatalf("cursor at %d, want 78", c)
 	}
 	r := ansi.Strip(d.Render())
 	want := fmt.Sprintf("cursor iteration 78 · outer risk %.4g", d.snaps[77].OuterRisk)

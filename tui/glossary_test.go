@@ -16,7 +16,7 @@ func TestFiguresExplained(t *testing.T) {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			d := NewDashboard(testConfig(), &fakeCtl{}, false)
 			feed(d, script(25, 40))
-			pane := ansi.Strip(d.groupsView(w))
+			pane := ansi.Strip(d.panes[1].(*groupsPane).content(w))
 			text := strings.Join(strings.Fields(pane), " ")
 			for _, want := range []string{"K_t: how many samples the mask keeps", "temp: the temperature", "|dR/dw|, |dR/ds|: norms of the outer risk's gradient"} {
 				if !strings.Contains(text, want) {

@@ -1,0 +1,257 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/table"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/maple-ood/maple/runs"
+)
+
+// browserCols are the columns of maple ls: best validation worst-group
+// accuracy over the search, test worst-group and average accuracy at the
+// validation-selected checkpoint, and the sweep a run is a cell of.
+var browserCols = []string{"ID", "DATASET", "METHOD", "STATUS", "ITER", "VAL WG", "TEST WG", "TEST", "SWEEP", "STARTED", "TIME", "NAME", "TAGS"}
+
+// runList is the browser's list of runs, a component: the listing, its
+// filter, sort and selection, in a table whose columns follow the width.
+type runList struct {
+	dir      string
+	list     []runs.Info // every run, as last read
+	view     []runs.Info // the runs shown: filtered and sorted
+	tbl      table.Model
+	filter   textinput.Model
+	editing  bool // the filter is being typed
+	sortCol  int
+	desc     bool
+	selected map[string]bool
+	keys     browserKeys
+	width    int
+}
+
+func newRunList(dir string, keys browserKeys) *runList {
+	f := textinput.New()
+	f.Prompt = "/"
+	l := &runList{dir: dir, selected: map[string]bool{}, filter: f, keys: keys, width: 80}
+	cols := make([]table.Column, len(browserCols))
+	for i, c := range browserCols {
+		cols[i] = table.Column{Title: c, Width: len(c)}
+	}
+	l.tbl = table.New(table.WithColumns(cols), table.WithFocused(true), table.WithHeight(10))
+	st := table.DefaultStyles()
+	st.Selected = styles.Selected
+	l.tbl.SetStyles(st)
+	return l
+}
+
+// SetSize lays the table out for a terminal of w x h.
+func (b *runList) SetSize(w, h int) {
+	b.width = w
+	b.tbl.SetWidth(w)
+	b.tbl.SetHeight(max(3, h-6))
+	b.refresh()
+}
+
+// Update takes the listing, the colour profile and the list's own keys:
+// the filter, the sort, the selection and the table's movement.
+func (b *runList) Update(msg tea.Msg) tea.Cmd {
+	switch m := msg.(type) {
+	case tea.ColorProfileMsg:
+		// Without colour the cursor row's colours are dropped: reverse
+		// video shows it instead (NO_COLOR, a dumb terminal).
+		st := table.DefaultStyles()
+		st.Selected = styles.Selected
+		if m.Profile <= colorprofile.Ascii {
+			st.Selected = styles.SelectedMono
+		}
+		b.tbl.SetStyles(st)
+	case listMsg:
+		if m.err == nil {
+			b.list = m.list
+			b.refresh()
+		}
+	case tea.KeyPressMsg:
+		if b.editing {
+			return b.filterKey(m)
+		}
+		return b.key(m)
+	}
+	return nil
+}
+
+func (b *runList) key(k tea.KeyPressMsg) tea.Cmd {
+	in, ok := b.current()
+	switch {
+	case k.String() == "esc" && b.filter.Value() != "": // a confirmed filter
+		b.filter.SetValue("")
+		b.refresh()
+	case key.Matches(k, b.keys.Filter):
+		b.editing = true
+		return b.filter.Focus()
+	case key.Matches(k, b.keys.Sort):
+		b.sortCol = (b.sortCol + 1) % len(browserCols)
+		b.refresh()
+	case key.Matches(k, b.keys.SortBack):
+		b.sortCol = (b.sortCol + len(browserCols) - 1) % len(browserCols)
+		b.refresh()
+	case key.Matches(k, b.keys.Reverse):
+		b.desc = !b.desc
+		b.refresh()
+	case key.Matches(k, b.keys.Select):
+		if ok {
+			b.selected[in.ID] = !b.selected[in.ID]
+			if !b.selected[in.ID] {
+				delete(b.selected, in.ID)
+			}
+			b.refresh()
+		}
+	default:
+		var cmd tea.Cmd
+		b.tbl, cmd = b.tbl.Update(k)
+		return cmd
+	}
+	return nil
+}
+
+// filterKey edits the filter: enter confirms it, esc clears it.
+func (b *runList) filterKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "enter", "esc":
+		b.editing = false
+		b.filter.Blur()
+		if k.String() == "esc" {
+			b.filter.SetValue("")
+		}
+		b.refresh()
+		return nil
+	}
+	var cmd tea.Cmd
+	b.filter, cmd = b.filter.Update(k)
+	b.refresh()
+	return cmd
+}
+
+func (b *runList) row(in runs.Info) table.Row {
+	it := in.IterText()
+	id := in.ID
+	if b.selected[in.ID] {
+		id = "*" + id
+	}
+	st := in.Status.String()
+	if in.Problem != "" {
+		st += "!"
+	}
+	method := in.Method
+	if len(in.Evals) > 0 { // maple eval results: maple show ID lists them
+		method += fmt.Sprintf(" +%d eval", len(in.Evals))
+	}
+	return table.Row{id, in.Dataset, method, st, it, pctText(in.BestVal), pctText(in.TestWorst), pctText(in.TestAcc), in.SweepLabel(),
+		in.StartedText(), in.DurationText(), in.NameText(), in.TagsText()}
+}
+
+func pctText(v float64) string {
+	if v < 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*v)
+}
+
+// refresh applies the filter and the sort and refills the table.
+func (b *runList) refresh() {
+	q := strings.ToLower(strings.TrimSpace(b.filter.Value()))
+	b.view = b.view[:0]
+	for _, in := range b.list {
+		r := strings.ToLower(strings.Join(append(b.row(in), in.Model), " ")) // the model filters too
+		if q == "" || strings.Contains(r, q) {
+			b.view = append(b.view, in)
+		}
+	}
+	key := func(in runs.Info) string { return b.row(in)[b.sortCol] }
+	// num is the value of the columns that sort as numbers.
+	num := func(in runs.Info) (float64, bool) {
+		switch b.sortCol {
+		case 4:
+			return float64(in.Iter), true
+		case 5:
+			return in.BestVal, true
+		case 6:
+			return in.TestWorst, true
+		case 7:
+			return in.TestAcc, true
+		case 10:
+			return in.Elapsed, true
+		}
+		return 0, false
+	}
+	sort.SliceStable(b.view, func(i, j int) bool {
+		var less bool
+		if x, numeric := num(b.view[i]); numeric {
+			y, _ := num(b.view[j])
+			less = x < y
+		} else {
+			less = key(b.view[i]) < key(b.view[j])
+		}
+		if b.desc {
+			return !less
+		}
+		return less
+	})
+	// Narrower terminals drop the start, time and tags columns, then the
+	// sweep column, then the best-validation column (the sort still uses
+	// them).
+	show := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
+	switch {
+	case b.width < 150 && b.width >= 110:
+		show = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 11} // the name stays; start and time go
+	case b.width < 90:
+		show = []int{0, 1, 2, 3, 4, 6, 7} // keep the dataset; the best val worst-group goes
+	case b.width < 110:
+		show = show[:8]
+	}
+	rows := make([]table.Row, len(b.view))
+	widths := make([]int, len(show))
+	for i, in := range b.view {
+		full := b.row(in)
+		for j, c := range show {
+			rows[i] = append(rows[i], full[c])
+			widths[j] = max(widths[j], len(full[c]))
+		}
+	}
+	cols := make([]table.Column, len(show))
+	for j, i := range show {
+		c := browserCols[i]
+		if i == b.sortCol {
+			c += map[bool]string{false: " ▲", true: " ▼"}[b.desc]
+		}
+		cols[j] = table.Column{Title: c, Width: max(widths[j], len([]rune(c)))}
+	}
+	setTable(&b.tbl, cols, rows)
+}
+
+func (b *runList) current() (runs.Info, bool) {
+	c := b.tbl.Cursor()
+	if c < 0 || c >= len(b.view) {
+		return runs.Info{}, false
+	}
+	return b.view[c], true
+}
+
+// View is the list's head (the directory, the counts, the filter) and
+// its table.
+func (b *runList) View() string {
+	head := fmt.Sprintf("%s runs in %s  (%d shown of %d, %d selected)", styles.Title.Render("maple"), b.dir, len(b.view), len(b.list), len(b.selected))
+	if b.editing || b.filter.Value() != "" {
+		head += "  " + b.filter.View()
+	}
+	body := b.tbl.View()
+	if len(b.list) == 0 {
+		body = "no runs yet: press n for a new run, or run maple run --dataset synthetic"
+	}
+	return head + "\n" + body
+}
