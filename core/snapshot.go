@@ -34,7 +34,10 @@ type Snapshot struct {
 	WeightHist *Histogram `json:"weight_hist,omitempty"`
 	KeepHist   *Histogram `json:"keep_hist,omitempty"`
 	// Top lists the training samples with the largest weights u_i.
-	Top       []TopSample   `json:"top"`
+	Top []TopSample `json:"top"`
+	// Dropped lists the samples least likely kept: the lowest keep
+	// probabilities s_i, ties broken by the lowest weight w_i.
+	Dropped   []TopSample   `json:"dropped,omitempty"`
 	KeepFrac  float64       `json:"keep_frac"` // fraction of samples with m_i = 1
 	KeepSize  float64       `json:"keep_size"` // K_t
 	Temp      float64       `json:"temperature"`
@@ -73,7 +76,9 @@ type TopSample struct {
 	ID     int64   `json:"id"`    // the dataset's sample id
 	Label  int32   `json:"label"`
 	Group  int32   `json:"group"`
-	Weight float64 `json:"weight"` // u_i
+	Weight float64 `json:"weight"`         // u_i
+	Keep   float64 `json:"keep,omitempty"` // s_i, the keep probability
+	W      float64 `json:"w,omitempty"`    // w_i, the weight before the mask
 }
 
 // Timing is the time spent in the three phases of an outer iteration.

@@ -179,9 +179,10 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				b.page.following = m.id
 			}
 		}
-	case exportedMsg: // e in a replay
+	case exportedMsg, samplesMsg: // e in a replay; the samples a replay read
 		if b.replay != nil {
-			b.replay.Update(m)
+			_, cmd := b.replay.Update(m)
+			return b, cmd
 		}
 	case comparedMsg:
 		b.page, b.mode, b.replay = textPage{detail: m.detail}, modeCompare, nil

@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 )
@@ -71,9 +72,10 @@ type Dashboard struct {
 	// panes are the body's panes: on a wide terminal the first beside
 	// the focused one of the others (or the first of them), on a narrow
 	// one the focused pane alone; focus cycles through them.
-	panes []pane
-	rates ratesForm // the learning-rate form (l), shown while editing
-	cmds  commandQueue
+	panes   []pane
+	rates   ratesForm    // the learning-rate form (l), shown while editing
+	samples *samplesPane // one of panes
+	cmds    commandQueue
 
 	width, height int
 	focus         int // the focused pane: an index into panes
@@ -87,17 +89,24 @@ type Dashboard struct {
 	keysFrom time.Time
 }
 
-// SetDir names the run directory, which enables e (export).
-func (d *Dashboard) SetDir(dir string) { d.dir = dir }
+// SetDir names the run directory, which enables e (export) and the
+// samples pane's exported weights.
+func (d *Dashboard) SetDir(dir string) { d.dir, d.samples.dir = dir, dir }
+
+// SetTrain gives the samples pane the training split the search runs
+// on, so that it need not load it.
+func (d *Dashboard) SetTrain(train *dataset.Dataset) { d.samples.setTrain(train) }
 
 // NewDashboard returns the dashboard of the run cfg steered through ctl
 // (nil for a read-only view). detached says the search lives in another
 // process, so that leaving never stops it.
 func NewDashboard(cfg runs.Config, ctl session.Control, detached bool) *Dashboard {
 	rec := &runRecord{cfg: cfg}
+	keys := newDashboardKeys()
+	samples := newSamplesPane(rec, samplesKeys{Group: keys.Group})
 	return &Dashboard{runRecord: rec, ctl: ctl, detached: detached, width: 80, height: 24, now: time.Now,
-		keys: newDashboardKeys(), confirm: newConfirmKeys(), help: newHelp(),
-		panes: []pane{newChartsPane(rec), newGroupsPane(rec)}, side: 1, rates: newRatesForm()}
+		keys: keys, confirm: newConfirmKeys(), help: newHelp(), samples: samples,
+		panes: []pane{newChartsPane(rec), newGroupsPane(rec), samples}, side: 1, rates: newRatesForm()}
 }
 
 // Init implements tea.Model.
@@ -141,10 +150,12 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return d, nil
 		}
 		d.note = fmt.Sprintf("exported u.npy (train with it), weights.npy, keep_prob.npy, mask.npy, ids.npy, weights.csv, export.json of the checkpoint at iteration %d into %s", m.iter, d.dir)
+		reread := d.samples.Update(m)
 		if d.ctl != nil && !d.ended {
 			iter := m.iter
-			return d, d.cmds.send(core.EventExport, func() error { return d.ctl.Exported(iter) }) // recorded as an event
+			return d, tea.Batch(reread, d.cmds.send(core.EventExport, func() error { return d.ctl.Exported(iter) })) // recorded as an event
 		}
+		return d, reread
 	case ctlMsg:
 		if m.err != nil {
 			d.note = fmt.Sprintf("%s not taken: %v", m.kind, m.err)
@@ -174,6 +185,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if d.confirmQuit {
 			return d, tea.Quit
 		}
+		return d, d.samples.Update(m)
 	case tea.KeyPressMsg:
 		return d.key(m)
 	default: // the panes' own messages
@@ -284,11 +296,13 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if d.focus > 0 {
 			d.side = d.focus
 		}
-		return d, cmd
+		return d, tea.Batch(cmd, d.panes[d.focus].Update(focusMsg{}))
 	case key.Matches(k, d.keys.Back):
 		return d, d.broadcast(cursorMsg(-1))
 	case key.Matches(k, d.keys.Forward):
 		return d, d.broadcast(cursorMsg(1))
+	case key.Matches(k, d.keys.Group):
+		return d, d.samples.Update(k) // shown beside the charts without the focus too
 	case key.Matches(k, d.keys.Zoom):
 		return d, d.broadcast(zoomMsg{})
 	case key.Matches(k, d.keys.Up):

@@ -10,6 +10,7 @@ import "charm.land/bubbles/v2/key"
 type dashboardKeys struct {
 	Pause, Rates, Checkpoint, Export, Stop, Pane, Up, Down, PageUp, PageDown, Help, Quit key.Binding
 	Back, Forward, Zoom                                                                  key.Binding // the charts' cursor and window
+	Group                                                                                key.Binding // the samples pane's group
 	Leave                                                                                key.Binding // an attached view or a replay
 }
 
@@ -24,6 +25,7 @@ func newDashboardKeys() dashboardKeys {
 		Back:       key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "read an iteration")),
 		Forward:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "later iteration")),
 		Zoom:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "last 50 / all iterations")),
+		Group:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "samples: next group")),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
 		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
 		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
@@ -42,7 +44,7 @@ func (k dashboardKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the help page, in columns.
 func (k dashboardKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Stop}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown, k.Back, k.Zoom}, {k.Help, k.Quit, k.Leave}}
+	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Stop}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown, k.Back, k.Zoom, k.Group}, {k.Help, k.Quit, k.Leave}}
 }
 
 // formKeys edit a form (the learning rates, the new-run form).

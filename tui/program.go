@@ -143,6 +143,9 @@ func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt
 	}
 	d := NewDashboard(r.Config, ctl, false)
 	d.SetDir(r.Dir)
+	if sp != nil {
+		d.SetTrain(sp.Train) // the samples pane shows the split the search runs on
+	}
 	sub, hist, evs := hub.Subscribe() // the history so far, then what follows
 	defer hub.Unsubscribe(sub)
 	d.Update(HistoryMsg{Snaps: hist, Events: evs})
