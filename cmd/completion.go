@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/models"
@@ -50,7 +51,7 @@ func completeRuns(f *Factory, sweeps bool) func(*cobra.Command, []string, string
 // sweepMethods are --methods' values: every method, and maple:OBJECTIVE
 // for every outer objective (both from core's registries).
 func sweepMethods() []string {
-	out := slices.Clone(core.Methods)
+	out := slices.Clone(baselines.Methods)
 	for _, o := range core.Objectives {
 		out = append(out, core.MethodMaple+":"+o)
 	}
@@ -62,7 +63,7 @@ func sweepMethods() []string {
 func registerCompletion(f *Factory, root *cobra.Command) {
 	models := models.Examples()
 	flagValues := map[string][]string{
-		"dataset": loaders.Names, "method": core.Methods, "objective": core.Objectives, "model": models,
+		"dataset": loaders.Names, "method": baselines.Methods, "objective": core.Objectives, "model": models,
 		"eval-model": models, "outer-on": {"val", "train"}, "inner-init": {"fixed", "fresh", "warm"},
 		"select-iterate": {"val", "final"}, "eval-optimizer": {"sgd", "adam"}, "format": {"text", "markdown", "csv"},
 		"datasets": loaders.Names, "methods": sweepMethods(),

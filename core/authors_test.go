@@ -194,8 +194,8 @@ func TestAuthorsStages(t *testing.T) {
 	for i := range s {
 		s[i], gs[i] = float64(sb[i]), float64(hA[i])*float64(dmds[i])
 	}
-	ad := newAdam(len(s))
-	n2 := ad.step(s, gs, set.KeepLR, set.ClipNorm)
+	ad := NewAdam(len(s))
+	n2 := ad.Step(s, gs, set.KeepLR, set.ClipNorm)
 	ProjectKeep(s, set.Keep*float64(len(s)))
 	var worst float64
 	moved := 0
@@ -212,11 +212,11 @@ func TestAuthorsStages(t *testing.T) {
 	// Without --outer-scale 0.5 maple's IRMv1 risk is twice the code's:
 	// Adam divides the scale out but for its eps (1e-8, against |h_i| ~
 	// 1e-7 here).
-	s2, ad2 := make([]float64, len(sb)), newAdam(len(sb))
+	s2, ad2 := make([]float64, len(sb)), NewAdam(len(sb))
 	for i := range s2 {
 		s2[i], gs[i] = float64(sb[i]), 2*float64(hA[i])*float64(dmds[i])
 	}
-	ad2.step(s2, gs, set.KeepLR, set.ClipNorm)
+	ad2.Step(s2, gs, set.KeepLR, set.ClipNorm)
 	ProjectKeep(s2, set.Keep*float64(len(s2)))
 	var worst2 float64
 	apart := 0

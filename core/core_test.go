@@ -8,43 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/internal/tinydata"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/setting"
 	"github.com/maple-ood/maple/train"
 )
-
-// tinySplit makes a split of n samples of dimension d with two
-// environments and (label, attribute) groups.
-func tinySplit(name string, n, d, classes int, envBase int32, rng *rand.Rand) *dataset.Dataset {
-	ds := &dataset.Dataset{Name: name, N: n, D: d, Shape: dataset.Shape{C: d, H: 1, W: 1}, Classes: classes,
-		EnvNames: []string{"e0", "e1", "test"}, X: make([]float32, n*d), Y: make([]int32, n),
-		Env: make([]int32, n), Group: make([]int32, n), Attr: make([]int32, n), ID: make([]int64, n)}
-	ds.GroupNames = make([]string, 2*classes)
-	for g := range ds.GroupNames {
-		ds.GroupNames[g] = string(rune('a' + g))
-	}
-	for i := 0; i < n; i++ {
-		ds.Y[i] = int32(rng.IntN(classes))
-		ds.Attr[i] = int32(rng.IntN(2))
-		ds.Env[i] = envBase + int32(i%2)
-		if envBase == 2 {
-			ds.Env[i] = 2
-		}
-		ds.Group[i] = 2*ds.Y[i] + ds.Attr[i]
-		ds.ID[i] = int64(i)
-		for j := 0; j < d; j++ {
-			ds.X[i*d+j] = float32(rng.NormFloat64() + 0.5*float64(ds.Y[i]) - 0.3*float64(ds.Attr[i]))
-		}
-	}
-	return ds
-}
-
-func tinySplits(n, classes int, seed uint64) *dataset.Splits {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	return &dataset.Splits{Name: "tiny", Train: tinySplit("train", n, 3, classes, 0, rng),
-		Val: tinySplit("val", 10, 3, classes, 0, rng), Test: tinySplit("test", 10, 3, classes, 2, rng)}
-}
 
 func tinySettings(obj string) Settings {
 	s := DefaultSettings()
@@ -86,7 +54,7 @@ func TestHypergradientFiniteDifference(t *testing.T) {
 			if c.detach {
 				set.OuterScale = 0.5 // the recipe's: R and dR/du halve
 			}
-			comps, hmax, err := HypergradientCheck(tinySplits(12, c.classes, 3), set, HyperCheckOptions{Seed: 9})
+			comps, hmax, err := HypergradientCheck(tinydata.Splits(12, c.classes, 3), set, HyperCheckOptions{Seed: 9})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -313,10 +281,10 @@ func bruteKeep(s []float64, k float64) float64 {
 }
 
 func TestAdamClip(t *testing.T) {
-	a := newAdam(2)
+	a := NewAdam(2)
 	x := []float64{0, 0}
 	g := []float64{30, 40}
-	if norm := a.step(x, g, 0.1, 3); norm != 50 {
+	if norm := a.Step(x, g, 0.1, 3); norm != 50 {
 		t.Errorf("norm %g", norm)
 	}
 	if relErr(g[0], 1.8, 0) > 1e-15 || relErr(g[1], 2.4, 0) > 1e-15 {
@@ -338,7 +306,7 @@ func TestTruncatedHypergradientDirection(t *testing.T) {
 		t.Run(obj, func(t *testing.T) {
 			set := tinySettings(obj)
 			set.InnerSteps = 20
-			e, err := newEngine[float64](tinySplits(40, 2, 5), set)
+			e, err := newEngine[float64](tinydata.Splits(40, 2, 5), set)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -31,7 +31,7 @@ type engine[T nets.Float] struct {
 	// Search state.
 	iter   int
 	w, s   []float64
-	aw, as adam
+	aw, as Adam
 	pcg    *rand.PCG
 	rng    *rand.Rand
 	lr     LearningRates
@@ -78,7 +78,7 @@ func newEngine[T nets.Float](sp *dataset.Splits, set Settings) (*engine[T], erro
 	for i := range e.w {
 		e.w[i], e.s[i] = 1, set.Keep0
 	}
-	e.aw, e.as = newAdam(n), newAdam(n)
+	e.aw, e.as = NewAdam(n), NewAdam(n)
 	e.pcg = rand.NewPCG(set.Seed, 0x3a91e)
 	e.rng = rand.New(e.pcg)
 	e.lr = set.Rates()
@@ -124,8 +124,8 @@ func (e *engine[T]) restore(st *State) error {
 	}
 	c := st.Clone()
 	e.iter, e.w, e.s, e.lr = c.Iter, c.W, c.S, c.LR
-	e.aw = adam{M: c.WM, V: c.WV, T: c.AdamT}
-	e.as = adam{M: c.SM, V: c.SV, T: c.AdamT}
+	e.aw = Adam{M: c.WM, V: c.WV, T: c.AdamT}
+	e.as = Adam{M: c.SM, V: c.SV, T: c.AdamT}
 	e.pcg, e.rng = pcg, rand.New(pcg)
 	e.bestIter, e.bestScore, e.bestW, e.bestS, e.bestM = c.BestIter, c.BestScore, c.BestW, c.BestS, c.BestM
 	if c.BestIter == 0 {
@@ -455,10 +455,10 @@ func (e *engine[T]) tryIterate() (*Snapshot, error) {
 		snap.Selected = t + 1
 	}
 
-	snap.HyperNorm = e.aw.step(e.w, gw, e.lr.Weight, set.ClipNorm)
+	snap.HyperNorm = e.aw.Step(e.w, gw, e.lr.Weight, set.ClipNorm)
 	ProjectWeights(e.w)
 	if set.sparse() {
-		snap.KeepNorm = e.as.step(e.s, gs, e.lr.Keep, set.ClipNorm)
+		snap.KeepNorm = e.as.Step(e.s, gs, e.lr.Keep, set.ClipNorm)
 		ProjectKeep(e.s, kt)
 	} else {
 		e.as.T = e.aw.T

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/maple-ood/maple/internal/tinydata"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/train"
@@ -100,7 +101,7 @@ func TestSameSeedSameWeights(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			var outs []*Output
 			for range 2 {
-				e, err := New(tinySplits(40, 2, 1), engineSettings(mode))
+				e, err := New(tinydata.Splits(40, 2, 1), engineSettings(mode))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -137,7 +138,7 @@ func TestPrecision(t *testing.T) {
 	if !ok {
 		t.Skip(why)
 	}
-	sp := tinySplits(200, 2, 3)
+	sp := tinydata.Splits(200, 2, 3)
 	set.SelectIterate = "final" // an early selected iterate could precede any difference
 	var outs []*Output
 	for _, p := range []string{"", "bf16"} {
@@ -177,7 +178,7 @@ func TestPrecision(t *testing.T) {
 func TestRestoreContinuesBitForBit(t *testing.T) {
 	for _, mode := range []string{"fixed", "fresh", "warm", "fixed+minibatch", "fixed+bf16"} {
 		t.Run(mode, func(t *testing.T) {
-			sp := tinySplits(40, 2, 2)
+			sp := tinydata.Splits(40, 2, 2)
 			init, mini := strings.CutSuffix(mode, "+minibatch")
 			init, bf16 := strings.CutSuffix(init, "+bf16")
 			set := engineSettings(init)
@@ -231,7 +232,7 @@ func TestRestoreContinuesBitForBit(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
-	e, _ := New(tinySplits(40, 2, 3), engineSettings("fixed"))
+	e, _ := New(tinydata.Splits(40, 2, 3), engineSettings("fixed"))
 	rec := &scriptRec{}
 	newLR := LearningRates{Weight: 0.1, Keep: 0.02, Inner: 0.05}
 	rec.after = func(s *Snapshot) {
@@ -275,7 +276,7 @@ func TestCommands(t *testing.T) {
 func TestNonFinitePausesAndKeepsState(t *testing.T) {
 	set := engineSettings("fixed")
 	set.InnerLR = 1e30 // overflows at once
-	e, err := New(tinySplits(40, 2, 4), set)
+	e, err := New(tinydata.Splits(40, 2, 4), set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +314,7 @@ func TestNonFinitePausesAndKeepsState(t *testing.T) {
 }
 
 func TestRecorderFailurePausesWithoutLoss(t *testing.T) {
-	e, _ := New(tinySplits(40, 2, 5), engineSettings("fixed"))
+	e, _ := New(tinydata.Splits(40, 2, 5), engineSettings("fixed"))
 	e.Watched = func() bool { return true }
 	rec := &scriptRec{}
 	rec.after = func(s *Snapshot) {
@@ -339,7 +340,7 @@ func TestRecorderFailurePausesWithoutLoss(t *testing.T) {
 }
 
 func TestSnapshotContents(t *testing.T) {
-	e, _ := New(tinySplits(40, 2, 6), engineSettings("fixed"))
+	e, _ := New(tinydata.Splits(40, 2, 6), engineSettings("fixed"))
 	rec := &scriptRec{}
 	runAll(t, e, rec)
 	s := rec.snaps[0]
@@ -421,11 +422,11 @@ func TestLinearCase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	erm, err := Baseline(ctx, sp, "erm", es)
+	erm, err := train.WeightedERM(ctx, sp, train.Ones(sp.Train.N), es, "erm") // baselines' erm
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle, err := Baseline(ctx, sp, "oracle", es)
+	oracle, err := train.WeightedERM(ctx, sp.Oracle, train.Ones(sp.Oracle.Train.N), es, "oracle") // baselines' oracle
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,10 @@ package core
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
+	"github.com/maple-ood/maple/internal/tinydata"
 	"github.com/maple-ood/maple/setting"
 	"github.com/maple-ood/maple/train"
 )
@@ -15,7 +15,7 @@ import (
 // (the engine's own goroutine), and after Run returned, where they are
 // answered with ErrEnded.
 func TestCommandsNeverBlock(t *testing.T) {
-	e, _ := New(tinySplits(40, 2, 3), engineSettings("fixed"))
+	e, _ := New(tinydata.Splits(40, 2, 3), engineSettings("fixed"))
 	for range 1000 {
 		e.Checkpoint()
 	}
@@ -67,7 +67,7 @@ func TestCommandsNeverBlock(t *testing.T) {
 func TestStopInterruptsIteration(t *testing.T) {
 	set := engineSettings("fixed")
 	set.InnerSteps = setting.MaxIters // an iteration that would not end before the test does
-	e, _ := New(tinySplits(40, 2, 3), set)
+	e, _ := New(tinydata.Splits(40, 2, 3), set)
 	before := e.State()
 	done := make(chan Status, 1)
 	go func() { st, _ := e.Run(context.Background(), &scriptRec{}); done <- st }()
@@ -94,7 +94,7 @@ func TestStopInterruptsIteration(t *testing.T) {
 func TestContextInterruptsIteration(t *testing.T) {
 	set := engineSettings("fixed")
 	set.InnerSteps = setting.MaxIters
-	e, _ := New(tinySplits(40, 2, 3), set)
+	e, _ := New(tinydata.Splits(40, 2, 3), set)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { _, err := e.Run(ctx, &scriptRec{}); done <- err }()
@@ -115,7 +115,7 @@ func TestContextInterruptsIteration(t *testing.T) {
 func TestUnwatchedNonFiniteFails(t *testing.T) {
 	set := engineSettings("fixed")
 	set.InnerLR = 1e30
-	e, _ := New(tinySplits(40, 2, 4), set)
+	e, _ := New(tinydata.Splits(40, 2, 4), set)
 	before := e.State()
 	rec := &scriptRec{}
 	st, err := e.Run(context.Background(), rec)
@@ -133,7 +133,7 @@ func TestUnwatchedNonFiniteFails(t *testing.T) {
 // A record the recorder could not take is never passed by the state:
 // after a failed Snapshot the engine's state is the one before it.
 func TestUnwrittenRecordRollsBack(t *testing.T) {
-	e, _ := New(tinySplits(40, 2, 5), engineSettings("fixed"))
+	e, _ := New(tinydata.Splits(40, 2, 5), engineSettings("fixed"))
 	rec := &scriptRec{}
 	rec.after = func(s *Snapshot) {
 		if s.Iter == 2 {
@@ -159,7 +159,7 @@ func TestIterateSelection(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			set := engineSettings("fixed")
 			set.SelectIterate = mode
-			e, _ := New(tinySplits(40, 2, 7), set)
+			e, _ := New(tinydata.Splits(40, 2, 7), set)
 			states := []*State{e.State()} // states[t]: after t iterations
 			rec := &scriptRec{}
 			rec.after = func(*Snapshot) { states = append(states, e.State()) }
@@ -200,26 +200,12 @@ func TestIterateSelection(t *testing.T) {
 	}
 }
 
-// The irmv1 and rex baselines take the IRM paper's recipe unless the
-// person set the field; other methods keep their settings.
-func TestBaselineRecipe(t *testing.T) {
-	def := train.DefaultEval()
-	got := BaselineRecipe("irmv1", def, map[string]bool{"EvalSettings.Steps": true})
-	if got.Optimizer != "adam" || got.LR != 4.898536566546834e-4 || got.Penalty != 91257.18613115903 || got.PenaltyAnneal != 190 ||
-		got.L2 != 1.1079456888570485e-3 || got.WeightDecay != 0 || got.Steps != def.Steps || got.Recipe == "" {
-		t.Errorf("irmv1 recipe: %+v", got)
-	}
-	if got := BaselineRecipe("groupdro", def, nil); got != def {
-		t.Errorf("groupdro changed: %+v", got)
-	}
-}
-
 // --eval-each-iter: every snapshot carries the evaluation model's figures
 // on that iterate's weights, with the reference protocol's figure when a
 // training-accuracy threshold is set; Stop ends a running evaluation.
 func TestEvalEachIter(t *testing.T) {
 	set := engineSettings("fixed")
-	e, _ := New(tinySplits(40, 2, 3), set)
+	e, _ := New(tinydata.Splits(40, 2, 3), set)
 	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery, es.RefTrainAcc = "linear", 20, 5, 0.01
 	e.EvalEach = &es
@@ -232,7 +218,7 @@ func TestEvalEachIter(t *testing.T) {
 		}
 	}
 	// A long evaluation is cut short by Stop.
-	e2, _ := New(tinySplits(40, 2, 3), set)
+	e2, _ := New(tinydata.Splits(40, 2, 3), set)
 	long := es
 	long.Steps = setting.MaxIters
 	e2.EvalEach = &long
@@ -262,7 +248,7 @@ func TestEvalEachIterLeavesSearchAlone(t *testing.T) {
 	var states [2][]*State
 	var outs [2]*Output
 	for i, each := range []bool{false, true} {
-		e, err := New(tinySplits(40, 2, 3), set)
+		e, err := New(tinydata.Splits(40, 2, 3), set)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,29 +276,9 @@ func TestEvalEachIterLeavesSearchAlone(t *testing.T) {
 	}
 }
 
-// train.WithProgress is told at every validation check of a training run.
-func TestTrainingProgress(t *testing.T) {
-	sp := tinySplits(40, 2, 3)
-	es := train.DefaultEval()
-	es.Model, es.Steps, es.EvalEvery, es.MinStep = "linear", 30, 10, 10
-	var steps []int
-	ctx := train.WithProgress(context.Background(), func(step, total int, _, _ float64) {
-		if total != 30 {
-			t.Errorf("total %d", total)
-		}
-		steps = append(steps, step)
-	})
-	if _, err := Baseline(ctx, sp, "erm", es); err != nil {
-		t.Fatal(err)
-	}
-	if fmt.Sprint(steps) != "[10 20 30]" {
-		t.Errorf("progress at steps %v, want [10 20 30]", steps)
-	}
-}
-
 // An export from the dashboard becomes an event of the search.
 func TestExportedEvent(t *testing.T) {
-	e, _ := New(tinySplits(40, 2, 3), engineSettings("fixed"))
+	e, _ := New(tinydata.Splits(40, 2, 3), engineSettings("fixed"))
 	rec := &scriptRec{}
 	rec.after = func(s *Snapshot) {
 		if s.Iter == 2 {

@@ -43,18 +43,19 @@ func ProjectKeep(s []float64, k float64) float64 {
 	return v
 }
 
-// adam is Adam (beta1 0.9, beta2 0.999, eps 1e-8, bias-corrected) over a
+// Adam is Adam (beta1 0.9, beta2 0.999, eps 1e-8, bias-corrected) over a
 // vector, with its gradient clipped to a maximum L2 norm first.
-type adam struct {
+type Adam struct {
 	M, V []float64
 	T    int
 }
 
-func newAdam(n int) adam { return adam{M: make([]float64, n), V: make([]float64, n)} }
+// NewAdam returns Adam over a vector of n values.
+func NewAdam(n int) Adam { return Adam{M: make([]float64, n), V: make([]float64, n)} }
 
-// step clips g in place to norm clip, then updates x. It returns the
+// Step clips g in place to norm clip, then updates x. It returns the
 // norm of g before clipping.
-func (a *adam) step(x, g []float64, lr, clip float64) float64 {
+func (a *Adam) Step(x, g []float64, lr, clip float64) float64 {
 	const b1, b2, eps = 0.9, 0.999, 1e-8
 	var n2 float64
 	for _, v := range g {

@@ -16,20 +16,15 @@ const (
 	SupervisionOracle Supervision = "oracle data"
 )
 
-// supervised is implemented by methods and objectives that read more
-// than y; the others read y alone.
+// supervised is implemented by the objectives that read more than y;
+// the others read y alone.
 type supervised interface{ supervision() Supervision }
 
-// MethodSupervision returns what the training of method reads beyond y:
-// for a maple search, what its outer objective reads.
-func MethodSupervision(method, objective string) Supervision {
-	var v any
-	if method == MethodMaple {
-		v, _ = lookupObjective(objective)
-	} else {
-		v, _ = lookupMethod(method)
-	}
-	if s, ok := v.(supervised); ok {
+// ObjectiveSupervision returns what the outer objective called name
+// reads beyond y (package baselines says it of the methods).
+func ObjectiveSupervision(name string) Supervision {
+	o, _ := lookupObjective(name)
+	if s, ok := o.(supervised); ok {
 		return s.supervision()
 	}
 	return SupervisionNone
@@ -41,18 +36,6 @@ func (s Supervision) UsesGroupLabels() bool {
 	return s == SupervisionGroups || s == SupervisionOracle
 }
 
-func (oracle) supervision() Supervision       { return SupervisionOracle }
-func (groupDRO) supervision() Supervision     { return SupervisionGroups }
-func (irmPenalty) supervision() Supervision   { return SupervisionEnvs }
-func (sparseIRM) supervision() Supervision    { return SupervisionEnvs }
-func (bayesIRM) supervision() Supervision     { return SupervisionEnvs }
-func (bayesIRMCode) supervision() Supervision { return SupervisionEnvs }
-func (irmv1) supervision() Supervision        { return SupervisionEnvs }
-func (rex) supervision() Supervision          { return SupervisionEnvs }
-func (worstGroup) supervision() Supervision   { return SupervisionGroups }
-func (m weightedMethod) supervision() Supervision {
-	if m.name == "upweight" {
-		return SupervisionGroups
-	}
-	return SupervisionNone
-}
+func (irmv1) supervision() Supervision      { return SupervisionEnvs }
+func (rex) supervision() Supervision        { return SupervisionEnvs }
+func (worstGroup) supervision() Supervision { return SupervisionGroups }

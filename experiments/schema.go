@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
@@ -162,7 +163,7 @@ func Collect(runsDir string, exp *File) ([]Run, error) {
 // row is the schema's row of one finished run.
 func row(exp, id string, cfg *runs.Config, sum *runs.Summary) Run {
 	r := sum.Result
-	sup := core.MethodSupervision(cfg.Method, cfg.Settings.Objective)
+	sup := baselines.Supervision(cfg.Method, cfg.Settings.Objective)
 	out := Run{Experiment: exp, Sweep: cfg.Sweep, RunID: id, Commit: cfg.Commit, ConfigHash: cfg.Hash(true), Dataset: cfg.Dataset.Name,
 		TrainSize: cfg.Dataset.TrainSize, Model: cfg.Eval.Model, Method: cfg.MethodName(), Settings: Differences(*cfg), Seed: cfg.Settings.Seed,
 		Supervision: string(sup), GroupsInTraining: sup.UsesGroupLabels(), SelectedStep: r.SelectedStep,

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 )
@@ -39,7 +40,7 @@ func TestOutcomeNamesItsERM(t *testing.T) {
 			if method == "maple" {
 				method = "erm" // a stand-in result: only its coefficients matter here
 			}
-			res, err := core.Baseline(context.Background(), sp, method, cfg.Eval)
+			res, err := baselines.Train(context.Background(), sp, method, cfg.Eval)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
@@ -96,7 +97,7 @@ func WriteShow(w io.Writer, dir string) {
 			fmt.Fprintf(w, "          weight lr %g, keep lr %g, keep %g (from %g), checkpoint every %d\n", s.WeightLR, s.KeepLR, s.Keep, s.Keep0, cfg.CheckpointEvery)
 		}
 		fmt.Fprintf(w, "  evaluation: model %s, %d steps, %s lr %g, validation check every %d\n", e.Model, e.Steps, optimizerName(e.Optimizer), e.LR, e.EvalEvery)
-		if e.Recipe != "" && core.UsesPenalty(cfg.Method) {
+		if e.Recipe != "" && baselines.UsesPenalty(cfg.Method) {
 			fmt.Fprintf(w, "  recipe: %s (penalty %g after %d steps, L2 %g)\n", e.Recipe, e.Penalty, e.PenaltyAnneal, e.L2)
 		} else if e.Recipe != "" {
 			fmt.Fprintf(w, "  recipe: %s\n", e.Recipe)

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
@@ -91,11 +92,11 @@ func (c Config) MethodName() string {
 // flag. It reads nothing from disk.
 func (c Config) Check() error {
 	ok := false
-	for _, m := range core.Methods {
+	for _, m := range baselines.Methods {
 		ok = ok || m == c.Method
 	}
 	if !ok {
-		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(core.Methods, ", "))
+		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(baselines.Methods, ", "))
 	}
 	if err := c.Dataset.Check(); err != nil {
 		return err
@@ -151,7 +152,7 @@ func (c Config) Hash(withoutSeed bool) string {
 // config: on the synthetic dataset the search model is linear unless
 // --model was set; the evaluation model is evalModel, else the search
 // model; the evaluation seed is the run's seed; a baseline with a
-// published recipe (core.BaselineRecipe) takes its settings where the
+// published recipe (baselines.Recipe) takes its settings where the
 // person set no flag (set holds the flags they set); a cmnist run without
 // an env split gets the shuffled one (loaders.Spec.ForNewRun), and other
 // datasets drop the option unless it was set. Paths become
@@ -172,7 +173,7 @@ func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 	if c.Eval.Model == "" {
 		c.Eval.Model = c.Settings.Model
 	}
-	c.Eval = core.BaselineRecipe(c.Method, c.Eval, FieldsSet(set))
+	c.Eval = baselines.Recipe(c.Method, c.Eval, FieldsSet(set))
 	if c.Settings.Recipe == core.RecipeReference {
 		c.Settings, c.Eval = core.ReferenceRecipe(c.Settings, c.Eval, FieldsSet(set))
 	}

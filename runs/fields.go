@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/setting"
 )
 
@@ -97,13 +97,13 @@ func FieldsSet(set map[string]bool) map[string]bool {
 }
 
 // CheckMethodFlags refuses a flag in set (the flags a person gave) that
-// none of methods reads: a method's own setting (core.MethodFields, such
+// none of methods reads: a method's own setting (baselines.MethodFields, such
 // as --mask-keep or --lff-q) given to methods that would ignore it. A
 // run passes its one method; a sweep its grid's, so that a flag for one
 // of its methods may stand beside the others.
 func CheckMethodFlags(methods []string, set map[string]bool) error {
 	for _, field := range slices.Sorted(maps.Keys(FieldsSet(set))) {
-		readers, own := core.MethodsReading(field)
+		readers, own := baselines.Reading(field)
 		if !own || slices.ContainsFunc(methods, func(m string) bool { return slices.Contains(readers, m) }) {
 			continue
 		}
@@ -118,7 +118,7 @@ func CheckMethodFlags(methods []string, set map[string]bool) error {
 }
 
 // DropUnread returns c with every method setting among the flags in set
-// (core.MethodFields) that c's method does not read put back at its
+// (baselines.MethodFields) that c's method does not read put back at its
 // default, and set without those flags: a sweep's flag for some of its
 // methods leaves its other cells as they are without it (their hash,
 // the settings their table rows name).
@@ -126,7 +126,7 @@ func DropUnread(c Config, set map[string]bool) (Config, map[string]bool) {
 	def := DefaultConfig(c.Dataset.Name)
 	out := maps.Clone(set)
 	for field := range FieldsSet(set) {
-		readers, own := core.MethodsReading(field)
+		readers, own := baselines.Reading(field)
 		if !own || slices.Contains(readers, c.Method) {
 			continue
 		}

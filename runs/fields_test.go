@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/setting"
 	"github.com/maple-ood/maple/train"
@@ -89,8 +90,8 @@ func TestRecipesKeyedByFields(t *testing.T) {
 	}
 	fields := FieldsSet(all)
 	c := DefaultConfig("cmnist")
-	for _, m := range core.Methods {
-		got := core.BaselineRecipe(m, c.Eval, fields)
+	for _, m := range baselines.Methods {
+		got := baselines.Recipe(m, c.Eval, fields)
 		got.Recipe = c.Eval.Recipe
 		if got != c.Eval {
 			t.Errorf("%s's recipe changed a setting the person gave:\n got %+v\nwant %+v", m, got, c.Eval)
@@ -101,7 +102,7 @@ func TestRecipesKeyedByFields(t *testing.T) {
 	if set != c.Settings || ev != c.Eval {
 		t.Errorf("the reference recipe changed a setting the person gave:\n%+v\n%+v", set, ev)
 	}
-	for _, f := range core.SharedEvalFields {
+	for _, f := range baselines.SharedEvalFields {
 		if _, ok := FlagOf(f); !ok {
 			t.Errorf("shared evaluation field %s has no flag", f)
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
@@ -136,7 +137,7 @@ func NewOutcome(ctx context.Context, cfg Config, s *Summary) *Outcome {
 	if share, err := train.SpuriousShare(sp, s.Result.Theta); err == nil {
 		out.SpuriousShare = &share
 		if cfg.Method != "erm" {
-			if erm, err := core.Baseline(ctx, sp, "erm", cfg.Eval); err == nil {
+			if erm, err := baselines.Train(ctx, sp, "erm", cfg.Eval); err == nil {
 				if es, err := train.SpuriousShare(sp, erm.Theta); err == nil {
 					out.ERMSpuriousShare, out.ERMTestAcc = &es, &erm.TestAcc
 					out.ERMSettings = trainingText(cfg.Eval)

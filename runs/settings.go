@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 )
@@ -62,7 +63,7 @@ var SettingsTable = []Setting{
 		Field: func(c *Config) any { return &c.Dataset.DataDir }, Default: ""},
 	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all)", Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Dataset.TrainSize }, Default: 0},
-	{Flag: "method", Group: GroupEval, Help: core.MethodMaple + ", or a baseline: " + strings.Join(core.Methods[1:], ", "), Axis: true, Result: true, Form: true,
+	{Flag: "method", Group: GroupEval, Help: core.MethodMaple + ", or a baseline: " + strings.Join(baselines.Methods[1:], ", "), Axis: true, Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Method }, Default: core.MethodMaple},
 	{Flag: "objective", Group: GroupSearch, Help: "outer objective: " + strings.Join(core.Objectives, ", "), Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Settings.Objective }},

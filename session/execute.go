@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
@@ -114,7 +115,7 @@ func runBaseline(ctx, trainCtx context.Context, r *runs.Run, sp *dataset.Splits,
 	if opt.Ready != nil {
 		opt.Ready(ctl) // a detached parent returns now: maple stop finds the socket
 	}
-	res, err := core.Baseline(trainCtx, sp, r.Config.Method, r.Config.Eval)
+	res, err := baselines.Train(trainCtx, sp, r.Config.Method, r.Config.Eval)
 	switch {
 	case ctx.Err() != nil:
 		return &runs.Summary{Status: core.StatusInterrupted}, nil

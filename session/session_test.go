@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
@@ -865,7 +866,7 @@ func TestLfFWeightsExported(t *testing.T) {
 	for _, m := range []string{"lff", "erm"} {
 		cfg := runs.DefaultConfig("synthetic")
 		cfg.Method = m
-		cfg.Eval = core.BaselineRecipe(m, cfg.Eval, nil)
+		cfg.Eval = baselines.Recipe(m, cfg.Eval, nil)
 		cfg.Eval.Model, cfg.Eval.Steps = "linear", 30
 		r, err := runs.Create(dir, cfg)
 		if err != nil {

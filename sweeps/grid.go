@@ -3,12 +3,12 @@ package sweeps
 import (
 	"errors"
 	"fmt"
-	"github.com/maple-ood/maple/runs"
 	"maps"
 	"strconv"
 	"strings"
 
-	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/runs"
 )
 
 // Grid is a sweep's grid: every dataset x training size x model x method
@@ -56,10 +56,10 @@ func ParseGrid(datasets, methods, seeds, models, sizes string) (Grid, error) {
 }
 
 // mixesRecipes tells whether the grid has baselines with a published
-// recipe (core.HasBaselineRecipe) beside methods without one.
+// recipe (baselines.HasRecipe) beside methods without one.
 func (g Grid) mixesRecipes() (with, without []string) {
 	for _, m := range g.Methods {
-		if method, _, _ := strings.Cut(m, ":"); core.HasBaselineRecipe(method) {
+		if method, _, _ := strings.Cut(m, ":"); baselines.HasRecipe(method) {
 			with = append(with, m)
 		} else {
 			without = append(without, m)
@@ -74,7 +74,7 @@ func (g Grid) mixesRecipes() (with, without []string) {
 // RecipeNote says which of the evaluation flags set the grid's recipe
 // baselines do not take ("" when none): in a grid that mixes them with
 // other methods, --eval-steps, --eval-lr and the other flags every
-// method's evaluation reads (core.SharedEvalFields) apply to the other
+// method's evaluation reads (baselines.SharedEvalFields) apply to the other
 // methods only, so that a sweep's setting for maple's final weighted ERM
 // does not cut short the baselines' published schedules (the IRMv1
 // recipe switches its penalty on at step 190 of 501).
@@ -84,7 +84,7 @@ func (g Grid) RecipeNote(set map[string]bool) string {
 		return ""
 	}
 	var flags []string
-	for _, field := range core.SharedEvalFields {
+	for _, field := range baselines.SharedEvalFields {
 		if f, ok := runs.FlagOf(field); ok && set[f] {
 			flags = append(flags, "--"+f)
 		}
@@ -145,9 +145,9 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 						}
 						c.Method = method
 						c, cellSet = runs.DropUnread(c, cellSet) // another method's flag: not this cell's
-						if mixed != nil && core.HasBaselineRecipe(method) {
+						if mixed != nil && baselines.HasRecipe(method) {
 							cellSet = maps.Clone(cellSet)
-							for _, field := range core.SharedEvalFields {
+							for _, field := range baselines.SharedEvalFields {
 								f, _ := runs.FlagOf(field)
 								delete(cellSet, f)
 							}

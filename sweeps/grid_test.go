@@ -1,12 +1,12 @@
 package sweeps
 
 import (
-	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/loaders"
 	"maps"
 	"strings"
 	"testing"
 
+	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -86,7 +86,7 @@ func TestSweepKeepsBaselineRecipes(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, cell := range cells {
-				e, recipe := cell.Config.Eval, core.HasBaselineRecipe(cell.Config.Method)
+				e, recipe := cell.Config.Eval, baselines.HasRecipe(cell.Config.Method)
 				if e.Steps != c.wantSteps[cell.Config.Method] {
 					t.Errorf("%s: %d steps, want %d", cell.Label, e.Steps, c.wantSteps[cell.Config.Method])
 				}

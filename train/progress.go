@@ -9,8 +9,8 @@ type Progress func(step, steps int, valWorst, testWorst float64)
 
 type progressKey struct{}
 
-// WithProgress returns ctx carrying p, which WeightedERM and Baseline
-// call at every validation check.
+// WithProgress returns ctx carrying p, which Trainer.Run (WeightedERM,
+// every method of package baselines) calls at every validation check.
 func WithProgress(ctx context.Context, p Progress) context.Context {
 	return context.WithValue(ctx, progressKey{}, p)
 }

@@ -53,7 +53,7 @@ type EvalSettings struct {
 
 	Optimizer string  `json:"optimizer"` // "sgd" (default) or "adam" (torch's, with LR)
 	L2        float64 `json:"l2"`        // coefficient of sum theta² added to the loss (not decoupled); default 0
-	Recipe    string  `json:"recipe"`    // the published recipe these settings follow, if any (see BaselineRecipe)
+	Recipe    string  `json:"recipe"`    // the published recipe these settings follow, if any (see baselines.Recipe)
 }
 
 // DefaultEval returns the defaults documented on EvalSettings.

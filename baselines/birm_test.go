@@ -1,22 +1,24 @@
-package core
+package baselines
 
 import (
 	"context"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/internal/tinydata"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/train"
 )
 
-func birmCase(k int) (f []float64, lab Labels, pooled gaussPost, env map[int32]gaussPost, eps []float64) {
+func birmCase(k int) (f []float64, lab core.Labels, pooled gaussPost, env map[int32]gaussPost, eps []float64) {
 	rng := rand.New(rand.NewPCG(11, uint64(k)))
 	n := 14
 	f = make([]float64, n*k)
 	for i := range f {
 		f[i] = rng.NormFloat64()
 	}
-	lab = Labels{Y: make([]int32, n), Env: make([]int32, n)}
+	lab = core.Labels{Y: make([]int32, n), Env: make([]int32, n)}
 	for i := range n {
 		lab.Y[i], lab.Env[i] = int32(rng.IntN(max(k, 2))), int32(i%2)
 	}
@@ -83,10 +85,10 @@ func TestBayesIRMPenaltyZeroWhenPosteriorsAgree(t *testing.T) {
 // TestBayesIRMTrains: a short run trains, selects on validation and
 // reports the penalty's recipe.
 func TestBayesIRMTrains(t *testing.T) {
-	sp := tinySplits(40, 2, 8)
-	es := BaselineRecipe("bayesirm", train.DefaultEval(), nil)
+	sp := tinydata.Splits(40, 2, 8)
+	es := Recipe("bayesirm", train.DefaultEval(), nil)
 	es.Model, es.Steps, es.EvalEvery, es.PenaltyAnneal = "mlp:8", 40, 5, 20
-	res, err := Baseline(context.Background(), sp, "bayesirm", es)
+	res, err := Train(context.Background(), sp, "bayesirm", es)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package core
+package baselines
 
 import (
 	"context"
@@ -6,20 +6,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/internal/tinydata"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/train"
 )
 
 // birmCodeCase is a small problem with two environments of equal size
 // and ten draws of their scales.
-func birmCodeCase(k int) (f []float64, lab Labels, envs []int32, omega [][]float64) {
+func birmCodeCase(k int) (f []float64, lab core.Labels, envs []int32, omega [][]float64) {
 	rng := rand.New(rand.NewPCG(12, uint64(k)))
 	n := 16
 	f = make([]float64, n*k)
 	for i := range f {
 		f[i] = rng.NormFloat64()
 	}
-	lab = Labels{Y: make([]int32, n), Env: make([]int32, n)}
+	lab = core.Labels{Y: make([]int32, n), Env: make([]int32, n)}
 	for i := range n {
 		lab.Y[i], lab.Env[i] = int32(rng.IntN(max(k, 2))), int32(3+i%2)
 	}
@@ -66,7 +68,7 @@ func TestBayesIRMCodeReducesToIRMv1(t *testing.T) {
 		}
 		loss := nets.LossFor(k)
 		j, pen, _ := birmCodeLoss(loss, f, lab, k, envs, omega, 2)
-		irm := Objective{Name: "irmv1", Loss: loss, K: k}
+		irm := core.Objective{Name: "irmv1", Loss: loss, K: k}
 		want, err := irm.Eval(f, lab, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -110,24 +112,24 @@ func TestBayesIRMCodeLR(t *testing.T) {
 // TestBayesIRMCodeTrains: a short run at the recipe trains and selects
 // on validation; one training environment is refused with what to do.
 func TestBayesIRMCodeTrains(t *testing.T) {
-	sp := tinySplits(40, 2, 8)
-	es := BaselineRecipe("bayesirm-code", train.DefaultEval(), nil)
+	sp := tinydata.Splits(40, 2, 8)
+	es := Recipe("bayesirm-code", train.DefaultEval(), nil)
 	if es.Steps != 1500 || es.Penalty != 1e4 || es.PenaltyAnneal != 200 || es.LR != 4e-4 || es.L2 != 1e-3 || es.Optimizer != "adam" {
 		t.Fatalf("recipe %+v", es)
 	}
 	es.Model, es.Steps, es.EvalEvery, es.PenaltyAnneal = "mlp:8", 40, 5, 20
-	res, err := Baseline(context.Background(), sp, "bayesirm-code", es)
+	res, err := Train(context.Background(), sp, "bayesirm-code", es)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !res.Done || res.SelectedStep < 0 {
 		t.Errorf("result %+v", res)
 	}
-	one := tinySplits(40, 2, 8)
+	one := tinydata.Splits(40, 2, 8)
 	for i := range one.Train.Env {
 		one.Train.Env[i] = 0
 	}
-	if _, err := Baseline(context.Background(), one, "bayesirm-code", es); err == nil || !strings.Contains(err.Error(), "environment") {
+	if _, err := Train(context.Background(), one, "bayesirm-code", es); err == nil || !strings.Contains(err.Error(), "environment") {
 		t.Errorf("one environment: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package core
+package baselines
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/maple-ood/maple/internal/tinydata"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/train"
 )
@@ -81,11 +82,11 @@ func TestMaskedGradientFiniteDifference(t *testing.T) {
 // requested fraction of its weights (within the Bernoulli draw's
 // spread), and its scores respect the budget.
 func TestSparseIRMKeepsBudget(t *testing.T) {
-	sp := tinySplits(60, 2, 5)
-	es := BaselineRecipe("sparseirm", train.DefaultEval(), nil)
+	sp := tinydata.Splits(60, 2, 5)
+	es := Recipe("sparseirm", train.DefaultEval(), nil)
 	es.Model, es.Steps, es.EvalEvery, es.PenaltyAnneal, es.MaskKeep = "mlp:64,64", 60, 5, 20, 0.4
 	es.MinStep = 40 // after the budget reached its target (60% of the steps)
-	res, err := Baseline(context.Background(), sp, "sparseirm", es)
+	res, err := Train(context.Background(), sp, "sparseirm", es)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestSparseIRMKeepsBudget(t *testing.T) {
 // rngSeed, a masker over its weights, and the generator for the rest.
 func maskProbe(t *testing.T, splitSeed, rngSeed uint64) (x []float64, n, k int, net models.Model[float64], theta []float64, mk *masker, rng *rand.Rand) {
 	t.Helper()
-	sp := tinySplits(9, 2, splitSeed)
+	sp := tinydata.Splits(9, 2, splitSeed)
 	x, n, k = to64(sp.Train.X), sp.Train.N, 1
 	net, err := models.New[float64]("mlp:4", sp.Train.Shape, k)
 	if err != nil {
@@ -126,7 +127,7 @@ func maskProbe(t *testing.T, splitSeed, rngSeed uint64) (x []float64, n, k int, 
 // penalty and two environments of equal size the two train the same
 // bits (the code's NLLs agree there); with a penalty they part.
 func TestSparseIRMRexPenalty(t *testing.T) {
-	sp := tinySplits(40, 2, 4)
+	sp := tinydata.Splits(40, 2, 4)
 	for i := range sp.Train.Env {
 		sp.Train.Env[i] = int32(i % 2)
 	}
@@ -136,7 +137,7 @@ func TestSparseIRMRexPenalty(t *testing.T) {
 		t.Helper()
 		v := es
 		v.Penalty = penalty
-		r, err := Baseline(context.Background(), sp, method, v)
+		r, err := Train(context.Background(), sp, method, v)
 		if err != nil {
 			t.Fatal(err)
 		}

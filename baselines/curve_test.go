@@ -1,9 +1,10 @@
-package core
+package baselines
 
 import (
 	"context"
 	"testing"
 
+	"github.com/maple-ood/maple/internal/tinydata"
 	"github.com/maple-ood/maple/train"
 )
 
@@ -14,9 +15,9 @@ import (
 func TestResultCurve(t *testing.T) {
 	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery = "mlp:4", 30, 5 // checks from step 3 (a tenth): 5, 10, ..., 30
-	sp := tinySplits(40, 2, 4)
+	sp := tinydata.Splits(40, 2, 4)
 	for _, m := range []string{"erm", "lff", "mrm"} {
-		r, err := Baseline(context.Background(), sp, m, es)
+		r, err := Train(context.Background(), sp, m, es)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,9 @@
-package core
+package baselines
 
 import (
 	"context"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/train"
 )
@@ -20,8 +21,8 @@ func (cvarMethod) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSe
 	if err != nil {
 		return nil, err
 	}
-	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
-	obj := Objective{Name: "cvar", Alpha: es.CVaRAlpha, Loss: tr.Loss, K: tr.K}
+	lab := core.Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
+	obj := core.Objective{Name: "cvar", Alpha: es.CVaRAlpha, Loss: tr.Loss, K: tr.K}
 	return tr.Run(ctx, "cvar", func(int) error {
 		f := tr.Logits()
 		c := make([]float64, len(f))

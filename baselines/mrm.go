@@ -1,4 +1,4 @@
-package core
+package baselines
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/train"
@@ -83,7 +84,7 @@ func (m mrm) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSetting
 	for j := range pi {
 		pi[j] = mrmLogit0
 	}
-	piAdam := newAdam(len(pi))
+	piAdam := core.NewAdam(len(pi))
 	masked, grad := make([]float32, len(full.Theta)), make([]float32, len(full.Theta))
 	n, k, y := sp.Train.N, full.K, sp.Train.Y
 	err = train.RunStage(ctx, train.Stage{Name: "the mask's logits, the weights frozen", N: 2, Of: 3}, es.Steps, func(int) error {
@@ -102,7 +103,7 @@ func (m mrm) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSetting
 				return fmt.Errorf("mrm: the mask gradient is not finite; lower --mask-lr")
 			}
 		}
-		piAdam.step(pi, g, maskLR, math.Inf(1))
+		piAdam.Step(pi, g, maskLR, math.Inf(1))
 		return nil
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-package core
+package baselines
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/maple-ood/maple/internal/tinydata"
 	"github.com/maple-ood/maple/train"
 )
 
@@ -15,7 +16,7 @@ import (
 // stopped mrm used to report nothing for two thirds of its time, and
 // jtt's first stage ran on to its end after a stop.
 func TestStages(t *testing.T) {
-	sp := tinySplits(40, 2, 7)
+	sp := tinydata.Splits(40, 2, 7)
 	for _, tc := range []struct {
 		method string
 		steps  func(*train.EvalSettings) // sets the stages' steps to 6
@@ -26,7 +27,7 @@ func TestStages(t *testing.T) {
 		{method: "jtt", steps: func(es *train.EvalSettings) { es.JTTSteps = 6 },
 			want: []string{"1/2 ERM, to find the errors to upweight: 6 steps"}},
 	} {
-		es := BaselineRecipe(tc.method, train.DefaultEval(), nil)
+		es := Recipe(tc.method, train.DefaultEval(), nil)
 		es.Model, es.EvalEvery = "mlp:8", 2
 		tc.steps(&es)
 		t.Run(tc.method+" reports its stages", func(t *testing.T) {
@@ -40,7 +41,7 @@ func TestStages(t *testing.T) {
 					got = append(got, fmt.Sprintf("%d/%d %s: %d steps", st.N, st.Of, st.Name, steps))
 				}
 			})
-			if _, err := Baseline(ctx, sp, tc.method, es); err != nil {
+			if _, err := Train(ctx, sp, tc.method, es); err != nil {
 				t.Fatal(err)
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
@@ -57,7 +58,7 @@ func TestStages(t *testing.T) {
 					cancel()
 				}
 			})
-			if _, err := Baseline(ctx, sp, tc.method, es); !errors.Is(err, context.Canceled) || steps != 2 {
+			if _, err := Train(ctx, sp, tc.method, es); !errors.Is(err, context.Canceled) || steps != 2 {
 				t.Errorf("stopped at step 2 of its first stage: %d steps ran, error %v", steps, err)
 			}
 		})

@@ -1,4 +1,4 @@
-package core
+package baselines
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/train"
@@ -78,7 +79,7 @@ func (r birmRows) has(env int32) bool { return r.all || env == r.e }
 // estimated on the draws w = mu + sigma eps. Unless cot is nil it adds
 // coef times its gradient in f to cot; it returns the expectation and
 // its derivatives in mu and rho.
-func expLoss(loss nets.Loss, f []float64, lab Labels, k int, q gaussPost, eps []float64, r birmRows, coef float64, cot []float64) (v, dMu, dRho float64) {
+func expLoss(loss nets.Loss, f []float64, lab core.Labels, k int, q gaussPost, eps []float64, r birmRows, coef float64, cot []float64) (v, dMu, dRho float64) {
 	n := len(lab.Y)
 	rows := 0.0
 	for _, e := range lab.Env {
@@ -118,7 +119,7 @@ func expLoss(loss nets.Loss, f []float64, lab Labels, k int, q gaussPost, eps []
 // that is the expected loss under the pooled posterior plus lam times the
 // penalty, the mean over environments of E_{q_u}[loss_e] -
 // E_{q_e}[loss_e]. It returns the loss, the penalty and dloss/df.
-func birmObjective(loss nets.Loss, f []float64, lab Labels, k int, pooled gaussPost, env map[int32]gaussPost, eps []float64, lam float64) (j, pen float64, cot []float64) {
+func birmObjective(loss nets.Loss, f []float64, lab core.Labels, k int, pooled gaussPost, env map[int32]gaussPost, eps []float64, lam float64) (j, pen float64, cot []float64) {
 	cot = make([]float64, len(f))
 	nEnv := float64(len(env))
 	for e, q := range env {
@@ -133,7 +134,7 @@ func birmObjective(loss nets.Loss, f []float64, lab Labels, k int, pooled gaussP
 
 // negELBO is q's negative evidence lower bound per sample on the rows r:
 // E_q[mean loss] + KL(q || prior) / rows, and its gradient in (mu, rho).
-func negELBO(loss nets.Loss, f []float64, lab Labels, k int, q gaussPost, eps []float64, r birmRows) (v, gMu, gRho float64) {
+func negELBO(loss nets.Loss, f []float64, lab core.Labels, k int, q gaussPost, eps []float64, r birmRows) (v, gMu, gRho float64) {
 	rows := 0.0
 	for _, e := range lab.Env {
 		if r.has(e) {
@@ -161,22 +162,22 @@ func (m bayesIRM) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSe
 	if err != nil {
 		return nil, err
 	}
-	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
+	lab := core.Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
 	prior := gaussPost{Mu: birmPriorMu, Rho: math.Log(birmPriorSigma)}
 	pooled, env := prior, map[int32]gaussPost{}
-	adams := map[int32]*adam{}
+	adams := map[int32]*core.Adam{}
 	for e := range envSizes(lab.Env) {
 		env[e] = prior
-		a := newAdam(2)
+		a := core.NewAdam(2)
 		adams[e] = &a
 	}
-	pooledAdam := newAdam(2)
+	pooledAdam := core.NewAdam(2)
 	rng := rand.New(rand.NewPCG(es.Seed, 0xb1e5))
 	eps := make([]float64, birmDraws)
-	fit := func(q gaussPost, a *adam, f []float64, r birmRows) gaussPost {
+	fit := func(q gaussPost, a *core.Adam, f []float64, r birmRows) gaussPost {
 		_, gm, gr := negELBO(tr.Loss, f, lab, tr.K, q, eps, r)
 		x := []float64{q.Mu, q.Rho}
-		a.step(x, []float64{gm, gr}, lr, math.Inf(1))
+		a.Step(x, []float64{gm, gr}, lr, math.Inf(1))
 		return gaussPost{Mu: x[0], Rho: x[1]}
 	}
 	return tr.Run(ctx, "bayesirm", func(step int) error {
@@ -204,3 +205,5 @@ func (m bayesIRM) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSe
 		return nil
 	})
 }
+
+func (bayesIRM) supervision() core.Supervision { return core.SupervisionEnvs }

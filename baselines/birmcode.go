@@ -1,4 +1,4 @@
-package core
+package baselines
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/train"
@@ -63,7 +64,7 @@ const (
 // (1/E) sum_e g_e², g_e = d/d(omega_e) of E times the mean loss over all
 // n rows of omega_{env(i)} f_i. omega[d][p] is draw d's scale of the
 // environment envs[p]. It returns the loss, the mean penalty and dJ/df.
-func birmCodeLoss(loss nets.Loss, f []float64, lab Labels, k int, envs []int32, omega [][]float64, lam float64) (j, pen float64, cot []float64) {
+func birmCodeLoss(loss nets.Loss, f []float64, lab core.Labels, k int, envs []int32, omega [][]float64, lam float64) (j, pen float64, cot []float64) {
 	return newBirmCodeStep(loss, lab, k, envs).eval(f, omega, lam)
 }
 
@@ -77,7 +78,7 @@ type birmCodeStep struct {
 	z, l, dl, gs, dgs, cot, g []float64
 }
 
-func newBirmCodeStep(loss nets.Loss, lab Labels, k int, envs []int32) *birmCodeStep {
+func newBirmCodeStep(loss nets.Loss, lab core.Labels, k int, envs []int32) *birmCodeStep {
 	n := len(lab.Y)
 	b := &birmCodeStep{loss: loss, y: lab.Y, k: k, nEnv: len(envs), pos: make([]int, n),
 		z: make([]float64, n*k), l: make([]float64, n), dl: make([]float64, n*k), gs: make([]float64, n),
@@ -147,7 +148,7 @@ func birmCodeLR(lr float64, step, steps int) float64 {
 }
 
 func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
-	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
+	lab := core.Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
 	envs := make([]int32, 0, 2)
 	for e := range envSizes(lab.Env) {
 		envs = append(envs, e)
@@ -191,3 +192,5 @@ func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es train.Eval
 		return nil
 	})
 }
+
+func (bayesIRMCode) supervision() core.Supervision { return core.SupervisionEnvs }

@@ -1,8 +1,9 @@
-package core
+package baselines
 
 import (
 	"context"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/train"
@@ -44,8 +45,8 @@ func (m irmPenalty) Train(ctx context.Context, sp *dataset.Splits, es train.Eval
 	if err != nil {
 		return nil, err
 	}
-	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
-	pen := Objective{Name: m.name, Loss: tr.Loss, K: tr.K}
+	lab := core.Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
+	pen := core.Objective{Name: m.name, Loss: tr.Loss, K: tr.K}
 	// As the IRM code: the loss is the mean over training environments
 	// of each one's mean loss, and the IRMv1 penalty the mean over them
 	// of each one's squared scale gradient (the objective sums them).
@@ -96,3 +97,5 @@ func irmCodeSchedule(es *train.EvalSettings, set func(string, func()), penalty b
 		set("EvalSettings.PenaltyAnneal", func() { es.PenaltyAnneal = 190 })
 	}
 }
+
+func (irmPenalty) supervision() core.Supervision { return core.SupervisionEnvs }

@@ -1,9 +1,9 @@
-package core
+package baselines
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/train"
 )
@@ -29,18 +29,9 @@ func (m weightedMethod) Train(ctx context.Context, sp *dataset.Splits, es train.
 	return train.WeightedERM(ctx, sp, u, es, m.name)
 }
 
-// oracle is ERM on the dataset's variant without the spurious signal.
-type oracle struct{}
-
-func (oracle) Name() string { return "oracle" }
-
-func (oracle) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
-	if sp.Oracle == nil {
-		return nil, fmt.Errorf("dataset %s has no oracle variant", sp.Name)
+func (m weightedMethod) supervision() core.Supervision {
+	if m.name == "upweight" {
+		return core.SupervisionGroups
 	}
-	r, err := train.WeightedERM(ctx, sp.Oracle, train.Ones(sp.Oracle.Train.N), es, "oracle")
-	if r != nil {
-		r.Dataset = sp.Name
-	}
-	return r, err
+	return core.SupervisionNone
 }

@@ -1,10 +1,11 @@
-package core
+package baselines
 
 import (
 	"context"
 	"math"
 	"testing"
 
+	"github.com/maple-ood/maple/internal/tinydata"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/train"
 )
@@ -60,10 +61,10 @@ func TestMRMLogitGradientFiniteDifference(t *testing.T) {
 // subnetwork keeps exactly that many (the rest stay zero through the
 // retraining), and without a fraction the mask is sigmoid(pi) > 1/2.
 func TestMRMKeepsFraction(t *testing.T) {
-	sp := tinySplits(40, 2, 7)
-	es := BaselineRecipe("mrm", train.DefaultEval(), nil)
+	sp := tinydata.Splits(40, 2, 7)
+	es := Recipe("mrm", train.DefaultEval(), nil)
 	es.Model, es.Steps, es.EvalEvery, es.MaskKeep = "mlp:16", 30, 5, 0.3
-	res, err := Baseline(context.Background(), sp, "mrm", es)
+	res, err := Train(context.Background(), sp, "mrm", es)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package core
+package baselines
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
@@ -91,9 +92,9 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es train.EvalS
 	for i := range s {
 		s[i] = 1 // --score-init-constant 1
 	}
-	sAdam := newAdam(len(s))
-	lab := Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
-	pen := Objective{Name: m.penalty, Loss: tr.Loss, K: tr.K}
+	sAdam := core.NewAdam(len(s))
+	lab := core.Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
+	pen := core.Objective{Name: m.penalty, Loss: tr.Loss, K: tr.K}
 	envN := envSizes(lab.Env)
 	nEnv := float64(len(envN))
 	// The code's NLL and penalty scales: irmv1's NLL is the mean over
@@ -155,9 +156,9 @@ func (m sparseIRM) Train(ctx context.Context, sp *dataset.Splits, es train.EvalS
 		tr.AddL2(1 / div)
 		if t >= sparseStart {
 			lr := maskLR * 0.5 * (1 + math.Cos(math.Pi*t)) // cosine_lr
-			sAdam.step(s, gs, lr, math.Inf(1))
+			sAdam.Step(s, gs, lr, math.Inf(1))
 		}
-		ProjectKeep(s, budget(t, keepFrac)*float64(len(s)))
+		core.ProjectKeep(s, budget(t, keepFrac)*float64(len(s)))
 		return nil
 	})
 	if res != nil {
@@ -288,3 +289,5 @@ func maskedVJP[T nets.Float](net models.Model[T], x []T, n int, theta []T, idx [
 	}
 	return gz
 }
+
+func (sparseIRM) supervision() core.Supervision { return core.SupervisionEnvs }

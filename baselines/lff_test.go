@@ -1,4 +1,4 @@
-package core
+package baselines
 
 import (
 	"context"
@@ -73,9 +73,9 @@ func TestLfFWeightsFailures(t *testing.T) {
 	sp := &dataset.Splits{Name: "shortcut", Train: mk("train", 400), Val: mk("val", 100), Test: mk("test", 100)}
 	es := train.DefaultEval()
 	es.Model, es.Steps, es.EvalEvery = "linear", 300, 10
-	es = BaselineRecipe("lff", es, map[string]bool{"eval-lr": true})
+	es = Recipe("lff", es, map[string]bool{"eval-lr": true})
 	es.LR = 0.05 // a linear model on 400 samples: the recipe's 1e-3 is for an MLP over many epochs
-	res, err := Baseline(context.Background(), sp, "lff", es)
+	res, err := Train(context.Background(), sp, "lff", es)
 	if err != nil {
 		t.Fatal(err)
 	}

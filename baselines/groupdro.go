@@ -1,9 +1,10 @@
-package core
+package baselines
 
 import (
 	"context"
 	"math"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/train"
@@ -60,3 +61,5 @@ func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSett
 		return nil
 	})
 }
+
+func (groupDRO) supervision() core.Supervision { return core.SupervisionGroups }

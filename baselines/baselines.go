@@ -1,0 +1,156 @@
+package baselines
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/train"
+)
+
+// A Method is a comparison method: it trains es.Model on sp its own way
+// and selects on validation. A new method is a type in a file of its own
+// (with its supervision, its own fields and its recipe, if any) and one
+// line in registry; --method, its help, completion and the browser's
+// form list the registry.
+type Method interface {
+	// Name is the method's name for --method and in run.json.
+	Name() string
+	// Train trains and evaluates the method on sp.
+	Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error)
+}
+
+// recipeMethod is a Method with a published recipe (Recipe).
+type recipeMethod interface {
+	// recipe returns es with the recipe applied to the settings not in
+	// keep, and its name.
+	recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings
+}
+
+// MethodFields are the evaluation settings only some methods read: the
+// penalties, LfF's and the masks' settings, and those of groupdro, cvar
+// and jtt. A method lists the ones it reads with ownFields; every other
+// evaluation setting is read by every method's training (and by the
+// final weighted ERM of a maple search, which reads none of these).
+var MethodFields = []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal", "EvalSettings.LfFQ", "EvalSettings.LfFEMA",
+	"EvalSettings.MaskKeep", "EvalSettings.MaskLR", "EvalSettings.DROStep", "EvalSettings.CVaRAlpha", "EvalSettings.JTTSteps", "EvalSettings.JTTUp"}
+
+// ownFielder is a Method that reads some of MethodFields.
+type ownFielder interface {
+	// ownFields lists the MethodFields the method reads.
+	ownFields() []string
+}
+
+// Reading returns the methods of the registry that read field, in
+// registry order, when field is one of MethodFields (own true); own is
+// false for a field every method reads.
+func Reading(field string) (methods []string, own bool) {
+	if !slices.Contains(MethodFields, field) {
+		return nil, false
+	}
+	for _, m := range registry {
+		if o, ok := m.(ownFielder); ok && slices.Contains(o.ownFields(), field) {
+			methods = append(methods, m.Name())
+		}
+	}
+	return methods, true
+}
+
+// registry lists the comparison methods, in the order --help and
+// completion show them.
+var registry = []Method{weightedMethod{"erm"}, oracle{}, irmPenalty{"irmv1"}, irmPenalty{"rex"}, groupDRO{},
+	cvarMethod{}, jtt{}, weightedMethod{"upweight"}, lff{}, sparseIRM{"irmv1"}, sparseIRM{"rex"}, mrm{}, bayesIRM{}, bayesIRMCode{}}
+
+// Methods lists what the maple search and Train can run: maple first,
+// then the registry.
+var Methods = append([]string{core.MethodMaple}, names()...)
+
+func names() []string {
+	names := make([]string, len(registry))
+	for i, m := range registry {
+		names[i] = m.Name()
+	}
+	return names
+}
+
+func lookup(name string) (Method, bool) {
+	for _, m := range registry {
+		if m.Name() == name {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// HasRecipe tells whether method is a baseline with a published recipe
+// (Recipe).
+func HasRecipe(method string) bool {
+	m, _ := lookup(method)
+	_, ok := m.(recipeMethod)
+	return ok
+}
+
+// UsesPenalty tells whether method trains with the invariance penalty
+// settings (Penalty, PenaltyAnneal) of train.EvalSettings.
+func UsesPenalty(method string) bool {
+	m, _ := lookup(method)
+	p, ok := m.(interface{ usesPenalty() bool })
+	return ok && p.usesPenalty()
+}
+
+// SharedEvalFields are the settings a baseline recipe sets that every
+// method's evaluation also reads (the final weighted ERM of maple, erm,
+// groupdro, ...); the recipe's other settings (Penalty, PenaltyAnneal)
+// are its own.
+var SharedEvalFields = []string{"EvalSettings.Optimizer", "EvalSettings.LR", "EvalSettings.L2", "EvalSettings.WeightDecay", "EvalSettings.Steps"}
+
+// Recipe returns es with the published recipe of a baseline
+// method applied to the settings not in keep (the fields the person set,
+// as Settings.X or EvalSettings.X);
+// methods without one are returned unchanged.
+func Recipe(method string, es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+	m, _ := lookup(method)
+	if r, ok := m.(recipeMethod); ok {
+		return r.recipe(es, keep)
+	}
+	return es
+}
+
+// Train trains one of the comparison methods (registry) on sp.
+func Train(ctx context.Context, sp *dataset.Splits, method string, es train.EvalSettings) (*train.Result, error) {
+	m, ok := lookup(method)
+	if !ok {
+		return nil, fmt.Errorf("unknown method %q: want one of %v", method, Methods)
+	}
+	return m.Train(ctx, sp, es)
+}
+
+// supervised is implemented by the methods that read more than y; the
+// others read y alone.
+type supervised interface{ supervision() core.Supervision }
+
+// Supervision returns what the training of method reads beyond y: for a
+// maple search, what its outer objective reads.
+func Supervision(method, objective string) core.Supervision {
+	if method == core.MethodMaple {
+		return core.ObjectiveSupervision(objective)
+	}
+	m, _ := lookup(method)
+	if s, ok := m.(supervised); ok {
+		return s.supervision()
+	}
+	return core.SupervisionNone
+}
+
+// finite tells whether every value is a finite number.
+func finite(v ...float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
