@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
@@ -42,6 +43,39 @@ var MethodFields = []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal"
 type ownFielder interface {
 	// ownFields lists the MethodFields the method reads.
 	ownFields() []string
+}
+
+// fieldHelper is a Method that says what one of its ownFields means for
+// it, with its recipe's value.
+type fieldHelper interface{ fieldHelp(field string) string }
+
+// FieldHelp describes field (one of MethodFields) for the methods that
+// read it, in registry order, the methods whose text is the same sharing
+// it: "irmv1, rex, bayesirm: penalty weight (...); mrm: ...". Each method
+// says it in its own file (fieldHelp), so that a new method needs no edit
+// to the help of the settings it reads.
+func FieldHelp(field string) string {
+	var texts []string
+	who := map[string][]string{}
+	for _, m := range registry {
+		h, ok := m.(fieldHelper)
+		if !ok {
+			continue
+		}
+		t := h.fieldHelp(field)
+		if t == "" {
+			continue
+		}
+		if who[t] == nil {
+			texts = append(texts, t)
+		}
+		who[t] = append(who[t], m.Name())
+	}
+	parts := make([]string, len(texts))
+	for i, t := range texts {
+		parts[i] = strings.Join(who[t], ", ") + ": " + t
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Reading returns the methods of the registry that read field, in

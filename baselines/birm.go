@@ -207,3 +207,5 @@ func (m bayesIRM) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSe
 }
 
 func (bayesIRM) supervision() core.Supervision { return core.SupervisionEnvs }
+
+func (bayesIRM) fieldHelp(field string) string { return irmCodeHelp[field] }

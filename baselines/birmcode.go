@@ -194,3 +194,5 @@ func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es train.Eval
 }
 
 func (bayesIRMCode) supervision() core.Supervision { return core.SupervisionEnvs }
+
+func (bayesIRMCode) fieldHelp(field string) string { return sparseCodeHelp[field] }

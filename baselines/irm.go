@@ -99,3 +99,13 @@ func irmCodeSchedule(es *train.EvalSettings, set func(string, func()), penalty b
 }
 
 func (irmPenalty) supervision() core.Supervision { return core.SupervisionEnvs }
+
+func (irmPenalty) fieldHelp(field string) string { return irmCodeHelp[field] }
+
+// irmCodeHelp is what the penalty settings mean for the methods that
+// follow the IRM code's schedule (irmv1, rex, bayesirm), with the recipe's
+// values.
+var irmCodeHelp = map[string]string{
+	"EvalSettings.Penalty":       "penalty weight (the IRM paper's recipe: 91257.19, anneal 190, Adam lr 4.898e-4, L2 1.1079e-3, 501 steps)",
+	"EvalSettings.PenaltyAnneal": "steps with penalty weight 1 before the penalty applies (the recipe: 190)",
+}

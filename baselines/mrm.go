@@ -196,3 +196,10 @@ func binaryMask(pi []float64, frac float64) []bool {
 	}
 	return keep
 }
+
+func (mrm) fieldHelp(field string) string {
+	if field == "EvalSettings.Penalty" {
+		return "its sparsity coefficient (the recipe: 0.1)"
+	}
+	return ""
+}

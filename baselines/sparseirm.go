@@ -291,3 +291,13 @@ func maskedVJP[T nets.Float](net models.Model[T], x []T, n int, theta []T, idx [
 }
 
 func (sparseIRM) supervision() core.Supervision { return core.SupervisionEnvs }
+
+func (sparseIRM) fieldHelp(field string) string { return sparseCodeHelp[field] }
+
+// sparseCodeHelp is what the penalty settings mean for the methods whose
+// code trains without the penalty first (sparseirm, sparseirm-rex,
+// bayesirm-code), with their recipes' values.
+var sparseCodeHelp = map[string]string{
+	"EvalSettings.Penalty":       "penalty weight (their code's recipe: 10000 after 200)",
+	"EvalSettings.PenaltyAnneal": "steps without the penalty before it applies (the recipe: 200)",
+}

@@ -78,15 +78,15 @@ func registerTable(fl *pflag.FlagSet, c *runs.Config, want func(runs.Setting) bo
 		}
 		switch p := st.Field(c).(type) {
 		case *string:
-			fl.StringVar(p, st.Flag, defaultOf(st, *p), st.Help)
+			fl.StringVar(p, st.Flag, defaultOf(st, *p), st.HelpText())
 		case *int:
-			fl.IntVar(p, st.Flag, defaultOf(st, *p), st.Help)
+			fl.IntVar(p, st.Flag, defaultOf(st, *p), st.HelpText())
 		case *uint64:
-			fl.Uint64Var(p, st.Flag, defaultOf(st, *p), st.Help)
+			fl.Uint64Var(p, st.Flag, defaultOf(st, *p), st.HelpText())
 		case *float64:
-			fl.Float64Var(p, st.Flag, defaultOf(st, *p), st.Help)
+			fl.Float64Var(p, st.Flag, defaultOf(st, *p), st.HelpText())
 		case *bool:
-			fl.BoolVar(p, st.Flag, defaultOf(st, *p), st.Help)
+			fl.BoolVar(p, st.Flag, defaultOf(st, *p), st.HelpText())
 		default:
 			panic(fmt.Sprintf("setting %s: field of type %T", st.Flag, p))
 		}

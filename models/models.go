@@ -93,6 +93,16 @@ func Check(spec string) error {
 	return f.Check(spec)
 }
 
+// Syntax lists the specs every family accepts, in registry order
+// ("linear", "mlp:W1,W2,...", ...), for help texts.
+func Syntax() []string {
+	var out []string
+	for _, f := range registry {
+		out = append(out, f.Syntax()...)
+	}
+	return out
+}
+
 // Examples lists example specs of every family, for completion.
 func Examples() []string {
 	var out []string

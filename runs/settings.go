@@ -8,6 +8,7 @@ import (
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/models"
 )
 
 // Group is the heading a setting's flag is listed under in --help.
@@ -32,6 +33,10 @@ type Setting struct {
 	Flag  string
 	Group Group
 	Help  string
+	// HelpFrom, when not nil, writes the help instead of Help, from a
+	// registry (models, baselines) when the help is read: after every
+	// package's init has registered what it adds (gmodel's family).
+	HelpFrom func() string
 	// Field returns the Config field the setting lives in: *string, *int,
 	// *float64, *bool or *uint64.
 	Field func(c *Config) any
@@ -54,6 +59,14 @@ type Setting struct {
 	Form bool
 }
 
+// HelpText is the setting's help: HelpFrom's when it has one, else Help.
+func (s Setting) HelpText() string {
+	if s.HelpFrom != nil {
+		return s.HelpFrom()
+	}
+	return s.Help
+}
+
 // SettingsTable lists every setting, in the order the new-run form shows
 // those it edits.
 var SettingsTable = []Setting{
@@ -67,7 +80,9 @@ var SettingsTable = []Setting{
 		Field: func(c *Config) any { return &c.Method }, Default: core.MethodMaple},
 	{Flag: "objective", Group: GroupSearch, Help: "outer objective: " + strings.Join(core.Objectives, ", "), Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Settings.Objective }},
-	{Flag: "model", Group: GroupSearch, Help: "search model: linear, mlp:W1,W2,..., cnn:C1,C2, cnns:C1,C2, or a gorgonia model g:mlp:W1,W2,..., g:cnn:C1,C2, g:resnet:C,B; linear on synthetic unless given", Result: true, Form: true,
+	{Flag: "model", Group: GroupSearch, HelpFrom: func() string {
+		return "search model: " + strings.Join(models.Syntax(), ", ") + "; linear on synthetic unless given"
+	}, Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Settings.Model }},
 	{Flag: "eval-model", Group: GroupEval, Help: "model of the final weighted ERM (default: the search model)", Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Eval.Model }, Default: ""},
@@ -168,9 +183,9 @@ var SettingsTable = []Setting{
 		Field: func(c *Config) any { return &c.Eval.EvalEvery }},
 	{Flag: "eval-min-step", Group: GroupEval, Help: "first step whose checkpoint may be selected (0 = a tenth of --eval-steps)", Result: true,
 		Field: func(c *Config) any { return &c.Eval.MinStep }},
-	{Flag: "penalty", Group: GroupEval, Help: "irmv1/rex/bayesirm/bayesirm-code/sparseirm/sparseirm-rex penalty weight (irmv1, rex and bayesirm default to the IRM paper's recipe: 91257.19, anneal 190, Adam lr 4.898e-4, L2 1.1079e-3, 501 steps; sparseirm, sparseirm-rex and bayesirm-code to their code's 10000 after 200); mrm: its sparsity coefficient (0.1)", Result: true,
+	{Flag: "penalty", Group: GroupEval, HelpFrom: func() string { return baselines.FieldHelp("EvalSettings.Penalty") }, Result: true,
 		Field: func(c *Config) any { return &c.Eval.Penalty }},
-	{Flag: "penalty-anneal", Group: GroupEval, Help: "steps before --penalty applies: irmv1, rex and bayesirm train with penalty weight 1 before it (their recipe: 190), sparseirm, sparseirm-rex and bayesirm-code without the penalty (200)", Result: true,
+	{Flag: "penalty-anneal", Group: GroupEval, HelpFrom: func() string { return baselines.FieldHelp("EvalSettings.PenaltyAnneal") }, Result: true,
 		Field: func(c *Config) any { return &c.Eval.PenaltyAnneal }},
 	{Flag: "dro-step", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.DROStep }},
 	{Flag: "eval-cvar-alpha", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.CVaRAlpha }},

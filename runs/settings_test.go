@@ -16,7 +16,7 @@ func TestSettingsTable(t *testing.T) {
 				t.Fatalf("flag %s has two rows", st.Flag)
 			}
 			seen[st.Flag] = true
-			if !st.NoFlag && st.Help == "" {
+			if !st.NoFlag && st.HelpText() == "" {
 				t.Error("a flag without help")
 			}
 			c := DefaultConfig("cmnist")
