@@ -13,13 +13,10 @@ import (
 // Check reports the first option of d that cannot work, naming its flag,
 // before anything is loaded or created.
 func (d Spec) Check() error {
-	known := false
-	for _, n := range Names {
-		known = known || n == d.Name
-	}
+	src, known := lookupSource(d.Name)
 	switch {
 	case !known:
-		return fmt.Errorf("--dataset %q: want one of %s", d.Name, strings.Join(Names, ", "))
+		return unknownDataset(d.Name)
 	case d.TrainSize < 0:
 		return fmt.Errorf("--train-size %d: want 0 (all) or a positive count", d.TrainSize)
 	case math.IsNaN(d.LabelNoise) || math.IsInf(d.LabelNoise, 0) || d.LabelNoise >= 0.5:
@@ -30,29 +27,21 @@ func (d Spec) Check() error {
 		return fmt.Errorf("--image-size %d: want a size in 1..4096", d.ImageSize)
 	case d.Envs != "" && checkEnvs(d.Envs) != nil:
 		return checkEnvs(d.Envs)
-	case d.Envs != "" && d.Name != "cmnist":
-		return fmt.Errorf("--cmnist-envs applies to the cmnist dataset only, not %s: leave it out", d.Name)
-	case d.ValFraction != 0 && d.Name != "features":
-		return fmt.Errorf("--val-fraction applies to --dataset features only, not %s: leave it out", d.Name)
+	case d.Envs != "" && !reads(d.Name, "Envs"):
+		return fmt.Errorf("--cmnist-envs applies to the %s dataset only, not %s: leave it out", strings.Join(reading("Envs"), ", "), d.Name)
+	case d.ValFraction != 0 && !reads(d.Name, "ValFraction"):
+		return fmt.Errorf("--val-fraction applies to --dataset %s only, not %s: leave it out", strings.Join(reading("ValFraction"), ", "), d.Name)
 	case math.IsNaN(d.ValFraction) || d.ValFraction < 0 || d.ValFraction >= 1:
 		return fmt.Errorf("--val-fraction %g: want a fraction in (0, 1) of the training rows to carve a validation split from, or 0 to use the file's val rows", d.ValFraction)
-	case d.Name == "features" && d.CSV == "":
-		return fmt.Errorf("--dataset features needs --csv FILE (and optionally --features FILE.npy)")
+	}
+	if c, ok := src.(checker); ok {
+		if err := c.check(d); err != nil {
+			return err
+		}
 	}
 	if d.Corr != "" {
 		if _, err := parseTriple(d.Corr); err != nil {
 			return err
-		}
-	}
-	if d.Name == "synthetic" && d.TrainSize > 0 {
-		c := DefaultSynthetic()
-		// Training, validation and test features, float32, plus the
-		// engine's per-sample vectors (about 30 float64 each).
-		n := float64(d.TrainSize) / (1 - c.ValFrac)
-		need := n*float64(c.CoreDims+c.SpurDims)*4*3 + n*30*8
-		if mem := MemTotal(); mem > 0 && need > 0.8*float64(mem) {
-			return fmt.Errorf("--train-size %d: the synthetic data alone would need about %.1f GiB, this machine has %.1f GiB; choose a smaller size",
-				d.TrainSize, need/(1<<30), float64(mem)/(1<<30))
 		}
 	}
 	return nil

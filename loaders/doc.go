@@ -6,6 +6,11 @@
 // published file formats (IDX, CIFAR-10 binary, CSV, .npy, JPEG and PNG
 // images).
 //
+// Each dataset is a Source in its builder's file, listed once in sources
+// (sources.go): its name, the options only it reads, its checks, its
+// defaults and its loader; Names, Spec.Check, Spec.Effective and
+// Spec.Load ask the registry.
+//
 // A Spec names a dataset and its options; Spec.Load resolves the data
 // directory (flag, $MAPLE_DATA_DIR, os.UserCacheDir()/maple), fetches a
 // missing MNIST or Fashion-MNIST file with its digests verified, and

@@ -174,3 +174,47 @@ func domino(name string, coreTr, coreTe, digTr, digTe *images, c DominoConfig) (
 	s.Oracle.Test = s.Test
 	return s, s.Validate()
 }
+
+// dominoSource is a domino dataset: mnist-fashion (MNISTFashion) or
+// cifar-mnist (CIFARMNIST).
+type dominoSource struct{ name string }
+
+func (s dominoSource) Name() string { return s.name }
+
+// defaults is the dataset's DominoConfig at its defaults.
+func (s dominoSource) defaults() DominoConfig {
+	ds := 2
+	if s.name == "cifar-mnist" {
+		ds = 1
+	}
+	return DefaultDomino(ds)
+}
+
+func (s dominoSource) Load(d Spec, in LoadInput) (*Splits, error) {
+	c := s.defaults()
+	c.Seed, c.TrainSize = in.Seed, d.TrainSize
+	if d.Downsample > 0 {
+		c.Downsample = d.Downsample
+	}
+	if d.LabelNoise >= 0 {
+		c.LabelNoise = d.LabelNoise
+	}
+	if d.Corr != "" {
+		c.Corr = in.Corr
+	}
+	if s.name == "cifar-mnist" {
+		return CIFARMNIST(in.Fetcher, c)
+	}
+	return MNISTFashion(in.Fetcher, c)
+}
+
+func (s dominoSource) effective(d Spec) Spec {
+	def := s.defaults()
+	if d.LabelNoise < 0 {
+		d.LabelNoise = def.LabelNoise
+	}
+	if d.Downsample <= 0 {
+		d.Downsample = def.Downsample
+	}
+	return d
+}

@@ -613,3 +613,28 @@ func largeFeatures(x []float32, d int, name func(int) string, source string) []s
 	}
 	return out
 }
+
+// featuresSource is a person's own table of labels, groups and features
+// (Features).
+type featuresSource struct{}
+
+func (featuresSource) Name() string { return "features" }
+
+func (featuresSource) options() []string { return []string{"ValFraction", "Columns"} }
+
+func (featuresSource) check(d Spec) error {
+	if d.CSV == "" {
+		return fmt.Errorf("--dataset features needs --csv FILE (and optionally --features FILE.npy)")
+	}
+	return nil
+}
+
+func (featuresSource) Load(d Spec, in LoadInput) (*Splits, error) {
+	if err := (featuresSource{}).check(d); err != nil {
+		return nil, err
+	}
+	c := d.Columns
+	c.CSV, c.NPY = d.CSV, d.Features
+	c.ValFraction, c.Seed = d.ValFraction, in.Seed
+	return Features(c)
+}

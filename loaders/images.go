@@ -236,3 +236,22 @@ func indexOf(s []string, v string) int {
 	}
 	return -1
 }
+
+// imageSource is a folder of images with their metadata: waterbirds
+// (Waterbirds) or celeba (CelebA).
+type imageSource struct{ name string }
+
+func (s imageSource) Name() string { return s.name }
+
+func (imageSource) options() []string { return []string{"ImageSize"} }
+
+func (s imageSource) Load(d Spec, in LoadInput) (*Splits, error) {
+	c := ImageConfig{Dir: d.Dir, Size: d.ImageSize, Features: d.Features}
+	if c.Dir == "" {
+		c.Dir = filepath.Join(in.Dir, d.Name)
+	}
+	if s.name == "celeba" {
+		return CelebA(c)
+	}
+	return Waterbirds(c)
+}

@@ -247,3 +247,40 @@ func newDataset(name string, n int, sh Shape, classes int, envs, groups []string
 		X: make([]float32, n*d), Y: make([]int32, n), Env: make([]int32, n), Group: make([]int32, n),
 		Attr: make([]int32, n), ID: make([]int64, n)}
 }
+
+// cmnistSource is ColoredMNIST (CMNIST), with its env split (Spec.Envs).
+type cmnistSource struct{}
+
+func (cmnistSource) Name() string { return "cmnist" }
+
+func (cmnistSource) options() []string { return []string{"Envs"} }
+
+func (cmnistSource) Load(d Spec, in LoadInput) (*Splits, error) {
+	c := DefaultCMNIST()
+	c.Seed, c.TrainSize = in.Seed, d.TrainSize
+	if d.LabelNoise >= 0 {
+		c.LabelNoise = d.LabelNoise
+	}
+	if d.Corr != "" {
+		c.Flips = in.Corr
+	}
+	c.Envs = d.EnvSplit()
+	return CMNIST(in.Fetcher, c)
+}
+
+func (cmnistSource) effective(d Spec) Spec {
+	if d.LabelNoise < 0 {
+		d.LabelNoise = DefaultCMNIST().LabelNoise
+	}
+	d.Envs = d.EnvSplit()
+	return d
+}
+
+// forNewRun: without an env split a new run gets EnvsShuffle (in a
+// recorded spec, no split means parity: Spec.EnvSplit).
+func (cmnistSource) forNewRun(d Spec) Spec {
+	if d.Envs == "" {
+		d.Envs = EnvsShuffle
+	}
+	return d
+}

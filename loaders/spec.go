@@ -3,7 +3,6 @@ package loaders
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -34,19 +33,18 @@ type Spec struct {
 	ValFraction float64 `json:"val_fraction,omitempty"`
 }
 
-// Names lists the datasets Spec.Load knows.
-var Names = []string{"synthetic", "cmnist", "mnist-fashion", "cifar-mnist", "waterbirds", "celeba", "features"}
-
 // DefaultSpec returns a Spec for name with every option at its default.
 func DefaultSpec(name string) Spec {
 	return Spec{Name: name, LabelNoise: -1, Columns: DefaultFeatures()}.ForNewRun()
 }
 
-// ForNewRun returns d as a new run builds it: cmnist without an env split
-// gets EnvsShuffle (in a recorded spec, no split means parity: EnvSplit).
+// ForNewRun returns d as a new run builds it (cmnist without an env split
+// gets EnvsShuffle; in a recorded spec, no split means parity: EnvSplit).
 func (d Spec) ForNewRun() Spec {
-	if d.Name == "cmnist" && d.Envs == "" {
-		d.Envs = EnvsShuffle
+	if s, ok := lookupSource(d.Name); ok {
+		if n, ok := s.(newRunner); ok {
+			return n.forNewRun(d)
+		}
 	}
 	return d
 }
@@ -56,34 +54,18 @@ func (d Spec) ForNewRun() Spec {
 // options the dataset does not read left blank, for records people read
 // (export.json): no label noise of -1, no image size on cmnist.
 func (d Spec) Effective() Spec {
-	image := d.Name == "waterbirds" || d.Name == "celeba"
-	switch d.Name {
-	case "cmnist":
-		if d.LabelNoise < 0 {
-			d.LabelNoise = DefaultCMNIST().LabelNoise
-		}
-		d.Envs = d.EnvSplit()
-	case "mnist-fashion", "cifar-mnist":
-		ds := map[bool]int{true: 1, false: 2}[d.Name == "cifar-mnist"]
-		def := DefaultDomino(ds)
-		if d.LabelNoise < 0 {
-			d.LabelNoise = def.LabelNoise
-		}
-		if d.Downsample <= 0 {
-			d.Downsample = def.Downsample
-		}
-	default:
-		if d.LabelNoise < 0 {
-			d.LabelNoise = 0 // no label noise of the dataset's own
-		}
+	s, _ := lookupSource(d.Name)
+	if e, ok := s.(effectiver); ok {
+		d = e.effective(d)
+	} else if d.LabelNoise < 0 {
+		d.LabelNoise = 0 // no label noise of the dataset's own
 	}
-	if image && d.ImageSize <= 0 {
+	if !reads(d.Name, "ImageSize") {
+		d.ImageSize = 0
+	} else if d.ImageSize <= 0 {
 		d.ImageSize = 64
 	}
-	if !image {
-		d.ImageSize = 0
-	}
-	if d.Name != "features" {
+	if !reads(d.Name, "Columns") {
 		d.Columns = FeaturesConfig{}
 	}
 	return d
@@ -131,66 +113,9 @@ func (d Spec) Load(seed uint64, progress io.Writer) (*Splits, error) {
 			return nil, err
 		}
 	}
-	switch d.Name {
-	case "synthetic":
-		c := DefaultSynthetic()
-		c.Seed = seed
-		if d.TrainSize > 0 {
-			// Training is (1 - ValFrac) of both envs together.
-			c.PerEnv = int(float64(d.TrainSize)/(1-c.ValFrac)/2 + 0.5)
-		}
-		if d.Corr != "" {
-			c.TrainP, c.TestP = []float64{corr[0], corr[1]}, corr[2]
-		}
-		return Synthetic(c)
-	case "cmnist":
-		c := DefaultCMNIST()
-		c.Seed, c.TrainSize = seed, d.TrainSize
-		if d.LabelNoise >= 0 {
-			c.LabelNoise = d.LabelNoise
-		}
-		if d.Corr != "" {
-			c.Flips = corr
-		}
-		c.Envs = d.EnvSplit()
-		return CMNIST(fe, c)
-	case "mnist-fashion", "cifar-mnist":
-		ds := 2
-		if d.Name == "cifar-mnist" {
-			ds = 1
-		}
-		c := DefaultDomino(ds)
-		c.Seed, c.TrainSize = seed, d.TrainSize
-		if d.Downsample > 0 {
-			c.Downsample = d.Downsample
-		}
-		if d.LabelNoise >= 0 {
-			c.LabelNoise = d.LabelNoise
-		}
-		if d.Corr != "" {
-			c.Corr = corr
-		}
-		if d.Name == "cifar-mnist" {
-			return CIFARMNIST(fe, c)
-		}
-		return MNISTFashion(fe, c)
-	case "waterbirds", "celeba":
-		c := ImageConfig{Dir: d.Dir, Size: d.ImageSize, Features: d.Features}
-		if c.Dir == "" {
-			c.Dir = filepath.Join(dir, d.Name)
-		}
-		if d.Name == "celeba" {
-			return CelebA(c)
-		}
-		return Waterbirds(c)
-	case "features":
-		if d.CSV == "" {
-			return nil, fmt.Errorf("dataset features needs --csv FILE (and optionally --features FILE.npy)")
-		}
-		c := d.Columns
-		c.CSV, c.NPY = d.CSV, d.Features
-		c.ValFraction, c.Seed = d.ValFraction, seed
-		return Features(c)
+	src, ok := lookupSource(d.Name)
+	if !ok {
+		return nil, unknownDataset(d.Name)
 	}
-	return nil, fmt.Errorf("unknown dataset %q: want one of %s", d.Name, strings.Join(Names, ", "))
+	return src.Load(d, LoadInput{Seed: seed, Dir: dir, Fetcher: fe, Corr: corr})
 }

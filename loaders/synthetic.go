@@ -173,3 +173,37 @@ func randomOrthogonal(d int, rng *rand.Rand) []float64 {
 	}
 	return out
 }
+
+// syntheticSource is the synthetic linear case (Synthetic).
+type syntheticSource struct{}
+
+func (syntheticSource) Name() string { return "synthetic" }
+
+func (syntheticSource) Load(d Spec, in LoadInput) (*Splits, error) {
+	c := DefaultSynthetic()
+	c.Seed = in.Seed
+	if d.TrainSize > 0 {
+		// Training is (1 - ValFrac) of both envs together.
+		c.PerEnv = int(float64(d.TrainSize)/(1-c.ValFrac)/2 + 0.5)
+	}
+	if d.Corr != "" {
+		c.TrainP, c.TestP = []float64{in.Corr[0], in.Corr[1]}, in.Corr[2]
+	}
+	return Synthetic(c)
+}
+
+// check refuses a training size whose data would not fit in memory.
+func (syntheticSource) check(d Spec) error {
+	if d.TrainSize > 0 {
+		c := DefaultSynthetic()
+		// Training, validation and test features, float32, plus the
+		// engine's per-sample vectors (about 30 float64 each).
+		n := float64(d.TrainSize) / (1 - c.ValFrac)
+		need := n*float64(c.CoreDims+c.SpurDims)*4*3 + n*30*8
+		if mem := MemTotal(); mem > 0 && need > 0.8*float64(mem) {
+			return fmt.Errorf("--train-size %d: the synthetic data alone would need about %.1f GiB, this machine has %.1f GiB; choose a smaller size",
+				d.TrainSize, need/(1<<30), float64(mem)/(1<<30))
+		}
+	}
+	return nil
+}
