@@ -28,6 +28,13 @@ type SweepOptions struct {
 	Jobs                                          int
 	Status, JSON, Slurm, PrintCommands            bool
 	SlurmArgs, SlurmFile, Only                    string
+	// Search is "grid" (default) or "random": Trials draws per method
+	// from the distributions its registry declares, seeded by SearchSeed;
+	// EarlyStop runs them by successive halving.
+	Search     string
+	Trials     int
+	SearchSeed uint64
+	EarlyStop  bool
 }
 
 // NewCmdSweep builds `maple sweep`.
@@ -67,6 +74,10 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	fl.StringVar(&o.SlurmFile, "slurm-file", "", "with --slurm: a file of #SBATCH lines to add")
 	fl.BoolVar(&o.PrintCommands, "print-commands", false, "print one command line per cell (for any other scheduler) instead of running")
 	fl.StringVar(&o.Only, "only", "", "run only the cell with this config hash (what --print-commands prints)")
+	fl.StringVar(&o.Search, "search", "grid", "grid: one cell per method; random: --trials cells per method, each drawing the method's settings from the distributions its registry declares (DomainBed's style)")
+	fl.IntVar(&o.Trials, "trials", 20, "with --search random: draws per method (each run with every seed)")
+	fl.Uint64Var(&o.SearchSeed, "search-seed", 1, "with --search random: the seed of the draws (a rerun draws the same values)")
+	fl.BoolVar(&o.EarlyStop, "early-stop", false, "with --search random: successive halving of each method's search trials at 1/4 and 1/2 of the outer iterations on validation worst-group accuracy (the stopped runs are tagged early-stopped and resumable); one cell at a time")
 	registerSettings(fl, &o.Run.Config)
 	registerLabels(fl, &o.Run.Config, false)
 	fl.String("dataset", "", "")
@@ -93,6 +104,16 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
+	switch {
+	case o.Search != "grid" && o.Search != "random":
+		return usageError{fmt.Errorf("--search %q: want grid or random", o.Search)}
+	case o.Search == "random" && o.Trials < 1:
+		return usageError{fmt.Errorf("--trials %d: want at least 1", o.Trials)}
+	case o.Search == "grid" && o.EarlyStop:
+		return usageError{errors.New("--early-stop stops the worse trials of a random search: give --search random too")}
+	case o.Search == "random":
+		g.Search = sweeps.Search{Trials: o.Trials, Seed: o.SearchSeed}
+	}
 	base := o.Run.Config
 	base.Version, base.Commit, base.Args = version, commit(), os.Args
 	if err := runs.CheckTags(base.Tags); err != nil {
@@ -105,7 +126,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if note := g.RecipeNote(o.Run.Set); note != "" {
 		fmt.Fprintln(f.Err, note)
 	}
-	sw := &sweeps.Sweep{Name: o.Name, Dir: f.RunsDir, Cells: cells, Jobs: o.Jobs, Log: f.Err}
+	sw := &sweeps.Sweep{Name: o.Name, Dir: f.RunsDir, Cells: cells, Jobs: o.Jobs, Log: f.Err, EarlyStop: o.EarlyStop}
 	if err := sw.Record(); err != nil {
 		return err
 	}

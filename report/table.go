@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/sweeps"
 	"github.com/maple-ood/maple/train"
@@ -170,6 +172,7 @@ func Table(runsDir string, names ...string) ([]Row, error) {
 		seen             map[uint64]bool
 		test, worst, val []float64
 		kept             []float64 // the masking methods' kept weights (%)
+		note             string    // a random search's best trial: which, of how many
 	}
 	groups := map[string]*acc{} // by config hash without the seed
 	found := map[string]bool{}  // the sweeps with runs
@@ -214,6 +217,9 @@ func Table(runsDir string, names ...string) ([]Row, error) {
 	if err := checkSweeps(runsDir, names, found); err != nil {
 		return nil, err
 	}
+	groups = bestTrials(groups, func(a *acc) (int, string, float64, *runs.Config) {
+		return runs.TrialOf(a.cfg.Cell), a.cfg.Sweep, mean(a.val), a.cfg
+	}, func(a *acc, note string) { a.note = note })
 	// Groups that would print alike differ in some setting: name it.
 	alike := map[string][]*acc{}
 	for _, a := range groups {
@@ -233,6 +239,9 @@ func Table(runsDir string, names ...string) ([]Row, error) {
 			method := methodLabel(c.MethodName(), c)
 			if a.eval {
 				method += " (maple eval)"
+			}
+			if a.note != "" {
+				method += " " + a.note
 			}
 			if diffs[i] != "" {
 				method += " [" + diffs[i] + "]"
@@ -450,4 +459,70 @@ func WriteRunsCSV(w io.Writer, rows []RunRow) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+func mean(v []float64) float64 {
+	if len(v) == 0 {
+		return -1
+	}
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+// bestTrials keeps, of a random search's trials (configurations whose
+// cell has a trial number), the one per sweep, dataset, size, model and
+// method with the best mean validation worst-group accuracy over its
+// seeds: tables select the trial on validation only. The kept one is
+// noted with its trial number and how many trials finished; the drawn
+// settings that tell it apart are named by the table as usual.
+func bestTrials[A any](groups map[string]A, info func(A) (trial int, sweep string, val float64, cfg *runs.Config), note func(A, string)) map[string]A {
+	type best struct {
+		key   string
+		val   float64
+		trial int
+		n     int
+	}
+	bests := map[string]*best{}
+	for key, a := range groups {
+		t, sweep, val, c := info(a)
+		if t == 0 {
+			continue
+		}
+		bracket := fmt.Sprintf("%s|%s|%s|%s|%d", sweep, c.Dataset.Name, c.MethodName(), c.Eval.Model, c.Dataset.TrainSize)
+		b := bests[bracket]
+		if b == nil {
+			b = &best{val: math.Inf(-1)}
+			bests[bracket] = b
+		}
+		b.n++
+		if val > b.val || val == b.val && t < b.trial {
+			b.key, b.val, b.trial = key, val, t
+		}
+	}
+	out := map[string]A{}
+	for key, a := range groups {
+		if t, _, _, _ := info(a); t == 0 {
+			out[key] = a
+		}
+	}
+	for _, b := range bests {
+		a := groups[b.key]
+		_, _, _, c := info(a)
+		var drawn []string // the trial's drawn settings, as a random search draws them
+		method := c.Method
+		if method == core.MethodMaple {
+			method += ":" + c.Settings.Objective
+		}
+		for _, p := range sweeps.Space(method) {
+			if st, ok := runs.SettingOf(p.Field); ok {
+				drawn = append(drawn, st.Flag+" "+st.Get(c))
+			}
+		}
+		note(a, fmt.Sprintf("(trial %d, the best on validation of %d finished trials: %s)", b.trial, b.n, strings.Join(drawn, ", ")))
+		out[b.key] = a
+	}
+	return out
 }

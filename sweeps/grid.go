@@ -3,12 +3,12 @@ package sweeps
 import (
 	"errors"
 	"fmt"
+	"github.com/maple-ood/maple/runs"
 	"maps"
 	"strconv"
 	"strings"
 
 	"github.com/maple-ood/maple/baselines"
-	"github.com/maple-ood/maple/runs"
 )
 
 // Grid is a sweep's grid: every dataset x training size x model x method
@@ -19,6 +19,9 @@ type Grid struct {
 	Models   []string // search and evaluation models; nil keeps the base config's
 	Methods  []string // a method, or maple:OBJECTIVE
 	Seeds    []uint64
+	// Search, with Trials > 0, makes each method Trials cells of drawn
+	// settings (per seed) instead of one.
+	Search Search
 }
 
 func fields(s, sep string) []string {
@@ -128,38 +131,63 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 		for _, n := range sizes {
 			for _, model := range models {
 				for _, m := range g.Methods {
-					for _, seed := range g.Seeds {
-						c, cellSet, ev := base, set, evalModel
-						c.Dataset.Name, c.Dataset.TrainSize, c.Settings.Seed = ds, n, seed
-						if ds != "cmnist" {
-							c.Dataset.Envs = "" // the option is cmnist's
+					trials := []int{0} // a grid: one cell per method
+					if g.Search.Trials > 0 {
+						trials = nil
+						for t := 1; t <= g.Search.Trials; t++ {
+							trials = append(trials, t)
 						}
-						if model != "" {
-							c.Settings.Model, ev = model, ""
-							cellSet = maps.Clone(cellSet)
-							cellSet["model"] = true
-						}
-						method, obj, isMaple := strings.Cut(m, ":")
-						if isMaple && method != "maple" {
-							return nil, fmt.Errorf("--methods: %q: only maple takes an objective (maple:rex)", m)
-						}
-						c.Method = method
-						c, cellSet = runs.DropUnread(c, cellSet) // another method's flag: not this cell's
-						if mixed != nil && baselines.HasRecipe(method) {
-							cellSet = maps.Clone(cellSet)
-							for _, field := range baselines.SharedEvalFields {
-								f, _ := runs.FlagOf(field)
-								delete(cellSet, f)
+					}
+					for _, trial := range trials {
+						for _, seed := range g.Seeds {
+							c, cellSet, ev := base, set, evalModel
+							c.Dataset.Name, c.Dataset.TrainSize, c.Settings.Seed = ds, n, seed
+							if ds != "cmnist" {
+								c.Dataset.Envs = "" // the option is cmnist's
 							}
+							if model != "" {
+								c.Settings.Model, ev = model, ""
+								cellSet = maps.Clone(cellSet)
+								cellSet["model"] = true
+							}
+							method, obj, isMaple := strings.Cut(m, ":")
+							if isMaple && method != "maple" {
+								return nil, fmt.Errorf("--methods: %q: only maple takes an objective (maple:rex)", m)
+							}
+							c.Method = method
+							c, cellSet = runs.DropUnread(c, cellSet) // another method's flag: not this cell's
+							if mixed != nil && baselines.HasRecipe(method) {
+								cellSet = maps.Clone(cellSet)
+								for _, field := range baselines.SharedEvalFields {
+									f, _ := runs.FlagOf(field)
+									delete(cellSet, f)
+								}
+							}
+							if isMaple {
+								c.Settings.Objective = obj
+							}
+							label := m
+							if trial > 0 {
+								drawn, err := g.Search.Draw(m, trial, set)
+								if err != nil {
+									return nil, err
+								}
+								cellSet = maps.Clone(cellSet)
+								for flag, v := range drawn {
+									st, _ := runs.LookupSetting(flag)
+									if err := st.Set(&c, v); err != nil {
+										return nil, fmt.Errorf("%s trial %d: --%s %s: %w", m, trial, flag, v, err)
+									}
+									cellSet[flag] = true
+								}
+								label = fmt.Sprintf("%s trial %d", m, trial)
+							}
+							c, err := runs.Resolve(c, cellSet, ev)
+							if err != nil {
+								return nil, fmt.Errorf("cell %s %s seed %d: %w", ds, label, seed, err)
+							}
+							cells = append(cells, Cell{Label: fmt.Sprintf("%s|%d|%s|%s|%d", ds, n, c.Settings.Model, label, seed), Config: c})
 						}
-						if isMaple {
-							c.Settings.Objective = obj
-						}
-						c, err := runs.Resolve(c, cellSet, ev)
-						if err != nil {
-							return nil, fmt.Errorf("cell %s %s seed %d: %w", ds, m, seed, err)
-						}
-						cells = append(cells, Cell{Label: fmt.Sprintf("%s|%d|%s|%s|%d", ds, n, c.Settings.Model, m, seed), Config: c})
 					}
 				}
 			}

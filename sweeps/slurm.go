@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/maple-ood/maple/core"
@@ -124,6 +125,8 @@ func Missing(runsDir, name string) (lines []string, cells int) {
 			why = fmt.Sprintf("running (run %s, in this or another process); maple table --sweep %s once it ends", c.RunID, name)
 		case c.Status == core.StatusFailed:
 			why = fmt.Sprintf("failed (run %s; see maple show %s)", c.RunID, c.RunID)
+		case c.Info != nil && slices.Contains(c.Info.Tags, EarlyStoppedTag):
+			why = fmt.Sprintf("early-stopped by successive halving at iteration %d (run %s; maple resume %s continues it)", c.Info.Iter, c.RunID, c.RunID)
 		case c.Info != nil && c.Info.Total > 0:
 			why = fmt.Sprintf("%s at iteration %d (run %s); rerun the sweep to resume it", c.State, c.Info.Iter, c.RunID)
 		default:

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -35,6 +36,9 @@ type Sweep struct {
 	Cells []Cell
 	Jobs  int       // runs at a time; default 1
 	Log   io.Writer // one line per cell event
+	// EarlyStop runs a random search's searches by successive halving
+	// (runHalving), one cell at a time.
+	EarlyStop bool
 }
 
 // StopKeeps says what stopping a sweep keeps of its running cells, which
@@ -87,6 +91,16 @@ func (s *Sweep) Run(ctx context.Context) ([]CellResult, error) {
 		defer mu.Unlock()
 		fmt.Fprintf(s.Log, format+"\n", a...)
 	}
+	if s.EarlyStop {
+		results := s.runHalving(ctx, logf)
+		var errs []error
+		for _, r := range results {
+			if r.Err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", LabelText(r.Cell.Label), r.Err))
+			}
+		}
+		return results, errors.Join(errs...)
+	}
 	results := make([]CellResult, len(s.Cells))
 	sem := make(chan struct{}, max(1, s.Jobs))
 	var wg sync.WaitGroup
@@ -121,7 +135,7 @@ func (s *Sweep) Run(ctx context.Context) ([]CellResult, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			results[i] = s.runCell(ctx, c, logf)
+			results[i] = s.runCell(ctx, c, logf, 0)
 		}()
 	}
 	wg.Wait()
@@ -169,7 +183,10 @@ func FindCell(runsDir, name, hash string) (string, error) {
 	return "", nil
 }
 
-func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) CellResult {
+// runCell runs (or resumes) cell c to its end, or with rung > 0 until it
+// has recorded outer iteration rung (successive halving); a cell already
+// there, or done, is left as it is.
+func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), rung int) CellResult {
 	res := CellResult{Cell: c}
 	hash := c.Config.Hash(false)
 	lock, ok, err := s.claim(hash)
@@ -191,9 +208,19 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 	var r *runs.Run
 	var sp *dataset.Splits // loaded by runs.Prepare for a new cell; by Execute for a resumed one
 	if id != "" {
-		if sum, _ := runs.ReadSummary(runs.Dir(s.Dir, id)); sum != nil && sum.Done {
+		sum, _ := runs.ReadSummary(runs.Dir(s.Dir, id))
+		if sum != nil && sum.Done {
 			res.RunID, res.Status, res.Note = id, core.StatusDone, "done already"
 			logf("%-40s done already (%s)", LabelText(c.Label), id)
+			return res
+		}
+		if rung > 0 && sum != nil && sum.Iter >= rung {
+			res.RunID, res.Status, res.Note = id, sum.Status, fmt.Sprintf("at iteration %d already", sum.Iter)
+			return res
+		}
+		if cfg, err := runs.ReadConfig(runs.Dir(s.Dir, id)); err == nil && slices.Contains(cfg.Tags, EarlyStoppedTag) {
+			res.RunID, res.Status, res.Note = id, core.StatusStopped, "early-stopped"
+			logf("%-40s early-stopped (%s); maple resume %s continues it", LabelText(c.Label), id, id)
 			return res
 		}
 		if r, err = runs.Open(s.Dir, id); err != nil {
@@ -227,7 +254,9 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 		verb = "resumed"
 	}
 	logf("%-40s %s (%s)", LabelText(c.Label), verb, r.Config.ID)
-	sum, err := session.Execute(ctx, r, sp, session.Options{Log: lf, Lines: true, Socket: true})
+	opt, done := stopAt(session.Options{Log: lf, Lines: true, Socket: true}, rung)
+	sum, err := session.Execute(ctx, r, sp, opt)
+	done()
 	if sum != nil {
 		res.Status = sum.Status
 	}
@@ -241,6 +270,8 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any)) 
 		}
 	case sum.Status == core.StatusDone && sum.Result != nil:
 		logf("%-40s done: test acc %.1f%%, test worst-group %.1f%% (selected on validation)", LabelText(c.Label), 100*sum.Result.TestAcc, 100*sum.Result.TestWorst)
+	case rung > 0 && sum.Status == core.StatusStopped:
+		logf("%-40s at iteration %d of %d, where successive halving compares its trials (%s)", LabelText(c.Label), sum.Iter, sum.Total, r.Config.ID)
 	case r.Config.Method != core.MethodMaple: // no checkpoint, no iterations
 		logf("%-40s %s before it finished (%s); rerun the sweep to train it again from the start", LabelText(c.Label), sum.Status, r.Config.ID)
 	default:

@@ -1,0 +1,58 @@
+package baselines
+
+import "github.com/maple-ood/maple/setting"
+
+// tunable is a method with settings of its own for a random search to
+// draw (besides the shared evaluation's, SharedSpace).
+type tunable interface{ searchSpace() []setting.Param }
+
+// SharedSpace is what a random search draws for every baseline: the
+// evaluation's learning rate and weight decay.
+var SharedSpace = []setting.Param{
+	{Field: "EvalSettings.LR", Dist: setting.LogUniform{Lo: 1e-3, Hi: 1}},
+	{Field: "EvalSettings.WeightDecay", Dist: setting.LogUniform{Lo: 1e-6, Hi: 1e-2}},
+}
+
+// SearchSpace returns the distributions a random search draws baseline
+// method's settings from (maple sweep --search random), in DomainBed's
+// style: the shared evaluation's, then the method's own.
+func SearchSpace(method string) []setting.Param {
+	out := append([]setting.Param{}, SharedSpace...)
+	if m, ok := lookup(method); ok {
+		if t, ok := m.(tunable); ok {
+			out = append(out, t.searchSpace()...)
+		}
+	}
+	return out
+}
+
+// The penalty methods: DomainBed's irm_lambda, vrex_lambda 10^U(-1, 5)
+// and their anneal iterations 10^U(0, 4), the latter bounded by maple's
+// shorter trainings.
+func (irmPenalty) searchSpace() []setting.Param   { return penaltySpace }
+func (sparseIRM) searchSpace() []setting.Param    { return penaltySpace }
+func (bayesIRM) searchSpace() []setting.Param     { return penaltySpace }
+func (bayesIRMCode) searchSpace() []setting.Param { return penaltySpace }
+
+var penaltySpace = []setting.Param{
+	{Field: "EvalSettings.Penalty", Dist: setting.LogUniform{Lo: 1e-1, Hi: 1e5}},
+	{Field: "EvalSettings.PenaltyAnneal", Dist: setting.LogUniform{Lo: 1, Hi: 400}, Int: true},
+}
+
+// groupDRO: DomainBed's groupdro_eta 10^U(-3, -1).
+func (groupDRO) searchSpace() []setting.Param {
+	return []setting.Param{{Field: "EvalSettings.DROStep", Dist: setting.LogUniform{Lo: 1e-3, Hi: 1e-1}}}
+}
+
+func (cvarMethod) searchSpace() []setting.Param {
+	return []setting.Param{{Field: "EvalSettings.CVaRAlpha", Dist: setting.Uniform{Lo: 0.05, Hi: 0.5}}}
+}
+
+// jtt: the first ERM's length and the up-weight (JTT's paper searches
+// lambda_up from 4 to 100).
+func (jtt) searchSpace() []setting.Param {
+	return []setting.Param{
+		{Field: "EvalSettings.JTTSteps", Dist: setting.Uniform{Lo: 20, Hi: 300}, Int: true},
+		{Field: "EvalSettings.JTTUp", Dist: setting.LogUniform{Lo: 2, Hi: 100}},
+	}
+}
