@@ -548,7 +548,10 @@ func (e *engine[T]) groupStats(s *Snapshot) {
 		top[j] = i
 	}
 	for _, i := range top {
-		s.Top = append(s.Top, TopSample{Index: i, ID: ds.ID[i], Label: ds.Y[i], Group: ds.Group[i], Weight: e.u[i]})
+		s.Top = append(s.Top, TopSample{Index: i, ID: ds.ID[i], Label: ds.Y[i], Group: ds.Group[i], Weight: e.u[i], Keep: e.s[i], W: e.w[i]})
+	}
+	for _, i := range leastKept(e.s, e.w, topK) {
+		s.Dropped = append(s.Dropped, TopSample{Index: i, ID: ds.ID[i], Label: ds.Y[i], Group: ds.Group[i], Weight: e.u[i], Keep: e.s[i], W: e.w[i]})
 	}
 }
 
@@ -912,4 +915,29 @@ func (r *runLoop) evaluate(ctx context.Context, snap *Snapshot, before *State) e
 		snap.IterEval.Reference.Iter = snap.Iter
 	}
 	return nil
+}
+
+// leastKept returns the k samples least likely kept, in order: the
+// lowest keep probabilities s_i, ties by the lowest weight w_i, then by
+// index (the dashboard's samples view), by insertion into a short sorted
+// list.
+func leastKept(s, w []float64, k int) []int {
+	less := func(i, j int) bool { return s[i] < s[j] || s[i] == s[j] && w[i] < w[j] }
+	var low []int
+	for i := range s {
+		if len(low) == k && !less(i, low[k-1]) {
+			continue
+		}
+		j := len(low)
+		if j < k {
+			low = append(low, i)
+		} else {
+			j = k - 1
+		}
+		for ; j > 0 && less(i, low[j-1]); j-- {
+			low[j] = low[j-1]
+		}
+		low[j] = i
+	}
+	return low
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -390,6 +392,15 @@ func TestSnapshotContents(t *testing.T) {
 			t.Errorf("sample %d (u %g) outweighs the listed %g", i, v, last.Top[4].Weight)
 		}
 	}
+	// The least likely kept (leastKept, tested below): five, in order.
+	if len(last.Dropped) != 5 {
+		t.Fatalf("%d dropped samples", len(last.Dropped))
+	}
+	for k := 1; k < 5; k++ {
+		if last.Dropped[k].Keep < last.Dropped[k-1].Keep {
+			t.Errorf("dropped samples out of order: %+v", last.Dropped)
+		}
+	}
 	// Snapshots own their data.
 	s.GroupFrac[0] = 42
 	if rec.snaps[1].GroupFrac[0] == 42 {
@@ -444,5 +455,30 @@ func TestLinearCase(t *testing.T) {
 	}
 	if maple.TestAcc < erm.TestAcc+0.15 {
 		t.Errorf("MAPLE test acc %.4f not 15 points above ERM's %.4f", maple.TestAcc, erm.TestAcc)
+	}
+}
+
+// TestLeastKept checks the short-list selection against a full sort, ties
+// included.
+func TestLeastKept(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 50; trial++ {
+		n := 1 + r.IntN(60)
+		s, w := make([]float64, n), make([]float64, n)
+		for i := range s {
+			s[i], w[i] = float64(r.IntN(5))/4, float64(r.IntN(3)) // many ties
+		}
+		want := make([]int, n)
+		for i := range want {
+			want[i] = i
+		}
+		sort.SliceStable(want, func(a, b int) bool {
+			i, j := want[a], want[b]
+			return s[i] < s[j] || s[i] == s[j] && w[i] < w[j]
+		})
+		k := min(5, n)
+		if got := leastKept(s, w, 5); !slices.Equal(got, want[:k]) {
+			t.Fatalf("n %d: %v, want %v", n, got, want[:k])
+		}
 	}
 }
