@@ -40,13 +40,7 @@ maple archive moves runs aside instead, restorably.`,
 		Example: `  maple rm 20261124-101500-01
   maple rm my-sweep --yes`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Names = args
-			if runF != nil {
-				return runF(o)
-			}
-			return rmRun(o)
-		},
+		RunE: rmRunE(o, runF),
 	}
 	c.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")
 	return c
@@ -68,17 +62,22 @@ A run that a process holds is refused, and then nothing is moved.`,
   maple ls --archived
   maple archive --restore old-sweep`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Names = args
-			if runF != nil {
-				return runF(o)
-			}
-			return rmRun(o)
-		},
+		RunE: rmRunE(o, runF),
 	}
 	c.Flags().BoolVarP(&o.Yes, "yes", "y", false, "move without asking")
 	c.Flags().BoolVar(&o.Restore, "restore", false, "move archived runs (or an archived sweep's runs) back")
 	return c
+}
+
+// rmRunE is the run function of maple rm and maple archive.
+func rmRunE(o *RmOptions, runF func(*RmOptions) error) func(*cobra.Command, []string) error {
+	return func(_ *cobra.Command, args []string) error {
+		o.Names = args
+		if runF != nil {
+			return runF(o)
+		}
+		return rmRun(o)
+	}
 }
 
 // target is one run that rm or archive acts on.

@@ -105,24 +105,15 @@ func (r Run) cells() []string {
 // sweep names them), settings and seed. Unfinished runs are left out.
 func Collect(runsDir string, exp *File) ([]Run, error) {
 	sweeps := exp.SweepNames()
-	infos, err := runs.List(runsDir)
+	done, err := runs.ListFinished(runsDir, func(c *runs.Config) bool { return slices.Contains(sweeps, c.Sweep) })
 	if err != nil {
 		return nil, err
 	}
 	var out []Run
-	for _, in := range infos {
-		dir := runs.Dir(runsDir, in.ID)
-		cfg, err := runs.ReadConfig(dir)
-		if err != nil || !slices.Contains(sweeps, cfg.Sweep) {
-			continue
-		}
-		sum, err := runs.ReadSummary(dir)
-		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
-			continue
-		}
-		r := row(exp.Name, in.ID, cfg, sum)
-		if cfg.Method == core.MethodMaple {
-			r.ConflictWeight, r.KeepPct = selectedShares(dir, sum.SelectedIter)
+	for _, f := range done {
+		r := row(exp.Name, f.ID, f.Config, f.Summary)
+		if f.Config.Method == core.MethodMaple {
+			r.ConflictWeight, r.KeepPct = selectedShares(f.Dir, f.Summary.SelectedIter)
 		}
 		out = append(out, r)
 	}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
@@ -114,12 +113,6 @@ func GroupBy(runsDir string, keys []string, names ...string) ([]GroupRow, error)
 
 // WriteGroups writes grouped rows as text, markdown or csv.
 func WriteGroups(w io.Writer, keys []string, rows []GroupRow, format string) error {
-	pm := func(s MeanSD) string {
-		if s.Single {
-			return fmt.Sprintf("%.1f", s.Mean)
-		}
-		return fmt.Sprintf("%.1f ± %.1f", s.Mean, s.SD)
-	}
 	head := append(slices.Clone(keys), "n", "test acc", "test worst-group", "val worst-group", "pooled over")
 	cells := func(r GroupRow) []string {
 		varies := strings.Join(r.Varies, ", ")
@@ -130,25 +123,14 @@ func WriteGroups(w io.Writer, keys []string, rows []GroupRow, format string) err
 	}
 	const caption = "Grouped: each row pools the finished runs whose grouping settings take its values, whatever their other settings (named under \"pooled over\"); " +
 		"figures at the checkpoint selected on validation, mean ± sample sd (n-1) over the group's runs."
+	var text [][]string
+	for _, r := range rows {
+		text = append(text, cells(r))
+	}
+	if ok, err := writeText(w, format, head, text, caption); ok {
+		return err
+	}
 	switch format {
-	case "text":
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(head, "\t"))
-		for _, r := range rows {
-			fmt.Fprintln(tw, strings.Join(cells(r), "\t"))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		_, err := fmt.Fprintln(w, caption)
-		return err
-	case "markdown":
-		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
-		for _, r := range rows {
-			fmt.Fprintf(w, "| %s |\n", strings.Join(cells(r), " | "))
-		}
-		_, err := fmt.Fprintf(w, "\n%s\n", caption)
-		return err
 	case "csv":
 		cw := csv.NewWriter(w)
 		h := append(slices.Clone(keys), "n", "test_acc_mean", "test_acc_sd", "test_worst_mean", "test_worst_sd", "val_worst_mean", "val_worst_sd", "pooled_over")

@@ -269,14 +269,44 @@ func Table(runsDir string, names ...string) ([]Row, error) {
 	return rows, nil
 }
 
+// pm prints a figure over seeds: mean ± sd with one decimal, the mean
+// alone for one value.
+func pm(s MeanSD) string {
+	if s.Single {
+		return fmt.Sprintf("%.1f", s.Mean)
+	}
+	return fmt.Sprintf("%.1f ± %.1f", s.Mean, s.SD)
+}
+
+// writeText writes a table for people, as text (aligned columns) or
+// Markdown, under its head and over its caption; ok is false for
+// another format (csv, which each table writes its own way).
+func writeText(w io.Writer, format string, head []string, rows [][]string, caption string) (ok bool, err error) {
+	switch format {
+	case "text":
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(head, "\t"))
+		for _, r := range rows {
+			fmt.Fprintln(tw, strings.Join(r, "\t"))
+		}
+		if err := tw.Flush(); err != nil {
+			return true, err
+		}
+		_, err := fmt.Fprintln(w, caption)
+		return true, err
+	case "markdown":
+		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+		for _, r := range rows {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+		}
+		_, err := fmt.Fprintf(w, "\n%s\n", caption)
+		return true, err
+	}
+	return false, nil
+}
+
 // WriteTable writes rows as text, markdown or csv.
 func WriteTable(w io.Writer, rows []Row, format string) error {
-	pm := func(s MeanSD) string {
-		if s.Single {
-			return fmt.Sprintf("%.1f", s.Mean)
-		}
-		return fmt.Sprintf("%.1f ± %.1f", s.Mean, s.SD)
-	}
 	head := []string{"dataset", "train size", "model", "method", "n", "test acc", "test worst-group", "val worst-group"}
 	// A table with a weight-masking method has a column for the weights
 	// kept ("-" for the other methods).
@@ -299,25 +329,14 @@ func WriteTable(w io.Writer, rows []Row, format string) error {
 		}
 		return c
 	}
+	var text [][]string
+	for _, r := range rows {
+		text = append(text, cells(r))
+	}
+	if ok, err := writeText(w, format, head, text, Caption); ok {
+		return err
+	}
 	switch format {
-	case "text":
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(head, "\t"))
-		for _, r := range rows {
-			fmt.Fprintln(tw, strings.Join(cells(r), "\t"))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		_, err := fmt.Fprintln(w, Caption)
-		return err
-	case "markdown":
-		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
-		for _, r := range rows {
-			fmt.Fprintf(w, "| %s |\n", strings.Join(cells(r), " | "))
-		}
-		_, err := fmt.Fprintf(w, "\n%s\n", Caption)
-		return err
 	case "csv":
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"dataset", "train_size", "model", "method", "n", "test_acc_mean", "test_acc_sd", "test_worst_mean", "test_worst_sd", "val_worst_mean", "val_worst_sd", "selection",
@@ -416,23 +435,14 @@ type RunRow struct {
 // Runs lists the finished runs of the named sweeps (every finished run
 // when none is named), one row each, oldest first.
 func Runs(runsDir string, names ...string) ([]RunRow, error) {
-	infos, err := runs.List(runsDir)
+	done, err := runs.ListFinished(runsDir, func(c *runs.Config) bool { return inSweeps(names, c.Sweep) })
 	if err != nil {
 		return nil, err
 	}
 	var out []RunRow
-	for _, in := range infos {
-		dir := runs.Dir(runsDir, in.ID)
-		cfg, err := runs.ReadConfig(dir)
-		if err != nil || !inSweeps(names, cfg.Sweep) {
-			continue
-		}
-		sum, err := runs.ReadSummary(dir)
-		if err != nil || sum == nil || !sum.Done || sum.Result == nil {
-			continue
-		}
-		r := sum.Result
-		out = append(out, RunRow{RunID: in.ID, ConfigHash: cfg.Hash(true), Dataset: cfg.Dataset.Name, TrainSize: cfg.Dataset.TrainSize,
+	for _, f := range done {
+		cfg, r := f.Config, f.Summary.Result
+		out = append(out, RunRow{RunID: f.ID, ConfigHash: cfg.Hash(true), Dataset: cfg.Dataset.Name, TrainSize: cfg.Dataset.TrainSize,
 			Model: cfg.Eval.Model, Method: methodLabel(cfg.MethodName(), cfg), Seed: cfg.Settings.Seed,
 			TestAcc: 100 * r.TestAcc, TestWorst: 100 * r.TestWorst, ValWorst: 100 * r.ValWorst, Selection: Selection})
 		if r.KeptWeights != nil {
