@@ -253,13 +253,16 @@ func listExperiments(f *Factory) error {
 		return usageError{fmt.Errorf("no experiment files in %s: run maple reproduce from the top directory of a checkout of maple", experiments.Dir)}
 	}
 	tw := tabwriter.NewWriter(f.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tRUNS\tTITLE")
+	fmt.Fprintln(tw, "NAME\tRUNS COMMITTED\tTITLE")
 	for _, r := range all {
-		n := 0
+		n, want := 0, 0
 		if r.Runs != nil {
 			n = len(r.Runs.Rows)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\n", r.File.Name, n, r.File.Title)
+		for _, s := range r.File.Sweeps {
+			want += s.Cells()
+		}
+		fmt.Fprintf(tw, "%s\t%d of %d\t%s\n", r.File.Name, n, want, r.File.Title)
 	}
 	return tw.Flush()
 }
