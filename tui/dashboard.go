@@ -304,7 +304,17 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, d.keys.Group):
 		return d, d.samples.Update(k) // shown beside the charts without the focus too
 	case key.Matches(k, d.keys.Zoom):
-		return d, d.broadcast(zoomMsg{})
+		return d, d.broadcast(zoomMsg(1))
+	case key.Matches(k, d.keys.ZoomOut):
+		return d, d.broadcast(zoomMsg(-1))
+	case key.Matches(k, d.keys.PanBack):
+		return d, d.broadcast(panMsg(-1))
+	case key.Matches(k, d.keys.PanOn):
+		return d, d.broadcast(panMsg(1))
+	case key.Matches(k, d.keys.Log):
+		return d, d.broadcast(logMsg{})
+	case key.Matches(k, d.keys.Smooth):
+		return d, d.broadcast(smoothMsg{})
 	case key.Matches(k, d.keys.Up):
 		return d, d.panes[d.focus].Update(scrollMsg(-1))
 	case key.Matches(k, d.keys.Down):
@@ -485,7 +495,8 @@ func (d *Dashboard) helpView(w, h int) string {
 			"and inner learning rates, applied at the next iteration after a checkpoint. s writes a "+
 			"checkpoint now; e exports the weights of the latest one. q asks before stopping a search "+
 			"this process runs (a second Ctrl-C stops it at once). Test figures are shown for "+
-			"monitoring only; every choice uses the validation split."))
+			"monitoring only; every choice uses the validation split. On the charts ▲ is the cursor, "+
+			"◆ a learning-rate change."))
 	// Cut inside the box on a short terminal: the footer stays.
 	return styles.Pane.Width(w).Height(h).Render(fit(b.String(), w-2, max(1, h-2)))
 }

@@ -604,25 +604,31 @@ func TestStopKey(t *testing.T) {
 }
 
 // TestChartCursorAndZoom: ← puts a cursor on the latest iteration and
-// moves it back, reading out every series' value there; z shows the last
-// 50 iterations only, numbered as they are (issue 25, build item 5).
+// moves it back, reading out every series' value there; z zooms in about
+// the cursor, numbering the iterations as they are, and Z zooms out.
 func TestChartCursorAndZoom(t *testing.T) {
 	d := NewDashboard(testConfig(), &fakeCtl{}, false)
 	d.Update(tea.WindowSizeMsg{Width: 120, Height: 60})
 	feed(d, script(80, 80))
 	press(d, "left", "left")
-	if c := d.panes[0].(*chartsPane).cursor; c != 78 {
+	cv := &d.panes[0].(*chartsPane).charts
+	if c := cv.xs[cv.cursor]; c != 78 {
 		t.Fatalf("cursor at %d, want 78", c)
 	}
 	r := ansi.Strip(d.Render())
-	want := fmt.Sprintf("cursor iteration 78 · outer risk %.4g", d.snaps[77].OuterRisk)
-	if !strings.Contains(strings.Join(strings.Fields(r), " "), want) {
-		t.Errorf("no readout %q in:\n%s", want, r)
+	for _, want := range []string{"cursor iteration 78 (values in the legends)", fmt.Sprintf("outer risk  ━ R %.4g ", d.snaps[77].OuterRisk)} {
+		if !strings.Contains(r, want) {
+			t.Errorf("no readout %q in:\n%s", want, r)
+		}
 	}
 	press(d, "z")
 	r = ansi.Strip(d.Render())
-	if !strings.Contains(r, " 31 ") || !strings.Contains(r, " 80 ") {
-		t.Errorf("zoomed charts do not number iterations 31 to 80:\n%s", r)
+	if !strings.Contains(r, "zoom: iterations 41–80 of 1–80") || !strings.Contains(r, " 41 ") || !strings.Contains(r, " 80 ") {
+		t.Errorf("zoomed charts do not number iterations 41 to 80:\n%s", r)
+	}
+	press(d, "Z")
+	if r = ansi.Strip(d.Render()); strings.Contains(r, "zoom:") {
+		t.Errorf("Z did not zoom out to every iteration:\n%s", r)
 	}
 }
 

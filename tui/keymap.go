@@ -9,7 +9,7 @@ import "charm.land/bubbles/v2/key"
 // dashboardKeys are the dashboard's keys.
 type dashboardKeys struct {
 	Pause, Rates, Checkpoint, Export, Stop, Pane, Up, Down, PageUp, PageDown, Help, Quit key.Binding
-	Back, Forward, Zoom                                                                  key.Binding // the charts' cursor and window
+	chartKeys                                                                                        // the charts'
 	Group                                                                                key.Binding // the samples pane's group
 	Leave                                                                                key.Binding // an attached view or a replay
 }
@@ -22,9 +22,7 @@ func newDashboardKeys() dashboardKeys {
 		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export")),
 		Stop:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop")),
 		Pane:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "pane")),
-		Back:       key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "read an iteration")),
-		Forward:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "later iteration")),
-		Zoom:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "last 50 / all iterations")),
+		chartKeys:  newChartKeys(),
 		Group:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "samples: next group")),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
 		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
@@ -44,7 +42,32 @@ func (k dashboardKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the help page, in columns.
 func (k dashboardKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Stop}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown, k.Back, k.Zoom, k.Group}, {k.Help, k.Quit, k.Leave}}
+	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Stop, k.Help, k.Quit, k.Leave}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown, k.Group}, k.chartKeys.help()}
+}
+
+// chartKeys are the chart component's keys (the dashboard's charts, a
+// comparison).
+type chartKeys struct {
+	Back, Forward, Zoom, ZoomOut, PanBack, PanOn, Log, Smooth key.Binding
+}
+
+func newChartKeys() chartKeys {
+	return chartKeys{
+		Back:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "cursor")),
+		Forward: key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "cursor later")),
+		Zoom:    key.NewBinding(key.WithKeys("z"), key.WithHelp("z/Z", "zoom in/out")),
+		ZoomOut: key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "zoom out")),
+		PanBack: key.NewBinding(key.WithKeys("["), key.WithHelp("[/]", "pan")),
+		PanOn:   key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "pan later")),
+		Log:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "log risk")),
+		Smooth:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "smooth (EMA)")),
+	}
+}
+
+// help is the help page's column of the chart keys (each pair on one
+// line).
+func (k chartKeys) help() []key.Binding {
+	return []key.Binding{k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth}
 }
 
 // formKeys edit a form (the learning rates, the new-run form).

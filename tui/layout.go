@@ -70,6 +70,15 @@ func chart(first int, title string, names []string, series [][]float64, w, h int
 // chars, when given, draws series i with chars[i] (and its legend mark
 // with its Horizontal), so that lines stay apart without colour.
 func plotLines(title string, names []string, series [][]float64, w, h int, x0, x1 float64, ticks int, label func(float64) string, caption string, chars ...asciigraph.CharSet) string {
+	return plotWith(title, names, series, w, h, x0, x1, ticks, label, caption, nil, chars...)
+}
+
+// plotWidth is the plotted columns of a chart w cells wide.
+func plotWidth(w int) int { return max(8, w-12) }
+
+// plotWith is plotLines with the y-axis labels formatted by yfmt (nil:
+// yFormat's choice for the series).
+func plotWith(title string, names []string, series [][]float64, w, h int, x0, x1 float64, ticks int, label func(float64) string, caption string, yfmt func(float64) string, chars ...asciigraph.CharSet) string {
 	var legend []string
 	for i, n := range names {
 		mark := "━"
@@ -92,7 +101,7 @@ func plotLines(title string, names []string, series [][]float64, w, h int, x0, x
 		head = strings.Replace(head, title+" ", title+"  ", 1)
 	}
 	plotH := max(2, h-4-lipgloss.Height(head)) // title and legend, x axis, its numbers, caption
-	plotW := max(8, w-12)
+	plotW := plotWidth(w)
 	data := make([][]float64, len(series))
 	for i, s := range series {
 		data[i] = s
@@ -100,8 +109,11 @@ func plotLines(title string, names []string, series [][]float64, w, h int, x0, x
 			data[i] = []float64{s[0], s[0]}
 		}
 	}
+	if yfmt == nil {
+		yfmt = yFormat(data, plotH)
+	}
 	g := asciigraph.PlotMany(data, asciigraph.Height(plotH), asciigraph.Width(plotW),
-		asciigraph.YAxisValueFormatter(yFormat(data, plotH)),
+		asciigraph.YAxisValueFormatter(yfmt),
 		asciigraph.XAxisRange(x0, x1), asciigraph.XAxisTickCount(ticks),
 		asciigraph.XAxisValueFormatter(label),
 		asciigraph.SeriesColors(cycle(styles.SeriesANSI, len(series))...), asciigraph.Caption(caption),

@@ -20,11 +20,7 @@ type (
 	scrollMsg int
 	// blurMsg tells a pane it lost the focus: it shows its top again.
 	blurMsg struct{}
-	// cursorMsg moves the charts' cursor by that many iterations (the
-	// first move puts it on the latest).
-	cursorMsg int
-	// zoomMsg toggles between every iteration and the latest zoomN.
-	zoomMsg struct{}
+	// The chart component's messages (chart.go) go to every pane.
 )
 
 // scroller is a pane's scrolling: the first line shown.

@@ -1,0 +1,202 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/maple-ood/maple/core"
+)
+
+// TestEMA: the smoothing is TensorBoard's EMA from the first value; NaN
+// points stay gaps and leave the average unchanged; 0 is the raw values.
+func TestEMA(t *testing.T) {
+	got := ema([]float64{1, 2, math.NaN(), 4}, 0.5)
+	// 1; 0.5*1+0.5*2 = 1.5; NaN; 0.5*1.5+0.5*4 = 2.75
+	if fmt.Sprint(got) != "[1 1.5 NaN 2.75]" {
+		t.Errorf("ema 0.5: %v", got)
+	}
+	if got := ema([]float64{math.NaN(), 10, 0}, 0.9); fmt.Sprint(got) != "[NaN 10 9]" {
+		t.Errorf("ema 0.9 after a gap: %v", got)
+	}
+	raw := []float64{3, 1}
+	if got := ema(raw, 0); &got[0] != &raw[0] {
+		t.Error("ema 0 copied or changed the values")
+	}
+}
+
+// TestLogValues: base-10 logs of positive values; a zero or negative
+// value refuses the log scale.
+func TestLogValues(t *testing.T) {
+	got, ok := logValues([]float64{1, 100, 1e-3, math.NaN()})
+	if !ok || fmt.Sprint(got) != "[0 2 -3 NaN]" {
+		t.Errorf("logValues: %v %v", got, ok)
+	}
+	for _, v := range [][]float64{{1, 0}, {-2, 3}} {
+		if _, ok := logValues(v); ok {
+			t.Errorf("log scale of %v", v)
+		}
+	}
+}
+
+// TestZoomArithmetic: zoom in halves the window about a point (kept
+// inside the points, never under minSpan), zoom out doubles it about its
+// middle up to all points, pan moves by a quarter of the width within
+// the points.
+func TestZoomArithmetic(t *testing.T) {
+	all := xWindow{0, 80}
+	for _, c := range []struct {
+		name      string
+		got, want xWindow
+	}{
+		{"in about the latest", all.zoomIn(80, 79), xWindow{40, 80}},
+		{"in about the middle", all.zoomIn(80, 30), xWindow{10, 50}},
+		{"in about the first", all.zoomIn(80, 0), xWindow{0, 40}},
+		{"in to the least", xWindow{10, 15}.zoomIn(80, 12), xWindow{10, 14}},
+		{"not under the least", xWindow{10, 14}.zoomIn(80, 12), xWindow{10, 14}},
+		{"out about the middle", xWindow{20, 40}.zoomOut(80), xWindow{10, 50}},
+		{"out at the end", xWindow{60, 80}.zoomOut(80), xWindow{40, 80}},
+		{"out to all", xWindow{10, 50}.zoomOut(80), all},
+		{"pan later", xWindow{10, 50}.pan(80, 1), xWindow{20, 60}},
+		{"pan earlier past the start", xWindow{5, 45}.pan(80, -1), xWindow{0, 40}},
+		{"pan later past the end", xWindow{38, 78}.pan(80, 1), xWindow{40, 80}},
+		{"pan a small window by one", xWindow{0, 3}.pan(80, 1), xWindow{1, 4}},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}
+
+// testView is a chart view of iterations 1 to n: the outer risk (a
+// risk), and two accuracies, with rates changed at iteration 5.
+func testView(n int) *chartView {
+	xs := make([]int, n)
+	risk, a, b := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range xs {
+		xs[i] = i + 1
+		risk[i] = math.Pow(10, -float64(i)/10)
+		a[i], b[i] = 0.5+float64(i)/100, 0.25
+	}
+	c := newChartView()
+	c.setData(xs, []chartPlot{
+		{title: "outer risk", lines: []chartLine{{name: "R", values: risk}}, risk: true},
+		{title: "accuracy", lines: []chartLine{{name: "val", values: a}, {name: "test", values: b}}},
+	}, []int{5})
+	return &c
+}
+
+// TestCursorReadout: the cursor starts on the latest point shown, moves
+// by points and reads out every series at its iteration; the window
+// follows it out of a zoom; a rate change there is said.
+func TestCursorReadout(t *testing.T) {
+	c := testView(40)
+	c.Update(cursorMsg(-1))
+	if c.cursor != 38 {
+		t.Fatalf("cursor at point %d, want 38 (the latest, then one back)", c.cursor)
+	}
+	if got := ansi.Strip(c.readout()); got != "cursor iteration 39 (values in the legends)" {
+		t.Errorf("readout %q", got)
+	}
+	out := ansi.Strip(strings.Join(c.render(100, 12), "\n"))
+	for _, want := range []string{fmt.Sprintf("outer risk  ━ R %.4g\n", math.Pow(10, -3.8)), "accuracy  ━ val 0.88 ━ test 0.25\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no legend with the values at the cursor %q in\n%s", want, out)
+		}
+	}
+	c.Update(cursorMsg(-34))
+	if got := ansi.Strip(c.readout()); got != "cursor iteration 5 (values in the legends) · learning rates changed here" {
+		t.Errorf("readout at the rate change: %q", got)
+	}
+	if out := ansi.Strip(strings.Join(c.render(100, 12), "\n")); !strings.Contains(out, "━ R 0.3981 ") && !strings.Contains(out, "━ R 0.3981\n") {
+		t.Errorf("risk at iteration 5 not read out:\n%s", out)
+	}
+	c.Update(cursorMsg(-100))
+	if c.cursor != 0 {
+		t.Errorf("cursor went past the first point: %d", c.cursor)
+	}
+	// Zoomed about the cursor, then moved past the window: it follows.
+	c.Update(zoomMsg(1))
+	if w := c.window(); w != (xWindow{0, 20}) {
+		t.Fatalf("zoom about the first point: %v", w)
+	}
+	c.Update(cursorMsg(25))
+	if w := c.window(); w != (xWindow{6, 26}) || c.cursor != 25 {
+		t.Errorf("window %v cursor %d after moving past the window", c.window(), c.cursor)
+	}
+}
+
+// TestChartDrawing: the log scale labels the risk in powers of ten and
+// leaves the accuracies linear; the smoothing's factor is shown; the
+// rate change is marked on the x axis under its iteration and the cursor
+// under its own.
+func TestChartDrawing(t *testing.T) {
+	c := testView(41)
+	c.Update(logMsg{})
+	c.Update(smoothMsg{})
+	out := ansi.Strip(strings.Join(c.render(80, 14), "\n"))
+	for _, want := range []string{"outer risk (log scale)", "EMA 0.6", "log scale (risks)", "◆"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "accuracy (log scale)") {
+		t.Errorf("the accuracies were put on a log scale:\n%s", out)
+	}
+	// 41 points over plotWidth(80) = 68 columns: iteration 5 (point 4) at
+	// column 4*67/40 = 6.7, so 7 after the axis.
+	lines := strings.Split(out, "\n")
+	for _, l := range lines {
+		if i := strings.Index(l, "└"); i >= 0 {
+			axis := []rune(l[i:])
+			if string(axis[1+7]) != "◆" {
+				t.Errorf("the rate change is not under iteration 5: %q", l)
+			}
+			break
+		}
+	}
+	// Without a positive risk the log scale is refused, not drawn.
+	c.plots[0].lines[0].values[3] = 0
+	if out := ansi.Strip(strings.Join(c.render(80, 14), "\n")); !strings.Contains(out, "outer risk (linear: a value is not positive)") {
+		t.Errorf("log scale of a risk with a zero:\n%s", out)
+	}
+	c.Update(cursorMsg(0))
+	out = ansi.Strip(strings.Join(c.render(80, 14), "\n"))
+	if !strings.Contains(out, "▲") || !strings.Contains(out, "┊") {
+		t.Errorf("no cursor drawn:\n%s", out)
+	}
+}
+
+// TestGoldenChartTools: the dashboard's charts with a rate change (a
+// set_lr event before iteration 11), the cursor three iterations back,
+// zoomed in, the risk on a log scale and smoothed.
+func TestGoldenChartTools(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		d := NewDashboard(testConfig(), &fakeCtl{}, false)
+		d.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		snaps := script(25, 40)
+		for _, s := range snaps[10:] {
+			s.LR.Weight = 0.5
+		}
+		feed(d, snaps[:10])
+		d.Update(EventMsg{core.Event{Kind: core.EventSetLR, Iter: 10, LR: &snaps[10].LR}})
+		feed(d, snaps[10:])
+		press(d, "left", "left", "left", "z", "y", "m")
+		out := d.Render()
+		if n := strings.Count(out, "\n") + 1; n > sz[1] {
+			t.Errorf("%d lines for a %d-line terminal", n, sz[1])
+		}
+		plain := ansi.Strip(out)
+		for _, want := range []string{"cursor iteration 22", "zoom: iterations 14–25 of 1–25", "EMA 0.6", "outer risk (log scale)", "▲"} {
+			if !strings.Contains(plain, want) {
+				t.Errorf("%dx%d: no %q", sz[0], sz[1], want)
+			}
+		}
+		golden(t, fmt.Sprintf("charts-tools-%dx%d", sz[0], sz[1]), out)
+	}
+}
