@@ -63,8 +63,8 @@ type (
 		live   bool   // it was running when read
 		again  bool   // a reread of the page on the screen (Browser.following)
 	}
-	// comparedMsg carries the comparison of two runs.
-	comparedMsg struct{ detail string }
+	// comparedMsg carries the comparison of two or more runs.
+	comparedMsg struct{ c *comparison }
 	// formMsg carries the config that prefills the new-run form.
 	formMsg struct {
 		cfg runs.Config
@@ -83,9 +83,11 @@ type Browser struct {
 	form    *runForm
 	replay  *Dashboard
 	page    textPage
+	compare *compareView // the comparison on the screen (modeCompare), nil on a text page
 	mode    browserMode
 	mono    bool // the terminal shows no colour: compared lines get characters of their own
 	keys    browserKeys
+	cmpKeys compareKeys
 	help    help.Model
 	action  Action
 	note    string
@@ -114,7 +116,7 @@ type stoppedMsg struct {
 func NewBrowser(dir string) *Browser {
 	keys := newBrowserKeys()
 	return &Browser{runList: newRunList(dir, keys), form: newRunForm(), width: 80, height: 24, load: runs.List,
-		keys: keys, help: newHelp()}
+		keys: keys, cmpKeys: newCompareKeys(), help: newHelp()}
 }
 
 // loadCmd reads the listing.
@@ -149,6 +151,9 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		b.width, b.height = m.Width, m.Height
 		b.runList.SetSize(m.Width, m.Height)
 		b.form.SetSize(m.Width, m.Height)
+		if b.compare != nil {
+			b.compare.SetSize(m.Width, m.Height-1) // the footer's line
+		}
 		if b.replay != nil {
 			b.replay.Update(tea.WindowSizeMsg{Width: m.Width, Height: m.Height - 1})
 		}
@@ -167,7 +172,7 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.again && (b.mode != modeCompare || b.page.following != m.id) {
 			return b, nil // the page was left before the reread came
 		}
-		b.page.following = ""
+		b.page.following, b.compare = "", nil
 		switch {
 		case m.err != nil:
 			b.note = m.err.Error()
@@ -185,7 +190,9 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return b, cmd
 		}
 	case comparedMsg:
-		b.page, b.mode, b.replay = textPage{detail: m.detail}, modeCompare, nil
+		b.page, b.mode, b.replay = textPage{}, modeCompare, nil
+		b.compare = newCompareView(m.c, b.mono)
+		b.compare.SetSize(b.width, b.height-1)
 	case formMsg:
 		if m.err != nil {
 			b.note = m.err.Error()
@@ -216,7 +223,9 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, nil
 	case modeRun, modeCompare:
 		if key.Matches(k, b.keys.Back) {
-			b.mode, b.replay, b.page = modeList, nil, textPage{}
+			b.mode, b.replay, b.page, b.compare = modeList, nil, textPage{}, nil
+		} else if b.compare != nil {
+			return b, b.compareKey(k)
 		} else if b.replay != nil {
 			// The replay's own commands (e's export) run; its keys that
 			// leave (q, esc, ctrl+c) are the browser's, handled above.
@@ -234,6 +243,23 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b.stopAnswer(k)
 	}
 	return b.listKey(k)
+}
+
+// compareKey handles a key in a comparison: the chart component's keys
+// and scrolling.
+func (b *Browser) compareKey(k tea.KeyPressMsg) tea.Cmd {
+	ck, page := b.cmpKeys, max(1, b.height-2)
+	for _, c := range []struct {
+		k   key.Binding
+		msg tea.Msg
+	}{{ck.Back, cursorMsg(-1)}, {ck.Forward, cursorMsg(1)}, {ck.Zoom, zoomMsg(1)}, {ck.ZoomOut, zoomMsg(-1)},
+		{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}},
+		{ck.Up, scrollMsg(-1)}, {ck.Down, scrollMsg(1)}, {ck.PageUp, scrollMsg(-page)}, {ck.PageDown, scrollMsg(page)}} {
+		if key.Matches(k, c.k) {
+			return b.compare.Update(c.msg)
+		}
+	}
+	return nil
 }
 
 // stopAnswer takes the answer to "stop run id?": y stops it through its
@@ -338,7 +364,12 @@ func (b *Browser) Render() string {
 	case modeRun:
 		out = b.replay.Render() + "\n" + back
 	case modeCompare:
-		out = b.page.detail + "\n" + back
+		if b.compare != nil {
+			b.compare.SetSize(w, h-1)
+			out = b.compare.View() + "\n" + b.help.ShortHelpView(b.cmpKeys.ShortHelp())
+		} else {
+			out = b.page.detail + "\n" + back
+		}
 	case modeHelp:
 		var sb strings.Builder
 		sb.WriteString(styles.Title.Render("runs browser keys") + "  (any key closes this help)\n\n")

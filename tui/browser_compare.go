@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
@@ -30,118 +31,237 @@ func (b *Browser) openCompare() tea.Cmd {
 		b.note = fmt.Sprintf("select two or more runs with space to compare (%d selected)", len(ids))
 		return nil
 	}
-	dir, width, height, mono := b.runList.dir, b.width, b.height, b.mono
-	return func() tea.Msg { return comparedMsg{compare(dir, ids, width, height, mono)} }
+	dir := b.runList.dir
+	return func() tea.Msg { return comparedMsg{readComparison(dir, ids)} }
 }
 
-// compare renders the comparison of runs: their curves overlaid (for the
-// seeds of one configuration, also their mean and a band of one sample
-// standard deviation; without colour, mono, each line drawn with
-// characters of its own), their results and the settings that differ.
-func compare(runsDir string, ids []string, width, height int, mono bool) string {
+// comparison is what a comparison of runs shows, read from their
+// directories.
+type comparison struct {
+	ids, names []string // names: each run's --name, else its id
+	series     [][]*core.Snapshot
+	events     [][]core.Event
+	results    []string
+	curves     [][]train.CheckPoint // each run's validation checks of its final training
+	flat       []map[string]string  // each run's flags
+	// baselines: some runs are baselines (whose search settings are left
+	// out), searches: some are searches; seeds: the runs are the seeds of
+	// one configuration.
+	baselines, searches, seeds bool
+}
+
+// readComparison reads runs ids of runsDir for their comparison.
+func readComparison(runsDir string, ids []string) *comparison {
 	n := len(ids)
-	series := make([][]*core.Snapshot, n)
-	flat := make([]map[string]string, n)
-	results := make([]string, n)
-	baselines, searches := false, false     // some runs are baselines (whose search settings are left out), some searches
-	curves := make([][]train.CheckPoint, n) // each run's validation checks of its final training
+	c := &comparison{ids: ids, names: slices.Clone(ids), series: make([][]*core.Snapshot, n), events: make([][]core.Event, n),
+		results: make([]string, n), curves: make([][]train.CheckPoint, n), flat: make([]map[string]string, n)}
 	hashes := map[string]bool{}
 	for i, id := range ids {
 		dir := runs.Dir(runsDir, id)
-		series[i], _ = runs.ReadMetrics(dir)
-		flat[i] = map[string]string{}
+		c.series[i], _ = runs.ReadMetrics(dir)
+		c.events[i], _ = runs.ReadEvents(dir)
+		c.flat[i] = map[string]string{}
 		if cfg, err := runs.ReadConfig(dir); err == nil {
-			searches = searches || cfg.Method == core.MethodMaple
+			if cfg.Name != "" {
+				c.names[i] = cfg.Name
+			}
+			c.searches = c.searches || cfg.Method == core.MethodMaple
 			for k, v := range runs.Flags(*cfg) {
 				if cfg.Method != core.MethodMaple && searchFlags[k] {
-					baselines = true
+					c.baselines = true
 					continue // a baseline runs no search
 				}
-				flat[i]["--"+k] = v
+				c.flat[i]["--"+k] = v
 			}
-			flat[i]["--seed"] = strconv.FormatUint(cfg.Settings.Seed, 10)
+			c.flat[i]["--seed"] = strconv.FormatUint(cfg.Settings.Seed, 10)
 			hashes[cfg.Hash(true)] = true
 		}
 		if sum, _ := runs.ReadSummary(dir); sum != nil && sum.Result != nil {
 			r := sum.Result
-			curves[i] = r.Curve
-			results[i] = fmt.Sprintf("test acc %.4f · test worst-group %.4f · val worst-group %.4f (selected on validation, step %d)", r.TestAcc, r.TestWorst, r.ValWorst, r.SelectedStep)
+			c.curves[i] = r.Curve
+			c.results[i] = fmt.Sprintf("test acc %.4f · test worst-group %.4f · val worst-group %.4f (selected on validation, step %d)", r.TestAcc, r.TestWorst, r.ValWorst, r.SelectedStep)
 		} else if sum != nil {
-			results[i] = "no result: " + sum.Status.String()
+			c.results[i] = "no result: " + sum.Status.String()
 		} else {
-			results[i] = "no result yet"
+			c.results[i] = "no result yet"
 		}
 	}
-	seeds := len(hashes) == 1 && n > 1 // the seeds of one configuration
-	w := max(40, width)
-	h := max(6, (height-8)/3)
-	var parts []string
-	drawn := false
-	if !slices.ContainsFunc(series, func(s []*core.Snapshot) bool { return len(s) > 0 }) {
-		// No search among them (baselines): their training curves instead
-		// of the search's charts, which would wait for an iteration.
-		parts, drawn = append(parts, trainingChart(ids, curves, seeds, mono, w, 2*h)), true
+	c.seeds = len(hashes) == 1 && n > 1
+	return c
+}
+
+// compareView is the comparison of runs, a component: their search's
+// curves overlaid in the chart component (for the seeds of one
+// configuration, also their mean and a band of one sample standard
+// deviation; without colour each line drawn with characters of its
+// own), or, for baselines, their training curves; their results and the
+// settings that differ. It is laid out at its size when drawn, and
+// scrolls.
+type compareView struct {
+	c      *comparison
+	charts chartView
+	scroll int
+	w, h   int
+}
+
+func newCompareView(c *comparison, mono bool) *compareView {
+	v := &compareView{c: c, charts: newChartView(), w: 80, h: 24}
+	v.charts.chars = mono
+	v.setCharts()
+	return v
+}
+
+// setCharts gives the chart component the runs' search curves, on the
+// points 1 to the longest run's count (a shorter run has no value past
+// its end), with the iterations where any run's rates changed.
+func (v *compareView) setCharts() {
+	c := v.c
+	longest := 0
+	for _, s := range c.series {
+		longest = max(longest, len(s))
 	}
-	for _, c := range []struct {
-		title string
-		f     func(*core.Snapshot) float64
-	}{{"val worst-group accuracy", func(s *core.Snapshot) float64 { return s.ValWorst }}, {"outer risk", func(s *core.Snapshot) float64 { return s.OuterRisk }}} {
-		if drawn {
-			break // the training curves are drawn
-		}
-		var data [][]float64
-		var names []string
-		for i := range ids {
-			if len(series[i]) > 0 {
-				data = append(data, column(series[i], c.f))
-				names = append(names, ids[i])
+	xs := make([]int, longest)
+	for i := range xs {
+		xs[i] = i + 1
+	}
+	pad := func(d []float64) []float64 {
+		out := make([]float64, longest)
+		for i := range out {
+			out[i] = math.NaN()
+			if i < len(d) {
+				out[i] = d[i]
 			}
 		}
-		title := c.title
-		if seeds && len(data) > 1 {
-			mean, lo, hi := band(data)
-			data, names = append(data, mean, lo, hi), append(names, "mean", "mean-sd", "mean+sd")
-			title += fmt.Sprintf(" (%d seeds of one configuration: mean ± sample sd)", len(data)-3)
-		}
-		parts = append(parts, chart(1, title, names, data, w, h, monoChars(mono, len(data))...))
+		return out
 	}
-	parts = append(parts, "results")
-	for i, id := range ids {
-		parts = append(parts, "  "+id+": "+results[i])
+	var marks []int
+	for i, s := range c.series {
+		changed := make([]bool, len(s))
+		iters := make([]int, len(s))
+		for j := range s {
+			iters[j] = j + 1
+			changed[j] = j > 0 && s[j].LR != s[j-1].LR
+		}
+		var set []int
+		for _, e := range c.events[i] {
+			if e.Kind == core.EventSetLR {
+				// The event's iteration, as a point of this run's series.
+				if k := slices.IndexFunc(s, func(x *core.Snapshot) bool { return x.Iter == e.Iter }); k >= 0 {
+					set = append(set, k+1)
+				}
+			}
+		}
+		marks = append(marks, rateMarks(iters, changed, set)...)
+	}
+	slices.Sort(marks)
+	marks = slices.Compact(marks)
+	var plots []chartPlot
+	for _, f := range []struct {
+		title string
+		f     func(*core.Snapshot) float64
+		risk  bool
+	}{{"val worst-group accuracy", func(s *core.Snapshot) float64 { return s.ValWorst }, false}, {"outer risk", func(s *core.Snapshot) float64 { return s.OuterRisk }, true}} {
+		var raw [][]float64
+		p := chartPlot{title: f.title, risk: f.risk}
+		for i := range c.ids {
+			if len(c.series[i]) > 0 {
+				d := column(c.series[i], f.f)
+				raw = append(raw, d)
+				p.lines = append(p.lines, chartLine{name: c.names[i], values: pad(d)})
+			}
+		}
+		if c.seeds && len(raw) > 1 {
+			mean, lo, hi := band(raw)
+			p.lines = append(p.lines, chartLine{"mean", pad(mean)}, chartLine{"mean-sd", pad(lo)}, chartLine{"mean+sd", pad(hi)})
+			p.title += fmt.Sprintf(" (%d seeds of one configuration: mean ± sample sd)", len(raw))
+		}
+		plots = append(plots, p)
+	}
+	v.charts.setData(xs, plots, marks)
+}
+
+// SetSize gives the view the screen's size, less the footer.
+func (v *compareView) SetSize(w, h int) { v.w, v.h = w, h }
+
+// Update takes the chart component's messages and scrolling.
+func (v *compareView) Update(msg tea.Msg) tea.Cmd {
+	switch m := msg.(type) {
+	case scrollMsg:
+		v.scroll = max(0, v.scroll+int(m))
+	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg:
+		return v.charts.Update(m)
+	}
+	return nil
+}
+
+// View is the comparison from its scroll position, h lines of w cells.
+func (v *compareView) View() string {
+	lines := strings.Split(v.content(), "\n")
+	v.scroll = min(v.scroll, max(0, len(lines)-v.h))
+	return fit(scrollLines(strings.Join(lines, "\n"), v.h, v.scroll), v.w, v.h)
+}
+
+// content is the whole comparison laid out at the view's width: the
+// charts share the height the text below them leaves (each at least 8
+// lines; the rest scrolls).
+func (v *compareView) content() string {
+	c := v.c
+	w := max(40, v.w)
+	wrap := lipgloss.NewStyle().Width(w)
+	text := []string{"results"}
+	for i, id := range c.ids {
+		name := id
+		if c.names[i] != id {
+			name = c.names[i] + " (" + id + ")"
+		}
+		text = append(text, wrap.Render("  "+name+": "+c.results[i]))
 	}
 	keys := map[string]bool{}
-	for _, f := range flat {
+	for _, f := range c.flat {
 		for k := range f {
 			keys[k] = true
 		}
 	}
-	sorted := make([]string, 0, len(keys))
-	for k := range keys {
-		sorted = append(sorted, k)
-	}
-	sort.Strings(sorted)
-	diff := []string{"settings that differ (" + strings.Join(ids, " → ") + ")"}
-	for _, k := range sorted {
-		vals := make([]string, n)
+	text = append(text, wrap.Render("settings that differ ("+strings.Join(c.names, " → ")+")"))
+	differ := false
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		vals := make([]string, len(c.flat))
 		same, all := true, true
-		for i := range flat {
-			vals[i] = flat[i][k]
+		for i := range c.flat {
+			vals[i] = c.flat[i][k]
 			same = same && vals[i] == vals[0]
-			_, ok := flat[i][k]
+			_, ok := c.flat[i][k]
 			all = all && ok
 		}
 		if !same && all {
-			diff = append(diff, fmt.Sprintf("  %-28s %s", k, strings.Join(vals, " → ")))
+			text, differ = append(text, fmt.Sprintf("  %-28s %s", k, strings.Join(vals, " → "))), true
 		}
 	}
-	if len(diff) == 1 {
-		diff = append(diff, "  none")
+	if !differ {
+		text = append(text, "  none")
 	}
-	if baselines && searches {
-		diff = append(diff, styles.Dim.Render("  (the search's settings are left out: a baseline runs no search)"))
+	if c.baselines && c.searches {
+		text = append(text, styles.Dim.Render("  (the search's settings are left out: a baseline runs no search)"))
 	}
-	parts = append(parts, strings.Join(diff, "\n"))
-	return strings.Join(parts, "\n")
+	below := strings.Join(text, "\n")
+	var charts []string
+	if !slices.ContainsFunc(c.series, func(s []*core.Snapshot) bool { return len(s) > 0 }) {
+		// No search among them (baselines): their training curves instead
+		// of the search's charts, which would wait for an iteration.
+		charts = []string{trainingChart(c.names, c.curves, c.seeds, v.charts.chars, w, max(8, v.h-lipgloss.Height(below)))}
+	} else {
+		top := len(v.charts.render(w, 8)) - 2 // the status and cursor lines
+		charts = v.charts.render(w, max(8, (v.h-top-lipgloss.Height(below))/2))
+	}
+	return strings.Join(append(charts, below), "\n")
+}
+
+// compare renders the whole comparison of runs ids at width x height
+// (mono: without colour), unscrolled.
+func compare(runsDir string, ids []string, width, height int, mono bool) string {
+	v := newCompareView(readComparison(runsDir, ids), mono)
+	v.SetSize(width, height)
+	return v.content()
 }
 
 // searchFlags are the flags of the search's settings, which a baseline

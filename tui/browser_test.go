@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -741,5 +742,100 @@ func TestOnSteps(t *testing.T) {
 	}
 	if _, v := onSteps([][]train.CheckPoint{cp(50, 60), cp(10, 20)}); fmt.Sprint(v) != "[[NaN NaN 0.5 0.6] [0.1 0.2 NaN NaN]]" {
 		t.Errorf("disjoint curves: %v", v)
+	}
+}
+
+// compareRuns is a browser of fakeRuns at w x h comparing its two
+// searches, the finished one named "rex-run" (with a rate change before
+// its iteration 21); ← moves the cursor.
+func compareRuns(t *testing.T, w, h int) *Browser {
+	t.Helper()
+	dir := fakeRuns(t)
+	list, err := runs.List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range list {
+		if in.Method == "maple/rex" {
+			name := "rex-run"
+			if _, err := runs.Relabel(runs.Dir(dir, in.ID), &name, nil, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			ev := `{"kind":"set_lr","iter":20,"lr":{"weight":0.5,"keep":0.05,"inner":0.1}}` + "\n"
+			if err := os.WriteFile(filepath.Join(runs.Dir(dir, in.ID), runs.EventsFile), []byte(ev), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	b := newBrowser(dir, w, h)
+	b.runList.dir = dir
+	bpress(b, keyMsg("space"))
+	bpress(b, keyMsg("down"))
+	bpress(b, keyMsg("down"))
+	bpress(b, keyMsg("space"))
+	bpress(b, keyMsg("c"))
+	if b.mode != modeCompare || b.compare == nil {
+		t.Fatalf("no comparison: mode %v note %q", b.mode, b.note)
+	}
+	return b
+}
+
+// TestCompareView: the comparison's legends name the runs by --name
+// (else id); ← moves its cursor instead of leaving; it is laid out again
+// at a new size; PgDn scrolls it; esc leaves.
+func TestCompareView(t *testing.T) {
+	b := compareRuns(t, 120, 40)
+	out := ansi.Strip(b.Render())
+	if !strings.Contains(out, "━ rex-run") || !strings.Contains(out, "rex-run (") || !strings.Contains(out, "rex-run → ") {
+		t.Errorf("the legend or results do not name the run:\n%s", out)
+	}
+	if !strings.Contains(out, "◆") {
+		t.Errorf("no mark of the rate change:\n%s", out)
+	}
+	bpress(b, keyMsg("left"))
+	out = ansi.Strip(b.Render())
+	if b.mode != modeCompare || !strings.Contains(out, "cursor iteration 39") || !strings.Contains(out, "━ rex-run 0.7425") {
+		t.Errorf("← did not move the cursor (mode %v):\n%s", b.mode, out)
+	}
+	// A smaller terminal: every line fits the new width and height.
+	b.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	out = b.Render()
+	for i, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("line %d is %d wide after the resize", i, ansi.StringWidth(l))
+		}
+	}
+	if n := strings.Count(out, "\n") + 1; n > 24 {
+		t.Errorf("%d lines after the resize", n)
+	}
+	if !strings.Contains(ansi.Strip(out), "settings that differ") {
+		t.Errorf("the comparison at 80x24 is not all on the screen:\n%s", ansi.Strip(out))
+	}
+	// Shorter still: the text below the charts is a page down.
+	b.Update(tea.WindowSizeMsg{Width: 80, Height: 16})
+	top := ansi.Strip(b.Render())
+	if strings.Contains(top, "settings that differ") {
+		t.Errorf("the comparison at 80x16 fits:\n%s", top)
+	}
+	bpress(b, tea.KeyPressMsg{Code: tea.KeyPgDown})
+	if scrolled := ansi.Strip(b.Render()); scrolled == top || !strings.Contains(scrolled, "settings that differ") {
+		t.Errorf("PgDn did not scroll to the settings:\n%s", scrolled)
+	}
+	bpress(b, tea.KeyPressMsg{Code: tea.KeyPgUp})
+	if ansi.Strip(b.Render()) != top {
+		t.Error("PgUp did not scroll back")
+	}
+	bpress(b, keyMsg("esc"))
+	if b.mode != modeList || b.compare != nil {
+		t.Error("esc did not leave the comparison")
+	}
+}
+
+func TestCompareGolden(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		b := compareRuns(t, sz[0], sz[1])
+		bpress(b, keyMsg("left"))
+		bpress(b, keyMsg("left"))
+		golden(t, fmt.Sprintf("compare-%dx%d", sz[0], sz[1]), b.Render())
 	}
 }

@@ -113,7 +113,7 @@ func newBrowserKeys() browserKeys {
 		Sort:     key.NewBinding(key.WithKeys("s", ">"), key.WithHelp("s/>", "sort by next column")),
 		SortBack: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "sort by previous column")),
 		Reverse:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the sort")),
-		Back:     key.NewBinding(key.WithKeys("esc", "backspace", "left", "q"), key.WithHelp("esc", "back to the list")),
+		Back:     key.NewBinding(key.WithKeys("esc", "backspace", "q"), key.WithHelp("esc", "back to the list")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
@@ -130,7 +130,34 @@ func (k browserKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Open, k.Select, k.Compare}, {k.Attach, k.Resume, k.Stop, k.Sweep, k.New}, {k.Filter, k.Sort, k.SortBack, k.Reverse}, {k.Back, k.Help, k.Quit}}
 }
 
-// backKeys leave a run's replay or a comparison.
+// compareKeys are a comparison's: the chart component's, scrolling,
+// and back to the list (the browser's Back).
+type compareKeys struct {
+	chartKeys
+	Up, Down, PageUp, PageDown key.Binding
+}
+
+func newCompareKeys() compareKeys {
+	return compareKeys{chartKeys: newChartKeys(),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn/pgup", "scroll")),
+	}
+}
+
+// ShortHelp is the comparison's footer (after the browser's esc).
+func (k compareKeys) ShortHelp() []key.Binding {
+	back := newBrowserKeys().Back
+	return []key.Binding{back, k.PageDown, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth}
+}
+
+// FullHelp lists the same keys.
+func (k compareKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.ShortHelp(), {k.Up, k.Down, k.PageUp}}
+}
+
+// backKeys leave a run's replay or a baseline's page.
 type backKeys struct{ Back key.Binding }
 
 func (k backKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Back} }
