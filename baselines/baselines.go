@@ -102,6 +102,17 @@ var registry = []Method{weightedMethod{"erm"}, oracle{}, irmPenalty{"irmv1"}, ir
 // then the registry.
 var Methods = append([]string{core.MethodMaple}, names()...)
 
+// Register adds a comparison method from a package of its own (from its
+// init: --method, its help, completion and sweeps follow); it panics
+// when the name is taken (a programming error).
+func Register(m Method) {
+	if _, ok := lookup(m.Name()); ok || m.Name() == core.MethodMaple {
+		panic(fmt.Sprintf("method %q registered twice", m.Name()))
+	}
+	registry = append(registry, m)
+	Methods = append([]string{core.MethodMaple}, names()...)
+}
+
 func names() []string {
 	names := make([]string, len(registry))
 	for i, m := range registry {

@@ -49,6 +49,17 @@ var objectiveRegistry = []OuterRisk{irmv1{}, irmv1{halves: true}, rex{}, cvar{},
 // Objectives lists the outer objectives' names (objectiveRegistry).
 var Objectives = objectiveNames()
 
+// RegisterObjective adds an outer objective from a package of its own
+// (from its init: --objective, its help, completion and sweeps' maple:NAME
+// follow); it panics when the name is taken (a programming error).
+func RegisterObjective(o OuterRisk) {
+	if _, ok := lookupObjective(o.Name()); ok {
+		panic(fmt.Sprintf("objective %q registered twice", o.Name()))
+	}
+	objectiveRegistry = append(objectiveRegistry, o)
+	Objectives = objectiveNames()
+}
+
 func objectiveNames() []string {
 	names := make([]string, len(objectiveRegistry))
 	for i, o := range objectiveRegistry {

@@ -49,6 +49,17 @@ var sources = []Source{syntheticSource{}, cmnistSource{}, dominoSource{"mnist-fa
 // Names lists the datasets Spec.Load knows (sources).
 var Names = sourceNames()
 
+// Register adds a dataset from a package of its own (from its init:
+// --dataset, its help, completion, Check and Load follow); it panics when
+// the name is taken (a programming error).
+func Register(s Source) {
+	if _, ok := lookupSource(s.Name()); ok {
+		panic(fmt.Sprintf("dataset %q registered twice", s.Name()))
+	}
+	sources = append(sources, s)
+	Names = sourceNames()
+}
+
 func sourceNames() []string {
 	out := make([]string, len(sources))
 	for i, s := range sources {

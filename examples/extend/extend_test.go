@@ -1,0 +1,95 @@
+package extend_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/maple-ood/maple/cmd"
+	"github.com/maple-ood/maple/core"
+	_ "github.com/maple-ood/maple/examples/extend" // the toy dataset, method, objective and model family
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/runs"
+)
+
+// maple runs the command line in-process, without a terminal.
+func maple(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	out, errb := new(bytes.Buffer), new(bytes.Buffer)
+	f := &cmd.Factory{In: strings.NewReader(""), Out: out, Err: errb, RunsDir: "unused", Terminal: func() bool { return false }}
+	root := cmd.NewCmdRoot(f)
+	root.SetArgs(args)
+	root.SetOut(out)
+	root.SetErr(errb)
+	err := root.ExecuteContext(context.Background())
+	return out.String(), errb.String(), err
+}
+
+// TestFromOutside: a dataset, a method, an objective and a model family,
+// each one file and one registration line outside maple's packages, work
+// through maple run and maple sweep, and the help lists them.
+func TestFromOutside(t *testing.T) {
+	dir := t.TempDir()
+	if _, errb, err := maple(t, "run", "--dataset", "toy2d", "--method", "balanced", "--model", "wide:4", "--eval-steps", "60", "--runs-dir", dir, "--headless"); err != nil {
+		t.Fatalf("maple run of the toy method: %v\n%s", err, errb)
+	}
+	if _, errb, err := maple(t, "run", "--dataset", "toy2d", "--method", "maple", "--objective", "meanloss", "--model", "wide:4",
+		"--outer-iters", "3", "--inner-steps", "5", "--eval-steps", "60", "--runs-dir", dir, "--headless"); err != nil {
+		t.Fatalf("maple run of a search with the toy objective: %v\n%s", err, errb)
+	}
+	infos, err := runs.List(dir)
+	if err != nil || len(infos) != 2 {
+		t.Fatalf("%d runs (%v), want 2", len(infos), err)
+	}
+	for _, in := range infos {
+		if sum, _ := runs.ReadSummary(runs.Dir(dir, in.ID)); sum == nil || !sum.Done || sum.Result == nil {
+			t.Fatalf("run %s (%s) did not finish", in.ID, in.Method)
+		}
+	}
+	table, errb, err := maple(t, "sweep", "--name", "toy", "--datasets", "toy2d", "--methods", "balanced,maple:meanloss", "--model", "wide:4",
+		"--seeds", "1,2", "--outer-iters", "2", "--inner-steps", "5", "--eval-steps", "60", "--runs-dir", dir, "--format", "csv")
+	if err != nil {
+		t.Fatalf("maple sweep: %v\n%s", err, errb)
+	}
+	for _, want := range []string{"toy2d,0,wide:4,balanced,2,", "toy2d,0,wide:4,maple/meanloss,2,"} {
+		if !strings.Contains(table, want) {
+			t.Fatalf("the sweep's table lacks %q:\n%s", want, table)
+		}
+	}
+	help, _, _ := maple(t, "run", "--help")
+	for _, want := range []string{"toy2d", "balanced", "meanloss", "wide:M"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("maple run --help does not name %s", want)
+		}
+	}
+}
+
+// TestMeanLossHypergradient checks the toy objective's derivatives, and
+// the model family's, by a float64 central difference of the outer risk
+// (core.HypergradientCheck).
+func TestMeanLossHypergradient(t *testing.T) {
+	sp, err := loaders.DefaultSpec("toy2d").Load(1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A dozen samples per split, as core's own check uses: each sample's
+	// hypergradient large enough for a central difference to resolve.
+	first := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	sp.Train, sp.Val, sp.Test = sp.Train.Subset("train", first), sp.Val.Subset("val", first), sp.Test.Subset("test", first)
+	set := core.DefaultSettings()
+	set.Model, set.Objective, set.InnerSteps = "wide:2", "meanloss", 3
+	comps, scale, err := core.HypergradientCheck(sp, set, core.HyperCheckOptions{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scale == 0 || len(comps) == 0 {
+		t.Fatal("no hypergradient to check")
+	}
+	for _, h := range comps {
+		if e := math.Abs(h.Analytic-h.Numeric) / (math.Max(math.Abs(h.Analytic), math.Abs(h.Numeric)) + 1e-4*scale); e > 1e-5 {
+			t.Errorf("dR/d%s[%d] = %.10g, finite difference %.10g (rel err %.2g)", h.Which, h.Index, h.Analytic, h.Numeric, e)
+		}
+	}
+}
