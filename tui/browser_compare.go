@@ -207,14 +207,21 @@ func (v *compareView) View() string {
 func (v *compareView) content() string {
 	c := v.c
 	w := max(40, v.w)
-	wrap := lipgloss.NewStyle().Width(w)
+	// wrap wraps a line at the width, its further lines indented.
+	wrap := func(s string) string {
+		lines := strings.Split(lipgloss.NewStyle().Width(w-4).Render(s), "\n")
+		for i := 1; i < len(lines); i++ {
+			lines[i] = "    " + lines[i]
+		}
+		return strings.Join(lines, "\n")
+	}
 	text := []string{"results"}
 	for i, id := range c.ids {
 		name := id
 		if c.names[i] != id {
 			name = c.names[i] + " (" + id + ")"
 		}
-		text = append(text, wrap.Render("  "+name+": "+c.results[i]))
+		text = append(text, wrap("  "+name+": "+c.results[i]))
 	}
 	keys := map[string]bool{}
 	for _, f := range c.flat {
@@ -222,7 +229,7 @@ func (v *compareView) content() string {
 			keys[k] = true
 		}
 	}
-	text = append(text, wrap.Render("settings that differ ("+strings.Join(c.names, " → ")+")"))
+	text = append(text, wrap("settings that differ ("+strings.Join(c.names, " → ")+")"))
 	differ := false
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		vals := make([]string, len(c.flat))

@@ -238,7 +238,7 @@ func (c *chartView) status() string {
 		parts = append(parts, fmt.Sprintf("zoom: iterations %d–%d of %d–%d", c.xs[w.lo], c.xs[w.hi-1], c.xs[0], c.xs[len(c.xs)-1]))
 	}
 	if a := emaFactors[c.ema]; a > 0 {
-		parts = append(parts, fmt.Sprintf("EMA %g (smoothed lines; the read-out is raw)", a))
+		parts = append(parts, fmt.Sprintf("EMA %g (read-out raw)", a))
 	}
 	if c.log {
 		parts = append(parts, "log scale (risks)")
