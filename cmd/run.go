@@ -162,7 +162,13 @@ func runRun(ctx context.Context, o *RunOptions) error {
 // (a maple search), else with progress lines on stderr; then prints the
 // outcome, or how to continue.
 func executeRun(ctx context.Context, f *Factory, r *runs.Run, opt session.Options, headless, asJSON bool, splits *dataset.Splits) error {
-	sum, err := tui.Execute(ctx, f.Terminal() && !headless, f.Err, r, splits, opt)
+	var sum *runs.Summary
+	var err error
+	if f.Terminal() && !headless {
+		sum, err = tui.Execute(ctx, r, splits, opt)
+	} else {
+		sum, err = session.Headless(ctx, r, splits, opt, f.Err)
+	}
 	if sum == nil {
 		return err
 	}

@@ -262,12 +262,12 @@ func (v *textView) View() tea.View {
 	return screen(fit(v.text+"\n"+styles.Dim.Render("any key leaves"), max(v.width, 1), max(v.height, 1)))
 }
 
-// Execute runs r in this process: under the dashboard when dashboard is
-// set (a baseline under its live view), else with progress lines on
-// errOut. Either way the progress lines go to the run's log.txt, so that maple logs -f,
-// maple show and the browser follow a run from another terminal.
-// It returns how the run ended.
-func Execute(ctx context.Context, dashboard bool, errOut io.Writer, r *runs.Run, sp *dataset.Splits, opt session.Options) (*runs.Summary, error) {
+// Execute runs r in this process under the dashboard (a baseline under
+// its live view); its progress lines go to the run's log.txt, so that
+// maple logs -f, maple show and the browser follow it from another
+// terminal. Without a terminal, session.Headless runs it. It returns
+// how the run ended.
+func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt session.Options) (*runs.Summary, error) {
 	opt.Lines = true
 	logf, err := r.OpenLog()
 	if err != nil {
@@ -275,29 +275,10 @@ func Execute(ctx context.Context, dashboard bool, errOut io.Writer, r *runs.Run,
 	}
 	defer logf.Close()
 	opt.Log = logf
-	switch {
-	case !dashboard:
-		if !sameFile(errOut, logf) { // a detached search's errOut is its log already
-			opt.Log = io.MultiWriter(logf, errOut) // the log first: a closed terminal does not stop it
-		}
-		fmt.Fprintf(opt.Log, "run %s in %s\n", r.Config.ID, r.Dir)
-		return session.Execute(ctx, r, sp, opt)
-	case r.Config.Method != core.MethodMaple:
+	if r.Config.Method != core.MethodMaple {
 		return RunBaseline(ctx, IO{}, r, sp, opt)
 	}
 	return RunSearch(ctx, IO{}, r, sp, opt)
-}
-
-// sameFile reports whether w is the open file f (a process whose standard
-// error was opened on f).
-func sameFile(w io.Writer, f *os.File) bool {
-	wf, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	a, err1 := wf.Stat()
-	b, err2 := f.Stat()
-	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // Interactive reports whether standard input and output are both

@@ -1,0 +1,78 @@
+package session
+
+import (
+	"context"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
+)
+
+func headlessConfig() runs.Config {
+	set := core.DefaultSettings()
+	set.Model = "linear"
+	ev := train.DefaultEval()
+	ev.Model = "linear"
+	return runs.Config{ID: "20261122-000000-01", Dataset: loaders.DefaultSpec("synthetic"), Method: "maple", Settings: set, Eval: ev, CheckpointEvery: 5}
+}
+
+// TestHeadlessWritesLog: a run in the foreground without the dashboard
+// (a baseline, --headless) writes its progress lines to log.txt as well
+// as to the terminal, so that maple logs -f, maple show and the browser
+// follow it from another terminal (they found no log.txt); a detached
+// search, whose standard error is its log already, writes each line once.
+func TestHeadlessWritesLog(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		method   string
+		detached bool
+	}{
+		{name: "search on a terminal", method: "maple"},
+		{name: "baseline on a terminal", method: "erm"},
+		{name: "detached search", method: "maple", detached: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := headlessConfig()
+			cfg.Method = tc.method
+			cfg.Settings.OuterIters, cfg.Settings.InnerSteps = 3, 5
+			cfg.Eval.Steps, cfg.Eval.EvalEvery = 20, 10
+			r, err := runs.Create(t.TempDir(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			var term strings.Builder
+			var errOut io.Writer = &term
+			if tc.detached {
+				f, err := r.OpenLog()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				errOut = f
+			}
+			if _, err := Headless(context.Background(), r, nil, Options{}, errOut); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(r.Path(runs.LogFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := string(b)
+			if n := strings.Count(log, "run "+r.Config.ID+" in "); n != 1 || !strings.Contains(log, runs.ProgressPrefix+"20/20") {
+				t.Errorf("log.txt (%d headers):\n%s", n, log)
+			}
+			if !tc.detached && term.String() != log {
+				t.Errorf("the terminal and log.txt differ:\n%s\n--- log.txt:\n%s", term.String(), log)
+			}
+			if p := runs.LastProgress(r.Dir); !strings.HasPrefix(p, runs.ProgressPrefix+"20/20") {
+				t.Errorf("last progress %q", p)
+			}
+		})
+	}
+}
