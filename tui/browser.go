@@ -253,7 +253,7 @@ func (b *Browser) compareKey(k tea.KeyPressMsg) tea.Cmd {
 		k   key.Binding
 		msg tea.Msg
 	}{{ck.Back, cursorMsg(-1)}, {ck.Forward, cursorMsg(1)}, {ck.Zoom, zoomMsg(1)}, {ck.ZoomOut, zoomMsg(-1)},
-		{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}},
+		{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}}, {ck.Wall, wallMsg{}},
 		{ck.Up, scrollMsg(-1)}, {ck.Down, scrollMsg(1)}, {ck.PageUp, scrollMsg(-page)}, {ck.PageDown, scrollMsg(page)}} {
 		if key.Matches(k, c.k) {
 			return b.compare.Update(c.msg)

@@ -161,23 +161,26 @@ func (v *compareView) setCharts() {
 		f     func(*core.Snapshot) float64
 		risk  bool
 	}{{"val worst-group accuracy", func(s *core.Snapshot) float64 { return s.ValWorst }, false}, {"outer risk", func(s *core.Snapshot) float64 { return s.OuterRisk }, true}} {
-		var raw [][]float64
+		var raw, times [][]float64
 		p := chartPlot{title: f.title, risk: f.risk}
 		for i := range c.ids {
 			if len(c.series[i]) > 0 {
 				d := column(c.series[i], f.f)
-				raw = append(raw, d)
-				p.lines = append(p.lines, chartLine{name: c.names[i], values: pad(d)})
+				ts := column(c.series[i], func(s *core.Snapshot) float64 { return s.Elapsed })
+				raw, times = append(raw, d), append(times, ts)
+				p.lines = append(p.lines, chartLine{name: c.names[i], values: pad(d), times: pad(ts)})
 			}
 		}
 		if c.seeds && len(raw) > 1 {
 			mean, lo, hi := band(raw)
-			p.lines = append(p.lines, chartLine{"mean", pad(mean)}, chartLine{"mean-sd", pad(lo)}, chartLine{"mean+sd", pad(hi)})
+			ts, _, _ := band(times) // the band at the runs' mean time
+			ts = pad(ts)
+			p.lines = append(p.lines, chartLine{"mean", pad(mean), ts}, chartLine{"mean-sd", pad(lo), ts}, chartLine{"mean+sd", pad(hi), ts})
 			p.title += fmt.Sprintf(" (%d seeds of one configuration: mean ± sample sd)", len(raw))
 		}
 		plots = append(plots, p)
 	}
-	v.charts.setData(xs, plots, marks)
+	v.charts.setData(xs, nil, plots, marks)
 }
 
 // SetSize gives the view the screen's size, less the footer.
@@ -188,7 +191,7 @@ func (v *compareView) Update(msg tea.Msg) tea.Cmd {
 	switch m := msg.(type) {
 	case scrollMsg:
 		v.scroll = max(0, v.scroll+int(m))
-	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg:
+	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg, wallMsg:
 		return v.charts.Update(m)
 	}
 	return nil

@@ -36,6 +36,8 @@ type (
 	logMsg struct{}
 	// smoothMsg cycles the EMA smoothing factor through emaFactors.
 	smoothMsg struct{}
+	// wallMsg toggles the x axis between outer iterations and wall time.
+	wallMsg struct{}
 )
 
 // emaFactors are the smoothing factors the smoothing key cycles through
@@ -50,6 +52,9 @@ const minSpan = 4
 type chartLine struct {
 	name   string
 	values []float64
+	// times are the seconds of the search at each point (nil: the
+	// view's times).
+	times []float64
 }
 
 // chartPlot is one chart: a title and its lines; risk says the log
@@ -136,9 +141,46 @@ func pointColumn(i, n, cols int) int {
 	return int(math.Round(float64(i) * float64(cols-1) / float64(n-1)))
 }
 
+// resample puts the values vs, taken at the increasing times ts, on
+// cols evenly spaced times from t0 to t1: linear between two points, NaN
+// before the first or after the last time, or next to a NaN point.
+func resample(ts, vs []float64, t0, t1 float64, cols int) []float64 {
+	out := make([]float64, cols)
+	j := 0
+	for k := range out {
+		t := t0
+		if cols > 1 {
+			t = t0 + float64(k)*(t1-t0)/float64(cols-1)
+		}
+		out[k] = math.NaN()
+		for j+1 < len(ts) && ts[j+1] <= t {
+			j++
+		}
+		switch {
+		case len(ts) == 0 || t < ts[0] || t > ts[len(ts)-1]:
+		case ts[j] == t || j+1 == len(ts):
+			out[k] = vs[j]
+		default:
+			f := (t - ts[j]) / (ts[j+1] - ts[j])
+			out[k] = vs[j] + f*(vs[j+1]-vs[j])
+		}
+	}
+	return out
+}
+
+// timeTick formats seconds of the search for the x axis: tenths of a
+// second under a minute, else as a duration.
+func timeTick(v float64) string {
+	if v < 60 {
+		return strconv.FormatFloat(v, 'f', 1, 64) + "s"
+	}
+	return fmtDur(v)
+}
+
 // chartView is the chart component.
 type chartView struct {
-	xs    []int // the iteration of each point
+	xs    []int     // the iteration of each point
+	times []float64 // the search's seconds at each point (nil: none)
 	plots []chartPlot
 	marks []int // iterations where the learning rates changed (first used)
 	// cursor is the point read out (-1: none).
@@ -148,7 +190,8 @@ type chartView struct {
 	win            xWindow
 	zoomed, follow bool
 	log            bool
-	ema            int // index into emaFactors
+	ema            int  // index into emaFactors
+	wall           bool // wall time on x
 	// panels draws each line of a multi-line chart in a panel of its own
 	// (a terminal without colour, where lines are told apart by colour
 	// only); chars instead draws each line with characters of its own.
@@ -160,7 +203,7 @@ func newChartView() chartView { return chartView{cursor: -1} }
 // setData gives the view its points: the iterations xs, the charts and
 // the rate-change marks. Points only added at the end keep the cursor
 // and window; a following window moves on with the latest.
-func (c *chartView) setData(xs []int, plots []chartPlot, marks []int) {
+func (c *chartView) setData(xs []int, times []float64, plots []chartPlot, marks []int) {
 	n := len(xs)
 	if c.zoomed && c.follow {
 		span := c.win.hi - c.win.lo
@@ -172,7 +215,7 @@ func (c *chartView) setData(xs []int, plots []chartPlot, marks []int) {
 	if c.cursor >= n {
 		c.cursor = n - 1
 	}
-	c.xs, c.plots, c.marks = xs, plots, marks
+	c.xs, c.times, c.plots, c.marks = xs, times, plots, marks
 }
 
 // window is the points shown.
@@ -222,6 +265,8 @@ func (c *chartView) Update(msg tea.Msg) tea.Cmd {
 		c.log = !c.log
 	case smoothMsg:
 		c.ema = (c.ema + 1) % len(emaFactors)
+	case wallMsg:
+		c.wall = !c.wall
 	}
 	return nil
 }
@@ -242,6 +287,9 @@ func (c *chartView) status() string {
 	}
 	if c.log {
 		parts = append(parts, "log scale (risks)")
+	}
+	if c.wall {
+		parts = append(parts, "x: wall time")
 	}
 	if len(parts) == 0 {
 		return ""
@@ -346,22 +394,74 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 	if c.chars {
 		chars = monoChars(true, len(data))
 	}
-	x0, x1 := c.xs[win.lo], c.xs[win.hi-1]
+	cols := plotWidth(w)
+	x0, x1 := float64(c.xs[win.lo]), float64(c.xs[win.hi-1])
 	if n == 1 {
 		x1 = x0 + 1
 	}
+	ticks := wholeTicks(int(x1 - x0))
 	label := func(v float64) string { return strconv.Itoa(int(math.Round(v))) }
+	caption := "outer iteration →"
+	column := func(j int) int { return pointColumn(j-win.lo, n, cols) }
+	if t0, t1, ok := c.timeSpan(p, win); c.wall && ok {
+		// Wall time: each line put on evenly spaced times.
+		for i, l := range p.lines {
+			data[i] = resample(c.lineTimes(l)[win.lo:win.hi], data[i], t0, t1, cols)
+		}
+		x0, x1, ticks, label, caption = t0, t1, 5, timeTick, "wall time (the search's, pauses left out) →"
+		column = func(j int) int {
+			for _, l := range p.lines {
+				if ts := c.lineTimes(l); j < len(ts) && !math.IsNaN(ts[j]) {
+					return int(math.Round((ts[j] - t0) / (t1 - t0) * float64(cols-1)))
+				}
+			}
+			return -1
+		}
+	} else if c.wall {
+		caption = "outer iteration → (no wall time recorded)"
+	}
 	var yfmt func(float64) string // yFormat's
 	if logged {
 		yfmt = func(v float64) string { return strconv.FormatFloat(math.Pow(10, v), 'g', 3, 64) }
 	}
-	g := plotWith(title, names, data, w, h, float64(x0), float64(x1), wholeTicks(x1-x0), label, "outer iteration →", yfmt, chars...)
-	return c.overlay(g, win, plotWidth(w))
+	g := plotWith(title, names, data, w, h, x0, x1, ticks, label, caption, yfmt, chars...)
+	return c.overlay(g, win, column)
+}
+
+// lineTimes are a line's times: its own, else the view's, padded with
+// NaN to the view's points.
+func (c *chartView) lineTimes(l chartLine) []float64 {
+	ts := l.times
+	if ts == nil {
+		ts = c.times
+	}
+	out := make([]float64, len(c.xs))
+	for i := range out {
+		out[i] = math.NaN()
+		if i < len(ts) {
+			out[i] = ts[i]
+		}
+	}
+	return out
+}
+
+// timeSpan is the first and last time of a chart's lines in the window;
+// ok is false without two distinct times.
+func (c *chartView) timeSpan(p chartPlot, win xWindow) (t0, t1 float64, ok bool) {
+	t0, t1 = math.Inf(1), math.Inf(-1)
+	for _, l := range p.lines {
+		for _, t := range c.lineTimes(l)[win.lo:win.hi] {
+			if !math.IsNaN(t) {
+				t0, t1 = min(t0, t), max(t1, t)
+			}
+		}
+	}
+	return t0, t1, t1 > t0
 }
 
 // overlay draws the cursor (a dotted vertical line, ▲ on the x axis) and
 // the rate-change marks (◆ on the x axis) onto a plotted chart.
-func (c *chartView) overlay(g string, win xWindow, cols int) string {
+func (c *chartView) overlay(g string, win xWindow, column func(j int) int) string {
 	lines := strings.Split(g, "\n")
 	axis := -1
 	for i, l := range lines {
@@ -375,21 +475,20 @@ func (c *chartView) overlay(g string, win xWindow, cols int) string {
 	}
 	plain := ansi.Strip(lines[axis])
 	pad := ansi.StringWidth(plain[:strings.Index(plain, "└")]) + 1
-	n := win.hi - win.lo
 	put := func(i int, col int, mark string) {
 		l := lines[i]
-		if col >= ansi.StringWidth(l) {
+		if col < pad || col >= ansi.StringWidth(l) {
 			return
 		}
 		lines[i] = ansi.Cut(l, 0, col) + mark + ansi.Cut(l, col+1, ansi.StringWidth(l))
 	}
-	for j, x := range c.xs[win.lo:win.hi] {
-		if slices.Contains(c.marks, x) {
-			put(axis, pad+pointColumn(j, n, cols), styles.Warn.Render("◆"))
+	for j := win.lo; j < win.hi; j++ {
+		if slices.Contains(c.marks, c.xs[j]) {
+			put(axis, pad+column(j), styles.Warn.Render("◆"))
 		}
 	}
-	if c.cursor >= win.lo && c.cursor < win.hi {
-		col := pad + pointColumn(c.cursor-win.lo, n, cols)
+	if c.cursor >= win.lo && c.cursor < win.hi && column(c.cursor) >= 0 {
+		col := pad + column(c.cursor)
 		for i := axis - 1; i >= 0; i-- {
 			p := ansi.Strip(lines[i])
 			if !strings.ContainsAny(p, "┤┼") {

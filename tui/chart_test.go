@@ -84,7 +84,7 @@ func testView(n int) *chartView {
 		a[i], b[i] = 0.5+float64(i)/100, 0.25
 	}
 	c := newChartView()
-	c.setData(xs, []chartPlot{
+	c.setData(xs, nil, []chartPlot{
 		{title: "outer risk", lines: []chartLine{{name: "R", values: risk}}, risk: true},
 		{title: "accuracy", lines: []chartLine{{name: "val", values: a}, {name: "test", values: b}}},
 	}, []int{5})
@@ -198,5 +198,49 @@ func TestGoldenChartTools(t *testing.T) {
 			}
 		}
 		golden(t, fmt.Sprintf("charts-tools-%dx%d", sz[0], sz[1]), out)
+	}
+}
+
+// TestResample: values at uneven times put on evenly spaced times,
+// linear between points, none outside a line's times or next to a gap.
+func TestResample(t *testing.T) {
+	got := resample([]float64{0, 1, 3}, []float64{0, 10, 30}, 0, 4, 5)
+	if fmt.Sprint(got) != "[0 10 20 30 NaN]" {
+		t.Errorf("resample: %v", got)
+	}
+	got = resample([]float64{2, 4, 6}, []float64{1, math.NaN(), 3}, 0, 6, 4)
+	if fmt.Sprint(got) != "[NaN 1 NaN 3]" {
+		t.Errorf("resample with a gap: %v", got)
+	}
+}
+
+// TestWallTime: t puts the points at their times: a search that slows
+// (point i at i² seconds) has its rate change at iteration 5 (16 s of
+// 1600) near the axis's start, where by iteration it was a tenth along;
+// the axis is labelled in time.
+func TestWallTime(t *testing.T) {
+	c := testView(41)
+	times := make([]float64, 41)
+	for i := range times {
+		times[i] = float64(i * i)
+	}
+	c.setData(c.xs, times, c.plots, c.marks)
+	c.Update(wallMsg{})
+	out := ansi.Strip(strings.Join(c.render(80, 14), "\n"))
+	if !strings.Contains(out, "x: wall time") || !strings.Contains(out, "26m40s") || !strings.Contains(out, "wall time (the search's, pauses left out) →") {
+		t.Errorf("no time axis:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if i := strings.Index(l, "└"); i >= 0 {
+			// 16/1600 of 67 columns: column 1.
+			if axis := []rune(l[i:]); string(axis[1+1]) != "◆" {
+				t.Errorf("the rate change is not at 16 s: %q", l)
+			}
+			break
+		}
+	}
+	c.Update(wallMsg{})
+	if out := ansi.Strip(strings.Join(c.render(80, 14), "\n")); strings.Contains(out, "wall time") {
+		t.Errorf("t did not bring the iterations back:\n%s", out)
 	}
 }

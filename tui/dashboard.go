@@ -315,6 +315,8 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return d, d.broadcast(logMsg{})
 	case key.Matches(k, d.keys.Smooth):
 		return d, d.broadcast(smoothMsg{})
+	case key.Matches(k, d.keys.Wall):
+		return d, d.broadcast(wallMsg{})
 	case key.Matches(k, d.keys.Up):
 		return d, d.panes[d.focus].Update(scrollMsg(-1))
 	case key.Matches(k, d.keys.Down):

@@ -48,7 +48,7 @@ func (k dashboardKeys) FullHelp() [][]key.Binding {
 // chartKeys are the chart component's keys (the dashboard's charts, a
 // comparison).
 type chartKeys struct {
-	Back, Forward, Zoom, ZoomOut, PanBack, PanOn, Log, Smooth key.Binding
+	Back, Forward, Zoom, ZoomOut, PanBack, PanOn, Log, Smooth, Wall key.Binding
 }
 
 func newChartKeys() chartKeys {
@@ -61,13 +61,14 @@ func newChartKeys() chartKeys {
 		PanOn:   key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "pan later")),
 		Log:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "log risk")),
 		Smooth:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "smooth (EMA)")),
+		Wall:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "x: iteration/time")),
 	}
 }
 
 // help is the help page's column of the chart keys (each pair on one
 // line).
 func (k chartKeys) help() []key.Binding {
-	return []key.Binding{k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth}
+	return []key.Binding{k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall}
 }
 
 // formKeys edit a form (the learning rates, the new-run form).
@@ -149,7 +150,7 @@ func newCompareKeys() compareKeys {
 // ShortHelp is the comparison's footer (after the browser's esc).
 func (k compareKeys) ShortHelp() []key.Binding {
 	back := newBrowserKeys().Back
-	return []key.Binding{back, k.PageDown, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth}
+	return []key.Binding{back, k.PageDown, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall}
 }
 
 // FullHelp lists the same keys.

@@ -31,7 +31,7 @@ func (p *chartsPane) Update(msg tea.Msg) tea.Cmd {
 		// Without colour, chart lines that only colour tells apart get a
 		// panel each.
 		p.charts.panels = m.Profile <= colorprofile.Ascii
-	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg:
+	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg, wallMsg:
 		p.sync()
 		return p.charts.Update(m)
 	default:
@@ -83,7 +83,7 @@ func (p *chartsPane) sync() {
 	if set := p.rec.cfg.Settings; set.Keep < 1 || set.Keep0 < 1 {
 		plots = append(plots, chartPlot{title: "keep fraction", lines: []chartLine{line("kept", func(x *core.Snapshot) float64 { return x.KeepFrac })}})
 	}
-	p.charts.setData(xs, plots, rateMarks(xs, changed, set))
+	p.charts.setData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, rateMarks(xs, changed, set))
 }
 
 func (p *chartsPane) View() string {
