@@ -3,11 +3,12 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"github.com/maple-ood/maple/runs"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+
+	"github.com/maple-ood/maple/runs"
 
 	"github.com/spf13/cobra"
 

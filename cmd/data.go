@@ -1,0 +1,57 @@
+package cmd
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/report"
+	"github.com/maple-ood/maple/runs"
+)
+
+// DataOptions are the settings of `maple data`.
+type DataOptions struct {
+	F      *Factory
+	Config runs.Config // its dataset spec and seed
+	JSON   bool
+}
+
+// NewCmdData builds `maple data`; runF replaces the run function in tests.
+func NewCmdData(f *Factory, runF func(*DataOptions) error) *cobra.Command {
+	o := &DataOptions{F: f, Config: runs.DefaultConfig("")}
+	c := &cobra.Command{
+		Use:   "data NAME",
+		Short: "Describe a dataset: split sizes, label/attribute agreement per env, group counts",
+		Args:  needArgs(1, "a dataset name", "one of "+strings.Join(loaders.Names, ", ")),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Config.Dataset.Name = args[0]
+			o.Config.Dataset = o.Config.Dataset.ForNewRun()
+			if err := o.Config.Dataset.Check(); err != nil {
+				return usageError{err}
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return dataRun(o)
+		},
+	}
+	c.Flags().BoolVar(&o.JSON, "json", false, "print the summary as JSON")
+	registerData(c.Flags(), &o.Config)
+	c.Flags().Uint64Var(&o.Config.Settings.Seed, "seed", 1, "seed of the dataset's random draws")
+	return c
+}
+
+func dataRun(o *DataOptions) error {
+	f := o.F
+	s, err := o.Config.Dataset.Load(o.Config.Settings.Seed, f.Err)
+	if err != nil {
+		return err
+	}
+	sum := loaders.Describe(s)
+	if o.JSON {
+		return writeJSON(f, sum)
+	}
+	report.WriteData(f.Out, sum)
+	return nil
+}
