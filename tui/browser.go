@@ -178,6 +178,9 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			b.note = m.err.Error()
 		case m.replay != nil:
 			b.replay, b.mode = m.replay, modeRun
+			if b.mono { // the replay's charts as the terminal shows them
+				b.replay.Update(tea.ColorProfileMsg{Profile: colorprofile.Ascii})
+			}
 		default:
 			b.page, b.mode, b.replay = textPage{detail: m.detail}, modeCompare, nil
 			if m.live {

@@ -783,3 +783,18 @@ func TestCompareGolden(t *testing.T) {
 		golden(t, fmt.Sprintf("compare-%dx%d", sz[0], sz[1]), b.Render())
 	}
 }
+
+// TestReplayWithoutColour: a replay opened on a terminal without colour
+// draws each accuracy in a panel of its own, as the live dashboard does;
+// ← moves its cursor and leaves it open.
+func TestReplayWithoutColour(t *testing.T) {
+	dir := fakeRuns(t)
+	b := newBrowser(dir, 120, 60)
+	b.Update(tea.ColorProfileMsg{Profile: colorprofile.Ascii})
+	bpress(b, keyMsg("enter"))
+	bpress(b, keyMsg("left"))
+	out := ansi.Strip(b.Render())
+	if b.mode != modeRun || !strings.Contains(out, "accuracy: val worst-group") || !strings.Contains(out, "cursor iteration 39") {
+		t.Errorf("replay without colour (mode %v):\n%s", b.mode, out)
+	}
+}
