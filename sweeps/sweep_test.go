@@ -1,0 +1,78 @@
+package sweeps
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+)
+
+// TestClaims: a cell's claim is exclusive while held, per sweep and
+// hash, and free again once released.
+func TestClaims(t *testing.T) {
+	s := &Sweep{Name: "a", Dir: t.TempDir()}
+	if err := os.MkdirAll(s.claimDir(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	f, ok, err := s.claim("0123456789abcdef")
+	if err != nil || !ok {
+		t.Fatalf("first claim: %v %v", ok, err)
+	}
+	if _, ok, _ := s.claim("0123456789abcdef"); ok {
+		t.Fatal("a held claim was taken twice")
+	}
+	other := &Sweep{Name: "a-b", Dir: s.Dir}
+	if g, ok, _ := other.claim("0123456789abcdef"); !ok {
+		t.Fatal("another sweep's cell of the same hash was refused")
+	} else {
+		g.Close()
+	}
+	f.Close()
+	if g, ok, _ := s.claim("0123456789abcdef"); !ok {
+		t.Fatal("a released claim could not be taken again")
+	} else {
+		g.Close()
+	}
+}
+
+// TestSweepRunsEachCellOnce: two jobs at a time run every cell of a
+// grid; a rerun finds them done and starts nothing.
+func TestSweepRunsEachCellOnce(t *testing.T) {
+	g, err := ParseGrid("synthetic", "erm,upweight", "1,2", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := runs.DefaultConfig("synthetic")
+	base.Eval.Steps = 40
+	cells, err := g.Cells(base, map[string]bool{"eval-steps": true}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var log strings.Builder
+	s := &Sweep{Name: "once", Dir: dir, Cells: cells, Jobs: 2, Log: &log} // Run serialises its log lines
+	res, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Status != core.StatusDone || r.RunID == "" {
+			t.Fatalf("cell %s: %+v", r.Cell.Label, r)
+		}
+	}
+	again, err := s.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range again {
+		if r.Note != "done already" || r.RunID != res[i].RunID {
+			t.Fatalf("rerun of %s: %+v", r.Cell.Label, r)
+		}
+	}
+	if infos, _ := runs.List(dir); len(infos) != 4 {
+		t.Fatalf("%d runs, want 4", len(infos))
+	}
+}
