@@ -260,7 +260,10 @@ func (v *compareView) content() string {
 		// of the search's charts, which would wait for an iteration.
 		charts = []string{trainingChart(c.names, c.curves, c.seeds, v.charts.chars, w, max(8, v.h-lipgloss.Height(below)))}
 	} else {
-		top := len(v.charts.render(w, 8)) - 2 // the status and cursor lines
+		top := 0 // the status and cursor lines
+		if head := v.charts.head(w); len(head) > 0 {
+			top = lipgloss.Height(strings.Join(head, "\n"))
+		}
 		charts = v.charts.render(w, max(8, (v.h-top-lipgloss.Height(below))/2))
 	}
 	return strings.Join(append(charts, below), "\n")

@@ -329,9 +329,9 @@ func readValue(values []float64, i int) string {
 	return strconv.FormatFloat(values[i], 'g', 4, 64)
 }
 
-// render draws the charts, each h lines high and w wide, after the
-// status line and the cursor's read-out when there are any.
-func (c *chartView) render(w, h int) []string {
+// head is the status line and the cursor's read-out, where there are
+// any, at width w.
+func (c *chartView) head(w int) []string {
 	var out []string
 	if s := c.status(); s != "" {
 		out = append(out, s)
@@ -339,6 +339,13 @@ func (c *chartView) render(w, h int) []string {
 	if r := c.readout(); r != "" {
 		out = append(out, lipgloss.NewStyle().Width(w).Render(r))
 	}
+	return out
+}
+
+// render draws the charts, each h lines high and w wide, after the
+// status line and the cursor's read-out when there are any.
+func (c *chartView) render(w, h int) []string {
+	out := c.head(w)
 	for _, p := range c.plots {
 		if c.panels && len(p.lines) > 1 {
 			for _, l := range p.lines {
