@@ -380,7 +380,9 @@ func (b *Browser) Render() string {
 		sb.WriteString("\n\n" + lipgloss.NewStyle().Width(w).Render(
 			"enter replays a run's charts, events and result; space selects runs for c (compare two or more). "+
 				"a attaches to a live search, r resumes an interrupted, stopped or failed run, n starts a new "+
-				"run from a form holding the selected run's whole config. / filters; s < > S sort."))
+				"run from a form holding the selected run's whole config. / filters; s < > S sort. "+
+				"In a comparison ←/→ move a cursor (every run's value in the legends), z/Z zoom, [ ] pan, "+
+				"y puts the outer risk on a log scale, m smooths (EMA), t puts wall time on x, PgDn/PgUp scroll; esc goes back."))
 		out = sb.String()
 	case modeNew:
 		out = b.form.View()
