@@ -7,6 +7,7 @@ import (
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/runs"
@@ -72,7 +73,7 @@ func registerCompletion(f *Factory, root *cobra.Command) {
 	walk = func(c *cobra.Command) {
 		for name, vals := range flagValues {
 			if name == "format" && c.Name() == "export" {
-				vals = runs.ExportFormats // export writes files, not tables
+				vals = export.Formats // export writes files, not tables
 			}
 			if c.Flags().Lookup(name) != nil {
 				c.RegisterFlagCompletionFunc(name, fixed(vals...))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -79,7 +80,7 @@ func TestDamagedMetricsLine(t *testing.T) {
 	f := &Factory{Out: &stdout, Err: &bytes.Buffer{}, RunsDir: runsDir, Terminal: func() bool { return false }}
 	out := t.TempDir()
 	if err := exportRun(&ExportOptions{F: f, ID: id, Format: "metrics-csv", Out: out}); err == nil {
-		b, _ := os.ReadFile(filepath.Join(out, runs.MetricsCSV))
+		b, _ := os.ReadFile(filepath.Join(out, export.MetricsFile))
 		if n := strings.Count(string(b), "\n"); n != 5 { // the header and 4 records
 			t.Errorf("metrics.csv has %d lines, want 5:\n%s", n, b)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 )
@@ -53,7 +54,7 @@ func evalRun(ctx context.Context, o *EvalOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, res, path, err := runs.Eval(ctx, dir, o.Model, o.Steps, o.Overrides, f.Err)
+	cfg, res, path, err := export.Eval(ctx, dir, o.Model, o.Steps, o.Overrides, f.Err)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -47,21 +48,21 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 
 func exportRun(o *ExportOptions) error {
 	f := o.F
-	if !slices.Contains(runs.ExportFormats, o.Format) {
-		return usageError{fmt.Errorf("--format %q: want %s", o.Format, strings.Join(runs.ExportFormats, " or "))}
+	if !slices.Contains(export.Formats, o.Format) {
+		return usageError{fmt.Errorf("--format %q: want %s", o.Format, strings.Join(export.Formats, " or "))}
 	}
 	dir, err := runDir(f, o.ID)
 	if err != nil {
 		return err
 	}
 	var files []string
-	if exp, ok := runs.RecordExports[o.Format]; ok {
+	if exp, ok := export.Records[o.Format]; ok {
 		var path string
 		if path, err = exp(dir, o.Out, warnTo(f)); err == nil {
 			files = []string{path}
 		}
 	} else {
-		files, err = runs.ExportTo(dir, o.Out, o.Format, o.Unfinished, o.Overrides, f.Err)
+		files, err = export.To(dir, o.Out, o.Format, o.Unfinished, o.Overrides, f.Err)
 	}
 	if o.JSON && err == nil {
 		return writeJSON(f, map[string][]string{"files": files})

@@ -3,18 +3,14 @@ package runs
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/sbinet/npyio/npy"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
@@ -190,61 +186,6 @@ func ReadEvals(dir string) ([]EvalFile, []error) {
 	return out, errs
 }
 
-// ExportFormats are the formats maple export writes: the weights (csv,
-// npy; ExportTo), the per-iteration records (metrics-csv;
-// ExportMetricsCSV; tensorboard, ExportTensorBoard) or the finished
-// training's validation checks (training-csv, ExportTrainingCSV).
-var ExportFormats = []string{"csv", "npy", "metrics-csv", "tensorboard", "training-csv"}
-
-// RecordExports write a run's records into a directory (the
-// per-iteration ones also for a run that is not done), by format; they
-// return the file. A damaged line of the records is skipped and
-// reported through the warn function.
-var RecordExports = map[string]func(dir, out string, warn func(string)) (string, error){
-	"metrics-csv":  ExportMetricsCSV,
-	"tensorboard":  ExportTensorBoard,
-	"training-csv": ExportTrainingCSV,
-}
-
-// ExportTo writes the exports of the run in dir in format (csv or npy)
-// into out (the run directory when ""), and returns the files written. A
-// run that is not done is refused unless unfinished is set: then its
-// latest checkpoint is exported, and export.json says so.
-func ExportTo(dir, out, format string, unfinished bool, ov Overrides, progress io.Writer) ([]string, error) {
-	if format != "csv" && format != "npy" {
-		return nil, fmt.Errorf("--format %q: want csv or npy", format)
-	}
-	status := Stat(dir).Status
-	if status != core.StatusDone && !unfinished {
-		return nil, fmt.Errorf("run %s is %s, not done: its weights are not final; export its latest checkpoint with --checkpoint, or resume it first", filepath.Base(dir), status)
-	}
-	if cfg, err := ReadConfig(dir); err == nil && cfg.Method != core.MethodMaple {
-		return copyExports(dir, out, format, cfg)
-	}
-	cfg, sp, o, iter, err := final(dir, ov, progress)
-	if err != nil {
-		return nil, err
-	}
-	if out == "" {
-		out = dir
-	}
-	if err := mkdirAll(out); err != nil {
-		return nil, err
-	}
-	if err := WriteExports(out, cfg, status, iter, o, sp.Train, format); err != nil {
-		return nil, err
-	}
-	man, err := ReadExport(out)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, n := range append(man.Files, ExportJSON) {
-		names = append(names, filepath.Join(out, n))
-	}
-	return names, nil
-}
-
 // ReadExport reads export.json in dir.
 func ReadExport(dir string) (*Export, error) {
 	b, err := os.ReadFile(filepath.Join(dir, ExportJSON))
@@ -256,113 +197,4 @@ func ReadExport(dir string) (*Export, error) {
 		return nil, fmt.Errorf("%s is damaged: %w", filepath.Join(dir, ExportJSON), err)
 	}
 	return &e, nil
-}
-
-// Eval trains model by weighted ERM on the learned weights of the run in
-// dir (steps > 0 replaces the run's evaluation steps), writes the result
-// to eval-<model>.json in the run, and returns it and the file's path.
-func Eval(ctx context.Context, dir, model string, steps int, ov Overrides, progress io.Writer) (*Config, *train.Result, string, error) {
-	cfg, err := ReadConfig(dir)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	var sp *dataset.Splits
-	var u []float64
-	method := cfg.Method
-	if cfg.Method == core.MethodMaple {
-		var o *core.Output
-		if cfg, sp, o, err = Final(dir, ov, progress); err != nil {
-			return nil, nil, "", err
-		}
-		u = o.Weights()
-	} else if sp, u, err = baselineWeights(dir, cfg, ov, progress); err != nil {
-		return nil, nil, "", err
-	}
-	es := cfg.Eval
-	es.Model = model
-	if steps > 0 {
-		es.Steps = steps
-	}
-	if _, err := core.Memory(sp, "erm", cfg.Settings, es); err != nil {
-		return nil, nil, "", err
-	}
-	res, err := train.WeightedERM(ctx, sp, u, es, method)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	path, err := WriteEval(dir, model, res)
-	return cfg, res, path, err
-}
-
-// baselineWeights reads the per-sample weights a baseline run ended with
-// (its u.npy, float64 as written; of the baselines only lff writes one)
-// and the run's dataset.
-func baselineWeights(dir string, cfg *Config, ov Overrides, progress io.Writer) (*dataset.Splits, []float64, error) {
-	if _, err := ReadExport(dir); err != nil {
-		return nil, nil, fmt.Errorf("run %s (%s) has no per-sample weights to train on (of the baselines only lff ends with some)", cfg.ID, cfg.Method)
-	}
-	path := filepath.Join(dir, UNPY)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%w", err)
-	}
-	defer f.Close()
-	var u []float64
-	if err := npy.Read(f, &u); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if ov.DataDir != "" {
-		cfg.Dataset.DataDir = ov.DataDir
-	}
-	sp, err := cfg.Dataset.Load(cfg.Settings.Seed, progress)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(u) != sp.Train.N {
-		return nil, nil, fmt.Errorf("%s holds %d weights for %d training samples; was the file replaced?", path, len(u), sp.Train.N)
-	}
-	return sp, u, nil
-}
-
-// copyExports exports a baseline's per-sample weights, which its run
-// wrote when it ended (WriteSampleWeights; LfF), in format into out.
-func copyExports(dir, out, format string, cfg *Config) ([]string, error) {
-	man, err := ReadExport(dir)
-	if err != nil {
-		return nil, fmt.Errorf("run %s (%s) has no per-sample weights to export (of the baselines only lff ends with some); its training's validation checks: --format training-csv", cfg.ID, cfg.Method)
-	}
-	if out == "" {
-		out = dir
-	}
-	if err := mkdirAll(out); err != nil {
-		return nil, err
-	}
-	want := map[string][]string{"npy": {UNPY, WeightsNPY, KeepNPY, MaskNPY, IDsNPY}, "csv": {WeightsCSV}}[format]
-	var names []string
-	for _, f := range man.Files {
-		if !slices.Contains(want, f) {
-			continue
-		}
-		if out != dir {
-			b, err := os.ReadFile(filepath.Join(dir, f))
-			if err != nil {
-				return nil, err
-			}
-			if err := writeFileAtomic(filepath.Join(out, f), b); err != nil {
-				return nil, err
-			}
-		}
-		names = append(names, filepath.Join(out, f))
-	}
-	if out != dir {
-		m := *man
-		m.Files = nil
-		for _, n := range names {
-			m.Files = append(m.Files, filepath.Base(n))
-		}
-		if err := WriteJSONAtomic(filepath.Join(out, ExportJSON), m); err != nil {
-			return nil, err
-		}
-	}
-	return append(names, filepath.Join(out, ExportJSON)), nil
 }

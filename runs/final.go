@@ -12,7 +12,7 @@ import (
 // ExportLatest writes the exports of the run in dir from its latest
 // checkpoint and returns the checkpoint's iteration.
 func ExportLatest(dir string) (int, error) {
-	cfg, sp, out, iter, err := final(dir, Overrides{}, nil)
+	cfg, sp, out, iter, err := Final(dir, Overrides{}, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -25,14 +25,10 @@ type Overrides struct {
 	DataDir string // "" keeps the recorded one
 }
 
-// Final rebuilds a finished (or checkpointed) search: its dataset, and
-// its output from the last checkpoint. It is what export and eval use.
-func Final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Splits, *core.Output, error) {
-	cfg, sp, out, _, err := final(dir, ov, progress)
-	return cfg, sp, out, err
-}
-
-func final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Splits, *core.Output, int, error) {
+// Final rebuilds a finished (or checkpointed) search: its dataset, its
+// output from the last checkpoint, and that checkpoint's iteration. It
+// is what export and eval use.
+func Final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Splits, *core.Output, int, error) {
 	cfg, err := ReadConfig(dir)
 	if err != nil {
 		return nil, nil, nil, 0, err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
@@ -878,7 +879,7 @@ func TestLfFWeightsExported(t *testing.T) {
 			t.Fatalf("%s: %v %v", m, sum, err)
 		}
 		out := t.TempDir()
-		files, err := runs.ExportTo(r.Dir, out, "npy", false, runs.Overrides{}, nil)
+		files, err := export.To(r.Dir, out, "npy", false, runs.Overrides{}, nil)
 		if m == "erm" {
 			if err == nil || !strings.Contains(err.Error(), "no per-sample weights") {
 				t.Errorf("erm export: %v, want a refusal", err)

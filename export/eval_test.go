@@ -1,10 +1,11 @@
-package runs
+package export
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
 )
 
@@ -13,13 +14,13 @@ import (
 // weighted ERM on those weights does; a baseline without weights is
 // refused, naming the one that has some.
 func TestEvalBaselineWeights(t *testing.T) {
-	cfg := DefaultConfig("synthetic")
+	cfg := runs.DefaultConfig("synthetic")
 	cfg.Method, cfg.Eval.Steps = "lff", 20
 	sp, err := cfg.Dataset.Load(cfg.Settings.Seed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Create(t.TempDir(), cfg)
+	r, err := runs.Create(t.TempDir(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,10 +29,10 @@ func TestEvalBaselineWeights(t *testing.T) {
 	for i := range u {
 		u[i] = 0.1 + float64(i%7)/3
 	}
-	if err := WriteSampleWeights(r.Dir, &r.Config, &train.Result{SampleWeights: u}, sp.Train); err != nil {
+	if err := runs.WriteSampleWeights(r.Dir, &r.Config, &train.Result{SampleWeights: u}, sp.Train); err != nil {
 		t.Fatal(err)
 	}
-	_, got, _, err := Eval(context.Background(), r.Dir, "mlp:8", 0, Overrides{}, nil)
+	_, got, _, err := Eval(context.Background(), r.Dir, "mlp:8", 0, runs.Overrides{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,12 +46,12 @@ func TestEvalBaselineWeights(t *testing.T) {
 		t.Errorf("eval on lff's weights: %+v, want weighted ERM's %+v", got, want)
 	}
 	cfg.Method = "mrm"
-	m, err := Create(t.TempDir(), cfg)
+	m, err := runs.Create(t.TempDir(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	if _, _, _, err := Eval(context.Background(), m.Dir, "mlp:8", 0, Overrides{}, nil); err == nil || !strings.Contains(err.Error(), "(mrm) has no per-sample weights") {
+	if _, _, _, err := Eval(context.Background(), m.Dir, "mlp:8", 0, runs.Overrides{}, nil); err == nil || !strings.Contains(err.Error(), "(mrm) has no per-sample weights") {
 		t.Errorf("eval of mrm: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package runs
+package export
 
 import (
 	"encoding/binary"
@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
 )
 
 // TensorBoard event files are TFRecord files of tensorflow.Event protocol
@@ -25,7 +26,7 @@ const (
 	eventStep        = 2 // int64
 	eventFileVersion = 3 // string
 	eventSummary     = 5 // Summary
-	summaryValue     = 1 // repeated Summary.Value
+	summaryValue     = 1 // repeated runs.Summary.Value
 	valueTag         = 1 // string
 	valueSimpleValue = 2 // float
 	valueHisto       = 5 // HistogramProto
@@ -74,7 +75,7 @@ func appendRecord(out, data []byte) []byte {
 }
 
 // scalarEvent encodes an Event of scalar summaries at step, and any
-// other Summary.Values given (histograms).
+// other runs.Summary.Values given (histograms).
 func scalarEvent(wall float64, step int64, tags []string, values []float64, more ...[]byte) []byte {
 	var sum []byte
 	for i, tag := range tags {
@@ -99,7 +100,7 @@ func scalarEvent(wall float64, step int64, tags []string, values []float64, more
 	return protowire.AppendBytes(e, sum)
 }
 
-// ExportTensorBoard writes the run in dir's records as a TensorBoard
+// TensorBoard writes the run in dir's records as a TensorBoard
 // event file into out/tensorboard/ID (out "" is the run directory), one
 // step per outer iteration: the outer risk and inner loss, validation and
 // test accuracy (test under test/, for display), each group's weight
@@ -110,17 +111,17 @@ func scalarEvent(wall float64, step int64, tags []string, values []float64, more
 // TensorBoard's HParams view. Point
 // tensorboard --logdir at out/tensorboard. A damaged metrics line is
 // skipped and reported through warn. It returns the file.
-func ExportTensorBoard(dir, out string, warn func(string)) (string, error) {
+func TensorBoard(dir, out string, warn func(string)) (string, error) {
 	snaps, out, err := records(dir, out, warn)
 	if err != nil {
 		return "", err
 	}
-	cfg, err := ReadConfig(dir)
+	cfg, err := runs.ReadConfig(dir)
 	if err != nil {
 		return "", err
 	}
 	logdir := filepath.Join(out, "tensorboard", filepath.Base(dir))
-	if err := mkdirAll(logdir); err != nil {
+	if err := runs.MakeDir(logdir); err != nil {
 		return "", err
 	}
 	start := cfg.Started
@@ -134,7 +135,7 @@ func ExportTensorBoard(dir, out string, warn func(string)) (string, error) {
 	first = protowire.AppendTag(first, eventFileVersion, protowire.BytesType)
 	first = protowire.AppendString(first, "brain.Event:2")
 	buf := appendRecord(nil, first)
-	sum, _ := ReadSummary(dir) // none yet: the session ends "running", without final figures
+	sum, _ := runs.ReadSummary(dir) // none yet: the session ends "running", without final figures
 	endWall, endStep := float64(start.UnixNano())/1e9, int64(0)
 	if len(snaps) > 0 {
 		endWall, endStep = wall(snaps[len(snaps)-1]), int64(snaps[len(snaps)-1].Iter)
@@ -162,7 +163,7 @@ func ExportTensorBoard(dir, out string, warn func(string)) (string, error) {
 	buf = appendRecord(buf, hpLast)
 	host, _ := os.Hostname()
 	path := filepath.Join(logdir, fmt.Sprintf("events.out.tfevents.%d.%s", start.Unix(), host))
-	if err := writeFileAtomic(path, buf); err != nil {
+	if err := runs.WriteFile(path, buf); err != nil {
 		return "", err
 	}
 	return path, nil
@@ -179,7 +180,7 @@ func double(b []byte, num protowire.Number, x float64) []byte {
 	return protowire.AppendFixed64(b, math.Float64bits(x))
 }
 
-// histogramValue encodes a Summary.Value holding h as a HistogramProto:
+// histogramValue encodes a runs.Summary.Value holding h as a HistogramProto:
 // bucket i counts the values up to bucket_limit[i], the bins' right
 // edges.
 func histogramValue(tag string, h *core.Histogram) []byte {
@@ -242,7 +243,7 @@ func binned(edges []float64, counts [][]int, group int) *core.Histogram {
 	return h
 }
 
-// histograms are an iteration's Summary.Values of histograms: w, s, and
+// histograms are an iteration's runs.Summary.Values of histograms: w, s, and
 // u over all samples and per group.
 func histograms(s *core.Snapshot) [][]byte {
 	var out [][]byte
@@ -263,7 +264,7 @@ func histograms(s *core.Snapshot) [][]byte {
 	return out
 }
 
-// hparamsValue encodes a Summary.Value carrying the hparams plugin's
+// hparamsValue encodes a runs.Summary.Value carrying the hparams plugin's
 // data under tag.
 func hparamsValue(tag string, data []byte) []byte {
 	var pd []byte
@@ -276,7 +277,7 @@ func hparamsValue(tag string, data []byte) []byte {
 	return field(v, valueMetadata, field(nil, metaPluginData, pd))
 }
 
-// Final figures written as scalars after the last iteration, and named
+// runs.Final figures written as scalars after the last iteration, and named
 // as the hparams view's metrics.
 var hparamMetrics = []string{"final/test_accuracy", "final/test_worst_group_accuracy", "final/val_worst_group_accuracy"}
 
@@ -284,8 +285,8 @@ var hparamMetrics = []string{"final/test_accuracy", "final/test_worst_group_accu
 // (every setting that changes results, by flag, as numbers where they
 // read as one) and session end (with the final figures as scalars when
 // the run is done), so that TensorBoard's HParams view compares runs.
-func hparamsEvents(cfg *Config, sum *Summary, start, end float64, step int64) (first, last []byte) {
-	flags := Flags(*cfg)
+func hparamsEvents(cfg *runs.Config, sum *runs.Summary, start, end float64, step int64) (first, last []byte) {
+	flags := runs.Flags(*cfg)
 	flags["method"], flags["dataset"], flags["seed"] = cfg.MethodName(), cfg.Dataset.Name, fmt.Sprint(cfg.Settings.Seed)
 	var names []string
 	for k := range flags {

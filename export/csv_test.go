@@ -1,4 +1,4 @@
-package runs
+package export
 
 import (
 	"encoding/csv"
@@ -8,20 +8,21 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
 )
 
-// TestExportMetricsCSV: one row per recorded iteration, a column per
+// TestMetricsCSV: one row per recorded iteration, a column per
 // group for the fractions and validation accuracies, the evaluation
 // model's figures where a record has them; a run with no records is
 // refused naming it.
-func TestExportMetricsCSV(t *testing.T) {
-	r, err := Create(t.TempDir(), Config{Method: "maple"})
+func TestMetricsCSV(t *testing.T) {
+	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if _, err := ExportMetricsCSV(r.Dir, "", nil); err == nil || !strings.Contains(err.Error(), "no outer iterations") {
+	if _, err := MetricsCSV(r.Dir, "", nil); err == nil || !strings.Contains(err.Error(), "no outer iterations") {
 		t.Errorf("a run without records: %v", err)
 	}
 	var lines []string
@@ -34,9 +35,9 @@ func TestExportMetricsCSV(t *testing.T) {
 		b, _ := json.Marshal(s)
 		lines = append(lines, string(b))
 	}
-	os.WriteFile(r.Path(MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
 	out := t.TempDir()
-	path, err := ExportMetricsCSV(r.Dir, out, nil)
+	path, err := MetricsCSV(r.Dir, out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,22 +69,22 @@ func TestExportMetricsCSV(t *testing.T) {
 	}
 }
 
-// TestExportTrainingCSV: one row per validation check of the finished
+// TestTrainingCSV: one row per validation check of the finished
 // training, the selected step marked; a run without one is refused.
-func TestExportTrainingCSV(t *testing.T) {
-	r, err := Create(t.TempDir(), Config{Method: "lff"})
+func TestTrainingCSV(t *testing.T) {
+	r, err := runs.Create(t.TempDir(), runs.Config{Method: "lff"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if _, err := ExportTrainingCSV(r.Dir, "", nil); err == nil || !strings.Contains(err.Error(), "no finished training") {
+	if _, err := TrainingCSV(r.Dir, "", nil); err == nil || !strings.Contains(err.Error(), "no finished training") {
 		t.Errorf("a run without a result: %v", err)
 	}
 	res := &train.Result{SelectedStep: 20, Curve: []train.CheckPoint{{Step: 10, ValWorst: 0.25}, {Step: 20, ValAcc: 0.75, ValWorst: 0.5, TestAcc: 0.625, TestWorst: 0.125}, {Step: 25, ValWorst: 0.375}}}
-	if err := r.WriteSummary(&Summary{Done: true, Status: core.StatusDone, Result: res}); err != nil {
+	if err := r.WriteSummary(&runs.Summary{Done: true, Status: core.StatusDone, Result: res}); err != nil {
 		t.Fatal(err)
 	}
-	path, err := ExportTrainingCSV(r.Dir, "", nil)
+	path, err := TrainingCSV(r.Dir, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package runs
+package export
 
 import (
 	"encoding/binary"
@@ -13,13 +13,14 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
 )
 
 // tbRun makes a run with three recorded iterations and exports it.
 func tbRun(t *testing.T) string {
 	t.Helper()
-	r, err := Create(t.TempDir(), DefaultConfig("synthetic"))
+	r, err := runs.Create(t.TempDir(), runs.DefaultConfig("synthetic"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +34,8 @@ func tbRun(t *testing.T) string {
 		b, _ := json.Marshal(s)
 		lines = append(lines, string(b))
 	}
-	os.WriteFile(r.Path(MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
-	path, err := ExportTensorBoard(r.Dir, t.TempDir(), nil)
+	os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	path, err := TensorBoard(r.Dir, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,11 +234,11 @@ print(len(out), out[4].step, round(last["search/outer_risk"], 4), round(last["we
 // figures as the hparams view's metrics; an unfinished one "running",
 // without them.
 func TestHParamsEnd(t *testing.T) {
-	cfg := DefaultConfig("synthetic")
-	done := &Summary{Done: true, Result: &train.Result{TestAcc: 0.75, TestWorst: 0.5, ValWorst: 0.625}}
+	cfg := runs.DefaultConfig("synthetic")
+	done := &runs.Summary{Done: true, Result: &train.Result{TestAcc: 0.75, TestWorst: 0.5, ValWorst: 0.625}}
 	for _, tc := range []struct {
 		name   string
-		sum    *Summary
+		sum    *runs.Summary
 		status string
 		want   map[string]float64
 	}{

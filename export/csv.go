@@ -1,4 +1,4 @@
-package runs
+package export
 
 import (
 	"encoding/csv"
@@ -8,19 +8,20 @@ import (
 	"strconv"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
 )
 
-// MetricsCSV is the file ExportMetricsCSV writes.
-const MetricsCSV = "metrics.csv"
+// MetricsFile is the file MetricsCSV writes.
+const MetricsFile = "metrics.csv"
 
-// ExportMetricsCSV writes every record of the run in dir's metrics.jsonl
+// MetricsCSV writes every record of the run in dir's metrics.jsonl
 // as one CSV row per outer iteration into out (the run directory when
 // ""): the scalars, the learning rates and timings, each group's weight
 // fraction and validation accuracy (a column per group), and, with
 // --eval-each-iter, the evaluation model's figures. It works on a run
 // that is not done: the records are what they are. A damaged line is
 // skipped and reported through warn. It returns the file.
-func ExportMetricsCSV(dir, out string, warn func(string)) (string, error) {
+func MetricsCSV(dir, out string, warn func(string)) (string, error) {
 	snaps, out, err := records(dir, out, warn)
 	if err != nil {
 		return "", err
@@ -56,21 +57,21 @@ func ExportMetricsCSV(dir, out string, warn func(string)) (string, error) {
 		}
 		rows = append(rows, r)
 	}
-	path := filepath.Join(out, MetricsCSV)
+	path := filepath.Join(out, MetricsFile)
 	return path, writeCSV(path, rows)
 }
 
-// TrainingCSV is the file ExportTrainingCSV writes.
-const TrainingCSV = "training.csv"
+// TrainingFile is the file TrainingCSV writes.
+const TrainingFile = "training.csv"
 
-// ExportTrainingCSV writes the validation checks of the run in dir's
+// TrainingCSV writes the validation checks of the run in dir's
 // finished training (a baseline's, or a search's final weighted ERM;
 // summary.json's curve) as one CSV row per check into out (the run
 // directory when ""): the step, the validation figures that select, the
 // test figures beside them, and whether the step is the selected one. It
 // returns the file.
-func ExportTrainingCSV(dir, out string, _ func(string)) (string, error) {
-	sum, err := ReadSummary(dir)
+func TrainingCSV(dir, out string, _ func(string)) (string, error) {
+	sum, err := runs.ReadSummary(dir)
 	if err != nil {
 		return "", err
 	}
@@ -80,7 +81,7 @@ func ExportTrainingCSV(dir, out string, _ func(string)) (string, error) {
 	if out == "" {
 		out = dir
 	}
-	if err := mkdirAll(out); err != nil {
+	if err := runs.MakeDir(out); err != nil {
 		return "", err
 	}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -89,14 +90,14 @@ func ExportTrainingCSV(dir, out string, _ func(string)) (string, error) {
 		rows = append(rows, []string{strconv.Itoa(c.Step), f(c.ValAcc), f(c.ValWorst), f(c.TestAcc), f(c.TestWorst),
 			strconv.FormatBool(c.Step == sum.Result.SelectedStep)})
 	}
-	path := filepath.Join(out, TrainingCSV)
+	path := filepath.Join(out, TrainingFile)
 	return path, writeCSV(path, rows)
 }
 
 // writeCSV writes rows to path through a temporary file renamed into
 // place, so that a reader never sees half a file.
 func writeCSV(path string, rows [][]string) error {
-	return writeAtomic(path, func(f *os.File) error {
+	return runs.WriteWith(path, func(f *os.File) error {
 		w := csv.NewWriter(f)
 		w.WriteAll(rows)
 		return w.Error()
@@ -107,8 +108,8 @@ func writeCSV(path string, rows [][]string) error {
 // into out (the run directory when ""), refusing a run with none, and
 // creates out.
 func records(dir, out string, warn func(string)) ([]*core.Snapshot, string, error) {
-	snaps, err := ReadMetrics(dir)
-	if err = SkipDamaged(err, warn); err != nil {
+	snaps, err := runs.ReadMetrics(dir)
+	if err = runs.SkipDamaged(err, warn); err != nil {
 		return nil, "", err
 	}
 	if len(snaps) == 0 {
@@ -117,7 +118,7 @@ func records(dir, out string, warn func(string)) ([]*core.Snapshot, string, erro
 	if out == "" {
 		out = dir
 	}
-	if err := mkdirAll(out); err != nil {
+	if err := runs.MakeDir(out); err != nil {
 		return nil, "", err
 	}
 	return snaps, out, nil
