@@ -97,7 +97,9 @@ func (s *Sweep) runHalving(ctx context.Context, logf func(string, ...any)) []Cel
 				return results
 			}
 			for _, i := range alive {
-				s.runCell(ctx, s.Cells[i], logf, rung)
+				if r := s.runCell(ctx, s.Cells[i], logf, rung); r.Err != nil {
+					results = append(results, r) // a failure on the way is reported, not dropped
+				}
 			}
 			if ctx.Err() != nil {
 				return results
