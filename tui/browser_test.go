@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
 	"io"
 	"math"
 	"os"
@@ -14,11 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
-	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/train"
 )
 
@@ -234,22 +234,11 @@ func TestBrowserGolden(t *testing.T) {
 
 func TestExportKey(t *testing.T) {
 	dir := t.TempDir()
-	cfg := testConfig()
-	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.CheckpointEvery = 3, 5, 1
-	cfg.Eval = train.DefaultEval()
-	cfg.Eval.Model, cfg.Eval.Steps = "linear", 5
-	r, err := runs.Create(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := session.Execute(context.Background(), r, nil, session.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
+	r := finishedTinyRun(t, dir)
 	for _, f := range []string{runs.WeightsNPY, runs.WeightsCSV} {
 		os.Remove(r.Path(f))
 	}
-	d := NewDashboard(cfg, nil, true)
+	d := NewDashboard(r.Config, nil, true)
 	d.SetDir(r.Dir)
 	cmd := press(d, "e")
 	if cmd == nil {

@@ -16,18 +16,7 @@ import (
 func finishedRun(t *testing.T) (dir string, r *runs.Run) {
 	t.Helper()
 	dir = t.TempDir()
-	cfg := testConfig()
-	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.CheckpointEvery = 3, 5, 1
-	cfg.Eval = train.DefaultEval()
-	cfg.Eval.Model, cfg.Eval.Steps = "linear", 5
-	r, err := runs.Create(dir, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := session.Execute(context.Background(), r, nil, session.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
+	r = finishedTinyRun(t, dir)
 	return dir, r
 }
 
@@ -70,4 +59,23 @@ func TestReplayKeys(t *testing.T) {
 			c.check(t, b)
 		})
 	}
+}
+
+// finishedTinyRun runs a 3-iteration linear search to its end in dir and
+// returns it, closed.
+func finishedTinyRun(t *testing.T, dir string) *runs.Run {
+	t.Helper()
+	cfg := testConfig()
+	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.CheckpointEvery = 3, 5, 1
+	cfg.Eval = train.DefaultEval()
+	cfg.Eval.Model, cfg.Eval.Steps = "linear", 5
+	r, err := runs.Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := session.Execute(context.Background(), r, nil, session.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	return r
 }
