@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -52,50 +53,87 @@ func GroupKeys() []string {
 	return keys
 }
 
-// GroupBy pools the finished runs of the named sweeps (every finished
-// run when none is named) by the values of keys (settings by flag, or
-// method, dataset, seed, sweep, model), sorted by those values.
-func GroupBy(runsDir string, keys []string, names ...string) ([]GroupRow, error) {
+// CheckGroupKeys refuses grouping keys that --group-by does not take,
+// and an empty list.
+func CheckGroupKeys(keys []string) error {
 	known := GroupKeys()
 	for _, k := range keys {
 		if !slices.Contains(known, k) {
-			return nil, fmt.Errorf("--group-by %s: not a setting; want one or more of %s", k, strings.Join(known, ", "))
+			return fmt.Errorf("--group-by %s: not a setting; want one or more of %s", k, strings.Join(known, ", "))
 		}
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("--group-by: name at least one setting")
+		return fmt.Errorf("--group-by: name at least one setting")
 	}
-	rows, err := Runs(runsDir, names...)
-	if err != nil {
+	return nil
+}
+
+// Member is a run to pool: its settings and its figures (NaN where it
+// has none yet).
+type Member struct {
+	Config  *runs.Config
+	Figures []float64
+}
+
+// Group is one group of Pool: the values of the grouping settings, its
+// members (indices into Pool's list), each figure's mean ± sample sd
+// over the members that have it (Counts: how many do), and the settings
+// (and seeds) that differ among its members: what the mean pools over.
+type Group struct {
+	Values  []string
+	Members []int
+	Figures []MeanSD
+	Counts  []int
+	Varies  []string
+}
+
+// KeyValues returns a run's values of the grouping keys, in order.
+func KeyValues(cfg *runs.Config, keys []string) []string {
+	m := runKeys(cfg)
+	vals := make([]string, len(keys))
+	for i, k := range keys {
+		vals[i] = m[k]
+	}
+	return vals
+}
+
+// Pool groups members by the values of keys (checked by CheckGroupKeys),
+// sorted by those values: maple table --group-by's rows and the runs
+// browser's grouped list.
+func Pool(keys []string, members []Member) ([]Group, error) {
+	if err := CheckGroupKeys(keys); err != nil {
 		return nil, err
 	}
 	type acc struct {
-		vals             []string
-		test, worst, val []float64
-		seen             []map[string]string
+		g    Group
+		figs [][]float64
+		seen []map[string]string
 	}
 	groups := map[string]*acc{}
-	for _, r := range rows {
-		cfg, err := runs.ReadConfig(runs.Dir(runsDir, r.RunID))
-		if err != nil {
-			continue
-		}
-		m := runKeys(cfg)
-		var vals []string
-		for _, k := range keys {
-			vals = append(vals, m[k])
+	var order []*acc
+	for i, mb := range members {
+		m := runKeys(mb.Config)
+		vals := make([]string, len(keys))
+		for j, k := range keys {
+			vals[j] = m[k]
 		}
 		id := strings.Join(vals, "\x00")
 		a := groups[id]
 		if a == nil {
-			a = &acc{vals: vals}
+			a = &acc{g: Group{Values: vals}, figs: make([][]float64, len(mb.Figures))}
 			groups[id] = a
+			order = append(order, a)
 		}
-		a.test, a.worst, a.val = append(a.test, r.TestAcc), append(a.worst, r.TestWorst), append(a.val, r.ValWorst)
+		a.g.Members = append(a.g.Members, i)
+		for j, f := range mb.Figures {
+			if j < len(a.figs) && !math.IsNaN(f) {
+				a.figs[j] = append(a.figs[j], f)
+			}
+		}
 		a.seen = append(a.seen, m)
 	}
-	var out []GroupRow
-	for _, a := range groups {
+	out := make([]Group, 0, len(order))
+	for _, a := range order {
 		varies := map[string]bool{}
 		for _, m := range a.seen[1:] {
 			for k, v := range m {
@@ -104,10 +142,49 @@ func GroupBy(runsDir string, keys []string, names ...string) ([]GroupRow, error)
 				}
 			}
 		}
-		out = append(out, GroupRow{Values: a.vals, N: len(a.test), TestAcc: meanSD(a.test), TestWorst: meanSD(a.worst), ValWorst: meanSD(a.val),
-			Varies: slices.Sorted(maps.Keys(varies))})
+		g := a.g
+		g.Varies = slices.Sorted(maps.Keys(varies))
+		for _, f := range a.figs {
+			g.Counts = append(g.Counts, len(f))
+			var ms MeanSD
+			if len(f) > 0 {
+				ms = meanSD(f)
+			}
+			g.Figures = append(g.Figures, ms)
+		}
+		out = append(out, g)
 	}
-	sort.Slice(out, func(i, j int) bool { return slices.Compare(out[i].Values, out[j].Values) < 0 })
+	sort.SliceStable(out, func(i, j int) bool { return slices.Compare(out[i].Values, out[j].Values) < 0 })
+	return out, nil
+}
+
+// GroupBy pools the finished runs of the named sweeps (every finished
+// run when none is named) by the values of keys (settings by flag, or
+// method, dataset, seed, sweep, model), sorted by those values.
+func GroupBy(runsDir string, keys []string, names ...string) ([]GroupRow, error) {
+	if err := CheckGroupKeys(keys); err != nil {
+		return nil, err
+	}
+	rows, err := Runs(runsDir, names...)
+	if err != nil {
+		return nil, err
+	}
+	var members []Member
+	for _, r := range rows {
+		cfg, err := runs.ReadConfig(runs.Dir(runsDir, r.RunID))
+		if err != nil {
+			continue
+		}
+		members = append(members, Member{Config: cfg, Figures: []float64{r.TestAcc, r.TestWorst, r.ValWorst}})
+	}
+	groups, err := Pool(keys, members)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GroupRow, len(groups))
+	for i, g := range groups {
+		out[i] = GroupRow{Values: g.Values, N: len(g.Members), TestAcc: g.Figures[0], TestWorst: g.Figures[1], ValWorst: g.Figures[2], Varies: g.Varies}
+	}
 	return out, nil
 }
 
