@@ -208,4 +208,9 @@ func (m bayesIRM) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSe
 
 func (bayesIRM) supervision() core.Supervision { return core.SupervisionEnvs }
 
-func (bayesIRM) fieldHelp(field string) string { return irmCodeHelp[field] }
+func (bayesIRM) fieldHelp(field string) string {
+	if field == "EvalSettings.MaskLR" {
+		return "Adam learning rate of the classifier posteriors (the recipe: 0.01)"
+	}
+	return irmCodeHelp[field]
+}

@@ -9,7 +9,7 @@ import (
 // the methods, names every method that reads the setting, so that a new
 // method reading it says what it means for it in its own file.
 func TestFieldHelp(t *testing.T) {
-	for _, field := range []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal"} {
+	for _, field := range []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal", "EvalSettings.LfFQ", "EvalSettings.LfFEMA", "EvalSettings.MaskKeep", "EvalSettings.MaskLR"} {
 		help := FieldHelp(field)
 		readers, _ := Reading(field)
 		for _, m := range readers {

@@ -25,6 +25,16 @@ func (lff) Name() string { return "lff" }
 
 func (lff) ownFields() []string { return []string{"EvalSettings.LfFQ", "EvalSettings.LfFEMA"} }
 
+func (lff) fieldHelp(field string) string {
+	switch field {
+	case "EvalSettings.LfFQ":
+		return "the generalized cross-entropy's exponent q of the biased model (0 = the paper's 0.7)"
+	case "EvalSettings.LfFEMA":
+		return "the decay of the per-sample loss averages that weight the debiased model (0 = the paper's 0.7)"
+	}
+	return ""
+}
+
 // recipe is the paper's ColoredMNIST recipe (Nam et al. 2020, section 4
 // and appendix; alinlab/LfF's train.py): Adam at lr 1e-3, q = 0.7, EMA
 // decay 0.7.

@@ -198,8 +198,13 @@ func binaryMask(pi []float64, frac float64) []bool {
 }
 
 func (mrm) fieldHelp(field string) string {
-	if field == "EvalSettings.Penalty" {
+	switch field {
+	case "EvalSettings.Penalty":
 		return "its sparsity coefficient (the recipe: 0.1)"
+	case "EvalSettings.MaskKeep":
+		return "the fraction of the weights kept (the recipe: none, its sparsity penalty decides)"
+	case "EvalSettings.MaskLR":
+		return "Adam learning rate of the mask logits (the recipe: 0.1)"
 	}
 	return ""
 }

@@ -292,7 +292,15 @@ func maskedVJP[T nets.Float](net models.Model[T], x []T, n int, theta []T, idx [
 
 func (sparseIRM) supervision() core.Supervision { return core.SupervisionEnvs }
 
-func (sparseIRM) fieldHelp(field string) string { return sparseCodeHelp[field] }
+func (sparseIRM) fieldHelp(field string) string {
+	switch field {
+	case "EvalSettings.MaskKeep":
+		return "the fraction of the weights kept (the recipe: 0.95)"
+	case "EvalSettings.MaskLR":
+		return "Adam learning rate of the mask scores (the recipe: 6e-3)"
+	}
+	return sparseCodeHelp[field]
+}
 
 // sparseCodeHelp is what the penalty settings mean for the methods whose
 // code trains without the penalty first (sparseirm, sparseirm-rex,

@@ -190,6 +190,19 @@ func (s dominoSource) defaults() DominoConfig {
 	return DefaultDomino(ds)
 }
 
+func (s dominoSource) optionHelp(option string) string {
+	def := s.defaults()
+	switch option {
+	case "Corr":
+		return fmt.Sprintf("correlations (default %s)", triple(def.Corr))
+	case "LabelNoise":
+		return fmt.Sprintf("default %g", def.LabelNoise)
+	case "Downsample":
+		return fmt.Sprintf("keep every k-th pixel (default %d)", def.Downsample)
+	}
+	return ""
+}
+
 func (s dominoSource) Load(d Spec, in LoadInput) (*Splits, error) {
 	c := s.defaults()
 	c.Seed, c.TrainSize = in.Seed, d.TrainSize

@@ -622,6 +622,18 @@ func (featuresSource) Name() string { return "features" }
 
 func (featuresSource) options() []string { return []string{"ValFraction", "Columns"} }
 
+func (featuresSource) optionHelp(option string) string {
+	switch option {
+	case "Features":
+		return featuresHelp
+	case "CSV":
+		return "CSV with a header (features and/or label, env, group, split columns)"
+	case "ValFraction":
+		return "carve a validation split of this fraction of the training rows (per group, seeded) from a CSV without val rows (0 = the file's own val rows)"
+	}
+	return ""
+}
+
 func (featuresSource) check(d Spec) error {
 	if d.CSV == "" {
 		return fmt.Errorf("--dataset features needs --csv FILE (and optionally --features FILE.npy)")

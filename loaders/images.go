@@ -245,6 +245,21 @@ func (s imageSource) Name() string { return s.name }
 
 func (imageSource) options() []string { return []string{"ImageSize"} }
 
+func (imageSource) optionHelp(option string) string {
+	switch option {
+	case "Dir":
+		return "the dataset folder (default <data-dir>/<dataset>)"
+	case "ImageSize":
+		return "resize and centre-crop images to this size"
+	case "Features":
+		return featuresHelp
+	}
+	return ""
+}
+
+// featuresHelp is what Spec.Features means for the datasets that read it.
+const featuresHelp = ".npy of per-sample features, one row per metadata row"
+
 func (s imageSource) Load(d Spec, in LoadInput) (*Splits, error) {
 	c := ImageConfig{Dir: d.Dir, Size: d.ImageSize, Features: d.Features}
 	if c.Dir == "" {

@@ -255,6 +255,19 @@ func (cmnistSource) Name() string { return "cmnist" }
 
 func (cmnistSource) options() []string { return []string{"Envs"} }
 
+func (cmnistSource) optionHelp(option string) string {
+	switch option {
+	case "Corr":
+		return fmt.Sprintf("colour flips (default %s)", triple(DefaultCMNIST().Flips))
+	case "LabelNoise":
+		return fmt.Sprintf("default %g", DefaultCMNIST().LabelNoise)
+	case "Envs":
+		return "how the 50000 training images split into the two envs: " + EnvsShuffle + " (the IRM code's seeded shuffle; the default) or " +
+			EnvsParity + " (even/odd MNIST index, as runs before this option were built)"
+	}
+	return ""
+}
+
 func (cmnistSource) Load(d Spec, in LoadInput) (*Splits, error) {
 	c := DefaultCMNIST()
 	c.Seed, c.TrainSize = in.Seed, d.TrainSize

@@ -39,6 +39,12 @@ type (
 	// newRunner sets what a new run records unlike an old spec
 	// (Spec.ForNewRun).
 	newRunner interface{ forNewRun(d Spec) Spec }
+	// optionHelper says what an option of Spec ("Corr", "LabelNoise",
+	// "Downsample", "Dir", "ImageSize", "Features", "CSV", "Columns",
+	// "Envs", "ValFraction") means for this dataset, with its default;
+	// "" for an option it does not read. OptionHelp writes the options'
+	// help from it.
+	optionHelper interface{ optionHelp(option string) string }
 )
 
 // sources lists the datasets, in the order --dataset's help and
@@ -77,6 +83,40 @@ func lookupSource(name string) (Source, bool) {
 	return nil, false
 }
 
+// OptionHelp describes option (a Spec field, see optionHelper) for the
+// datasets that read it, in registry order, the datasets whose text is
+// the same sharing it: "mnist-fashion: keep every k-th pixel (default
+// 2); cifar-mnist: ...". Each dataset says it in its own file, so that a
+// new dataset needs no edit to the help of the options it reads.
+func OptionHelp(option string) string {
+	var texts []string
+	who := map[string][]string{}
+	for _, s := range sources {
+		h, ok := s.(optionHelper)
+		if !ok {
+			continue
+		}
+		t := h.optionHelp(option)
+		if t == "" {
+			continue
+		}
+		if who[t] == nil {
+			texts = append(texts, t)
+		}
+		who[t] = append(who[t], s.Name())
+	}
+	parts := make([]string, len(texts))
+	for i, t := range texts {
+		parts[i] = strings.Join(who[t], ", ") + ": " + t
+	}
+	return strings.Join(parts, "; ")
+}
+
+// triple writes a Spec.Corr value.
+func triple(t [3]float64) string {
+	return fmt.Sprintf("%g,%g,%g", t[0], t[1], t[2])
+}
+
 // reading returns the datasets that read option (see optionReader).
 func reading(option string) []string {
 	var out []string
@@ -87,6 +127,11 @@ func reading(option string) []string {
 	}
 	return out
 }
+
+// Reading returns the datasets that read option, one of the Spec options
+// only some datasets read ("Envs", "ValFraction", "ImageSize",
+// "Columns"), in registry order.
+func Reading(option string) []string { return reading(option) }
 
 // reads tells whether the dataset called name reads option.
 func reads(name, option string) bool { return slices.Contains(reading(option), name) }

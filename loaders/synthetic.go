@@ -179,6 +179,14 @@ type syntheticSource struct{}
 
 func (syntheticSource) Name() string { return "synthetic" }
 
+func (syntheticSource) optionHelp(option string) string {
+	if option == "Corr" {
+		c := DefaultSynthetic()
+		return fmt.Sprintf("agreements of the spurious features with the label (default %s)", triple([3]float64{c.TrainP[0], c.TrainP[1], c.TestP}))
+	}
+	return ""
+}
+
 func (syntheticSource) Load(d Spec, in LoadInput) (*Splits, error) {
 	c := DefaultSynthetic()
 	c.Seed = in.Seed

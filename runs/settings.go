@@ -34,8 +34,9 @@ type Setting struct {
 	Group Group
 	Help  string
 	// HelpFrom, when not nil, writes the help instead of Help, from a
-	// registry (models, baselines) when the help is read: after every
-	// package's init has registered what it adds (gmodel's family).
+	// registry (loaders, core, baselines, models) when the help is read:
+	// after every package's init has registered what it adds (gmodel's
+	// family, a dataset or method registered from outside).
 	HelpFrom func() string
 	// Field returns the Config field the setting lives in: *string, *int,
 	// *float64, *bool or *uint64.
@@ -70,15 +71,17 @@ func (s Setting) HelpText() string {
 // SettingsTable lists every setting, in the order the new-run form shows
 // those it edits.
 var SettingsTable = []Setting{
-	{Flag: "dataset", Group: GroupData, Help: "dataset: " + strings.Join(loaders.Names, ", "), Axis: true, Result: true, Form: true,
+	{Flag: "dataset", Group: GroupData, HelpFrom: func() string { return "dataset: " + strings.Join(loaders.Names, ", ") }, Axis: true, Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Dataset.Name }, Default: "synthetic"},
 	{Flag: "data-dir", Group: GroupData, Help: "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)", Form: true,
 		Field: func(c *Config) any { return &c.Dataset.DataDir }, Default: ""},
 	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all)", Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Dataset.TrainSize }, Default: 0},
-	{Flag: "method", Group: GroupEval, Help: core.MethodMaple + ", or a baseline: " + strings.Join(baselines.Methods[1:], ", "), Axis: true, Result: true, Form: true,
+	{Flag: "method", Group: GroupEval, HelpFrom: func() string {
+		return core.MethodMaple + ", or a baseline: " + strings.Join(baselines.Methods[1:], ", ")
+	}, Axis: true, Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Method }, Default: core.MethodMaple},
-	{Flag: "objective", Group: GroupSearch, Help: "outer objective: " + strings.Join(core.Objectives, ", "), Result: true, Form: true,
+	{Flag: "objective", Group: GroupSearch, HelpFrom: func() string { return "outer objective: " + strings.Join(core.Objectives, ", ") }, Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Settings.Objective }},
 	{Flag: "model", Group: GroupSearch, HelpFrom: func() string {
 		return "search model: " + strings.Join(models.Syntax(), ", ") + "; linear on synthetic unless given"
@@ -98,33 +101,33 @@ var SettingsTable = []Setting{
 		Field: func(c *Config) any { return &c.Eval.Steps }},
 
 	// Data.
-	{Flag: "corr", Group: GroupData, Help: "per-env spurious parameters, train0,train1,test: cmnist colour flips (default 0.1,0.2,0.9), synthetic agreements (0.9,0.8,0.1), mnist-fashion/cifar-mnist correlations (0.999,0.7,0.1)", Result: true,
+	{Flag: "corr", Group: GroupData, HelpFrom: dataHelp("per-env spurious parameters, train0,train1,test; ", "Corr", ""), Result: true,
 		Field: func(c *Config) any { return &c.Dataset.Corr }, Default: ""},
-	{Flag: "cmnist-envs", Group: GroupData, Help: "cmnist: how the 50000 training images split into the two envs: shuffle (the IRM code's seeded shuffle; the default) or parity (even/odd MNIST index, as runs before this option were built)", Result: true,
+	{Flag: "cmnist-envs", Group: GroupData, HelpFrom: dataHelp("", "Envs", ""), Result: true,
 		Field: func(c *Config) any { return &c.Dataset.Envs }, Default: "", Key: func(c Config) string { return c.Dataset.EnvSplit() }},
-	{Flag: "label-noise", Group: GroupData, Help: "label flip probability (default 0.25 for cmnist, 0.1 for mnist-fashion and cifar-mnist)", Result: true,
+	{Flag: "label-noise", Group: GroupData, HelpFrom: dataHelp("label flip probability (", "LabelNoise", "; else 0)"), Result: true,
 		Field: func(c *Config) any { return &c.Dataset.LabelNoise }, Default: -1.0},
-	{Flag: "downsample", Group: GroupData, Help: "mnist-fashion / cifar-mnist: keep every k-th pixel (default 2 and 1)", Result: true,
+	{Flag: "downsample", Group: GroupData, HelpFrom: dataHelp("", "Downsample", ""), Result: true,
 		Field: func(c *Config) any { return &c.Dataset.Downsample }, Default: 0},
 	{Flag: "offline", Group: GroupData, Help: "never download a missing file",
 		Field: func(c *Config) any { return &c.Dataset.Offline }, Default: false},
-	{Flag: "dir", Group: GroupData, Help: "waterbirds / celeba: the dataset folder (default <data-dir>/waterbirds or <data-dir>/celeba)",
+	{Flag: "dir", Group: GroupData, HelpFrom: dataHelp("", "Dir", ""),
 		Field: func(c *Config) any { return &c.Dataset.Dir }, Default: ""},
-	{Flag: "image-size", Group: GroupData, Help: "waterbirds / celeba: resize and centre-crop images to this size", Result: true,
+	{Flag: "image-size", Group: GroupData, HelpFrom: dataHelp("", "ImageSize", ""), Result: true,
 		Field: func(c *Config) any { return &c.Dataset.ImageSize }, Default: 64},
-	{Flag: "features", Group: GroupData, Help: "waterbirds / celeba / features: .npy of per-sample features, one row per metadata row", Result: true,
+	{Flag: "features", Group: GroupData, HelpFrom: dataHelp("", "Features", ""), Result: true,
 		Field: func(c *Config) any { return &c.Dataset.Features }, Default: ""},
-	{Flag: "csv", Group: GroupData, Help: "features: CSV with a header (features and/or label, env, group, split columns)", Result: true,
+	{Flag: "csv", Group: GroupData, HelpFrom: dataHelp("", "CSV", ""), Result: true,
 		Field: func(c *Config) any { return &c.Dataset.CSV }, Default: ""},
-	{Flag: "label-col", Group: GroupData, Help: "features: label column", Field: func(c *Config) any { return &c.Dataset.Columns.Label }},
-	{Flag: "env-col", Group: GroupData, Help: "features: environment column (optional in the file)", Field: func(c *Config) any { return &c.Dataset.Columns.Env }},
-	{Flag: "group-col", Group: GroupData, Help: "features: group column (optional in the file)", Field: func(c *Config) any { return &c.Dataset.Columns.Group }},
-	{Flag: "split-col", Group: GroupData, Help: "features: split column (train/val/test or 0/1/2)", Field: func(c *Config) any { return &c.Dataset.Columns.Split }},
-	{Flag: "attr-col", Group: GroupData, Help: "features: spurious attribute column (optional in the file)", Field: func(c *Config) any { return &c.Dataset.Columns.Attr }},
-	{Flag: "id-col", Group: GroupData, Help: "features: sample id column (optional; default the row number)", Field: func(c *Config) any { return &c.Dataset.Columns.ID }},
-	{Flag: "feature-cols", Group: GroupData, Help: "features: comma-separated feature columns (default: every column that is not an annotation, nor pandas' unnamed index)",
+	{Flag: "label-col", Group: GroupData, HelpFrom: columnHelp("label column"), Field: func(c *Config) any { return &c.Dataset.Columns.Label }},
+	{Flag: "env-col", Group: GroupData, HelpFrom: columnHelp("environment column (optional in the file)"), Field: func(c *Config) any { return &c.Dataset.Columns.Env }},
+	{Flag: "group-col", Group: GroupData, HelpFrom: columnHelp("group column (optional in the file)"), Field: func(c *Config) any { return &c.Dataset.Columns.Group }},
+	{Flag: "split-col", Group: GroupData, HelpFrom: columnHelp("split column (train/val/test or 0/1/2)"), Field: func(c *Config) any { return &c.Dataset.Columns.Split }},
+	{Flag: "attr-col", Group: GroupData, HelpFrom: columnHelp("spurious attribute column (optional in the file)"), Field: func(c *Config) any { return &c.Dataset.Columns.Attr }},
+	{Flag: "id-col", Group: GroupData, HelpFrom: columnHelp("sample id column (optional; default the row number)"), Field: func(c *Config) any { return &c.Dataset.Columns.ID }},
+	{Flag: "feature-cols", Group: GroupData, HelpFrom: columnHelp("comma-separated feature columns (default: every column that is not an annotation, nor pandas' unnamed index)"),
 		Field: func(c *Config) any { return &c.Dataset.Columns.FeatureCols }, Default: ""},
-	{Flag: "val-fraction", Group: GroupData, Help: "features: carve a validation split of this fraction of the training rows (per group, seeded) from a CSV without val rows (0 = the file's own val rows)", Result: true,
+	{Flag: "val-fraction", Group: GroupData, HelpFrom: dataHelp("", "ValFraction", ""), Result: true,
 		Field: func(c *Config) any { return &c.Dataset.ValFraction }},
 
 	// Search.
@@ -183,22 +186,22 @@ var SettingsTable = []Setting{
 		Field: func(c *Config) any { return &c.Eval.EvalEvery }},
 	{Flag: "eval-min-step", Group: GroupEval, Help: "first step whose checkpoint may be selected (0 = a tenth of --eval-steps)", Result: true,
 		Field: func(c *Config) any { return &c.Eval.MinStep }},
-	{Flag: "penalty", Group: GroupEval, HelpFrom: func() string { return baselines.FieldHelp("EvalSettings.Penalty") }, Result: true,
+	{Flag: "penalty", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.Penalty", ""), Result: true,
 		Field: func(c *Config) any { return &c.Eval.Penalty }},
-	{Flag: "penalty-anneal", Group: GroupEval, HelpFrom: func() string { return baselines.FieldHelp("EvalSettings.PenaltyAnneal") }, Result: true,
+	{Flag: "penalty-anneal", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.PenaltyAnneal", ""), Result: true,
 		Field: func(c *Config) any { return &c.Eval.PenaltyAnneal }},
 	{Flag: "dro-step", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.DROStep }},
 	{Flag: "eval-cvar-alpha", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.CVaRAlpha }},
 	{Flag: "jtt-steps", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.JTTSteps }},
 	{Flag: "jtt-up", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.JTTUp }},
 	{Flag: "ref-train-acc", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.RefTrainAcc }},
-	{Flag: "lff-q", Group: GroupEval, Help: "lff: the generalized cross-entropy's exponent q of the biased model (0 = the paper's 0.7)", Result: true,
+	{Flag: "lff-q", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.LfFQ", ""), Result: true,
 		Field: func(c *Config) any { return &c.Eval.LfFQ }},
-	{Flag: "lff-ema", Group: GroupEval, Help: "lff: the decay of the per-sample loss averages that weight the debiased model (0 = the paper's 0.7)", Result: true,
+	{Flag: "lff-ema", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.LfFEMA", ""), Result: true,
 		Field: func(c *Config) any { return &c.Eval.LfFEMA }},
-	{Flag: "mask-keep", Group: GroupEval, Help: "sparseirm(-rex) / mrm: the fraction of the weights kept (0 = the recipe's: sparseirm 0.95; mrm: its sparsity penalty decides)", Result: true,
+	{Flag: "mask-keep", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskKeep", "; 0 = the recipe's"), Result: true,
 		Field: func(c *Config) any { return &c.Eval.MaskKeep }},
-	{Flag: "mask-lr", Group: GroupEval, Help: "sparseirm(-rex) / mrm: Adam learning rate of the mask scores (6e-3) or logits (0.1); bayesirm: of the classifier posteriors (0.01); 0 = the recipe's", Result: true,
+	{Flag: "mask-lr", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskLR", "; 0 = the recipe's"), Result: true,
 		Field: func(c *Config) any { return &c.Eval.MaskLR }},
 	{Flag: "eval-optimizer", Group: GroupEval, Help: "optimizer of the final weighted ERM and the baselines: sgd or adam", Result: true,
 		Field: func(c *Config) any { return &c.Eval.Optimizer }},
@@ -207,6 +210,24 @@ var SettingsTable = []Setting{
 
 	// Run.
 	{Flag: "checkpoint-every", Help: "outer iterations between checkpoints", Field: func(c *Config) any { return &c.CheckpointEvery }},
+}
+
+// dataHelp writes a dataset option's help from the datasets' registry
+// (loaders.OptionHelp), between before and after.
+func dataHelp(before, option, after string) func() string {
+	return func() string { return before + loaders.OptionHelp(option) + after }
+}
+
+// columnHelp writes the help of a column of a features table, naming
+// the datasets that read the columns (loaders.Reading).
+func columnHelp(text string) func() string {
+	return func() string { return strings.Join(loaders.Reading("Columns"), ", ") + ": " + text }
+}
+
+// methodHelp writes the help of a setting only some methods read from
+// the methods' registry (baselines.FieldHelp), followed by after.
+func methodHelp(field, after string) func() string {
+	return func() string { return baselines.FieldHelp(field) + after }
 }
 
 // LookupSetting returns the row of flag.
