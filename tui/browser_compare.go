@@ -48,6 +48,46 @@ type comparison struct {
 	// out), searches: some are searches; seeds: the runs are the seeds of
 	// one configuration.
 	baselines, searches, seeds bool
+	// groups, in a comparison of groups (the browser's grouped list), are
+	// the groups compared, each a band over its runs; by names the
+	// settings they were grouped by.
+	groups []compareGroup
+	by     []string
+}
+
+// compareGroup is one group of runs in a comparison of groups.
+type compareGroup struct {
+	name    string // the grouping settings' values
+	members []int  // its runs: indices into the comparison's ids
+	result  string // its figures over its runs, and what it pools over
+}
+
+// groupSel is a group chosen for a comparison: its name, its runs and
+// the line of its figures.
+type groupSel struct {
+	name, result string
+	ids          []string
+}
+
+// readGroupComparison reads the runs of groups, grouped by the settings
+// by, for their comparison.
+func readGroupComparison(runsDir string, by []string, groups []groupSel) *comparison {
+	var ids []string
+	for _, g := range groups {
+		ids = append(ids, g.ids...)
+	}
+	c := readComparison(runsDir, ids)
+	c.by, c.seeds = by, false
+	at := 0
+	for _, g := range groups {
+		cg := compareGroup{name: g.name, result: g.result}
+		for range g.ids {
+			cg.members = append(cg.members, at)
+			at++
+		}
+		c.groups = append(c.groups, cg)
+	}
+	return c
 }
 
 // readComparison reads runs ids of runsDir for their comparison.
@@ -93,16 +133,23 @@ func readComparison(runsDir string, ids []string) *comparison {
 // compareView is the comparison of runs, a component: their search's
 // curves overlaid in the chart component (for the seeds of one
 // configuration, also their mean and a band of one sample standard
-// deviation; without colour each line drawn with characters of its
-// own), or, for baselines, their training curves; their results and the
-// settings that differ. It is laid out at its size when drawn, and
-// scrolls.
+// deviation; in a comparison of groups, one line per group, its runs'
+// mean, in a band of their sd or their least and greatest value; without
+// colour each line drawn with characters of its own), or, for
+// baselines, their training curves in the same component; their results
+// and the settings that differ. It is laid out at its size when drawn,
+// and scrolls.
 type compareView struct {
 	c      *comparison
 	charts chartView
+	band   bandKind // what the bands span (the sample sd by default)
 	scroll int
 	w, h   int
 }
+
+// bandMsg switches a comparison's bands between the sample sd and the
+// least and greatest value.
+type bandMsg struct{}
 
 func newCompareView(c *comparison, mono bool) *compareView {
 	v := &compareView{c: c, charts: newChartView(), w: 80, h: 24}
@@ -113,9 +160,15 @@ func newCompareView(c *comparison, mono bool) *compareView {
 
 // setCharts gives the chart component the runs' search curves, on the
 // points 1 to the longest run's count (a shorter run has no value past
-// its end), with the iterations where any run's rates changed.
+// its end), with the iterations where any run's rates changed; without
+// a search among them, their trainings' validation checks, on the union
+// of the checks' steps.
 func (v *compareView) setCharts() {
 	c := v.c
+	if !slices.ContainsFunc(c.series, func(s []*core.Snapshot) bool { return len(s) > 0 }) {
+		v.setTrainingCharts()
+		return
+	}
 	longest := 0
 	for _, s := range c.series {
 		longest = max(longest, len(s))
@@ -123,16 +176,6 @@ func (v *compareView) setCharts() {
 	xs := make([]int, longest)
 	for i := range xs {
 		xs[i] = i + 1
-	}
-	pad := func(d []float64) []float64 {
-		out := make([]float64, longest)
-		for i := range out {
-			out[i] = math.NaN()
-			if i < len(d) {
-				out[i] = d[i]
-			}
-		}
-		return out
 	}
 	var marks []int
 	for i, s := range c.series {
@@ -161,26 +204,87 @@ func (v *compareView) setCharts() {
 		f     func(*core.Snapshot) float64
 		risk  bool
 	}{{"val worst-group accuracy", func(s *core.Snapshot) float64 { return s.ValWorst }, false}, {"outer risk", func(s *core.Snapshot) float64 { return s.OuterRisk }, true}} {
-		var raw, times [][]float64
-		p := chartPlot{title: f.title, risk: f.risk}
-		for i := range c.ids {
-			if len(c.series[i]) > 0 {
-				d := column(c.series[i], f.f)
-				ts := column(c.series[i], func(s *core.Snapshot) float64 { return s.Elapsed })
-				raw, times = append(raw, d), append(times, ts)
-				p.lines = append(p.lines, chartLine{name: c.names[i], values: pad(d), times: pad(ts)})
+		values, times := make([][]float64, len(c.ids)), make([][]float64, len(c.ids))
+		for i, s := range c.series {
+			if len(s) > 0 {
+				values[i] = pad(column(s, f.f), longest)
+				times[i] = pad(column(s, func(s *core.Snapshot) float64 { return s.Elapsed }), longest)
 			}
 		}
-		if c.seeds && len(raw) > 1 {
-			mean, lo, hi := band(raw)
-			ts, _, _ := band(times) // the band at the runs' mean time
-			ts = pad(ts)
-			p.lines = append(p.lines, chartLine{"mean", pad(mean), ts}, chartLine{"mean-sd", pad(lo), ts}, chartLine{"mean+sd", pad(hi), ts})
-			p.title += fmt.Sprintf(" (%d seeds of one configuration: mean ± sample sd)", len(raw))
-		}
-		plots = append(plots, p)
+		lines, note := v.lines(values, times)
+		plots = append(plots, chartPlot{title: f.title + note, lines: lines, risk: f.risk})
 	}
+	v.charts.unit = ""
 	v.charts.setData(xs, nil, plots, marks)
+}
+
+// setTrainingCharts gives the chart component the runs' validation
+// worst-group accuracy at each validation check of their training (a
+// baseline's, a search's final weighted ERM), on the union of their
+// checks' steps (onSteps).
+func (v *compareView) setTrainingCharts() {
+	steps, values := onSteps(v.c.curves)
+	lines, note := v.lines(values, make([][]float64, len(values)))
+	v.charts.unit = "training step"
+	v.charts.setData(steps, nil, []chartPlot{{title: "val worst-group accuracy over the training (validation checks)" + note, lines: lines}}, nil)
+}
+
+// lines are a chart's lines of one figure, values[i] (nil: none) and
+// times[i] run i's: a line per run, and for the seeds of one
+// configuration also their mean in a band; in a comparison of groups a
+// line per group, its runs' mean, in its band. note is what the title
+// says of the bands.
+func (v *compareView) lines(values, times [][]float64) (lines []chartLine, note string) {
+	c := v.c
+	if len(c.groups) > 0 {
+		for _, g := range c.groups {
+			var vs, ts [][]float64
+			for _, m := range g.members {
+				if values[m] != nil {
+					vs, ts = append(vs, values[m]), append(ts, times[m])
+				}
+			}
+			if len(vs) == 0 {
+				continue
+			}
+			mean, lo, hi := spread(vs, v.band)
+			l := chartLine{name: fmt.Sprintf("%s (%d)", g.name, len(vs)), values: mean, lo: lo, hi: hi}
+			if ts[0] != nil {
+				l.times, _, _ = spread(ts, bandSD) // the band at its runs' mean time
+			}
+			lines = append(lines, l)
+		}
+		return lines, fmt.Sprintf(" (groups by %s: mean of their runs, band %s)", strings.Join(c.by, ", "), v.band)
+	}
+	var vs, ts [][]float64
+	for i, d := range values {
+		if d != nil {
+			lines = append(lines, chartLine{name: c.names[i], values: d, times: times[i]})
+			vs, ts = append(vs, d), append(ts, times[i])
+		}
+	}
+	if c.seeds && len(vs) > 1 {
+		mean, lo, hi := spread(vs, v.band)
+		l := chartLine{name: "mean", values: mean, lo: lo, hi: hi}
+		if ts[0] != nil {
+			l.times, _, _ = spread(ts, bandSD)
+		}
+		lines = append(lines, l)
+		note = fmt.Sprintf(" (%d seeds of one configuration: mean %s)", len(vs), v.band)
+	}
+	return lines, note
+}
+
+// pad returns d as n points, NaN past its end.
+func pad(d []float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = math.NaN()
+		if i < len(d) {
+			out[i] = d[i]
+		}
+	}
+	return out
 }
 
 // SetSize gives the view the screen's size, less the footer.
@@ -191,6 +295,9 @@ func (v *compareView) Update(msg tea.Msg) tea.Cmd {
 	switch m := msg.(type) {
 	case scrollMsg:
 		v.scroll = max(0, v.scroll+int(m))
+	case bandMsg:
+		v.band = (v.band + 1) % 2
+		v.setCharts()
 	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg, wallMsg:
 		return v.charts.Update(m)
 	}
@@ -218,6 +325,26 @@ func (v *compareView) content() string {
 		}
 		return strings.Join(lines, "\n")
 	}
+	var text []string
+	if len(c.groups) > 0 {
+		text = v.groupText(wrap)
+	} else {
+		text = v.runText(wrap)
+	}
+	below := strings.Join(text, "\n")
+	top := 0 // the status and cursor lines
+	if head := v.charts.head(w); len(head) > 0 {
+		top = lipgloss.Height(strings.Join(head, "\n"))
+	}
+	per := (v.h - top - lipgloss.Height(below)) / max(1, len(v.charts.plots))
+	charts := v.charts.render(w, max(8, per))
+	return strings.Join(append(charts, below), "\n")
+}
+
+// runText is the text under a comparison of runs' charts: each run's
+// result and the settings that differ; wrap wraps a line at the width.
+func (v *compareView) runText(wrap func(string) string) []string {
+	c := v.c
 	text := []string{"results"}
 	for i, id := range c.ids {
 		name := id
@@ -253,20 +380,22 @@ func (v *compareView) content() string {
 	if c.baselines && c.searches {
 		text = append(text, styles.Dim.Render("  (the search's settings are left out: a baseline runs no search)"))
 	}
-	below := strings.Join(text, "\n")
-	var charts []string
-	if !slices.ContainsFunc(c.series, func(s []*core.Snapshot) bool { return len(s) > 0 }) {
-		// No search among them (baselines): their training curves instead
-		// of the search's charts, which would wait for an iteration.
-		charts = []string{trainingChart(c.names, c.curves, c.seeds, v.charts.chars, w, max(8, v.h-lipgloss.Height(below)))}
-	} else {
-		top := 0 // the status and cursor lines
-		if head := v.charts.head(w); len(head) > 0 {
-			top = lipgloss.Height(strings.Join(head, "\n"))
+	return text
+}
+
+// groupText is the text under a comparison of groups' charts: each
+// group's figures, what it pools over and its runs.
+func (v *compareView) groupText(wrap func(string) string) []string {
+	c := v.c
+	text := []string{"groups by " + strings.Join(c.by, ", ")}
+	for _, g := range c.groups {
+		names := make([]string, len(g.members))
+		for i, m := range g.members {
+			names[i] = c.names[m]
 		}
-		charts = v.charts.render(w, max(8, (v.h-top-lipgloss.Height(below))/2))
+		text = append(text, wrap("  "+g.name+": "+g.result), wrap(styles.Dim.Render("    runs: "+strings.Join(names, ", "))))
 	}
-	return strings.Join(append(charts, below), "\n")
+	return text
 }
 
 // compare renders the whole comparison of runs ids at width x height
@@ -288,35 +417,6 @@ var searchFlags = func() map[string]bool {
 	}
 	return m
 }()
-
-// trainingChart draws the runs' validation worst-group accuracy at each
-// validation check of their training (a baseline's, a search's final
-// weighted ERM) against the step, on the union of their checks' steps (a
-// run between two of its checks holds the earlier's value, and has no
-// point before its first or after its last); for the seeds of one
-// configuration also their mean and band.
-func trainingChart(ids []string, curves [][]train.CheckPoint, seeds, mono bool, w, h int) string {
-	title := "val worst-group accuracy over the training (validation checks)"
-	steps, values := onSteps(curves)
-	var data [][]float64
-	var names []string
-	for i, v := range values {
-		if v != nil {
-			data, names = append(data, v), append(names, ids[i])
-		}
-	}
-	if len(data) == 0 || len(steps) < 2 {
-		return title + "\n" + styles.Dim.Render("no training curve yet: none of these runs has finished")
-	}
-	if seeds && len(data) > 1 {
-		mean, lo, hi := band(data)
-		data, names = append(data, mean, lo, hi), append(names, "mean", "mean-sd", "mean+sd")
-		title += fmt.Sprintf(" (%d seeds of one configuration: mean ± sample sd)", len(data)-3)
-	}
-	last := len(steps) - 1
-	step := func(v float64) string { return strconv.Itoa(steps[min(last, max(0, int(math.Round(v))))]) }
-	return plotLines(title, names, data, w, h, 0, float64(last), wholeTicks(last), step, "training step →", monoChars(mono, len(data))...)
-}
 
 // onSteps puts curves on the union of their checks' steps: each curve's
 // validation worst-group accuracy at every step of it, its earlier
@@ -348,26 +448,4 @@ func onSteps(curves [][]train.CheckPoint) (steps []int, values [][]float64) {
 		values[i] = v
 	}
 	return steps, values
-}
-
-// band returns, per index over the shortest series, the mean of the
-// series and the mean minus and plus their sample standard deviation.
-func band(data [][]float64) (mean, lo, hi []float64) {
-	m := len(data[0])
-	for _, d := range data {
-		m = min(m, len(d))
-	}
-	for t := 0; t < m; t++ {
-		var s, ss float64
-		for _, d := range data {
-			s += d[t]
-		}
-		mu := s / float64(len(data))
-		for _, d := range data {
-			ss += (d[t] - mu) * (d[t] - mu)
-		}
-		sd := math.Sqrt(ss / float64(len(data)-1))
-		mean, lo, hi = append(mean, mu), append(lo, mu-sd), append(hi, mu+sd)
-	}
-	return mean, lo, hi
 }

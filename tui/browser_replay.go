@@ -2,14 +2,11 @@ package tui
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/guptarohit/asciigraph"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/report"
@@ -99,18 +96,16 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, pending string, w, h int)
 }
 
 // curveChart draws a training's validation checks (at least two): the
-// validation and test worst-group accuracy against the step.
+// validation and test worst-group accuracy against the step, in the
+// chart component. The test line is dotted, as in maple plot's figure,
+// so that the two stay apart without colour (NO_COLOR).
 func curveChart(title string, curve []train.CheckPoint, w, h int) string {
-	val, test := make([]float64, len(curve)), make([]float64, len(curve))
+	steps, val, test := make([]int, len(curve)), make([]float64, len(curve)), make([]float64, len(curve))
 	for i, c := range curve {
-		val[i], test[i] = c.ValWorst, c.TestWorst
+		steps[i], val[i], test[i] = c.Step, c.ValWorst, c.TestWorst
 	}
-	// The x axis is the checks', ticks on whole checks labelled with
-	// their steps (the last check may follow the one before it closer).
-	n := len(curve) - 1
-	step := func(v float64) string { return strconv.Itoa(curve[min(n, max(0, int(math.Round(v))))].Step) }
-	// The test line is dotted, as in maple plot's figure, so that the
-	// two stay apart without colour (NO_COLOR).
-	return plotLines(title, []string{"validation (selection)", "test (not used)"}, [][]float64{val, test}, w, h,
-		0, float64(n), wholeTicks(n), step, "training step →", asciigraph.DefaultCharSet, asciigraph.CreateCharSet("·"))
+	c := newChartView()
+	c.unit, c.chars = "training step", true
+	c.setData(steps, nil, []chartPlot{{title: title, lines: []chartLine{{name: "validation (selection)", values: val}, {name: "test (not used)", values: test}}}}, nil)
+	return strings.Join(c.render(w, h), "\n")
 }

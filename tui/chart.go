@@ -9,16 +9,16 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/guptarohit/asciigraph"
 )
 
-// The chart component: charts over outer iterations that share one x
-// axis, one cursor and one zoom window, drawn by the dashboard's charts
-// pane and the browser's comparison. Its state is the cursor (a point
-// whose every series' value is read out), the window of points shown
-// (zoom and pan), the log scale of the risks, the EMA smoothing and the
-// marks of the iterations where the learning rates changed.
+// The chart component: charts over outer iterations (or a training's
+// validation checks) that share one x axis, one cursor and one zoom
+// window, drawn by the dashboard's charts pane, the browser's comparison
+// (of runs, of groups of runs, of baselines), a baseline's page and live
+// view, and the sweep view. Its state is the cursor (a point whose every
+// series' value is read out), the window of points shown (zoom and pan),
+// the log scale of the risks, the EMA smoothing and the marks of the
+// iterations where the learning rates changed.
 
 // Messages to a chart view (the dashboard and the comparison send them
 // from their keys).
@@ -47,139 +47,12 @@ var emaFactors = []float64{0, 0.6, 0.9}
 // minSpan is the fewest points a zoomed window shows.
 const minSpan = 4
 
-// chartLine is one series of a chart: a value per point of the view's
-// x axis (NaN where it has none).
-type chartLine struct {
-	name   string
-	values []float64
-	// times are the seconds of the search at each point (nil: the
-	// view's times).
-	times []float64
-}
-
-// chartPlot is one chart: a title and its lines; risk says the log
-// scale applies to it (when all its values shown are positive).
-type chartPlot struct {
-	title string
-	lines []chartLine
-	risk  bool
-}
-
-// xWindow is the points shown: indices lo to hi-1 of the x axis.
-type xWindow struct{ lo, hi int }
-
-// zoomIn halves the window (to at least minSpan points) about point at,
-// kept inside the n points.
-func (w xWindow) zoomIn(n, at int) xWindow {
-	span := max(min(minSpan, n), (w.hi-w.lo)/2)
-	if span >= w.hi-w.lo {
-		return w
-	}
-	lo := min(max(at-span/2, 0), n-span)
-	return xWindow{lo, lo + span}
-}
-
-// zoomOut doubles the window about its middle, up to all n points.
-func (w xWindow) zoomOut(n int) xWindow {
-	span := min(n, 2*(w.hi-w.lo))
-	lo := min(max((w.lo+w.hi)/2-span/2, 0), n-span)
-	return xWindow{lo, lo + span}
-}
-
-// pan moves the window by a quarter of its width per step (at least one
-// point), kept inside the n points.
-func (w xWindow) pan(n, steps int) xWindow {
-	span := w.hi - w.lo
-	lo := min(max(w.lo+steps*max(1, span/4), 0), n-span)
-	return xWindow{lo, lo + span}
-}
-
-// ema smooths values with an exponential moving average of factor a
-// (s_t = a s_{t-1} + (1-a) v_t, starting at the first value, as
-// TensorBoard's smoothing); NaN points stay NaN and leave the average
-// as it was. a = 0 returns values.
-func ema(values []float64, a float64) []float64 {
-	if a == 0 {
-		return values
-	}
-	out := make([]float64, len(values))
-	s, started := 0.0, false
-	for i, v := range values {
-		switch {
-		case math.IsNaN(v):
-			out[i] = v
-			continue
-		case !started:
-			s, started = v, true
-		default:
-			s = a*s + (1-a)*v
-		}
-		out[i] = s
-	}
-	return out
-}
-
-// logValues returns the base-10 logarithms of values, NaN staying NaN;
-// ok is false when a value is zero or negative (no log scale).
-func logValues(values []float64) (out []float64, ok bool) {
-	out = make([]float64, len(values))
-	for i, v := range values {
-		if v <= 0 {
-			return nil, false
-		}
-		out[i] = math.Log10(v)
-	}
-	return out, true
-}
-
-// pointColumn is the column, within a plot of width cols, of point i of
-// a window of n points (asciigraph stretches the points over the width).
-func pointColumn(i, n, cols int) int {
-	if n < 2 {
-		return 0
-	}
-	return int(math.Round(float64(i) * float64(cols-1) / float64(n-1)))
-}
-
-// resample puts the values vs, taken at the increasing times ts, on
-// cols evenly spaced times from t0 to t1: linear between two points, NaN
-// before the first or after the last time, or next to a NaN point.
-func resample(ts, vs []float64, t0, t1 float64, cols int) []float64 {
-	out := make([]float64, cols)
-	j := 0
-	for k := range out {
-		t := t0
-		if cols > 1 {
-			t = t0 + float64(k)*(t1-t0)/float64(cols-1)
-		}
-		out[k] = math.NaN()
-		for j+1 < len(ts) && ts[j+1] <= t {
-			j++
-		}
-		switch {
-		case len(ts) == 0 || t < ts[0] || t > ts[len(ts)-1]:
-		case ts[j] == t || j+1 == len(ts):
-			out[k] = vs[j]
-		default:
-			f := (t - ts[j]) / (ts[j+1] - ts[j])
-			out[k] = vs[j] + f*(vs[j+1]-vs[j])
-		}
-	}
-	return out
-}
-
-// timeTick formats seconds of the search for the x axis: tenths of a
-// second under a minute, else as a duration.
-func timeTick(v float64) string {
-	if v < 60 {
-		return strconv.FormatFloat(v, 'f', 1, 64) + "s"
-	}
-	return fmtDur(v)
-}
-
 // chartView is the chart component.
 type chartView struct {
-	xs    []int     // the iteration of each point
+	// unit names the x axis's points: "" for outer iterations (the
+	// default), else their name ("training step").
+	unit  string
+	xs    []int     // the iteration (or step) of each point
 	times []float64 // the search's seconds at each point (nil: none)
 	plots []chartPlot
 	marks []int // iterations where the learning rates changed (first used)
@@ -199,6 +72,23 @@ type chartView struct {
 }
 
 func newChartView() chartView { return chartView{cursor: -1} }
+
+// unitName is the x axis's name: "outer iteration" unless unit says
+// otherwise.
+func (c *chartView) unitName() string {
+	if c.unit == "" {
+		return "outer iteration"
+	}
+	return c.unit
+}
+
+// waiting is what a chart without a point says.
+func (c *chartView) waiting() string {
+	if c.unit == "" {
+		return "waiting for the first iteration"
+	}
+	return "no " + c.unit + " yet"
+}
 
 // setData gives the view its points: the iterations xs, the charts and
 // the rate-change marks. Points only added at the end keep the cursor
@@ -280,7 +170,11 @@ func (c *chartView) setWindow(w xWindow, n int) {
 func (c *chartView) status() string {
 	var parts []string
 	if w := c.window(); c.zoomed && w.hi > w.lo {
-		parts = append(parts, fmt.Sprintf("zoom: iterations %d–%d of %d–%d", c.xs[w.lo], c.xs[w.hi-1], c.xs[0], c.xs[len(c.xs)-1]))
+		unit := "iterations"
+		if c.unit != "" {
+			unit = c.unit + "s"
+		}
+		parts = append(parts, fmt.Sprintf("zoom: %s %d–%d of %d–%d", unit, c.xs[w.lo], c.xs[w.hi-1], c.xs[0], c.xs[len(c.xs)-1]))
 	}
 	if a := emaFactors[c.ema]; a > 0 {
 		parts = append(parts, fmt.Sprintf("EMA %g (read-out raw)", a))
@@ -305,7 +199,11 @@ func (c *chartView) readout() string {
 		return ""
 	}
 	x := c.xs[c.cursor]
-	r := fmt.Sprintf("%s iteration %d (values in the legends)", styles.Title.Render("cursor"), x)
+	unit := "iteration"
+	if c.unit != "" {
+		unit = c.unit
+	}
+	r := fmt.Sprintf("%s %s %d (values in the legends)", styles.Title.Render("cursor"), unit, x)
 	if slices.Contains(c.marks, x) {
 		r += " · learning rates changed here"
 	}
@@ -313,12 +211,16 @@ func (c *chartView) readout() string {
 }
 
 // legend is a line's legend entry: its name and, with a cursor, its
-// value there.
+// value there (and its band's bounds, in brackets).
 func (c *chartView) legend(l chartLine) string {
 	if c.cursor < 0 {
 		return l.name
 	}
-	return strings.TrimSpace(l.name + " " + readValue(l.values, c.cursor))
+	v := readValue(l.values, c.cursor)
+	if l.lo != nil && l.hi != nil && v != "–" {
+		v += " [" + readValue(l.lo, c.cursor) + "–" + readValue(l.hi, c.cursor) + "]"
+	}
+	return strings.TrimSpace(l.name + " " + v)
 }
 
 // readValue formats point i of values ("–" where there is none).
@@ -349,182 +251,11 @@ func (c *chartView) render(w, h int) []string {
 	for _, p := range c.plots {
 		if c.panels && len(p.lines) > 1 {
 			for _, l := range p.lines {
-				out = append(out, c.plot(chartPlot{title: p.title + ": " + l.name, lines: []chartLine{{values: l.values}}, risk: p.risk}, w, max(6, h/len(p.lines)+2)))
+				out = append(out, c.plot(chartPlot{title: p.title + ": " + l.name, lines: []chartLine{{values: l.values, times: l.times, lo: l.lo, hi: l.hi}}, risk: p.risk}, w, max(6, h/len(p.lines)+2)))
 			}
 			continue
 		}
 		out = append(out, c.plot(p, w, h))
 	}
 	return out
-}
-
-// plot draws one chart of the window, smoothed and scaled as asked,
-// with the cursor and the rate-change marks.
-func (c *chartView) plot(p chartPlot, w, h int) string {
-	win := c.window()
-	n := win.hi - win.lo
-	if n <= 0 || len(p.lines) == 0 {
-		return p.title + "\n" + styles.Dim.Render("waiting for the first iteration")
-	}
-	title := p.title
-	names := make([]string, len(p.lines))
-	data := make([][]float64, len(p.lines))
-	logged := c.log && p.risk
-	for i, l := range p.lines {
-		names[i] = c.legend(l)
-		v := make([]float64, n)
-		for j := range v {
-			v[j] = math.NaN()
-			if k := win.lo + j; k < len(l.values) {
-				v[j] = l.values[k]
-			}
-		}
-		if logged {
-			_, logged = logValues(v) // the raw values are all positive
-		}
-		data[i] = ema(v, emaFactors[c.ema])
-	}
-	if c.log && p.risk {
-		if logged {
-			for i, v := range data {
-				data[i], _ = logValues(v) // an average of positive values is positive
-			}
-			title += " (log scale)"
-		} else {
-			title += " (linear: a value is not positive)"
-		}
-	}
-	if len(p.lines) == 1 && p.lines[0].name == "" { // a panel: its value in its title
-		title, names = strings.TrimSpace(title+" "+names[0]), nil
-	}
-	var chars []asciigraph.CharSet
-	if c.chars {
-		chars = monoChars(true, len(data))
-	}
-	cols := plotWidth(w)
-	x0, x1 := float64(c.xs[win.lo]), float64(c.xs[win.hi-1])
-	if n == 1 {
-		x1 = x0 + 1
-	}
-	ticks := wholeTicks(int(x1 - x0))
-	label := func(v float64) string { return strconv.Itoa(int(math.Round(v))) }
-	caption := "outer iteration →"
-	column := func(j int) int { return pointColumn(j-win.lo, n, cols) }
-	if t0, t1, ok := c.timeSpan(p, win); c.wall && ok {
-		// Wall time: each line put on evenly spaced times.
-		for i, l := range p.lines {
-			data[i] = resample(c.lineTimes(l)[win.lo:win.hi], data[i], t0, t1, cols)
-		}
-		x0, x1, ticks, label, caption = t0, t1, 5, timeTick, "wall time (the search's, pauses left out) →"
-		column = func(j int) int {
-			for _, l := range p.lines {
-				if ts := c.lineTimes(l); j < len(ts) && !math.IsNaN(ts[j]) {
-					return int(math.Round((ts[j] - t0) / (t1 - t0) * float64(cols-1)))
-				}
-			}
-			return -1
-		}
-	} else if c.wall {
-		caption = "outer iteration → (no wall time recorded)"
-	}
-	var yfmt func(float64) string // yFormat's
-	if logged {
-		yfmt = func(v float64) string { return strconv.FormatFloat(math.Pow(10, v), 'g', 3, 64) }
-	}
-	g := plotWith(title, names, data, w, h, x0, x1, ticks, label, caption, yfmt, chars...)
-	return c.overlay(g, win, column)
-}
-
-// lineTimes are a line's times: its own, else the view's, padded with
-// NaN to the view's points.
-func (c *chartView) lineTimes(l chartLine) []float64 {
-	ts := l.times
-	if ts == nil {
-		ts = c.times
-	}
-	out := make([]float64, len(c.xs))
-	for i := range out {
-		out[i] = math.NaN()
-		if i < len(ts) {
-			out[i] = ts[i]
-		}
-	}
-	return out
-}
-
-// timeSpan is the first and last time of a chart's lines in the window;
-// ok is false without two distinct times.
-func (c *chartView) timeSpan(p chartPlot, win xWindow) (t0, t1 float64, ok bool) {
-	t0, t1 = math.Inf(1), math.Inf(-1)
-	for _, l := range p.lines {
-		for _, t := range c.lineTimes(l)[win.lo:win.hi] {
-			if !math.IsNaN(t) {
-				t0, t1 = min(t0, t), max(t1, t)
-			}
-		}
-	}
-	return t0, t1, t1 > t0
-}
-
-// overlay draws the cursor (a dotted vertical line, ▲ on the x axis) and
-// the rate-change marks (◆ on the x axis) onto a plotted chart.
-func (c *chartView) overlay(g string, win xWindow, column func(j int) int) string {
-	lines := strings.Split(g, "\n")
-	axis := -1
-	for i, l := range lines {
-		if strings.Contains(ansi.Strip(l), "└") {
-			axis = i
-			break
-		}
-	}
-	if axis < 0 {
-		return g
-	}
-	plain := ansi.Strip(lines[axis])
-	pad := ansi.StringWidth(plain[:strings.Index(plain, "└")]) + 1
-	put := func(i int, col int, mark string) {
-		l := lines[i]
-		if col < pad || col >= ansi.StringWidth(l) {
-			return
-		}
-		lines[i] = ansi.Cut(l, 0, col) + mark + ansi.Cut(l, col+1, ansi.StringWidth(l))
-	}
-	for j := win.lo; j < win.hi; j++ {
-		if slices.Contains(c.marks, c.xs[j]) {
-			put(axis, pad+column(j), styles.Warn.Render("◆"))
-		}
-	}
-	if c.cursor >= win.lo && c.cursor < win.hi && column(c.cursor) >= 0 {
-		col := pad + column(c.cursor)
-		for i := axis - 1; i >= 0; i-- {
-			p := ansi.Strip(lines[i])
-			if !strings.ContainsAny(p, "┤┼") {
-				break // above the plot: the title and legend
-			}
-			if col < ansi.StringWidth(p) && ansi.Cut(p, col, col+1) == " " {
-				put(i, col, styles.Dim.Render("┊"))
-			} else if col >= ansi.StringWidth(p) {
-				lines[i] = lines[i] + strings.Repeat(" ", col-ansi.StringWidth(p)) + styles.Dim.Render("┊")
-			}
-		}
-		put(axis, col, styles.Title.Render("▲"))
-	}
-	return strings.Join(lines, "\n")
-}
-
-// rateMarks are the iterations of snapshots whose learning rates differ
-// from the previous snapshot's, with those where a recorded rate change
-// is first used (a set_lr event at iteration i applies from i+1).
-func rateMarks(iters []int, changed []bool, eventIters []int) []int {
-	var out []int
-	for i, ch := range changed {
-		if ch {
-			out = append(out, iters[i])
-		}
-	}
-	for _, it := range eventIters {
-		out = append(out, it+1)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }

@@ -244,3 +244,19 @@ func TestWallTime(t *testing.T) {
 		t.Errorf("t did not bring the iterations back:\n%s", out)
 	}
 }
+
+// chart draws series (one point per outer iteration from first) as one
+// plot of the chart component, h lines high and w wide.
+func chart(first int, title string, names []string, series [][]float64, w, h int) string {
+	c := newChartView()
+	xs := make([]int, len(series[0]))
+	for i := range xs {
+		xs[i] = first + i
+	}
+	p := chartPlot{title: title}
+	for i, s := range series {
+		p.lines = append(p.lines, chartLine{name: names[i], values: s})
+	}
+	c.setData(xs, nil, []chartPlot{p}, nil)
+	return strings.Join(c.render(w, h), "\n")
+}

@@ -1,0 +1,222 @@
+package tui
+
+import (
+	"math"
+	"slices"
+	"strconv"
+)
+
+// The chart component's data: its lines and plots, the window of points
+// shown, and what is computed on the values before they are drawn
+// (smoothing, log scale, wall-time resampling, bands, rate marks).
+
+// chartLine is one series of a chart: a value per point of the view's
+// x axis (NaN where it has none).
+type chartLine struct {
+	name   string
+	values []float64
+	// times are the seconds of the search at each point (nil: the
+	// view's times).
+	times []float64
+	// lo and hi bound a band about the line (a group's mean ± sd, or its
+	// least and greatest value), drawn dotted in the line's colour and
+	// read out beside its value; nil: no band.
+	lo, hi []float64
+}
+
+// chartPlot is one chart: a title and its lines; risk says the log
+// scale applies to it (when all its values shown are positive).
+type chartPlot struct {
+	title string
+	lines []chartLine
+	risk  bool
+}
+
+// xWindow is the points shown: indices lo to hi-1 of the x axis.
+type xWindow struct{ lo, hi int }
+
+// zoomIn halves the window (to at least minSpan points) about point at,
+// kept inside the n points.
+func (w xWindow) zoomIn(n, at int) xWindow {
+	span := max(min(minSpan, n), (w.hi-w.lo)/2)
+	if span >= w.hi-w.lo {
+		return w
+	}
+	lo := min(max(at-span/2, 0), n-span)
+	return xWindow{lo, lo + span}
+}
+
+// zoomOut doubles the window about its middle, up to all n points.
+func (w xWindow) zoomOut(n int) xWindow {
+	span := min(n, 2*(w.hi-w.lo))
+	lo := min(max((w.lo+w.hi)/2-span/2, 0), n-span)
+	return xWindow{lo, lo + span}
+}
+
+// pan moves the window by a quarter of its width per step (at least one
+// point), kept inside the n points.
+func (w xWindow) pan(n, steps int) xWindow {
+	span := w.hi - w.lo
+	lo := min(max(w.lo+steps*max(1, span/4), 0), n-span)
+	return xWindow{lo, lo + span}
+}
+
+// ema smooths values with an exponential moving average of factor a
+// (s_t = a s_{t-1} + (1-a) v_t, starting at the first value, as
+// TensorBoard's smoothing); NaN points stay NaN and leave the average
+// as it was. a = 0 returns values.
+func ema(values []float64, a float64) []float64 {
+	if a == 0 {
+		return values
+	}
+	out := make([]float64, len(values))
+	s, started := 0.0, false
+	for i, v := range values {
+		switch {
+		case math.IsNaN(v):
+			out[i] = v
+			continue
+		case !started:
+			s, started = v, true
+		default:
+			s = a*s + (1-a)*v
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// logValues returns the base-10 logarithms of values, NaN staying NaN;
+// ok is false when a value is zero or negative (no log scale).
+func logValues(values []float64) (out []float64, ok bool) {
+	out = make([]float64, len(values))
+	for i, v := range values {
+		if v <= 0 {
+			return nil, false
+		}
+		out[i] = math.Log10(v)
+	}
+	return out, true
+}
+
+// pointColumn is the column, within a plot of width cols, of point i of
+// a window of n points (asciigraph stretches the points over the width).
+func pointColumn(i, n, cols int) int {
+	if n < 2 {
+		return 0
+	}
+	return int(math.Round(float64(i) * float64(cols-1) / float64(n-1)))
+}
+
+// resample puts the values vs, taken at the increasing times ts, on
+// cols evenly spaced times from t0 to t1: linear between two points, NaN
+// before the first or after the last time, or next to a NaN point.
+func resample(ts, vs []float64, t0, t1 float64, cols int) []float64 {
+	out := make([]float64, cols)
+	j := 0
+	for k := range out {
+		t := t0
+		if cols > 1 {
+			t = t0 + float64(k)*(t1-t0)/float64(cols-1)
+		}
+		out[k] = math.NaN()
+		for j+1 < len(ts) && ts[j+1] <= t {
+			j++
+		}
+		switch {
+		case len(ts) == 0 || t < ts[0] || t > ts[len(ts)-1]:
+		case ts[j] == t || j+1 == len(ts):
+			out[k] = vs[j]
+		default:
+			f := (t - ts[j]) / (ts[j+1] - ts[j])
+			out[k] = vs[j] + f*(vs[j+1]-vs[j])
+		}
+	}
+	return out
+}
+
+// timeTick formats seconds of the search for the x axis: tenths of a
+// second under a minute, else as a duration.
+func timeTick(v float64) string {
+	if v < 60 {
+		return strconv.FormatFloat(v, 'f', 1, 64) + "s"
+	}
+	return fmtDur(v)
+}
+
+// rateMarks are the iterations of snapshots whose learning rates differ
+// from the previous snapshot's, with those where a recorded rate change
+// is first used (a set_lr event at iteration i applies from i+1).
+func rateMarks(iters []int, changed []bool, eventIters []int) []int {
+	var out []int
+	for i, ch := range changed {
+		if ch {
+			out = append(out, iters[i])
+		}
+	}
+	for _, it := range eventIters {
+		out = append(out, it+1)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// bandKind is what a group's band spans.
+type bandKind int
+
+const (
+	bandSD     bandKind = iota // the mean ± one sample standard deviation (the default)
+	bandMinMax                 // the least and greatest value
+)
+
+// String names the band in titles and the status line.
+func (k bandKind) String() string {
+	if k == bandMinMax {
+		return "min–max"
+	}
+	return "± sample sd"
+}
+
+// spread returns, at each point, the mean of the series that have a
+// value there and the band's bounds: the mean ± their sample standard
+// deviation, or their least and greatest value. A point where one series
+// has a value has a band of that value; where none has, NaN. The result
+// is as long as the longest series.
+func spread(data [][]float64, kind bandKind) (mean, lo, hi []float64) {
+	n := 0
+	for _, d := range data {
+		n = max(n, len(d))
+	}
+	mean, lo, hi = make([]float64, n), make([]float64, n), make([]float64, n)
+	for t := range n {
+		var vs []float64
+		for _, d := range data {
+			if t < len(d) && !math.IsNaN(d[t]) {
+				vs = append(vs, d[t])
+			}
+		}
+		if len(vs) == 0 {
+			mean[t], lo[t], hi[t] = math.NaN(), math.NaN(), math.NaN()
+			continue
+		}
+		var s float64
+		for _, v := range vs {
+			s += v
+		}
+		mu := s / float64(len(vs))
+		mean[t], lo[t], hi[t] = mu, mu, mu
+		switch {
+		case len(vs) < 2:
+		case kind == bandMinMax:
+			lo[t], hi[t] = slices.Min(vs), slices.Max(vs)
+		default:
+			var ss float64
+			for _, v := range vs {
+				ss += (v - mu) * (v - mu)
+			}
+			sd := math.Sqrt(ss / float64(len(vs)-1))
+			lo[t], hi[t] = mu-sd, mu+sd
+		}
+	}
+	return mean, lo, hi
+}
