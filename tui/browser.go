@@ -45,6 +45,7 @@ const (
 	modeCompare
 	modeNew
 	modeHelp
+	modeGroup // the group-by picker
 )
 
 // Messages of the browser's disk reads, each done in a tea.Cmd.
@@ -81,6 +82,7 @@ type (
 type Browser struct {
 	runList *runList
 	form    *runForm
+	picker  *groupPicker // the group-by picker (modeGroup)
 	replay  *Dashboard
 	page    textPage
 	compare *compareView // the comparison on the screen (modeCompare), nil on a text page
@@ -164,10 +166,11 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			b.note = m.err.Error()
 			return b, nil
 		}
-		b.runList.Update(m)
+		cmd := b.runList.Update(m)
 		if i := slices.IndexFunc(m.list, func(in runs.Info) bool { return in.ID == b.page.following }); i >= 0 && b.mode == modeCompare {
-			return b, b.openRun(m.list[i], true)
+			return b, tea.Batch(cmd, b.openRun(m.list[i], true))
 		}
+		return b, cmd
 	case openedMsg:
 		if m.again && (b.mode != modeCompare || b.page.following != m.id) {
 			return b, nil // the page was left before the reread came
@@ -192,6 +195,24 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			_, cmd := b.replay.Update(m)
 			return b, cmd
 		}
+	case configsMsg:
+		cmd := b.runList.Update(m)
+		if b.mode == modeGroup { // the picker's counts with the settings read
+			cur := b.picker.cursor
+			b.picker = newGroupPicker(b.picker.checked, b.listedConfigs())
+			b.picker.cursor = cur
+		}
+		return b, cmd
+	case groupByMsg:
+		b.mode = modeList
+		if m.cancelled {
+			return b, nil
+		}
+		l := b.runList
+		l.groupBy, l.groupSel = m.keys, map[string]bool{}
+		l.tbl.SetCursor(0)
+		l.refresh()
+		return b, l.missingConfigs()
 	case comparedMsg:
 		b.page, b.mode, b.replay = textPage{}, modeCompare, nil
 		b.compare = newCompareView(m.c, b.mono)
@@ -238,6 +259,8 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, nil
 	case modeNew:
 		return b, b.form.Update(k)
+	case modeGroup:
+		return b, b.picker.Update(k)
 	}
 	switch {
 	case b.runList.editing:
@@ -256,7 +279,7 @@ func (b *Browser) compareKey(k tea.KeyPressMsg) tea.Cmd {
 		k   key.Binding
 		msg tea.Msg
 	}{{ck.Back, cursorMsg(-1)}, {ck.Forward, cursorMsg(1)}, {ck.Zoom, zoomMsg(1)}, {ck.ZoomOut, zoomMsg(-1)},
-		{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}}, {ck.Wall, wallMsg{}},
+		{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}}, {ck.Wall, wallMsg{}}, {ck.Band, bandMsg{}},
 		{ck.Up, scrollMsg(-1)}, {ck.Down, scrollMsg(1)}, {ck.PageUp, scrollMsg(-page)}, {ck.PageDown, scrollMsg(page)}} {
 		if key.Matches(k, c.k) {
 			return b.compare.Update(c.msg)
@@ -293,6 +316,18 @@ func (b *Browser) listKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, tea.Quit
 	case key.Matches(k, b.keys.Help):
 		b.mode = modeHelp
+	case key.Matches(k, b.keys.Group):
+		b.picker = newGroupPicker(b.runList.groupBy, b.listedConfigs())
+		b.picker.SetSize(b.width, b.height-1)
+		b.mode, b.note = modeGroup, ""
+		return b, b.runList.missingConfigs()
+	case b.runList.grouped() && key.Matches(k, b.keys.Open):
+		return b, b.openGroup()
+	case b.runList.grouped() && key.Matches(k, b.keys.Compare):
+		return b, b.openGroupCompare()
+	case b.runList.grouped() && (key.Matches(k, b.keys.Attach) || key.Matches(k, b.keys.Resume) || key.Matches(k, b.keys.Stop) ||
+		key.Matches(k, b.keys.Sweep) || key.Matches(k, b.keys.New)):
+		b.note = k.String() + " acts on a run, and each row is a group: g, then enter with nothing checked, lists the runs again"
 	case key.Matches(k, b.keys.Open):
 		if ok {
 			return b, b.openRun(in, false)
@@ -381,11 +416,15 @@ func (b *Browser) Render() string {
 			"enter replays a run's charts, events and result; space selects runs for c (compare two or more). "+
 				"a attaches to a live search, r resumes an interrupted, stopped or failed run, n starts a new "+
 				"run from a form holding the selected run's whole config. / filters; s < > S sort. "+
+				"g groups the listed runs by settings (as maple table --group-by): a row per group with its runs' mean ± sd; space selects groups, c compares them (a band per group), enter compares a group's runs. "+
 				"In a comparison ←/→ move a cursor (every run's value in the legends), z/Z zoom, [ ] pan, "+
-				"y puts the outer risk on a log scale, m smooths (EMA), t puts wall time on x, PgDn/PgUp scroll; esc goes back."))
+				"y puts the outer risk on a log scale, m smooths (EMA), t puts wall time on x, b switches bands between ± sd and min–max, PgDn/PgUp scroll; esc goes back."))
 		out = sb.String()
 	case modeNew:
 		out = b.form.View()
+	case modeGroup:
+		b.picker.SetSize(w, h-1)
+		out = b.picker.View() + "\n" + b.help.ShortHelpView(b.picker.keymap.ShortHelp())
 	default:
 		out = b.runList.View()
 		foot := b.help.ShortHelpView(b.keys.ShortHelp())

@@ -254,7 +254,7 @@ func (v *compareView) lines(values, times [][]float64) (lines []chartLine, note 
 			}
 			lines = append(lines, l)
 		}
-		return lines, fmt.Sprintf(" (groups by %s: mean of their runs, band %s)", strings.Join(c.by, ", "), v.band)
+		return lines, fmt.Sprintf(" (by %s: mean, band %s)", strings.Join(c.by, ", "), v.band)
 	}
 	var vs, ts [][]float64
 	for i, d := range values {

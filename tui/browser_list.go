@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -33,17 +34,28 @@ type runList struct {
 	selected map[string]bool
 	keys     browserKeys
 	width    int
+	// groupBy are the settings the listed runs are grouped by, a row per
+	// group (nil, the default: a row per run); groups are the rows,
+	// groupSel the selected groups by name. configs holds each run's
+	// settings as read for the grouping (asked: read or being read).
+	groupBy  []string
+	groups   []listGroup
+	groupSel map[string]bool
+	configs  map[string]*runs.Config
+	asked    map[string]bool
 }
 
 func newRunList(dir string, keys browserKeys) *runList {
 	f := textinput.New()
 	f.Prompt = "/"
-	l := &runList{dir: dir, selected: map[string]bool{}, filter: f, keys: keys, width: 80}
+	l := &runList{dir: dir, selected: map[string]bool{}, filter: f, keys: keys, width: 80,
+		groupSel: map[string]bool{}, configs: map[string]*runs.Config{}, asked: map[string]bool{}}
 	cols := make([]table.Column, len(browserCols))
 	for i, c := range browserCols {
 		cols[i] = table.Column{Title: c, Width: len(c)}
 	}
 	l.tbl = table.New(table.WithColumns(cols), table.WithFocused(true), table.WithHeight(10))
+	l.tbl.KeyMap.GotoTop = key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "go to start")) // g groups
 	st := table.DefaultStyles()
 	st.Selected = styles.Selected
 	l.tbl.SetStyles(st)
@@ -75,7 +87,13 @@ func (b *runList) Update(msg tea.Msg) tea.Cmd {
 		if m.err == nil {
 			b.list = m.list
 			b.refresh()
+			if b.grouped() {
+				return b.missingConfigs()
+			}
 		}
+	case configsMsg:
+		maps.Copy(b.configs, m.configs)
+		b.refresh()
 	case tea.KeyPressMsg:
 		if b.editing {
 			return b.filterKey(m)
@@ -103,6 +121,14 @@ func (b *runList) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, b.keys.Reverse):
 		b.desc = !b.desc
 		b.refresh()
+	case key.Matches(k, b.keys.Select) && b.grouped():
+		if g, ok := b.currentGroup(); ok {
+			b.groupSel[g.name] = !b.groupSel[g.name]
+			if !b.groupSel[g.name] {
+				delete(b.groupSel, g.name)
+			}
+			b.refresh()
+		}
 	case key.Matches(k, b.keys.Select):
 		if ok {
 			b.selected[in.ID] = !b.selected[in.ID]
@@ -202,6 +228,10 @@ func (b *runList) refresh() {
 		}
 		return less
 	})
+	if b.grouped() {
+		b.regroup()
+		return
+	}
 	// Narrower terminals drop the start, time and tags columns, then the
 	// sweep column, then the best-validation column (the sort still uses
 	// them).
@@ -236,6 +266,9 @@ func (b *runList) refresh() {
 
 func (b *runList) current() (runs.Info, bool) {
 	c := b.tbl.Cursor()
+	if b.grouped() { // a row is a group
+		return runs.Info{}, false
+	}
 	if c < 0 || c >= len(b.view) {
 		return runs.Info{}, false
 	}
@@ -246,10 +279,17 @@ func (b *runList) current() (runs.Info, bool) {
 // its table.
 func (b *runList) View() string {
 	head := fmt.Sprintf("%s runs in %s  (%d shown of %d, %d selected)", styles.Title.Render("maple"), b.dir, len(b.view), len(b.list), len(b.selected))
+	if b.grouped() {
+		head = fmt.Sprintf("%s runs in %s  (%d shown of %d)\ngrouped by %s: %d groups, %d selected", styles.Title.Render("maple"), b.dir, len(b.view), len(b.list),
+			strings.Join(b.groupBy, ", "), len(b.groups), len(b.selectedGroups()))
+	}
 	if b.editing || b.filter.Value() != "" {
 		head += "  " + b.filter.View()
 	}
 	body := b.tbl.View()
+	if b.grouped() && len(b.groups) == 0 && len(b.view) > 0 {
+		body = "reading the listed runs' settings..."
+	}
 	if len(b.list) == 0 {
 		body = "no runs yet: press n for a new run, or run maple run --dataset synthetic"
 	}

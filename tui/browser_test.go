@@ -87,8 +87,12 @@ func bpress(b *Browser, k tea.KeyPressMsg) tea.Cmd {
 	select {
 	case m := <-got:
 		switch m.(type) {
-		case listMsg, openedMsg, comparedMsg, formMsg:
+		case listMsg, openedMsg, comparedMsg, formMsg, configsMsg:
 			b.Update(m)
+		case groupByMsg: // the picker closed: the settings it asks for
+			if _, next := b.Update(m); next != nil {
+				b.Update(next())
+			}
 		case formDoneMsg: // the form closed: what the browser does next
 			_, next := b.Update(m)
 			return next
@@ -509,7 +513,7 @@ func TestBrowserCursorStaysOnScreen(t *testing.T) {
 		if len(b.runList.view) != 30 {
 			t.Fatalf("%d runs listed, want 30", len(b.runList.view))
 		}
-		keys := []string{"G", "k", "k", "g", "f", "f", "j", "G"}
+		keys := []string{"G", "k", "k", "home", "f", "f", "j", "G"}
 		for range 29 {
 			keys = append(keys, "k")
 		}

@@ -97,7 +97,7 @@ func newConfirmKeys() confirmKeys {
 
 // browserKeys are the runs browser's keys.
 type browserKeys struct {
-	Open, Select, Compare, Attach, Resume, Stop, Sweep, New, Filter, Sort, SortBack, Reverse, Back, Help, Quit key.Binding
+	Open, Select, Compare, Group, Attach, Resume, Stop, Sweep, New, Filter, Sort, SortBack, Reverse, Back, Help, Quit key.Binding
 }
 
 func newBrowserKeys() browserKeys {
@@ -105,6 +105,7 @@ func newBrowserKeys() browserKeys {
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Select:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select")),
 		Compare:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare")),
+		Group:    key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "group by")),
 		Attach:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach")),
 		Resume:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "resume")),
 		Stop:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop")),
@@ -123,23 +124,25 @@ func newBrowserKeys() browserKeys {
 // ShortHelp is the footer line; help and quit come first so that a
 // narrow terminal never cuts them.
 func (k browserKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Quit, k.Open, k.Select, k.Compare, k.Attach, k.Resume, k.Stop, k.New, k.Filter, k.Sort}
+	return []key.Binding{k.Help, k.Quit, k.Open, k.Select, k.Compare, k.Group, k.Attach, k.Resume, k.Stop, k.New, k.Filter, k.Sort}
 }
 
 // FullHelp is the help page, in columns.
 func (k browserKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Open, k.Select, k.Compare}, {k.Attach, k.Resume, k.Stop, k.Sweep, k.New}, {k.Filter, k.Sort, k.SortBack, k.Reverse}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Open, k.Select, k.Compare, k.Group}, {k.Attach, k.Resume, k.Stop, k.Sweep, k.New}, {k.Filter, k.Sort, k.SortBack, k.Reverse}, {k.Back, k.Help, k.Quit}}
 }
 
 // compareKeys are a comparison's: the chart component's, scrolling,
 // and back to the list (the browser's Back).
 type compareKeys struct {
 	chartKeys
+	Band                       key.Binding // the bands' span: ± sd or min–max
 	Up, Down, PageUp, PageDown key.Binding
 }
 
 func newCompareKeys() compareKeys {
 	return compareKeys{chartKeys: newChartKeys(),
+		Band:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "band sd/min-max")),
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
@@ -150,7 +153,7 @@ func newCompareKeys() compareKeys {
 // ShortHelp is the comparison's footer (after the browser's esc).
 func (k compareKeys) ShortHelp() []key.Binding {
 	back := newBrowserKeys().Back
-	return []key.Binding{back, k.PageDown, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall}
+	return []key.Binding{back, k.PageDown, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall, k.Band}
 }
 
 // FullHelp lists the same keys.

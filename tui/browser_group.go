@@ -1,0 +1,395 @@
+package tui
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/table"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/report"
+	"github.com/maple-ood/maple/runs"
+)
+
+// The runs browser grouped by settings: the list's rows become groups of
+// the listed runs (report.Pool, maple table --group-by's grouping), each
+// with its count and the mean ± sd of the listed figures; the settings
+// are chosen in a picker (g), and c compares the selected groups, one
+// band per group.
+
+// Messages of the grouping.
+type (
+	// configsMsg carries the settings of runs read for the grouping, by
+	// run id.
+	configsMsg struct{ configs map[string]*runs.Config }
+	// groupByMsg is the picker's answer: the settings to group by (none:
+	// a row per run), or cancelled.
+	groupByMsg struct {
+		keys      []string
+		cancelled bool
+	}
+)
+
+// listGroup is one row of the grouped list: the grouping settings'
+// values and the listed runs that take them.
+type listGroup struct {
+	name  string // the values, joined
+	runs  []runs.Info
+	group report.Group // its figures: best val worst-group, test worst-group, test acc
+}
+
+// groupFigures are the listed figures a group's row pools, in
+// report.Member's order (the list's VAL WG, TEST WG and TEST).
+func groupFigures(in runs.Info) []float64 {
+	f := func(v float64) float64 {
+		if v < 0 {
+			return math.NaN()
+		}
+		return v
+	}
+	return []float64{f(in.BestVal), f(in.TestWorst), f(in.TestAcc)}
+}
+
+// readConfigs reads the settings of the runs ids of dir, in a tea.Cmd;
+// a run whose run.json cannot be read is left out (it is not grouped).
+func readConfigs(dir string, ids []string) tea.Cmd {
+	if len(ids) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		out := map[string]*runs.Config{}
+		for _, id := range ids {
+			if cfg, err := runs.ReadConfig(runs.Dir(dir, id)); err == nil {
+				out[id] = cfg
+			}
+		}
+		return configsMsg{out}
+	}
+}
+
+// missingConfigs reads the settings of the listed runs not read yet.
+func (b *runList) missingConfigs() tea.Cmd {
+	var ids []string
+	for _, in := range b.list {
+		if _, ok := b.configs[in.ID]; !ok && !b.asked[in.ID] {
+			ids = append(ids, in.ID)
+			b.asked[in.ID] = true
+		}
+	}
+	return readConfigs(b.dir, ids)
+}
+
+// grouped tells whether the list shows groups.
+func (b *runList) grouped() bool { return len(b.groupBy) > 0 }
+
+// regroup pools the runs shown by the grouping settings and fills the
+// table with a row per group; the columns that do not fit the width are
+// left out from the right.
+func (b *runList) regroup() {
+	var members []report.Member
+	var infos []runs.Info
+	for _, in := range b.view {
+		if cfg := b.configs[in.ID]; cfg != nil {
+			members = append(members, report.Member{Config: cfg, Figures: groupFigures(in)})
+			infos = append(infos, in)
+		}
+	}
+	b.groups = b.groups[:0]
+	if pooled, err := report.Pool(b.groupBy, members); err == nil {
+		for _, g := range pooled {
+			lg := listGroup{name: strings.Join(g.Values, " / "), group: g}
+			for _, m := range g.Members {
+				lg.runs = append(lg.runs, infos[m])
+			}
+			b.groups = append(b.groups, lg)
+		}
+	}
+	head := []string{}
+	for _, k := range b.groupBy {
+		head = append(head, strings.ToUpper(k))
+	}
+	head = append(head, "N", "STATUS", "VAL WG", "TEST WG", "TEST", "POOLED OVER")
+	rows := make([]table.Row, len(b.groups))
+	for i, g := range b.groups {
+		name := g.group.Values[0]
+		if b.groupSel[g.name] {
+			name = "*" + name
+		}
+		r := append(table.Row{name}, g.group.Values[1:]...)
+		r = append(r, fmt.Sprint(len(g.runs)), statusCounts(g.runs))
+		for j := range g.group.Figures {
+			r = append(r, pmPct(g.group.Figures[j], g.group.Counts[j]))
+		}
+		rows[i] = append(r, pooledOver(g.group.Varies))
+	}
+	cols := make([]table.Column, 0, len(head))
+	used := 0
+	for j, h := range head {
+		w := len([]rune(h))
+		for _, r := range rows {
+			w = max(w, len([]rune(r[j])))
+		}
+		if j > len(b.groupBy) && used+w+2 > b.width { // the key columns and N always
+			break
+		}
+		used += w + 2
+		cols = append(cols, table.Column{Title: h, Width: w})
+	}
+	for i := range rows {
+		rows[i] = rows[i][:len(cols)]
+	}
+	setTable(&b.tbl, cols, rows)
+}
+
+// currentGroup is the group under the cursor.
+func (b *runList) currentGroup() (listGroup, bool) {
+	c := b.tbl.Cursor()
+	if !b.grouped() || c < 0 || c >= len(b.groups) {
+		return listGroup{}, false
+	}
+	return b.groups[c], true
+}
+
+// selectedGroups are the selected groups still listed, in the list's
+// order.
+func (b *runList) selectedGroups() []listGroup {
+	var out []listGroup
+	for _, g := range b.groups {
+		if b.groupSel[g.name] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// statusCounts says how many of runs are in each status ("2 done, 1
+// running").
+func statusCounts(rs []runs.Info) string {
+	n := map[core.Status]int{}
+	for _, in := range rs {
+		n[in.Status]++
+	}
+	var parts []string
+	for _, st := range slices.Sorted(maps.Keys(n)) {
+		parts = append(parts, fmt.Sprintf("%d %s", n[st], st))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pmPct formats a pooled fraction as a percentage, mean ± sample sd
+// ("-" when no run has the figure).
+func pmPct(m report.MeanSD, count int) string {
+	switch {
+	case count == 0:
+		return "-"
+	case m.Single:
+		return fmt.Sprintf("%.1f%%", 100*m.Mean)
+	}
+	return fmt.Sprintf("%.1f ± %.1f%%", 100*m.Mean, 100*m.SD)
+}
+
+// pooledOver names what a group pools over ("-": nothing).
+func pooledOver(varies []string) string {
+	if len(varies) == 0 {
+		return "-"
+	}
+	return strings.Join(varies, ", ")
+}
+
+// groupResult is a group's line in a comparison: its runs, figures and
+// what it pools over.
+func groupResult(g listGroup) string {
+	f := g.group.Figures
+	c := g.group.Counts
+	return fmt.Sprintf("%d runs (%s) · val worst-group (best of the search) %s · test worst-group %s · test acc %s · pooled over %s",
+		len(g.runs), statusCounts(g.runs), pmPct(f[0], c[0]), pmPct(f[1], c[1]), pmPct(f[2], c[2]), pooledOver(g.group.Varies))
+}
+
+// groupPicker chooses the settings the list is grouped by, a component:
+// every setting maple table --group-by takes, those whose values differ
+// among the listed runs first (with how many values they take); space
+// checks one (in order: the first checked groups first), enter groups
+// by the checked ones (none: a row per run), esc leaves it as it was.
+type groupPicker struct {
+	keys     []string       // the settings, in the order shown
+	distinct map[string]int // how many values each takes among the listed runs
+	checked  []string
+	cursor   int
+	w, h     int
+	keymap   pickerKeys
+}
+
+func newGroupPicker(current []string, listed []*runs.Config) *groupPicker {
+	p := &groupPicker{checked: slices.Clone(current), distinct: map[string]int{}, keymap: newPickerKeys()}
+	all := report.GroupKeys()
+	for _, k := range all {
+		seen := map[string]bool{}
+		for _, cfg := range listed {
+			seen[report.KeyValues(cfg, []string{k})[0]] = true
+		}
+		p.distinct[k] = len(seen)
+	}
+	// Those that differ first, most values last among them; then the
+	// rest, alphabetically.
+	p.keys = slices.Clone(all)
+	slices.SortStableFunc(p.keys, func(a, b string) int {
+		da, db := p.distinct[a] > 1, p.distinct[b] > 1
+		switch {
+		case da && !db:
+			return -1
+		case db && !da:
+			return 1
+		}
+		return 0
+	})
+	return p
+}
+
+// SetSize gives the picker the screen's size, less the footer.
+func (p *groupPicker) SetSize(w, h int) { p.w, p.h = w, h }
+
+// Update takes the picker's keys; enter and esc answer with a
+// groupByMsg.
+func (p *groupPicker) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	switch {
+	case key.Matches(k, p.keymap.Up):
+		p.cursor = max(0, p.cursor-1)
+	case key.Matches(k, p.keymap.Down):
+		p.cursor = min(len(p.keys)-1, p.cursor+1)
+	case key.Matches(k, p.keymap.Toggle):
+		name := p.keys[p.cursor]
+		if i := slices.Index(p.checked, name); i >= 0 {
+			p.checked = slices.Delete(p.checked, i, i+1)
+		} else {
+			p.checked = append(p.checked, name)
+		}
+	case key.Matches(k, p.keymap.Clear):
+		p.checked = nil
+	case key.Matches(k, p.keymap.Apply):
+		keys := p.checked
+		return func() tea.Msg { return groupByMsg{keys: keys} }
+	case key.Matches(k, p.keymap.Cancel):
+		return func() tea.Msg { return groupByMsg{cancelled: true} }
+	}
+	return nil
+}
+
+// View lists the settings around the cursor, checked ones marked with
+// their place in the grouping.
+func (p *groupPicker) View() string {
+	head := []string{styles.Title.Render("group the listed runs by") + "  (as maple table --group-by)"}
+	if len(p.checked) > 0 {
+		head = append(head, "grouping by: "+strings.Join(p.checked, ", "))
+	} else {
+		head = append(head, "grouping by: nothing (a row per run)")
+	}
+	rows := max(1, p.h-len(head))
+	from := min(max(0, p.cursor-rows/2), max(0, len(p.keys)-rows))
+	out := head
+	for i := from; i < min(len(p.keys), from+rows); i++ {
+		k := p.keys[i]
+		mark := "[ ]"
+		if j := slices.Index(p.checked, k); j >= 0 {
+			mark = fmt.Sprintf("[%d]", j+1)
+		}
+		note := styles.Dim.Render("the same for every listed run")
+		if n := p.distinct[k]; n > 1 {
+			note = fmt.Sprintf("%d values among the listed runs", n)
+		}
+		line := fmt.Sprintf("%s %-18s %s", mark, k, note)
+		if i == p.cursor {
+			line = styles.SelectedMono.Render(line)
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// pickerKeys are the group-by picker's keys.
+type pickerKeys struct{ Up, Down, Toggle, Clear, Apply, Cancel key.Binding }
+
+func newPickerKeys() pickerKeys {
+	return pickerKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "move")),
+		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
+		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "check")),
+		Clear:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "uncheck all")),
+		Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "group")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// ShortHelp is the picker's footer.
+func (k pickerKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Apply, k.Toggle, k.Up, k.Clear, k.Cancel}
+}
+
+// FullHelp lists the same keys.
+func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// listedConfigs are the settings read of the runs shown.
+func (b *Browser) listedConfigs() []*runs.Config {
+	var out []*runs.Config
+	for _, in := range b.runList.view {
+		if cfg := b.runList.configs[in.ID]; cfg != nil {
+			out = append(out, cfg)
+		}
+	}
+	return out
+}
+
+// openGroup opens the group under the cursor: the comparison of its
+// runs, or the page of its one run.
+func (b *Browser) openGroup() tea.Cmd {
+	g, ok := b.runList.currentGroup()
+	switch {
+	case !ok:
+		return nil
+	case len(g.runs) == 1:
+		return b.openRun(g.runs[0], false)
+	}
+	ids := make([]string, len(g.runs))
+	for i, in := range g.runs {
+		ids[i] = in.ID
+	}
+	slices.Sort(ids)
+	dir := b.runList.dir
+	return func() tea.Msg { return comparedMsg{readComparison(dir, ids)} }
+}
+
+// openGroupCompare reads the runs of the selected groups (else of the
+// group under the cursor) for their comparison, in a tea.Cmd: a band per
+// group.
+func (b *Browser) openGroupCompare() tea.Cmd {
+	l := b.runList
+	sel := l.selectedGroups()
+	if len(sel) == 0 {
+		if g, ok := l.currentGroup(); ok {
+			sel = []listGroup{g}
+		}
+	}
+	if len(sel) == 0 {
+		b.note = "select groups with space to compare them"
+		return nil
+	}
+	var gs []groupSel
+	for _, g := range sel {
+		ids := make([]string, len(g.runs))
+		for i, in := range g.runs {
+			ids[i] = in.ID
+		}
+		slices.Sort(ids)
+		gs = append(gs, groupSel{name: g.name, result: groupResult(g), ids: ids})
+	}
+	dir, by := l.dir, slices.Clone(l.groupBy)
+	return func() tea.Msg { return comparedMsg{readGroupComparison(dir, by, gs)} }
+}
