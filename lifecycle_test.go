@@ -27,64 +27,6 @@ import (
 // iterations.
 var lifeArgs = []string{"run", "--outer-iters", "30", "--inner-steps", "200", "--eval-steps", "60", "--checkpoint-every", "3"}
 
-// tmuxServer runs commands in a private tmux server.
-type tmuxServer struct {
-	sock string
-}
-
-func newTmux(t *testing.T) *tmuxServer {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
-	s := &tmuxServer{sock: filepath.Join(t.TempDir(), "tmux.sock")}
-	t.Cleanup(func() { s.do("kill-server") })
-	// A session that outlives every test session keeps the server up: a
-	// server whose last session has just ended exits, and a new session
-	// started in that moment finds "no server running".
-	s.do("new-session", "-d", "-s", "keep", "sleep 100000")
-	return s
-}
-
-func (s *tmuxServer) do(args ...string) string {
-	out, _ := exec.Command("tmux", append([]string{"-S", s.sock}, args...)...).CombinedOutput()
-	return string(out)
-}
-
-// start runs command in a new 120x40 session and returns the pid of the
-// command (exec'd by the pane's shell).
-func (s *tmuxServer) start(t *testing.T, name, command string) int {
-	t.Helper()
-	s.do("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "exec "+command)
-	out := strings.TrimSpace(s.do("list-panes", "-t", name, "-F", "#{pane_pid}"))
-	pid, err := strconv.Atoi(out)
-	if err != nil {
-		t.Fatalf("tmux pane pid %q", out)
-	}
-	return pid
-}
-
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	// A zombie (exited, not yet reaped) counts as gone.
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	return err == nil && !strings.Contains(string(b), ") Z ")
-}
-
-// waitGone waits up to limit for pid to exit and returns how long it took.
-func waitGone(pid int, limit time.Duration) (time.Duration, bool) {
-	t0 := time.Now()
-	for time.Since(t0) < limit {
-		if !alive(pid) {
-			return time.Since(t0), true
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return time.Since(t0), false
-}
-
 // finish resumes the only run in runsDir until it is done and returns its
 // weights.npy.
 func finish(t *testing.T, bin, runsDir string) []byte {
@@ -165,7 +107,7 @@ func TestLifecycle(t *testing.T) {
 				pid = cmd.Process.Pid
 				go cmd.Wait()
 			}
-			time.Sleep(tr.after)
+			time.Sleep(tr.after) // the signal's random moment, what the test is about: not a wait for a state
 			syscall.Kill(pid, tr.sig)
 			took, ok := waitGone(pid, 2*time.Second)
 			if !ok {
@@ -227,8 +169,7 @@ func TestStoppedBeforeFirstCheckpoint(t *testing.T) {
 			done := make(chan struct{})
 			go func() { cmd.Wait(); close(done) }()
 			// Wait for the first metrics record.
-			deadline := time.Now().Add(60 * time.Second)
-			for {
+			if !waitUntil(60*time.Second, func() bool {
 				ents, _ := os.ReadDir(dir)
 				var b []byte
 				for _, e := range ents {
@@ -236,20 +177,16 @@ func TestStoppedBeforeFirstCheckpoint(t *testing.T) {
 						b, _ = os.ReadFile(filepath.Join(dir, e.Name(), mruns.MetricsFile))
 					}
 				}
-				if len(b) > 0 {
-					break
-				}
-				if time.Now().After(deadline) {
-					cmd.Process.Kill()
-					t.Fatalf("no metrics record after 60 s:\n%s", out.String())
-				}
-				time.Sleep(5 * time.Millisecond)
+				return len(b) > 0
+			}) {
+				cmd.Process.Kill()
+				t.Fatalf("no metrics record after 60 s:\n%s", out.String())
 			}
 			if how == "SIGKILL" {
 				cmd.Process.Kill()
 			} else {
 				cmd.Process.Signal(syscall.SIGINT)
-				time.Sleep(5 * time.Millisecond)
+				time.Sleep(5 * time.Millisecond) // the second signal's moment, what the case is about
 				cmd.Process.Signal(syscall.SIGINT)
 			}
 			select {
@@ -331,22 +268,6 @@ func TestUnwatchedNaN(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		sw.Process.Kill()
 		t.Fatal("the sweep hangs on a NaN cell")
-	}
-}
-
-// waitGlob waits for a state, never for a time: until a file matching
-// pattern exists, up to limit (a bound on a loaded machine, not a
-// schedule); then it kills cmd and fails the test.
-func waitGlob(t *testing.T, pattern string, limit time.Duration, cmd *exec.Cmd) {
-	t.Helper()
-	for deadline := time.Now().Add(limit); ; time.Sleep(20 * time.Millisecond) {
-		if m, _ := filepath.Glob(pattern); len(m) > 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no %s after %v", pattern, limit)
-		}
 	}
 }
 
@@ -478,22 +399,15 @@ func TestBaselineOnTerminal(t *testing.T) {
 	tm := newTmux(t)
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "exit")
-	tm.do("new-session", "-d", "-s", "b", "-x", "120", "-y", "40",
-		bin+" run --method erm --eval-steps 50 --runs-dir "+filepath.Join(dir, "runs")+"; echo $? > "+marker+"; sleep 30")
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if b, err := os.ReadFile(marker); err == nil {
-			if strings.TrimSpace(string(b)) != "0" {
-				t.Errorf("exit %s; screen:\n%s", b, tm.do("capture-pane", "-p", "-t", "b"))
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("baseline did not end; screen:\n%s", tm.do("capture-pane", "-p", "-t", "b"))
-		}
-		time.Sleep(100 * time.Millisecond)
+	tm.open("b", bin+" run --method erm --eval-steps 50 --runs-dir "+filepath.Join(dir, "runs")+"; echo $? > "+marker+"; sleep 30")
+	var b []byte
+	if !waitUntil(60*time.Second, func() bool { var err error; b, err = os.ReadFile(marker); return err == nil }) {
+		t.Fatalf("baseline did not end; screen:\n%s", tm.screen("b"))
 	}
-	if s := tm.do("capture-pane", "-p", "-t", "b"); !strings.Contains(s, "selected on validation") {
+	if strings.TrimSpace(string(b)) != "0" {
+		t.Errorf("exit %s; screen:\n%s", b, tm.screen("b"))
+	}
+	if s := tm.screen("b"); !strings.Contains(s, "selected on validation") {
 		t.Errorf("no result on the screen:\n%s", s)
 	}
 }
@@ -545,7 +459,10 @@ func TestConcurrentSweeps(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			if i == 2 {
-				time.Sleep(700 * time.Millisecond) // the rerun, while the others run
+				// The rerun, once the others have claimed a cell.
+				if !waitUntil(60*time.Second, func() bool { m, _ := filepath.Glob(filepath.Join(dir, ".claims", "*")); return len(m) > 0 }) {
+					t.Error("no sweep claimed a cell")
+				}
 			}
 			b, _ := exec.Command(bin, args...).CombinedOutput()
 			outs[i] = string(b)
@@ -617,22 +534,6 @@ func TestReferenceRecipe(t *testing.T) {
 	}
 }
 
-// waitScreen waits until the tmux pane shows what.
-func (s *tmuxServer) waitScreen(t *testing.T, target, what string) string {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		screen := s.do("capture-pane", "-p", "-t", target)
-		if strings.Contains(screen, what) {
-			return screen
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waited for %q; the screen shows:\n%s", what, screen)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
 // TestTmuxResumeSmallAndForm: resume on a terminal opens the dashboard
 // (elapsed time continuing); a terminal below the minimum size says so and
 // still shows the quit question; the browser's new-run form keeps every
@@ -653,18 +554,15 @@ func TestTmuxResumeSmallAndForm(t *testing.T) {
 	id := runDirs(t, dir)[0].Name()
 
 	t.Run("resume opens the dashboard", func(t *testing.T) {
-		tm.do("new-session", "-d", "-s", "res", "-x", "120", "-y", "40", bin+" resume "+id+" --runs-dir "+dir+"; sleep 30")
+		tm.open("res", bin+" resume "+id+" --runs-dir "+dir+"; sleep 30")
 		s := tm.waitScreen(t, "res", "maple "+id)
 		if !strings.Contains(s, "lr: weight") {
 			t.Errorf("no dashboard:\n%s", s)
 		}
-		tm.do("send-keys", "-t", "res", "q")
+		tm.keys("res", "q")
 		tm.waitScreen(t, "res", "Stop it and leave?")
-		tm.do("send-keys", "-t", "res", "y")
-		deadline := time.Now().Add(20 * time.Second)
-		for mruns.Held(filepath.Join(dir, id)) && time.Now().Before(deadline) {
-			time.Sleep(100 * time.Millisecond)
-		}
+		tm.keys("res", "y")
+		waitUntil(20*time.Second, func() bool { return !mruns.Held(filepath.Join(dir, id)) })
 		if st := mruns.Stat(filepath.Join(dir, id)).Status; st != core.StatusStopped {
 			t.Errorf("status %s after q y", st)
 		}
@@ -672,50 +570,40 @@ func TestTmuxResumeSmallAndForm(t *testing.T) {
 
 	t.Run("a small terminal says so and keeps the quit question", func(t *testing.T) {
 		small := t.TempDir()
-		tm.do("new-session", "-d", "-s", "small", "-x", "30", "-y", "8", bin+" run --outer-iters 100000 --runs-dir "+small+"; sleep 30")
+		tm.openSized("small", 30, 8, bin+" run --outer-iters 100000 --runs-dir "+small+"; sleep 30")
 		tm.waitScreen(t, "small", "terminal too small")
-		tm.do("send-keys", "-t", "small", "q")
+		tm.keys("small", "q")
 		tm.waitScreen(t, "small", "Stop it and leave?")
-		tm.do("send-keys", "-t", "small", "y")
-		deadline := time.Now().Add(20 * time.Second)
-		for {
+		tm.keys("small", "y")
+		if !waitUntil(20*time.Second, func() bool {
 			ents := runDirs(t, small)
-			if len(ents) == 1 && !mruns.Held(filepath.Join(small, ents[0].Name())) {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the search did not stop after y")
-			}
-			time.Sleep(100 * time.Millisecond)
+			return len(ents) == 1 && !mruns.Held(filepath.Join(small, ents[0].Name()))
+		}) {
+			t.Fatal("the search did not stop after y")
 		}
 	})
 
 	t.Run("the new-run form keeps the selected run's settings", func(t *testing.T) {
-		tm.do("new-session", "-d", "-s", "br", "-x", "120", "-y", "40", bin+" --runs-dir "+dir+"; sleep 30")
+		tm.open("br", bin+" --runs-dir "+dir+"; sleep 30")
 		tm.waitScreen(t, "br", id)
-		tm.do("send-keys", "-t", "br", "n")
+		tm.keys("br", "n")
 		s := tm.waitScreen(t, "br", "new run")
 		if !strings.Contains(s, "train-size   600") {
 			t.Errorf("the form lost --train-size:\n%s", s)
 		}
-		tm.do("send-keys", "-t", "br", "Enter")
+		tm.keys("br", "Enter")
 		tm.waitScreen(t, "br", "lr: weight") // the new run's dashboard
-		tm.do("send-keys", "-t", "br", "q")
+		tm.keys("br", "q")
 		tm.waitScreen(t, "br", "Stop it and leave?")
-		tm.do("send-keys", "-t", "br", "y")
-		deadline := time.Now().Add(20 * time.Second)
-		for len(runDirs(t, dir)) < 2 && time.Now().Before(deadline) {
-			time.Sleep(100 * time.Millisecond)
-		}
+		tm.keys("br", "y")
+		waitUntil(20*time.Second, func() bool { return len(runDirs(t, dir)) >= 2 })
 		ents := runDirs(t, dir)
 		if len(ents) != 2 {
 			t.Fatalf("%d runs", len(ents))
 		}
 		// The stopped search writes its last records before it lets go of
 		// its run directory; wait for that, or the test's cleanup races it.
-		for mruns.Held(filepath.Join(dir, ents[1].Name())) && time.Now().Before(deadline) {
-			time.Sleep(100 * time.Millisecond)
-		}
+		waitUntil(20*time.Second, func() bool { return !mruns.Held(filepath.Join(dir, ents[1].Name())) })
 		if mruns.Held(filepath.Join(dir, ents[1].Name())) {
 			t.Fatal("the new run's search did not stop after y")
 		}

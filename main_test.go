@@ -224,17 +224,13 @@ func TestDetachAndAttach(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := strings.TrimSpace(string(o))
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		var list []map[string]any
+	var list []map[string]any
+	if !waitUntil(20*time.Second, func() bool {
+		list = nil
 		json.Unmarshal([]byte(run(t, bin, append([]string{"ls", "--json"}, rd...)...)), &list)
-		if len(list) == 1 && list[0]["status"] == "running" && list[0]["iter"].(float64) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("detached run not running: %v", list)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return len(list) == 1 && list[0]["status"] == "running" && list[0]["iter"].(float64) > 0
+	}) {
+		t.Fatalf("detached run not running: %v", list)
 	}
 	att := exec.Command(bin, append([]string{"attach", id}, rd...)...)
 	stdout, _ := att.StdoutPipe()
@@ -260,17 +256,12 @@ s.recv(100)`, filepath.Join(dir, id, "sock"))
 	if out, err := ctl.CombinedOutput(); err != nil {
 		t.Fatalf("socket client: %v %s", err, out)
 	}
-	deadline = time.Now().Add(20 * time.Second)
-	for {
-		var list []map[string]any
+	if !waitUntil(20*time.Second, func() bool {
+		list = nil
 		json.Unmarshal([]byte(run(t, bin, append([]string{"ls", "--json"}, rd...)...)), &list)
-		if list[0]["status"] == "stopped" && !mruns.Held(filepath.Join(dir, id)) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not stopped: %v", list)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return list[0]["status"] == "stopped" && !mruns.Held(filepath.Join(dir, id))
+	}) {
+		t.Fatalf("not stopped: %v", list)
 	}
 	ev, _ := os.ReadFile(filepath.Join(dir, id, "events.jsonl"))
 	if !strings.Contains(string(ev), `"kind":"set_lr"`) || !strings.Contains(string(ev), `"weight":0.1`) || !strings.Contains(string(ev), `"kind":"stop"`) {
@@ -282,66 +273,43 @@ s.recv(100)`, filepath.Join(dir, id, "sock"))
 // chart, pause, set a learning rate, and find it in the header and in
 // events.jsonl.
 func TestTmuxDashboard(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
 	bin := buildMaple(t)
-	dir := t.TempDir()
-	tmux, waitFor := tmuxSession(t, dir, bin+" run --outer-iters 100000 --inner-steps 100 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60", 30*time.Second)
-	waitFor("group weight fractions")
-	waitFor("┤")
-	tmux("send-keys", "space")
-	waitFor("paused")
-	tmux("send-keys", "l")
-	waitFor("learning rates  (applied")
-	tmux("send-keys", "C-u", "0.0625", "Enter")
-	s := waitFor("weight 0.0625")
+	dir := t.TempDir() // before the tmux server: cleanups run last-first, so tmux goes before dir
+	tm := newTmux(t)
+	tm.open("d", bin+" run --outer-iters 100000 --inner-steps 100 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60")
+	tm.waitScreen(t, "d", "group weight fractions")
+	tm.waitScreen(t, "d", "┤")
+	tm.keys("d", "space")
+	tm.waitScreen(t, "d", "paused")
+	tm.keys("d", "l")
+	tm.waitScreen(t, "d", "learning rates  (applied")
+	tm.keys("d", "C-u", "0.0625", "Enter")
+	s := tm.waitScreen(t, "d", "weight 0.0625")
 	if !strings.Contains(strings.SplitN(s, "\n", 4)[2], "lr: weight 0.0625") {
 		t.Errorf("rate not in the header:\n%s", s)
 	}
-	tmux("send-keys", "q")
-	waitFor("Stop it and leave?")
-	tmux("send-keys", "y")
+	tm.keys("d", "q")
+	tm.waitScreen(t, "d", "Stop it and leave?")
+	tm.keys("d", "y")
 	// Stopped, not finished: `maple run ... && next` must not go on.
-	waitFor("exit=130")
+	tm.waitScreen(t, "d", "exit=130")
 	runs, _ := os.ReadDir(filepath.Join(dir, "runs"))
 	if len(runs) != 1 {
 		t.Fatalf("%d runs", len(runs))
 	}
-	ev := filepath.Join(dir, "runs", runs[0].Name(), "events.jsonl")
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		b, _ := os.ReadFile(ev)
-		// Done when the run is stopped and its process let go of it (so
-		// that the temporary directory can be removed).
-		rd := filepath.Join(dir, "runs", runs[0].Name())
-		if strings.Contains(string(b), `"kind":"stop"`) && mruns.Stat(rd).Status == core.StatusStopped && !mruns.Held(rd) {
-			if !strings.Contains(string(b), `"kind":"pause"`) || !strings.Contains(string(b), `"weight":0.0625`) {
-				t.Errorf("events.jsonl:\n%s", b)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no stop event; events.jsonl:\n%s\nscreen:\n%s", b, tmux("capture-pane", "-p"))
-		}
-		time.Sleep(100 * time.Millisecond)
+	rd := filepath.Join(dir, "runs", runs[0].Name())
+	var b []byte
+	// Done when the run is stopped and its process let go of it (so that
+	// the temporary directory can be removed).
+	if !waitUntil(30*time.Second, func() bool {
+		b, _ = os.ReadFile(filepath.Join(rd, "events.jsonl"))
+		return strings.Contains(string(b), `"kind":"stop"`) && mruns.Stat(rd).Status == core.StatusStopped && !mruns.Held(rd)
+	}) {
+		t.Fatalf("no stop event; events.jsonl:\n%s\nscreen:\n%s", b, tm.screen("d"))
 	}
-}
-
-// runDirs lists the run directories in dir (not the sweep's claims).
-func runDirs(t *testing.T, dir string) []os.DirEntry {
-	t.Helper()
-	all, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+	if !strings.Contains(string(b), `"kind":"pause"`) || !strings.Contains(string(b), `"weight":0.0625`) {
+		t.Errorf("events.jsonl:\n%s", b)
 	}
-	var out []os.DirEntry
-	for _, e := range all {
-		if !strings.HasPrefix(e.Name(), ".") {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // TestSweep runs a small grid, reruns it (nothing new), resumes a cell
@@ -433,16 +401,12 @@ func TestRelativeRunsDir(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if m, _ := filepath.Glob(filepath.Join(work, "rel", "*", "checkpoint.bin")); len(m) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no checkpoint after 60 s:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !waitUntil(60*time.Second, func() bool {
+		m, _ := filepath.Glob(filepath.Join(work, "rel", "*", "checkpoint.bin"))
+		return len(m) > 0
+	}) {
+		cmd.Process.Kill()
+		t.Fatalf("no checkpoint after 60 s:\n%s", stderr.String())
 	}
 	cmd.Process.Signal(os.Interrupt)
 	cmd.Wait()
@@ -483,12 +447,8 @@ func TestStopAndLogs(t *testing.T) {
 	if err := follow.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(run(t, bin, "logs", id, "--runs-dir", dir), "iter ") {
-		if time.Now().After(deadline) {
-			t.Fatal("maple logs shows no iteration after 30 s")
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !waitUntil(30*time.Second, func() bool { return strings.Contains(run(t, bin, "logs", id, "--runs-dir", dir), "iter ") }) {
+		t.Fatal("maple logs shows no iteration after 30 s")
 	}
 	if s := run(t, bin, "stop", id[len(id)-5:], "--runs-dir", dir); !strings.Contains(s, "run "+id+" stopped at iteration") {
 		t.Errorf("maple stop: %s", s)
@@ -534,12 +494,9 @@ func TestStopAndLogs(t *testing.T) {
 		out, _ := exec.Command(bin, "sweep", "--name", "sw", "--status", "--runs-dir", dir).CombinedOutput()
 		return string(out)
 	}
-	for !strings.Contains(status(), "1 running") {
-		if time.Now().After(deadline.Add(30 * time.Second)) {
-			sweep.Process.Kill()
-			t.Fatal("the sweep's first cell never ran")
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !waitUntil(60*time.Second, func() bool { return strings.Contains(status(), "1 running") }) {
+		sweep.Process.Kill()
+		t.Fatal("the sweep's first cell never ran")
 	}
 	if s := run(t, bin, "stop", "sw", "--runs-dir", dir); !strings.Contains(s, "1 running cells stopped") {
 		t.Errorf("maple stop sw: %s", s)
@@ -556,15 +513,12 @@ func TestStopAndLogs(t *testing.T) {
 	if err := bsweep.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	if !waitUntil(60*time.Second, func() bool {
 		out, _ := exec.Command(bin, "sweep", "--name", "bsw", "--status", "--runs-dir", dir).CombinedOutput()
-		if strings.Contains(string(out), "1 running") {
-			break
-		}
-		if time.Now().After(deadline) {
-			bsweep.Process.Kill()
-			t.Fatal("the baseline sweep's cell never ran")
-		}
+		return strings.Contains(string(out), "1 running")
+	}) {
+		bsweep.Process.Kill()
+		t.Fatal("the baseline sweep's cell never ran")
 	}
 	if s := run(t, bin, "stop", "bsw", "--runs-dir", dir); !strings.Contains(s, "1 running cells stopped") || strings.Contains(s, "iteration") {
 		t.Errorf("maple stop bsw: %s", s)
@@ -608,53 +562,28 @@ func TestNamesAndTags(t *testing.T) {
 // the view, and the view closes when the sweep ends, leaving its lines
 // and table (issue 25, build item 4).
 func TestTmuxSweepView(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
 	if len(buildTags) > 0 {
 		t.Skip("the view does not depend on the backend: tested in the pure-Go pass")
 	}
 	bin := buildMaple(t)
-	dir := t.TempDir()
-	tmux, waitFor := tmuxSession(t, dir, bin+" sweep --name tv --datasets synthetic --methods maple:rex --seeds 1,2 --outer-iters 250 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60", 120*time.Second)
-	waitFor("maple sweep tv: 2 cells")
-	waitFor("1 running")
-	tmux("send-keys", "Enter")
-	waitFor("maple/rex  model linear")
-	time.Sleep(600 * time.Millisecond) // keys typed in the dashboard's first 0.4 s are dropped as type-ahead
-	tmux("send-keys", "q")
-	waitFor("maple sweep tv: 2 cells")
-	s := waitFor("exit=0")
+	dir := t.TempDir() // before the tmux server: cleanups run last-first, so tmux goes before dir
+	tm := newTmux(t)
+	tm.limit = 120 * time.Second
+	tm.open("sv", bin+" sweep --name tv --datasets synthetic --methods maple:rex --seeds 1,2 --outer-iters 250 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60")
+	tm.waitScreen(t, "sv", "maple sweep tv: 2 cells")
+	tm.waitScreen(t, "sv", "1 running")
+	tm.keys("sv", "Enter")
+	tm.waitScreen(t, "sv", "maple/rex  model linear")
+	// The dashboard drops the keys typed in its first moments (type-ahead
+	// meant for the view): open its rates form until it does, close it,
+	// then leave.
+	tm.keysUntil(t, "sv", "learning rates  (applied", "l")
+	tm.keys("sv", "Escape")
+	tm.waitScreenWithout(t, "sv", "learning rates  (applied")
+	tm.keys("sv", "q")
+	tm.waitScreen(t, "sv", "maple sweep tv: 2 cells")
+	s := tm.waitScreen(t, "sv", "exit=0")
 	if !strings.Contains(s, "maple/rex  2 ") {
 		t.Errorf("the sweep's table after its view closed:\n%s", s)
 	}
-}
-
-// tmuxSession starts cmdline in a private tmux server at 120 x 40 (killed
-// when the test ends) and returns a tmux command runner and waitFor, which
-// waits up to limit for the screen to show a text and returns the screen.
-func tmuxSession(t *testing.T, dir, cmdline string, limit time.Duration) (func(args ...string) string, func(string) string) {
-	t.Helper()
-	sock := filepath.Join(dir, "tmux.sock")
-	tmux := func(args ...string) string {
-		out, _ := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
-		return string(out)
-	}
-	t.Cleanup(func() { tmux("kill-server") })
-	tmux("new-session", "-d", "-x", "120", "-y", "40", cmdline)
-	waitFor := func(what string) string {
-		t.Helper()
-		deadline := time.Now().Add(limit)
-		for {
-			s := tmux("capture-pane", "-p")
-			if strings.Contains(s, what) {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("waited for %q; the screen shows:\n%s", what, s)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-	return tmux, waitFor
 }
