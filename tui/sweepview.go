@@ -18,12 +18,16 @@ import (
 // SweepView is the live view of a sweep: each cell's state (done,
 // running with its iteration, waiting, failed, stopped), the counts and
 // an estimate of the time left, refreshed every two seconds from the
-// runs directory; enter on a running cell opens its dashboard.
+// runs directory, and under the table the curves of the cell under its
+// cursor in the chart component (its keys: cursor, zoom, pan, log
+// scale, smoothing, wall time); enter on a running cell opens its
+// dashboard.
 type SweepView struct {
 	dir, name string
 	cells     []sweeps.CellState
 	err       error
 	tbl       table.Model
+	chart     *cellChart // the curves of the cell under the cursor
 	keys      sweepKeys
 	help      help.Model
 	width     int
@@ -37,11 +41,16 @@ type SweepView struct {
 	halted    bool            // the sweep was stopped (maple stop) at some time
 }
 
-type sweepKeys struct{ Open, Quit key.Binding }
+type sweepKeys struct {
+	Open, Quit key.Binding
+	chartKeys  // the cell's charts'
+}
 
-func (k sweepKeys) ShortHelp() []key.Binding { return []key.Binding{k.Quit, k.Open} }
+func (k sweepKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Quit, k.Open, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall}
+}
 func (k sweepKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Quit, k.Open}}
+	return [][]key.Binding{{k.Quit, k.Open}, k.chartKeys.help()}
 }
 
 type sweepMsg struct {
@@ -58,10 +67,11 @@ type sweepDone struct{}
 // when not nil, closes when the sweep this process runs has ended: the
 // view then closes too, and q asks before stopping it.
 func NewSweepView(dir, name string, done <-chan struct{}) *SweepView {
-	v := &SweepView{dir: dir, name: name, done: done, width: 80, height: 24, help: newHelp(),
+	v := &SweepView{dir: dir, name: name, done: done, width: 80, height: 24, help: newHelp(), chart: newCellChart(),
 		keys: sweepKeys{
-			Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a running cell")),
-			Quit: key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "quit")),
+			Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a running cell")),
+			Quit:      key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "quit")),
+			chartKeys: newChartKeys(),
 		}}
 	v.tbl = table.New(table.WithFocused(true), table.WithHeight(10))
 	st := table.DefaultStyles()
@@ -94,17 +104,23 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		v.width, v.height = m.Width, m.Height
 		v.tbl.SetWidth(m.Width)
-		v.tbl.SetHeight(max(3, m.Height-5))
 		v.layout()
 	case tea.ColorProfileMsg:
 		if m.Profile <= colorprofile.Ascii { // reverse video, as the browser
 			st := table.DefaultStyles()
 			st.Selected = styles.SelectedMono
 			v.tbl.SetStyles(st)
+			v.chart.charts.chars = true // lines told apart by their characters
 		}
 	case sweepMsg:
 		v.cells, v.err, v.halted = m.cells, m.err, m.halted
 		v.layout()
+		// The cell under the cursor, read again while it runs.
+		if c, ok := v.current(); ok {
+			return v, v.chart.want(v.dir, c, c.State == "running")
+		}
+	case cellMsg:
+		return v, v.chart.Update(m)
 	case sweepTick:
 		return v, tea.Batch(v.load(), tea.Tick(2*time.Second, func(time.Time) tea.Msg { return sweepTick{} }))
 	case sweepDone:
@@ -142,8 +158,21 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			v.note = "enter opens a running cell's dashboard"
 			return v, nil
 		}
+		ck := v.keys.chartKeys
+		for _, c := range []struct {
+			k   key.Binding
+			msg tea.Msg
+		}{{ck.Back, cursorMsg(-1)}, {ck.Forward, cursorMsg(1)}, {ck.Zoom, zoomMsg(1)}, {ck.ZoomOut, zoomMsg(-1)},
+			{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}}, {ck.Wall, wallMsg{}}} {
+			if key.Matches(m, c.k) {
+				return v, v.chart.Update(c.msg)
+			}
+		}
 		var cmd tea.Cmd
 		v.tbl, cmd = v.tbl.Update(m)
+		if c, ok := v.current(); ok { // the cursor's cell's curves
+			return v, tea.Batch(cmd, v.chart.want(v.dir, c, false))
+		}
 		return v, cmd
 	}
 	return v, nil
@@ -221,7 +250,31 @@ func (v *SweepView) eta() (time.Duration, bool) {
 	return time.Duration(left / float64(max(running, 1)) * float64(time.Second)).Round(time.Second), true
 }
 
+// current is the cell under the table's cursor.
+func (v *SweepView) current() (sweeps.CellState, bool) {
+	c := v.tbl.Cursor()
+	if c < 0 || c >= len(v.cells) {
+		return sweeps.CellState{}, false
+	}
+	return v.cells[c], true
+}
+
+// heights shares the view's height between the table (its rows, up to
+// two fifths of the screen, at least 3) and the cell's chart (the rest;
+// none below 16 lines, where the table takes it all).
+func (v *SweepView) heights() (table, chart int) {
+	body := max(3, v.height-5)
+	if v.height < 16 {
+		return body, 0
+	}
+	table = min(len(v.cells)+1, max(3, body*2/5))
+	return table, body - table
+}
+
 func (v *SweepView) layout() {
+	th, ch := v.heights()
+	v.tbl.SetHeight(th)
+	v.chart.SetSize(v.width, ch)
 	cols := []table.Column{{Title: "CELL", Width: 4}, {Title: "STATE", Width: 5}, {Title: "RUN", Width: 3}, {Title: "ITER", Width: 4}, {Title: "TEST ACC", Width: 8}}
 	rows := make([]table.Row, len(v.cells))
 	for i, c := range v.cells {
@@ -289,6 +342,8 @@ func (v *SweepView) Render() string {
 	body := v.tbl.View()
 	if v.err != nil {
 		body = styles.Warn.Render(v.err.Error())
+	} else if _, ch := v.heights(); ch > 0 && len(v.cells) > 0 {
+		body += "\n" + fit(v.chart.View(), w, ch)
 	}
 	v.help.SetWidth(w)
 	foot := v.help.ShortHelpView(v.keys.ShortHelp())

@@ -1,0 +1,151 @@
+package tui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/sweeps"
+	"github.com/maple-ood/maple/train"
+)
+
+// cellMsg carries the curves of a sweep's cell, read from its run.
+type cellMsg struct {
+	id     string
+	snaps  []*core.Snapshot    // a search's records
+	events []core.Event        // its events (the rate changes)
+	curve  []train.CheckPoint  // a baseline's validation checks (a search's: nil)
+	search bool                // the run is a search
+}
+
+// readCell reads the curves of the run id in runsDir, in a tea.Cmd: a
+// search's records, or a baseline's validation checks (its summary's
+// once it has ended, else those its log shows so far).
+func readCell(runsDir, id string, search bool) tea.Cmd {
+	return func() tea.Msg {
+		dir := runs.Dir(runsDir, id)
+		m := cellMsg{id: id, search: search}
+		if search {
+			m.snaps, _ = runs.ReadMetrics(dir)
+			m.events, _ = runs.ReadEvents(dir)
+			return m
+		}
+		if sum, _ := runs.ReadSummary(dir); sum != nil && sum.Result != nil {
+			m.curve = sum.Result.Curve
+		} else {
+			m.curve = readBaseline(dir).curve
+		}
+		return m
+	}
+}
+
+// cellChart is the sweep view's chart of the cell under the table's
+// cursor, a component over the chart component: a search's validation
+// and TEST worst-group accuracy and its outer risk against the outer
+// iteration (rate changes marked), a baseline's validation checks
+// against the training step. Its cursor and zoom start afresh for each
+// cell; the log scale, smoothing and wall time stay.
+type cellChart struct {
+	charts chartView
+	id     string // the run shown ("": none)
+	label  string // its cell's label
+	w, h   int
+}
+
+func newCellChart() *cellChart { return &cellChart{charts: newChartView()} }
+
+// SetSize gives the chart its share of the view.
+func (c *cellChart) SetSize(w, h int) { c.w, c.h = w, h }
+
+// want returns the read of the cell's curves when it is not the one
+// shown (or again, to follow a running cell), in a tea.Cmd; nil for a
+// cell without a run.
+func (c *cellChart) want(runsDir string, cell sweeps.CellState, again bool) tea.Cmd {
+	if cell.RunID == "" {
+		c.id, c.label = "", cell.Label
+		c.charts.setData(nil, nil, nil, nil)
+		return nil
+	}
+	if cell.RunID == c.id && !again {
+		return nil
+	}
+	c.label = cell.Label
+	return readCell(runsDir, cell.RunID, cell.Info == nil || cell.Info.Total > 0)
+}
+
+// Update takes the cell's curves and the chart component's messages.
+func (c *cellChart) Update(msg tea.Msg) tea.Cmd {
+	switch m := msg.(type) {
+	case cellMsg:
+		if m.id != c.id { // another cell: its own cursor and zoom
+			keep := c.charts
+			c.charts = newChartView()
+			c.charts.log, c.charts.ema, c.charts.wall, c.charts.chars = keep.log, keep.ema, keep.wall, keep.chars
+			c.id = m.id
+		}
+		c.set(m)
+	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg, wallMsg:
+		return c.charts.Update(m)
+	}
+	return nil
+}
+
+// set gives the chart component the cell's curves.
+func (c *cellChart) set(m cellMsg) {
+	if !m.search {
+		steps := make([]int, len(m.curve))
+		val, test := make([]float64, len(m.curve)), make([]float64, len(m.curve))
+		for i, p := range m.curve {
+			steps[i], val[i], test[i] = p.Step, p.ValWorst, p.TestWorst
+		}
+		c.charts.unit = "training step"
+		c.charts.setData(steps, nil, []chartPlot{{title: "worst-group accuracy at the validation checks",
+			lines: []chartLine{{name: "validation", values: val}, {name: "TEST", values: test}}}}, nil)
+		return
+	}
+	s := m.snaps
+	xs := make([]int, len(s))
+	changed := make([]bool, len(s))
+	for i, x := range s {
+		xs[i] = x.Iter
+		changed[i] = i > 0 && x.LR != s[i-1].LR
+	}
+	var set []int
+	for _, e := range m.events {
+		if e.Kind == core.EventSetLR {
+			set = append(set, e.Iter)
+		}
+	}
+	plots := []chartPlot{
+		{title: "worst-group accuracy", lines: []chartLine{
+			{name: "val", values: column(s, func(x *core.Snapshot) float64 { return x.ValWorst })},
+			{name: "TEST", values: column(s, func(x *core.Snapshot) float64 { return x.TestWorst })},
+		}},
+		{title: "outer risk", lines: []chartLine{{name: "R", values: column(s, func(x *core.Snapshot) float64 { return x.OuterRisk })}}, risk: true},
+	}
+	c.charts.unit = ""
+	c.charts.setData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, rateMarks(xs, changed, set))
+}
+
+// View draws the cell's charts in the chart's share of the view: both
+// charts where each gets 10 lines, else the accuracy alone.
+func (c *cellChart) View() string {
+	title := styles.Title.Render("cell") + " " + c.label
+	if c.id == "" {
+		return title + "\n" + styles.Dim.Render("no run yet: its curves show once it starts")
+	}
+	title += " (" + c.id + ")"
+	h := c.h - 1
+	if head := c.charts.head(c.w); len(head) > 0 {
+		h -= lipgloss.Height(strings.Join(head, "\n"))
+	}
+	ch := c.charts
+	per := h / max(1, len(ch.plots))
+	if per < 10 && len(ch.plots) > 1 {
+		ch.plots, per = ch.plots[:1], h
+	}
+	return title + "\n" + strings.Join(ch.render(c.w, max(6, per)), "\n")
+}
