@@ -30,9 +30,19 @@ type GroupRow struct {
 var groupKeys = []string{"method", "dataset", "seed", "sweep", "model", "eval-model", "train-size"}
 
 // runKeys returns a run's values of every key --group-by takes: its
-// result settings by flag, and the keys of groupKeys.
+// result settings by flag, and the keys of groupKeys. A baseline has no
+// value of the search's settings (it runs no search): grouped by one, it
+// falls in the group whose value is empty, and it never makes a group
+// pool over them.
 func runKeys(cfg *runs.Config) map[string]string {
 	m := runs.Flags(*cfg)
+	if cfg.Method != core.MethodMaple {
+		for _, st := range runs.SettingsTable {
+			if st.Group == runs.GroupSearch {
+				delete(m, st.Flag)
+			}
+		}
+	}
 	m["method"], m["dataset"], m["seed"], m["sweep"] = cfg.MethodName(), cfg.Dataset.Name, fmt.Sprint(cfg.Settings.Seed), cfg.Sweep
 	m["model"], m["eval-model"], m["train-size"] = cfg.Settings.Model, cfg.Eval.Model, fmt.Sprint(cfg.Dataset.TrainSize)
 	if cfg.Method != core.MethodMaple {

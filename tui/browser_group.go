@@ -102,6 +102,11 @@ func (b *runList) regroup() {
 	b.groups = b.groups[:0]
 	if pooled, err := report.Pool(b.groupBy, members); err == nil {
 		for _, g := range pooled {
+			for i, v := range g.Values {
+				if v == "" { // a baseline's search setting
+					g.Values[i] = "-"
+				}
+			}
 			lg := listGroup{name: strings.Join(g.Values, " / "), group: g}
 			for _, m := range g.Members {
 				lg.runs = append(lg.runs, infos[m])
@@ -210,6 +215,10 @@ func groupResult(g listGroup) string {
 		len(g.runs), statusCounts(g.runs), pmPct(f[0], c[0]), pmPct(f[1], c[1]), pmPct(f[2], c[2]), pooledOver(g.group.Varies))
 }
 
+// usualGroupKeys are the settings runs are most often grouped by,
+// listed first in the picker when they differ.
+var usualGroupKeys = []string{"dataset", "method", "model", "objective", "seed", "sweep"}
+
 // groupPicker chooses the settings the list is grouped by, a component:
 // every setting maple table --group-by takes, those whose values differ
 // among the listed runs first (with how many values they take); space
@@ -230,23 +239,25 @@ func newGroupPicker(current []string, listed []*runs.Config) *groupPicker {
 	for _, k := range all {
 		seen := map[string]bool{}
 		for _, cfg := range listed {
-			seen[report.KeyValues(cfg, []string{k})[0]] = true
+			if v := report.KeyValues(cfg, []string{k})[0]; v != "" { // "": a baseline's search setting
+				seen[v] = true
+			}
 		}
 		p.distinct[k] = len(seen)
 	}
-	// Those that differ first, most values last among them; then the
-	// rest, alphabetically.
-	p.keys = slices.Clone(all)
-	slices.SortStableFunc(p.keys, func(a, b string) int {
-		da, db := p.distinct[a] > 1, p.distinct[b] > 1
+	// Those that differ first (the usual ones, then the rest), then
+	// those every listed run shares, each alphabetically.
+	rank := func(k string) int {
 		switch {
-		case da && !db:
-			return -1
-		case db && !da:
+		case p.distinct[k] > 1 && slices.Contains(usualGroupKeys, k):
+			return 0
+		case p.distinct[k] > 1:
 			return 1
 		}
-		return 0
-	})
+		return 2
+	}
+	p.keys = slices.Clone(all)
+	slices.SortStableFunc(p.keys, func(a, b string) int { return rank(a) - rank(b) })
 	return p
 }
 
