@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/table"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/maple-ood/maple/sweeps"
@@ -259,22 +260,19 @@ func (v *SweepView) current() (sweeps.CellState, bool) {
 	return v.cells[c], true
 }
 
-// heights shares the view's height between the table (its rows, up to
-// two fifths of the screen, at least 3) and the cell's chart (the rest;
-// none below 16 lines, where the table takes it all).
-func (v *SweepView) heights() (table, chart int) {
-	body := max(3, v.height-5)
+// tableHeight is the table's share of the view's height: its rows, up
+// to two fifths of the screen (at least 3); below 16 lines, where the
+// cell's chart is left out, all of it. The chart has the rest.
+func (v *SweepView) tableHeight() int {
+	body := max(3, v.height-4)
 	if v.height < 16 {
-		return body, 0
+		return body
 	}
-	table = min(len(v.cells)+1, max(3, body*2/5))
-	return table, body - table
+	return min(len(v.cells)+1, max(3, body*2/5))
 }
 
 func (v *SweepView) layout() {
-	th, ch := v.heights()
-	v.tbl.SetHeight(th)
-	v.chart.SetSize(v.width, ch)
+	v.tbl.SetHeight(v.tableHeight())
 	cols := []table.Column{{Title: "CELL", Width: 4}, {Title: "STATE", Width: 5}, {Title: "RUN", Width: 3}, {Title: "ITER", Width: 4}, {Title: "TEST ACC", Width: 8}}
 	rows := make([]table.Row, len(v.cells))
 	for i, c := range v.cells {
@@ -339,18 +337,22 @@ func (v *SweepView) Render() string {
 	if v.common != "" {
 		head += "\n" + styles.Dim.Render("cells "+v.common)
 	}
+	head = fit(head, w, 2)
 	body := v.tbl.View()
 	if v.err != nil {
 		body = styles.Warn.Render(v.err.Error())
-	} else if _, ch := v.heights(); ch > 0 && len(v.cells) > 0 {
-		body += "\n" + fit(v.chart.View(), w, ch)
 	}
 	v.help.SetWidth(w)
 	foot := v.help.ShortHelpView(v.keys.ShortHelp())
 	if note != "" {
 		foot = note + "\n" + foot
 	}
-	return fit(strings.Join([]string{fit(head, w, 2), body, foot}, "\n"), w, h)
+	// The cell's chart has the lines the head, table and footer leave.
+	if rest := h - lipgloss.Height(head) - lipgloss.Height(body) - lipgloss.Height(foot); v.err == nil && v.height >= 16 && rest >= 6 && len(v.cells) > 0 {
+		v.chart.SetSize(w, rest)
+		body += "\n" + fit(v.chart.View(), w, rest)
+	}
+	return fit(strings.Join([]string{head, body, foot}, "\n"), w, h)
 }
 
 // RunSweepView shows sweep name until the person leaves, picks a running
