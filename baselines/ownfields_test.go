@@ -12,7 +12,7 @@ import (
 )
 
 // TestMethodOwnFields: each method reads exactly the method-specific
-// settings it lists (ownFields), so that package runs refuses a flag
+// settings it lists (ownFields), so that package config refuses a flag
 // only where it would be ignored: changing a listed setting changes
 // what the method trains, changing any other of MethodFields changes
 // nothing, bit for bit.

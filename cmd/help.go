@@ -3,10 +3,9 @@ package cmd
 import (
 	"fmt"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"github.com/maple-ood/maple/runs"
 )
 
 // examples are each command's --help examples.
@@ -46,9 +45,9 @@ func groupedUsage(c *cobra.Command) error {
 		fmt.Fprintf(w, "\nExamples:\n%s\n", c.Example)
 	}
 	placed := map[string]bool{}
-	for _, g := range runs.Groups {
+	for _, g := range config.Groups {
 		fs := pflag.NewFlagSet(string(g), pflag.ContinueOnError)
-		for _, st := range runs.SettingsTable {
+		for _, st := range config.Table {
 			if fl := c.LocalFlags().Lookup(st.Flag); fl != nil && !fl.Hidden && st.Group == g {
 				fs.AddFlag(fl)
 				placed[st.Flag] = true

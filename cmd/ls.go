@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
@@ -126,15 +127,15 @@ func browse(ctx context.Context, f *Factory) error {
 func newRun(ctx context.Context, f *Factory, cfg runs.Config) error {
 	cfg.Version, cfg.Commit = version, commit()
 	keep := map[string]bool{} // every setting as the form has it
-	for k := range runs.Flags(cfg) {
+	for k := range config.Flags(cfg) {
 		keep[k] = true
 	}
 	keep["model"] = true
-	cfg, err := runs.Resolve(cfg, keep, cfg.Eval.Model)
+	cfg, err := config.Resolve(cfg, keep, cfg.Eval.Model)
 	if err != nil {
 		return err
 	}
-	sp, err := runs.Prepare(cfg, f.Err)
+	sp, err := config.Prepare(cfg, f.Err)
 	if err != nil {
 		return err
 	}

@@ -8,10 +8,9 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
-	"github.com/maple-ood/maple/runs"
-
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/tui"
@@ -169,7 +168,7 @@ func ExitCode(f *Factory, err error) int {
 	case errors.Is(err, errInterrupted):
 		return session.ExitInterrupted
 	}
-	fmt.Fprintln(f.Err, "maple:", runs.FlagError(err))
+	fmt.Fprintln(f.Err, "maple:", config.FlagError(err))
 	var u usageError
 	if errors.As(err, &u) {
 		return ExitUsage

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/report"
@@ -44,7 +45,7 @@ func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	registerTable(fl, &o.Config, func(runs.Setting) bool { return true })
+	registerTable(fl, &o.Config, func(config.Setting) bool { return true })
 	registerLabels(fl, &o.Config, true)
 	fl.BoolVar(&o.Headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
 	fl.BoolVar(&o.JSON, "json", false, "print the outcome as one JSON object on the last line of stdout")
@@ -69,10 +70,10 @@ func registerLabels(fl *pflag.FlagSet, c *runs.Config, name bool) {
 	fl.StringVar(&c.Note, "note", "", "a note on the run, shown by maple show")
 }
 
-// registerTable adds a flag for every row of runs.SettingsTable that want
+// registerTable adds a flag for every row of config.Table that want
 // keeps, bound to its field of c, with the row's help and default.
-func registerTable(fl *pflag.FlagSet, c *runs.Config, want func(runs.Setting) bool) {
-	for _, st := range runs.SettingsTable {
+func registerTable(fl *pflag.FlagSet, c *runs.Config, want func(config.Setting) bool) {
+	for _, st := range config.Table {
 		if st.NoFlag || !want(st) {
 			continue
 		}
@@ -94,7 +95,7 @@ func registerTable(fl *pflag.FlagSet, c *runs.Config, want func(runs.Setting) bo
 }
 
 // defaultOf is the flag default of st: its Default, else the field's value.
-func defaultOf[T any](st runs.Setting, field T) T {
+func defaultOf[T any](st config.Setting, field T) T {
 	if st.Default != nil {
 		return st.Default.(T)
 	}
@@ -103,14 +104,14 @@ func defaultOf[T any](st runs.Setting, field T) T {
 
 // registerData adds the dataset options (all but --dataset) to fl.
 func registerData(fl *pflag.FlagSet, c *runs.Config) {
-	registerTable(fl, c, func(st runs.Setting) bool { return st.Group == runs.GroupData && !st.Axis })
+	registerTable(fl, c, func(st config.Setting) bool { return st.Group == config.GroupData && !st.Axis })
 }
 
 // registerSettings adds the dataset options and every search and
 // evaluation setting to fl (all but --dataset and --method, which a
 // sweep's grid sets).
 func registerSettings(fl *pflag.FlagSet, c *runs.Config) {
-	registerTable(fl, c, func(st runs.Setting) bool { return !st.Axis })
+	registerTable(fl, c, func(st config.Setting) bool { return !st.Axis })
 }
 
 // config returns the run's config from the flags, resolved and checked.
@@ -125,10 +126,10 @@ func (o *RunOptions) config() (runs.Config, error) {
 			return c, usageError{fmt.Errorf("--name %s: run %s already has that name (maple tag renames a run)", c.Name, filepath.Base(dir))}
 		}
 	}
-	if err := runs.CheckMethodFlags([]string{c.Method}, o.Set); err != nil {
+	if err := config.CheckMethodFlags([]string{c.Method}, o.Set); err != nil {
 		return c, usageError{err}
 	}
-	c, err := runs.Resolve(c, o.Set, c.Eval.Model)
+	c, err := config.Resolve(c, o.Set, c.Eval.Model)
 	if err != nil {
 		return c, usageError{err}
 	}
@@ -140,7 +141,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	sp, err := runs.PrepareContext(ctx, cfg, o.F.Err) // everything checked before the run directory exists
+	sp, err := config.PrepareContext(ctx, cfg, o.F.Err) // everything checked before the run directory exists
 	if ctx.Err() != nil {
 		return errInterrupted // while the data loaded: nothing was created
 	}

@@ -1,5 +1,5 @@
 package core
 
-// MethodMaple is the search itself, which package runs drives through an
+// MethodMaple is the search itself, which package session drives through an
 // Engine; the comparison methods are package baselines'.
 const MethodMaple = "maple"

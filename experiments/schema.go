@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
@@ -202,10 +203,10 @@ func Differences(cfg runs.Config) string {
 	def.Method = cfg.Method
 	def.Settings.Objective, def.Settings.Model, def.Settings.Recipe, def.Settings.Seed = cfg.Settings.Objective, cfg.Settings.Model, cfg.Settings.Recipe, cfg.Settings.Seed
 	set := map[string]bool{"model": true}
-	if d, err := runs.Resolve(def, set, cfg.Eval.Model); err == nil {
+	if d, err := config.Resolve(def, set, cfg.Eval.Model); err == nil {
 		def = d
 	}
-	have, want := runs.Flags(cfg), runs.Flags(def)
+	have, want := config.Flags(cfg), config.Flags(def)
 	var parts []string
 	if cfg.Settings.Recipe != "" && cfg.Method == core.MethodMaple {
 		parts = append(parts, "recipe "+cfg.Settings.Recipe) // what the other differences are from
@@ -357,7 +358,7 @@ func Compare(want, got *Table) []string {
 // settings table's Default, where it has one), as a command with no flag
 // records them.
 func flagDefaults(c *runs.Config) {
-	for _, st := range runs.SettingsTable {
+	for _, st := range config.Table {
 		if st.NoFlag || st.Default == nil || st.Field == nil {
 			continue
 		}

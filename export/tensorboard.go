@@ -13,6 +13,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 )
@@ -286,7 +287,7 @@ var hparamMetrics = []string{"final/test_accuracy", "final/test_worst_group_accu
 // read as one) and session end (with the final figures as scalars when
 // the run is done), so that TensorBoard's HParams view compares runs.
 func hparamsEvents(cfg *runs.Config, sum *runs.Summary, start, end float64, step int64) (first, last []byte) {
-	flags := runs.Flags(*cfg)
+	flags := config.Flags(*cfg)
 	flags["method"], flags["dataset"], flags["seed"] = cfg.MethodName(), cfg.Dataset.Name, fmt.Sprint(cfg.Settings.Seed)
 	var names []string
 	for k := range flags {

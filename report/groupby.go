@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 )
@@ -35,10 +36,10 @@ var groupKeys = []string{"method", "dataset", "seed", "sweep", "model", "eval-mo
 // falls in the group whose value is empty, and it never makes a group
 // pool over them.
 func runKeys(cfg *runs.Config) map[string]string {
-	m := runs.Flags(*cfg)
+	m := config.Flags(*cfg)
 	if cfg.Method != core.MethodMaple {
-		for _, st := range runs.SettingsTable {
-			if st.Group == runs.GroupSearch {
+		for _, st := range config.Table {
+			if st.Group == config.GroupSearch {
 				delete(m, st.Flag)
 			}
 		}
@@ -54,7 +55,7 @@ func runKeys(cfg *runs.Config) map[string]string {
 // GroupKeys lists what --group-by accepts.
 func GroupKeys() []string {
 	keys := slices.Clone(groupKeys)
-	for _, s := range runs.SettingsTable {
+	for _, s := range config.Table {
 		if s.Result && !slices.Contains(keys, s.Flag) {
 			keys = append(keys, s.Flag)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 )
@@ -27,7 +28,7 @@ func TestOutcomeNamesItsERM(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := runs.DefaultConfig("synthetic")
 			cfg.Method = tc.method
-			cfg, err := runs.Resolve(cfg, map[string]bool{"eval-steps": true}, cfg.Eval.Model)
+			cfg, err := config.Resolve(cfg, map[string]bool{"eval-steps": true}, cfg.Eval.Model)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/sweeps"
@@ -372,7 +373,7 @@ func differences(cfgs []*runs.Config) []string {
 	flat := make([]map[string]string, len(cfgs))
 	keys := map[string]bool{}
 	for i, c := range cfgs {
-		flat[i] = runs.Flags(*c)
+		flat[i] = config.Flags(*c)
 		for k := range flat[i] {
 			keys[k] = true
 		}
@@ -527,7 +528,7 @@ func bestTrials[A any](groups map[string]A, info func(A) (trial int, sweep strin
 			method += ":" + c.Settings.Objective
 		}
 		for _, p := range sweeps.Space(method) {
-			if st, ok := runs.SettingOf(p.Field); ok {
+			if st, ok := config.SettingOf(p.Field); ok {
 				drawn = append(drawn, st.Flag+" "+st.Get(c))
 			}
 		}

@@ -18,7 +18,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
@@ -88,34 +87,6 @@ func (c Config) MethodName() string {
 	return c.Method
 }
 
-// Check reports the first setting of c that cannot work, naming its
-// flag. It reads nothing from disk.
-func (c Config) Check() error {
-	ok := false
-	for _, m := range baselines.Methods {
-		ok = ok || m == c.Method
-	}
-	if !ok {
-		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(baselines.Methods, ", "))
-	}
-	if err := c.Dataset.Check(); err != nil {
-		return err
-	}
-	if err := c.Settings.Check(); err != nil {
-		return FlagError(err)
-	}
-	if err := c.Eval.Check(); err != nil {
-		return FlagError(err)
-	}
-	if c.Method == "maple" && c.Eval.SameInit && c.Eval.Model != c.Settings.Model {
-		return fmt.Errorf("--eval-same-init: the evaluation model %s is not the search model %s; give --eval-model %s or drop --eval-same-init", c.Eval.Model, c.Settings.Model, c.Settings.Model)
-	}
-	if c.CheckpointEvery < 1 {
-		return fmt.Errorf("--checkpoint-every %d: want at least 1", c.CheckpointEvery)
-	}
-	return nil
-}
-
 // Hash identifies what a run computes: a hash of every setting that can
 // change its results (dataset spec less its location, method, search and
 // evaluation settings, seed). Two runs with one hash are repeats of each
@@ -148,48 +119,17 @@ func (c Config) Hash(withoutSeed bool) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// Resolve fills the settings a run derives from others and checks the
-// config: on the synthetic dataset the search model is linear unless
-// --model was set; the evaluation model is evalModel, else the search
-// model; the evaluation seed is the run's seed; a baseline with a
-// published recipe (baselines.Recipe) takes its settings where the
-// person set no flag (set holds the flags they set); a cmnist run without
-// an env split gets the shuffled one (loaders.Spec.ForNewRun), and other
-// datasets drop the option unless it was set. Paths become
-// absolute, so that the run can be resumed, exported or evaluated from
-// any directory.
-func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
-	if !set["model"] && c.Dataset.Name == "synthetic" {
+// DefaultConfig returns the config of `maple run --dataset name` with
+// every other flag at its default (the search model is linear on the
+// synthetic dataset, mlp:390,390 elsewhere; the evaluation model is the
+// search model).
+func DefaultConfig(name string) Config {
+	c := Config{Dataset: loaders.DefaultSpec(name), Method: "maple", Settings: core.DefaultSettings(), Eval: train.DefaultEval(), CheckpointEvery: 5}
+	if name == "synthetic" {
 		c.Settings.Model = "linear"
 	}
-	c.Eval.Model, c.Eval.Seed = evalModel, c.Settings.Seed
-	if c.Settings.Precision == "f32" {
-		c.Settings.Precision = "" // the default, as runs before the flag existed record it
-	}
-	c.Dataset = c.Dataset.ForNewRun()
-	if c.Dataset.Name != "cmnist" && !set["cmnist-envs"] {
-		c.Dataset.Envs = "" // only cmnist has the option; no other hash changes
-	}
-	if c.Eval.Model == "" {
-		c.Eval.Model = c.Settings.Model
-	}
-	c.Eval = baselines.Recipe(c.Method, c.Eval, FieldsSet(set))
-	if c.Settings.Recipe == core.RecipeReference {
-		c.Settings, c.Eval = core.ReferenceRecipe(c.Settings, c.Eval, FieldsSet(set))
-	}
-	if err := c.Check(); err != nil {
-		return c, err
-	}
-	var err error
-	if c.Dataset, err = c.Dataset.Abs(); err != nil {
-		return c, err
-	}
-	if c.Settings.InitParams != "" {
-		if c.Settings.InitParams, err = filepath.Abs(c.Settings.InitParams); err != nil {
-			return c, fmt.Errorf("--init-params: %w", err)
-		}
-	}
-	return c, nil
+	c.Eval.Model, c.Eval.Seed = c.Settings.Model, c.Settings.Seed
+	return c
 }
 
 // Permissions of what maple writes into a run: private to the user (the
@@ -323,7 +263,7 @@ func checkRecorded(path string, c *Config) error {
 	if errors.As(err, &se) {
 		text = strings.Replace(text, se.Error(), se.Format(jsonField), 1)
 	}
-	return &flagError{text: fmt.Sprintf("%s: %s; the file was edited or is damaged: put a value that works back in that field (maple show %s lists the run's settings)", path, text, c.ID), err: err}
+	return &setting.Renamed{Text: fmt.Sprintf("%s: %s; the file was edited or is damaged: put a value that works back in that field (maple show %s lists the run's settings)", path, text, c.ID), Err: err}
 }
 
 // jsonField names a core field path (Settings.OuterIters) as run.json

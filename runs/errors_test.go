@@ -1,7 +1,6 @@
 package runs
 
 import (
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -69,43 +68,5 @@ func TestDamagedCheckpointsSayWhatToDo(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%s", want, err)
 		}
-	}
-}
-
-// TestDamagedRunJSONNamesTheField: a value in run.json that cannot work
-// (damaged or edited) is refused naming the file and its field, not a
-// flag the person never gave (it read "--outer-iters -5: want 1 to
-// 1000000").
-func TestDamagedRunJSONNamesTheField(t *testing.T) {
-	for _, tc := range []struct {
-		name, section, field string
-		value                any
-		want, flag           string
-	}{
-		{"outer iterations", "settings", "outer_iters", -5, `settings.outer_iters -5: want 1 to 1000000`, "--outer-iters"},
-		{"evaluation steps", "eval", "steps", 0, `eval.steps 0`, "--eval-steps"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			runsDir := t.TempDir()
-			r, err := Create(runsDir, DefaultConfig("synthetic"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Close()
-			var raw map[string]any
-			b, _ := os.ReadFile(r.Path(ConfigFile))
-			json.Unmarshal(b, &raw)
-			raw[tc.section].(map[string]any)[tc.field] = tc.value
-			b, _ = json.Marshal(raw)
-			os.WriteFile(r.Path(ConfigFile), b, FilePerm)
-			_, err = Open(runsDir, r.Config.ID)
-			if err == nil {
-				t.Fatal("Open accepted the damaged run.json")
-			}
-			msg := FlagError(err).Error() // as maple prints it
-			if !strings.Contains(msg, r.Path(ConfigFile)) || !strings.Contains(msg, tc.want) || strings.Contains(msg, tc.flag) {
-				t.Errorf("error %q; want it to name %s and %q, not %s", msg, ConfigFile, tc.want, tc.flag)
-			}
-		})
 	}
 }

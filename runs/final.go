@@ -66,7 +66,7 @@ func SetInit(eng *core.Engine, path string) error {
 	if path == "" {
 		return nil
 	}
-	theta, err := readInit(path)
+	theta, err := ReadInit(path)
 	if err != nil {
 		return err
 	}
@@ -76,8 +76,8 @@ func SetInit(eng *core.Engine, path string) error {
 	return nil
 }
 
-// readInit reads a flat vector of initial parameters.
-func readInit(path string) ([]float32, error) {
+// ReadInit reads a flat vector of initial parameters (--init-params).
+func ReadInit(path string) ([]float32, error) {
 	shape, theta, err := loaders.ReadNPYFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("--init-params: %w", err)

@@ -19,11 +19,3 @@ func TrialOf(cell string) int {
 	}
 	return t
 }
-
-// SettingOf returns the settings table's row of a field ("EvalSettings.LR"),
-// whether or not it has a command-line flag (a random search sets the
-// recorded ones too).
-func SettingOf(field string) (Setting, bool) {
-	s, ok := fieldFlags()[field]
-	return s, ok
-}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
@@ -215,7 +216,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 	}
 	if sp == nil {
 		var err error
-		sp, err = runs.LoadContext(ctx, cfg, opt.Log)
+		sp, err = config.LoadContext(ctx, cfg, opt.Log)
 		if ctx.Err() != nil {
 			return &runs.Summary{Status: core.StatusInterrupted}, nil // stopped while the data loaded
 		}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/loaders"
@@ -806,13 +807,13 @@ func TestInfoJSON(t *testing.T) {
 // skips its finished cells), and that bf16 changes the hash.
 func TestPrecisionKeepsOldHashes(t *testing.T) {
 	old := runs.DefaultConfig("synthetic")
-	oldRes, err := runs.Resolve(old, map[string]bool{}, "")
+	oldRes, err := config.Resolve(old, map[string]bool{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	flag := old
 	flag.Settings.Precision = "f32"
-	res, err := runs.Resolve(flag, map[string]bool{}, "")
+	res, err := config.Resolve(flag, map[string]bool{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -824,7 +825,7 @@ func TestPrecisionKeepsOldHashes(t *testing.T) {
 	if bf.Hash(false) == oldRes.Hash(false) {
 		t.Error("bf16 has the hash of f32")
 	}
-	if got := runs.Flags(oldRes)["precision"]; got != "f32" {
+	if got := config.Flags(oldRes)["precision"]; got != "f32" {
 		t.Errorf("flags name the default precision %q, want f32", got)
 	}
 }
@@ -842,14 +843,14 @@ func TestStopWhileLoading(t *testing.T) {
 	cfg := runs.DefaultConfig("cmnist")
 	cfg.Dataset.DataDir, cfg.Dataset.Offline = data, true
 	t0 := time.Now()
-	if _, err := runs.Prepare(cfg, nil); err != nil {
+	if _, err := config.Prepare(cfg, nil); err != nil {
 		t.Fatal(err)
 	}
 	full := time.Since(t0)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(full/10, cancel)
 	t0 = time.Now()
-	_, err := runs.PrepareContext(ctx, cfg, nil)
+	_, err := config.PrepareContext(ctx, cfg, nil)
 	took := time.Since(t0)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want the context's", err)

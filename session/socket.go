@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/maple-ood/maple/runs"
 	"io"
 	"net"
 	"os"
@@ -16,6 +15,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/maple-ood/maple/config"
+	"github.com/maple-ood/maple/runs"
 
 	"github.com/maple-ood/maple/core"
 )
@@ -284,7 +286,7 @@ func (s *Server) serve(c *net.UnixConn) {
 				continue
 			}
 			if err := s.apply(cmd); err != nil {
-				send(Msg{Kind: MsgError, Error: runs.FlagError(err).Error()})
+				send(Msg{Kind: MsgError, Error: config.FlagError(err).Error()})
 			}
 		}
 	}()

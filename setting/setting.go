@@ -53,7 +53,7 @@ var (
 // settings (Settings.InnerLR, EvalSettings.Steps); Text is what follows
 // the field and its value, and may name other fields in braces
 // ({Settings.Keep0}). Format renders the names for a reader who knows
-// them otherwise (package runs: by their flags).
+// them otherwise (package config: by their flags).
 type Error struct {
 	Field string
 	Value string // the refused value as shown ("" shows none)
@@ -77,6 +77,17 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// Renamed is an error whose text names a field as its reader knows it
+// (Error.Format: by its flag, or as run.json spells it) where the *Error
+// it wraps names core's field path.
+type Renamed struct {
+	Text string
+	Err  error
+}
+
+func (e *Renamed) Error() string { return e.Text }
+func (e *Renamed) Unwrap() error { return e.Err }
 
 // Parsed wraps err, the refusal of field's value by a parser.
 func Parsed(field string, err error) error {

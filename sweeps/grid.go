@@ -3,10 +3,12 @@ package sweeps
 import (
 	"errors"
 	"fmt"
-	"github.com/maple-ood/maple/runs"
 	"maps"
 	"strconv"
 	"strings"
+
+	"github.com/maple-ood/maple/config"
+	"github.com/maple-ood/maple/runs"
 
 	"github.com/maple-ood/maple/baselines"
 )
@@ -88,7 +90,7 @@ func (g Grid) RecipeNote(set map[string]bool) string {
 	}
 	var flags []string
 	for _, field := range baselines.SharedEvalFields {
-		if f, ok := runs.FlagOf(field); ok && set[f] {
+		if f, ok := config.FlagOf(field); ok && set[f] {
 			flags = append(flags, "--"+f)
 		}
 	}
@@ -107,7 +109,7 @@ func (g Grid) RecipeNote(set map[string]bool) string {
 // resolved as Resolve does (set and evalModel as given to run), except
 // that in a grid mixing recipe baselines with other methods the shared
 // evaluation flags apply to the other methods only (RecipeNote). A
-// method's own flag (runs.CheckMethodFlags) must be read by one of the
+// method's own flag (config.CheckMethodFlags) must be read by one of the
 // grid's methods.
 func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]Cell, error) {
 	var methods []string
@@ -115,7 +117,7 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 		method, _, _ := strings.Cut(m, ":")
 		methods = append(methods, method)
 	}
-	if err := runs.CheckMethodFlags(methods, set); err != nil {
+	if err := config.CheckMethodFlags(methods, set); err != nil {
 		return nil, err
 	}
 	mixed, _ := g.mixesRecipes()
@@ -155,11 +157,11 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 								return nil, fmt.Errorf("--methods: %q: only maple takes an objective (maple:rex)", m)
 							}
 							c.Method = method
-							c, cellSet = runs.DropUnread(c, cellSet) // another method's flag: not this cell's
+							c, cellSet = config.DropUnread(c, cellSet) // another method's flag: not this cell's
 							if mixed != nil && baselines.HasRecipe(method) {
 								cellSet = maps.Clone(cellSet)
 								for _, field := range baselines.SharedEvalFields {
-									f, _ := runs.FlagOf(field)
+									f, _ := config.FlagOf(field)
 									delete(cellSet, f)
 								}
 							}
@@ -174,7 +176,7 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 								}
 								cellSet = maps.Clone(cellSet)
 								for flag, v := range drawn {
-									st, _ := runs.LookupSetting(flag)
+									st, _ := config.Lookup(flag)
 									if err := st.Set(&c, v); err != nil {
 										return nil, fmt.Errorf("%s trial %d: --%s %s: %w", m, trial, flag, v, err)
 									}
@@ -182,7 +184,7 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 								}
 								label = fmt.Sprintf("%s trial %d", m, trial)
 							}
-							c, err := runs.Resolve(c, cellSet, ev)
+							c, err := config.Resolve(c, cellSet, ev)
 							if err != nil {
 								return nil, fmt.Errorf("cell %s %s seed %d: %w", ds, label, seed, err)
 							}

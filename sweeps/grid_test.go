@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 )
@@ -18,19 +19,19 @@ func TestCMNISTEnvsOption(t *testing.T) {
 	recorded := runs.DefaultConfig("cmnist")
 	recorded.Dataset.Envs = "" // as run.json files before the option
 	oldHash := recorded.Hash(false)
-	res, err := runs.Resolve(recorded, map[string]bool{}, "")
+	res, err := config.Resolve(recorded, map[string]bool{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Dataset.Envs != loaders.EnvsShuffle || res.Hash(false) == oldHash {
 		t.Errorf("new cmnist run: envs %q, hash %s (the parity hash is %s)", res.Dataset.Envs, res.Hash(false), oldHash)
 	}
-	if runs.Flags(recorded)["cmnist-envs"] != loaders.EnvsParity || runs.Flags(res)["cmnist-envs"] != loaders.EnvsShuffle {
-		t.Errorf("flags name %q and %q", runs.Flags(recorded)["cmnist-envs"], runs.Flags(res)["cmnist-envs"])
+	if config.Flags(recorded)["cmnist-envs"] != loaders.EnvsParity || config.Flags(res)["cmnist-envs"] != loaders.EnvsShuffle {
+		t.Errorf("flags name %q and %q", config.Flags(recorded)["cmnist-envs"], config.Flags(res)["cmnist-envs"])
 	}
 	syn := runs.DefaultConfig("synthetic")
 	before := syn.Hash(false)
-	if r, err := runs.Resolve(syn, map[string]bool{}, ""); err != nil || r.Dataset.Envs != "" || r.Hash(false) != before {
+	if r, err := config.Resolve(syn, map[string]bool{}, ""); err != nil || r.Dataset.Envs != "" || r.Hash(false) != before {
 		t.Errorf("synthetic: %v, envs %q, hash changed %v", err, r.Dataset.Envs, r.Hash(false) != before)
 	}
 	base := runs.DefaultConfig("cmnist")
@@ -48,7 +49,7 @@ func TestCMNISTEnvsOption(t *testing.T) {
 	}
 	only := runs.DefaultConfig("synthetic")
 	only.Dataset.Envs = loaders.EnvsParity
-	if _, err := runs.Resolve(only, map[string]bool{"cmnist-envs": true}, ""); err == nil || !strings.Contains(err.Error(), "--cmnist-envs") {
+	if _, err := config.Resolve(only, map[string]bool{"cmnist-envs": true}, ""); err == nil || !strings.Contains(err.Error(), "--cmnist-envs") {
 		t.Errorf("--cmnist-envs on synthetic: %v", err)
 	}
 }

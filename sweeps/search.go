@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
@@ -44,7 +45,7 @@ func (s Search) Draw(method string, t int, fixed map[string]bool) (map[string]st
 	out := map[string]string{}
 	for _, p := range Space(method) {
 		v := p.Draw(r) // drawn even when fixed, so that fixing one flag leaves the others' draws
-		st, ok := runs.SettingOf(p.Field)
+		st, ok := config.SettingOf(p.Field)
 		if !ok {
 			return nil, fmt.Errorf("search space of %s: %s is not a setting of the table", method, p.Field)
 		}

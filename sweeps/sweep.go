@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/maple-ood/maple/runs"
-	"github.com/maple-ood/maple/session"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +12,10 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/maple-ood/maple/config"
+	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/session"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
@@ -206,7 +208,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 		return res
 	}
 	var r *runs.Run
-	var sp *dataset.Splits // loaded by runs.Prepare for a new cell; by Execute for a resumed one
+	var sp *dataset.Splits // loaded by config.Prepare for a new cell; by Execute for a resumed one
 	if id != "" {
 		sum, _ := runs.ReadSummary(runs.Dir(s.Dir, id))
 		if sum != nil && sum.Done {
@@ -229,7 +231,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 		}
 		os.Remove(r.Path(runs.SummaryFile)) // a stopped or failed run goes on
 	} else {
-		if sp, err = runs.Prepare(c.Config, nil); err != nil {
+		if sp, err = config.Prepare(c.Config, nil); err != nil {
 			res.Err = err
 			logf("%-40s failed: %v", LabelText(c.Label), err)
 			return res

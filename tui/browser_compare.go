@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
@@ -106,7 +107,7 @@ func readComparison(runsDir string, ids []string) *comparison {
 				c.names[i] = cfg.Name
 			}
 			c.searches = c.searches || cfg.Method == core.MethodMaple
-			for k, v := range runs.Flags(*cfg) {
+			for k, v := range config.Flags(*cfg) {
 				if cfg.Method != core.MethodMaple && searchFlags[k] {
 					c.baselines = true
 					continue // a baseline runs no search
@@ -410,8 +411,8 @@ func compare(runsDir string, ids []string, width, height int, mono bool) string 
 // does not use.
 var searchFlags = func() map[string]bool {
 	m := map[string]bool{}
-	for _, st := range runs.SettingsTable {
-		if st.Group == runs.GroupSearch {
+	for _, st := range config.Table {
+		if st.Group == config.GroupSearch {
 			m[st.Flag] = true
 		}
 	}

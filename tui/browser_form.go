@@ -10,15 +10,16 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/runs"
 )
 
 // formFields are the settings the new-run form edits, named by their
-// flags (the Form rows of runs.SettingsTable); every other setting is kept
+// flags (the Form rows of config.Table); every other setting is kept
 // from the run the form starts from.
-var formFields = func() []runs.Setting {
-	var out []runs.Setting
-	for _, st := range runs.SettingsTable {
+var formFields = func() []config.Setting {
+	var out []config.Setting
+	for _, st := range config.Table {
 		if st.Form {
 			out = append(out, st)
 		}
@@ -95,7 +96,7 @@ func (f *runForm) Update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		cfg.Eval.Seed = cfg.Settings.Seed // --seed seeds the evaluation too
-		if err := cfg.Check(); err != nil {
+		if err := config.Check(cfg); err != nil {
 			f.note = err.Error()
 			return nil
 		}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"github.com/maple-ood/maple/runs"
 	"strconv"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 )
 
@@ -74,7 +74,7 @@ func (f *ratesForm) update(k tea.KeyPressMsg) (lr *core.LearningRates, done bool
 		}
 		rates := core.LearningRates{Weight: v[0], Keep: v[1], Inner: v[2]}
 		if err := rates.Check(); err != nil {
-			return nil, false, runs.FlagError(err).Error() + "; nothing changed", nil
+			return nil, false, config.FlagError(err).Error() + "; nothing changed", nil
 		}
 		return &rates, true, "new learning rates apply at the next outer iteration (after a checkpoint)", nil
 	}

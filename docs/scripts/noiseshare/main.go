@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
@@ -63,7 +64,7 @@ func rowFor(dir, id string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("its weights: %w (only a finished search or LfF run has them)", err)
 	}
-	sp, err := runs.LoadContext(context.Background(), r.Config, io.Discard)
+	sp, err := config.LoadContext(context.Background(), r.Config, io.Discard)
 	if err != nil {
 		return nil, err
 	}

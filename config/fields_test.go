@@ -1,4 +1,4 @@
-package runs
+package config
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/setting"
 	"github.com/maple-ood/maple/train"
 )
@@ -18,26 +19,26 @@ import (
 func TestFlagError(t *testing.T) {
 	tests := []struct {
 		name string
-		mod  func(c *Config)
+		mod  func(c *runs.Config)
 		want string
 		not  string
 	}{
-		{"rate", func(c *Config) { c.Settings.InnerLR = 0 }, "--inner-lr 0: want a finite number in (0, inf)", "Settings.InnerLR"},
-		{"eval steps", func(c *Config) { c.Eval.Steps = 1e9 }, "--eval-steps 1000000000: want 1 to 1000000", "EvalSettings"},
-		{"two fields", func(c *Config) { c.Settings.Keep, c.Settings.Keep0 = 0.5, 0.3 }, "--keep 0.5 is above --keep0 0.3", "Settings."},
-		{"choice", func(c *Config) { c.Settings.Objective = "irm2" }, `--objective "irm2": want one of`, "Settings."},
-		{"model", func(c *Config) { c.Settings.Model = "mlp:x" }, "--model: ", "Settings."},
-		{"no flag", func(c *Config) { c.Settings.ClipNorm = -1 }, "clip-norm -1: want", "Settings."},
-		{"mask keep", func(c *Config) { c.Eval.MaskKeep = 1.5 }, "--mask-keep 1.5: want a finite number in [0, 1]", "EvalSettings"},
-		{"mask lr", func(c *Config) { c.Eval.MaskLR = -1 }, "--mask-lr -1: want a finite number in [0, inf)", "EvalSettings"},
-		{"lff q", func(c *Config) { c.Eval.LfFQ = 1.5 }, "--lff-q 1.5: want a finite number in [0, 1]", "EvalSettings"},
-		{"lff ema", func(c *Config) { c.Eval.LfFEMA = 1 }, "--lff-ema 1: want a finite number in [0, 1)", "EvalSettings"},
+		{"rate", func(c *runs.Config) { c.Settings.InnerLR = 0 }, "--inner-lr 0: want a finite number in (0, inf)", "Settings.InnerLR"},
+		{"eval steps", func(c *runs.Config) { c.Eval.Steps = 1e9 }, "--eval-steps 1000000000: want 1 to 1000000", "EvalSettings"},
+		{"two fields", func(c *runs.Config) { c.Settings.Keep, c.Settings.Keep0 = 0.5, 0.3 }, "--keep 0.5 is above --keep0 0.3", "Settings."},
+		{"choice", func(c *runs.Config) { c.Settings.Objective = "irm2" }, `--objective "irm2": want one of`, "Settings."},
+		{"model", func(c *runs.Config) { c.Settings.Model = "mlp:x" }, "--model: ", "Settings."},
+		{"no flag", func(c *runs.Config) { c.Settings.ClipNorm = -1 }, "clip-norm -1: want", "Settings."},
+		{"mask keep", func(c *runs.Config) { c.Eval.MaskKeep = 1.5 }, "--mask-keep 1.5: want a finite number in [0, 1]", "EvalSettings"},
+		{"mask lr", func(c *runs.Config) { c.Eval.MaskLR = -1 }, "--mask-lr -1: want a finite number in [0, inf)", "EvalSettings"},
+		{"lff q", func(c *runs.Config) { c.Eval.LfFQ = 1.5 }, "--lff-q 1.5: want a finite number in [0, 1]", "EvalSettings"},
+		{"lff ema", func(c *runs.Config) { c.Eval.LfFEMA = 1 }, "--lff-ema 1: want a finite number in [0, 1)", "EvalSettings"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := DefaultConfig("synthetic")
+			c := runs.DefaultConfig("synthetic")
 			tc.mod(&c)
-			err := c.Check()
+			err := Check(c)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), tc.not) {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
@@ -74,7 +75,7 @@ func TestEveryFieldHasARow(t *testing.T) {
 		for i := range ty.NumField() {
 			path := prefix + ty.Field(i).Name
 			if _, ok := fieldFlags()[path]; !ok && ty.Field(i).IsExported() && !internal[path] {
-				t.Errorf("%s has no row in SettingsTable", path)
+				t.Errorf("%s has no row in Table", path)
 			}
 		}
 	}
@@ -85,11 +86,11 @@ func TestEveryFieldHasARow(t *testing.T) {
 // a recipe keyed by a misspelt field would apply anyway and fail here.
 func TestRecipesKeyedByFields(t *testing.T) {
 	all := map[string]bool{}
-	for _, s := range SettingsTable {
+	for _, s := range Table {
 		all[s.Flag] = true
 	}
 	fields := FieldsSet(all)
-	c := DefaultConfig("cmnist")
+	c := runs.DefaultConfig("cmnist")
 	for _, m := range baselines.Methods {
 		got := baselines.Recipe(m, c.Eval, fields)
 		got.Recipe = c.Eval.Recipe
@@ -151,7 +152,7 @@ func TestCheckMethodFlags(t *testing.T) {
 // back to its default and leaves the flags given; one it reads stays.
 func TestDropUnread(t *testing.T) {
 	set := map[string]bool{"mask-keep": true, "lff-q": true, "eval-lr": true}
-	c := DefaultConfig("cmnist")
+	c := runs.DefaultConfig("cmnist")
 	c.Method, c.Eval.MaskKeep, c.Eval.LfFQ, c.Eval.LR = "mrm", 0.5, 0.3, 0.05
 	got, gotSet := DropUnread(c, set)
 	if got.Eval.MaskKeep != 0.5 || got.Eval.LfFQ != 0 || got.Eval.LR != 0.05 {
@@ -160,7 +161,7 @@ func TestDropUnread(t *testing.T) {
 	if !gotSet["mask-keep"] || gotSet["lff-q"] || !gotSet["eval-lr"] || !set["lff-q"] {
 		t.Errorf("flags %v (the given %v must stay as they were)", gotSet, set)
 	}
-	plain := DefaultConfig("cmnist")
+	plain := runs.DefaultConfig("cmnist")
 	plain.Method, plain.Eval.LR = "lff", 0.05
 	c.Method = "lff"
 	lff, _ := DropUnread(c, set)

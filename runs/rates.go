@@ -6,13 +6,6 @@ import (
 	"github.com/maple-ood/maple/core"
 )
 
-func precision(s core.Settings) string {
-	if s.Precision == "" && s.Model != "" {
-		return "f32"
-	}
-	return s.Precision
-}
-
 // RatesNow returns the learning rates a search has in force (those of its
 // latest checkpoint, else its last rate change, else its config) and where
 // they come from, for people.

@@ -1,4 +1,4 @@
-package runs
+package config
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/models"
+	"github.com/maple-ood/maple/runs"
 )
 
 // Group is the heading a setting's flag is listed under in --help.
@@ -25,7 +26,7 @@ const (
 var Groups = []Group{GroupSearch, GroupEval, GroupData}
 
 // Setting is one row of the settings table: a setting of a run, its flag,
-// the Config field it sets, and where it shows. cmd's flags and their
+// the runs.Config field it sets, and where it shows. cmd's flags and their
 // --help groups, Flags (what tables and comparisons name), the browser's
 // new-run form and the recipes' "flags given" bookkeeping all read this
 // table, so a new setting is one row.
@@ -38,11 +39,11 @@ type Setting struct {
 	// after every package's init has registered what it adds (gmodel's
 	// family, a dataset or method registered from outside).
 	HelpFrom func() string
-	// Field returns the Config field the setting lives in: *string, *int,
+	// Field returns the runs.Config field the setting lives in: *string, *int,
 	// *float64, *bool or *uint64.
-	Field func(c *Config) any
+	Field func(c *runs.Config) any
 	// Default, when not nil, is the flag's default where it differs from
-	// the field's value in DefaultConfig (a sentinel the resolution
+	// the field's value in runs.DefaultConfig (a sentinel the resolution
 	// replaces, such as "f32" for precision or "" for eval-model).
 	Default any
 	// NoFlag: a recorded setting without a flag (its default only).
@@ -55,7 +56,7 @@ type Setting struct {
 	Result bool
 	// Key, when not nil, is the setting's value in Flags instead of the
 	// field's (a baseline's search settings are blank there).
-	Key func(c Config) string
+	Key func(c runs.Config) string
 	// Form: the browser's new-run form edits it.
 	Form bool
 }
@@ -68,148 +69,148 @@ func (s Setting) HelpText() string {
 	return s.Help
 }
 
-// SettingsTable lists every setting, in the order the new-run form shows
+// Table lists every setting, in the order the new-run form shows
 // those it edits.
-var SettingsTable = []Setting{
+var Table = []Setting{
 	{Flag: "dataset", Group: GroupData, HelpFrom: func() string { return "dataset: " + strings.Join(loaders.Names, ", ") }, Axis: true, Result: true, Form: true,
-		Field: func(c *Config) any { return &c.Dataset.Name }, Default: "synthetic"},
+		Field: func(c *runs.Config) any { return &c.Dataset.Name }, Default: "synthetic"},
 	{Flag: "data-dir", Group: GroupData, Help: "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)", Form: true,
-		Field: func(c *Config) any { return &c.Dataset.DataDir }, Default: ""},
+		Field: func(c *runs.Config) any { return &c.Dataset.DataDir }, Default: ""},
 	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all)", Result: true, Form: true,
-		Field: func(c *Config) any { return &c.Dataset.TrainSize }, Default: 0},
+		Field: func(c *runs.Config) any { return &c.Dataset.TrainSize }, Default: 0},
 	{Flag: "method", Group: GroupEval, HelpFrom: func() string {
 		return core.MethodMaple + ", or a baseline: " + strings.Join(baselines.Methods[1:], ", ")
 	}, Axis: true, Result: true, Form: true,
-		Field: func(c *Config) any { return &c.Method }, Default: core.MethodMaple},
+		Field: func(c *runs.Config) any { return &c.Method }, Default: core.MethodMaple},
 	{Flag: "objective", Group: GroupSearch, HelpFrom: func() string { return "outer objective: " + strings.Join(core.Objectives, ", ") }, Result: true, Form: true,
-		Field: func(c *Config) any { return &c.Settings.Objective }},
+		Field: func(c *runs.Config) any { return &c.Settings.Objective }},
 	{Flag: "model", Group: GroupSearch, HelpFrom: func() string {
 		return "search model: " + strings.Join(models.Syntax(), ", ") + "; linear on synthetic unless given"
 	}, Result: true, Form: true,
-		Field: func(c *Config) any { return &c.Settings.Model }},
+		Field: func(c *runs.Config) any { return &c.Settings.Model }},
 	{Flag: "eval-model", Group: GroupEval, Help: "model of the final weighted ERM (default: the search model)", Result: true, Form: true,
-		Field: func(c *Config) any { return &c.Eval.Model }, Default: ""},
+		Field: func(c *runs.Config) any { return &c.Eval.Model }, Default: ""},
 	{Flag: "seed", Group: GroupSearch, Help: "seed of the data, the search and the evaluation", Form: true,
-		Field: func(c *Config) any { return &c.Settings.Seed }},
+		Field: func(c *runs.Config) any { return &c.Settings.Seed }},
 	{Flag: "outer-iters", Group: GroupSearch, Help: "outer iterations", Result: true, Form: true,
-		Field: func(c *Config) any { return &c.Settings.OuterIters }},
+		Field: func(c *runs.Config) any { return &c.Settings.OuterIters }},
 	{Flag: "inner-steps", Group: GroupSearch, Help: "inner SGD steps per outer iteration", Result: true, Form: true,
-		Field: func(c *Config) any { return &c.Settings.InnerSteps }},
+		Field: func(c *runs.Config) any { return &c.Settings.InnerSteps }},
 	{Flag: "keep", Group: GroupSearch, Help: "final keep fraction K/n (1 = no sparsity)", Result: true, Form: true,
-		Field: func(c *Config) any { return &c.Settings.Keep }},
+		Field: func(c *runs.Config) any { return &c.Settings.Keep }},
 	{Flag: "eval-steps", Group: GroupEval, Help: "SGD steps of the final weighted ERM and the baselines", Result: true, Form: true,
-		Field: func(c *Config) any { return &c.Eval.Steps }},
+		Field: func(c *runs.Config) any { return &c.Eval.Steps }},
 
 	// Data.
 	{Flag: "corr", Group: GroupData, HelpFrom: dataHelp("per-env spurious parameters, train0,train1,test; ", "Corr", ""), Result: true,
-		Field: func(c *Config) any { return &c.Dataset.Corr }, Default: ""},
+		Field: func(c *runs.Config) any { return &c.Dataset.Corr }, Default: ""},
 	{Flag: "cmnist-envs", Group: GroupData, HelpFrom: dataHelp("", "Envs", ""), Result: true,
-		Field: func(c *Config) any { return &c.Dataset.Envs }, Default: "", Key: func(c Config) string { return c.Dataset.EnvSplit() }},
+		Field: func(c *runs.Config) any { return &c.Dataset.Envs }, Default: "", Key: func(c runs.Config) string { return c.Dataset.EnvSplit() }},
 	{Flag: "label-noise", Group: GroupData, HelpFrom: dataHelp("label flip probability (", "LabelNoise", "; else 0)"), Result: true,
-		Field: func(c *Config) any { return &c.Dataset.LabelNoise }, Default: -1.0},
+		Field: func(c *runs.Config) any { return &c.Dataset.LabelNoise }, Default: -1.0},
 	{Flag: "downsample", Group: GroupData, HelpFrom: dataHelp("", "Downsample", ""), Result: true,
-		Field: func(c *Config) any { return &c.Dataset.Downsample }, Default: 0},
+		Field: func(c *runs.Config) any { return &c.Dataset.Downsample }, Default: 0},
 	{Flag: "offline", Group: GroupData, Help: "never download a missing file",
-		Field: func(c *Config) any { return &c.Dataset.Offline }, Default: false},
+		Field: func(c *runs.Config) any { return &c.Dataset.Offline }, Default: false},
 	{Flag: "dir", Group: GroupData, HelpFrom: dataHelp("", "Dir", ""),
-		Field: func(c *Config) any { return &c.Dataset.Dir }, Default: ""},
+		Field: func(c *runs.Config) any { return &c.Dataset.Dir }, Default: ""},
 	{Flag: "image-size", Group: GroupData, HelpFrom: dataHelp("", "ImageSize", ""), Result: true,
-		Field: func(c *Config) any { return &c.Dataset.ImageSize }, Default: 64},
+		Field: func(c *runs.Config) any { return &c.Dataset.ImageSize }, Default: 64},
 	{Flag: "features", Group: GroupData, HelpFrom: dataHelp("", "Features", ""), Result: true,
-		Field: func(c *Config) any { return &c.Dataset.Features }, Default: ""},
+		Field: func(c *runs.Config) any { return &c.Dataset.Features }, Default: ""},
 	{Flag: "csv", Group: GroupData, HelpFrom: dataHelp("", "CSV", ""), Result: true,
-		Field: func(c *Config) any { return &c.Dataset.CSV }, Default: ""},
-	{Flag: "label-col", Group: GroupData, HelpFrom: columnHelp("label column"), Field: func(c *Config) any { return &c.Dataset.Columns.Label }},
-	{Flag: "env-col", Group: GroupData, HelpFrom: columnHelp("environment column (optional in the file)"), Field: func(c *Config) any { return &c.Dataset.Columns.Env }},
-	{Flag: "group-col", Group: GroupData, HelpFrom: columnHelp("group column (optional in the file)"), Field: func(c *Config) any { return &c.Dataset.Columns.Group }},
-	{Flag: "split-col", Group: GroupData, HelpFrom: columnHelp("split column (train/val/test or 0/1/2)"), Field: func(c *Config) any { return &c.Dataset.Columns.Split }},
-	{Flag: "attr-col", Group: GroupData, HelpFrom: columnHelp("spurious attribute column (optional in the file)"), Field: func(c *Config) any { return &c.Dataset.Columns.Attr }},
-	{Flag: "id-col", Group: GroupData, HelpFrom: columnHelp("sample id column (optional; default the row number)"), Field: func(c *Config) any { return &c.Dataset.Columns.ID }},
+		Field: func(c *runs.Config) any { return &c.Dataset.CSV }, Default: ""},
+	{Flag: "label-col", Group: GroupData, HelpFrom: columnHelp("label column"), Field: func(c *runs.Config) any { return &c.Dataset.Columns.Label }},
+	{Flag: "env-col", Group: GroupData, HelpFrom: columnHelp("environment column (optional in the file)"), Field: func(c *runs.Config) any { return &c.Dataset.Columns.Env }},
+	{Flag: "group-col", Group: GroupData, HelpFrom: columnHelp("group column (optional in the file)"), Field: func(c *runs.Config) any { return &c.Dataset.Columns.Group }},
+	{Flag: "split-col", Group: GroupData, HelpFrom: columnHelp("split column (train/val/test or 0/1/2)"), Field: func(c *runs.Config) any { return &c.Dataset.Columns.Split }},
+	{Flag: "attr-col", Group: GroupData, HelpFrom: columnHelp("spurious attribute column (optional in the file)"), Field: func(c *runs.Config) any { return &c.Dataset.Columns.Attr }},
+	{Flag: "id-col", Group: GroupData, HelpFrom: columnHelp("sample id column (optional; default the row number)"), Field: func(c *runs.Config) any { return &c.Dataset.Columns.ID }},
 	{Flag: "feature-cols", Group: GroupData, HelpFrom: columnHelp("comma-separated feature columns (default: every column that is not an annotation, nor pandas' unnamed index)"),
-		Field: func(c *Config) any { return &c.Dataset.Columns.FeatureCols }, Default: ""},
+		Field: func(c *runs.Config) any { return &c.Dataset.Columns.FeatureCols }, Default: ""},
 	{Flag: "val-fraction", Group: GroupData, HelpFrom: dataHelp("", "ValFraction", ""), Result: true,
-		Field: func(c *Config) any { return &c.Dataset.ValFraction }},
+		Field: func(c *runs.Config) any { return &c.Dataset.ValFraction }},
 
 	// Search.
 	{Flag: "beta", Group: GroupSearch, Help: "weight of the mean loss added to the outer objective", Result: true,
-		Field: func(c *Config) any { return &c.Settings.Beta }},
+		Field: func(c *runs.Config) any { return &c.Settings.Beta }},
 	{Flag: "cvar-alpha", Group: GroupSearch, Help: "tail fraction of the cvar objective", Result: true,
-		Field: func(c *Config) any { return &c.Settings.CVaRAlpha }},
+		Field: func(c *runs.Config) any { return &c.Settings.CVaRAlpha }},
 	{Flag: "outer-on", Group: GroupSearch, Help: "split the outer objective is evaluated on: val or train", Result: true,
-		Field: func(c *Config) any { return &c.Settings.OuterOn }},
+		Field: func(c *runs.Config) any { return &c.Settings.OuterOn }},
 	{Flag: "precision", Group: GroupSearch, Help: "precision of the inner training's matrix products: f32, or bf16 (float32 accumulation; onednn build on a CPU with avx512_bf16)", Result: true,
-		Field: func(c *Config) any { return &c.Settings.Precision }, Default: "f32", Key: func(c Config) string { return precision(c.Settings) }},
+		Field: func(c *runs.Config) any { return &c.Settings.Precision }, Default: "f32", Key: func(c runs.Config) string { return precision(c.Settings) }},
 	{Flag: "inner-batch", Group: GroupSearch, Help: "inner minibatch size (0 = full batch over the kept samples); each step's loss normalised by its minibatch's weight sum", Result: true,
-		Field: func(c *Config) any { return &c.Settings.InnerBatch }},
+		Field: func(c *runs.Config) any { return &c.Settings.InnerBatch }},
 	{Flag: "inner-lr", Group: GroupSearch, Help: "inner SGD learning rate", Result: true,
-		Field: func(c *Config) any { return &c.Settings.InnerLR }},
+		Field: func(c *runs.Config) any { return &c.Settings.InnerLR }},
 	{Flag: "momentum", Group: GroupSearch, Help: "inner SGD momentum", Result: true,
-		Field: func(c *Config) any { return &c.Settings.Momentum }},
+		Field: func(c *runs.Config) any { return &c.Settings.Momentum }},
 	{Flag: "weight-decay", Group: GroupSearch, Help: "inner SGD weight decay", Result: true,
-		Field: func(c *Config) any { return &c.Settings.WeightDecay }},
+		Field: func(c *runs.Config) any { return &c.Settings.WeightDecay }},
 	{Flag: "inner-init", Group: GroupSearch, Help: "inner initialisation: fixed, fresh or warm", Result: true,
-		Field: func(c *Config) any { return &c.Settings.InnerInit }},
+		Field: func(c *runs.Config) any { return &c.Settings.InnerInit }},
 	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights", Result: true,
-		Field: func(c *Config) any { return &c.Settings.WeightLR }},
+		Field: func(c *runs.Config) any { return &c.Settings.WeightLR }},
 	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities", Result: true,
-		Field: func(c *Config) any { return &c.Settings.KeepLR }},
-	{Flag: "clip-norm", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Settings.ClipNorm }},
+		Field: func(c *runs.Config) any { return &c.Settings.KeepLR }},
+	{Flag: "clip-norm", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.ClipNorm }},
 	{Flag: "keep0", Group: GroupSearch, Help: "initial keep fraction K0/n", Result: true,
-		Field: func(c *Config) any { return &c.Settings.Keep0 }},
-	{Flag: "anneal-start", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Settings.AnnealStart }},
-	{Flag: "anneal-end", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Settings.AnnealEnd }},
+		Field: func(c *runs.Config) any { return &c.Settings.Keep0 }},
+	{Flag: "anneal-start", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.AnnealStart }},
+	{Flag: "anneal-end", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.AnnealEnd }},
 	{Flag: "recipe", Group: GroupSearch, Help: "a preset: maple-reference (the MAPLE code's ColoredMNIST recipe: keep scores only, keep 0.3, keep lr 1.5, outer on train, 30 x 100, the code's hypergradient, mask and IRMv1 scale (--detach-sum, --mask-eps 1e-20, --outer-scale 0.5), every iterate evaluated from the search's initial model by SGD lr 1.0 momentum 0.9 for 200 steps, checked at every step; flags given override it)", Result: true,
-		Field: func(c *Config) any { return &c.Settings.Recipe }, Default: ""},
+		Field: func(c *runs.Config) any { return &c.Settings.Recipe }, Default: ""},
 	{Flag: "detach-sum", Group: GroupSearch, Help: "hold the inner loss's weight sum constant in the hypergradient, as the MAPLE code does (an approximation; maple-reference sets it)", Result: true,
-		Field: func(c *Config) any { return &c.Settings.DetachSum }, Default: false},
+		Field: func(c *runs.Config) any { return &c.Settings.DetachSum }, Default: false},
 	{Flag: "mask-eps", Group: GroupSearch, Help: "draw keep masks with this eps inside the logarithms of the keep logit, as the MAPLE code does (1e-20; maple-reference sets it); 0 clamps the keep probability to [1e-6, 1-1e-6]", Result: true,
-		Field: func(c *Config) any { return &c.Settings.MaskEps }, Default: 0.0},
+		Field: func(c *runs.Config) any { return &c.Settings.MaskEps }, Default: 0.0},
 	{Flag: "outer-scale", Group: GroupSearch, Help: "multiply the outer risk and its gradient by this (0 = 1); Adam's steps change only through its eps (maple-reference sets 0.5 for irmv1, the MAPLE code's mean over two environments)", Result: true,
-		Field: func(c *Config) any { return &c.Settings.OuterScale }, Default: 0.0},
+		Field: func(c *runs.Config) any { return &c.Settings.OuterScale }, Default: 0.0},
 	{Flag: "init-params", Group: GroupSearch, Help: "a .npy of the search model's initial parameters (flat float32; per layer the in x out weights row by row, then the biases) instead of the seeded initialisation", Result: true,
-		Field: func(c *Config) any { return &c.Settings.InitParams }, Default: ""},
+		Field: func(c *runs.Config) any { return &c.Settings.InitParams }, Default: ""},
 	{Flag: "eval-each-iter", Group: GroupSearch, Help: "train the evaluation model on every iterate's weights and record its figures (costly)", Result: true,
-		Field: func(c *Config) any { return &c.Settings.EvalEachIter }, Default: false},
+		Field: func(c *runs.Config) any { return &c.Settings.EvalEachIter }, Default: false},
 	{Flag: "select-iterate", Group: GroupSearch, Help: "weights the final weighted ERM trains on: val (the iterate whose inner model scores best on validation) or final", Result: true,
-		Field: func(c *Config) any { return &c.Settings.SelectIterate }},
+		Field: func(c *runs.Config) any { return &c.Settings.SelectIterate }},
 
 	// Evaluation and baselines.
 	{Flag: "eval-same-init", Group: GroupEval, Help: "start the evaluation model from the search model's initial parameters, as the MAPLE code does (the two models must match; maple-reference sets it)", Result: true,
-		Field: func(c *Config) any { return &c.Eval.SameInit }, Default: false},
+		Field: func(c *runs.Config) any { return &c.Eval.SameInit }, Default: false},
 	{Flag: "eval-momentum", Group: GroupEval, Help: "SGD momentum of the final weighted ERM and the baselines", Result: true,
-		Field: func(c *Config) any { return &c.Eval.Momentum }},
+		Field: func(c *runs.Config) any { return &c.Eval.Momentum }},
 	{Flag: "eval-weight-decay", Group: GroupEval, Help: "SGD weight decay of the final weighted ERM and the baselines", Result: true,
-		Field: func(c *Config) any { return &c.Eval.WeightDecay }},
+		Field: func(c *runs.Config) any { return &c.Eval.WeightDecay }},
 	{Flag: "eval-lr", Group: GroupEval, Help: "learning rate of the final weighted ERM and the baselines", Result: true,
-		Field: func(c *Config) any { return &c.Eval.LR }},
+		Field: func(c *runs.Config) any { return &c.Eval.LR }},
 	{Flag: "eval-every", Group: GroupEval, Help: "validation check every N steps of the final weighted ERM", Result: true,
-		Field: func(c *Config) any { return &c.Eval.EvalEvery }},
+		Field: func(c *runs.Config) any { return &c.Eval.EvalEvery }},
 	{Flag: "eval-min-step", Group: GroupEval, Help: "first step whose checkpoint may be selected (0 = a tenth of --eval-steps)", Result: true,
-		Field: func(c *Config) any { return &c.Eval.MinStep }},
+		Field: func(c *runs.Config) any { return &c.Eval.MinStep }},
 	{Flag: "penalty", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.Penalty", ""), Result: true,
-		Field: func(c *Config) any { return &c.Eval.Penalty }},
+		Field: func(c *runs.Config) any { return &c.Eval.Penalty }},
 	{Flag: "penalty-anneal", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.PenaltyAnneal", ""), Result: true,
-		Field: func(c *Config) any { return &c.Eval.PenaltyAnneal }},
-	{Flag: "dro-step", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.DROStep }},
-	{Flag: "eval-cvar-alpha", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.CVaRAlpha }},
-	{Flag: "jtt-steps", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.JTTSteps }},
-	{Flag: "jtt-up", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.JTTUp }},
-	{Flag: "ref-train-acc", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *Config) any { return &c.Eval.RefTrainAcc }},
+		Field: func(c *runs.Config) any { return &c.Eval.PenaltyAnneal }},
+	{Flag: "dro-step", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Eval.DROStep }},
+	{Flag: "eval-cvar-alpha", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Eval.CVaRAlpha }},
+	{Flag: "jtt-steps", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Eval.JTTSteps }},
+	{Flag: "jtt-up", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Eval.JTTUp }},
+	{Flag: "ref-train-acc", Group: GroupEval, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Eval.RefTrainAcc }},
 	{Flag: "lff-q", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.LfFQ", ""), Result: true,
-		Field: func(c *Config) any { return &c.Eval.LfFQ }},
+		Field: func(c *runs.Config) any { return &c.Eval.LfFQ }},
 	{Flag: "lff-ema", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.LfFEMA", ""), Result: true,
-		Field: func(c *Config) any { return &c.Eval.LfFEMA }},
+		Field: func(c *runs.Config) any { return &c.Eval.LfFEMA }},
 	{Flag: "mask-keep", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskKeep", "; 0 = the recipe's"), Result: true,
-		Field: func(c *Config) any { return &c.Eval.MaskKeep }},
+		Field: func(c *runs.Config) any { return &c.Eval.MaskKeep }},
 	{Flag: "mask-lr", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskLR", "; 0 = the recipe's"), Result: true,
-		Field: func(c *Config) any { return &c.Eval.MaskLR }},
+		Field: func(c *runs.Config) any { return &c.Eval.MaskLR }},
 	{Flag: "eval-optimizer", Group: GroupEval, Help: "optimizer of the final weighted ERM and the baselines: sgd or adam", Result: true,
-		Field: func(c *Config) any { return &c.Eval.Optimizer }},
+		Field: func(c *runs.Config) any { return &c.Eval.Optimizer }},
 	{Flag: "l2", Group: GroupEval, Help: "coefficient of the L2 term sum theta² added to the evaluation and baseline loss", Result: true,
-		Field: func(c *Config) any { return &c.Eval.L2 }},
+		Field: func(c *runs.Config) any { return &c.Eval.L2 }},
 
 	// Run.
-	{Flag: "checkpoint-every", Help: "outer iterations between checkpoints", Field: func(c *Config) any { return &c.CheckpointEvery }},
+	{Flag: "checkpoint-every", Help: "outer iterations between checkpoints", Field: func(c *runs.Config) any { return &c.CheckpointEvery }},
 }
 
 // dataHelp writes a dataset option's help from the datasets' registry
@@ -230,9 +231,9 @@ func methodHelp(field, after string) func() string {
 	return func() string { return baselines.FieldHelp(field) + after }
 }
 
-// LookupSetting returns the row of flag.
-func LookupSetting(flag string) (Setting, bool) {
-	for _, s := range SettingsTable {
+// Lookup returns the row of flag.
+func Lookup(flag string) (Setting, bool) {
+	for _, s := range Table {
 		if s.Flag == flag {
 			return s, true
 		}
@@ -241,7 +242,7 @@ func LookupSetting(flag string) (Setting, bool) {
 }
 
 // Get returns the setting's value in c as a flag would be written.
-func (s Setting) Get(c *Config) string {
+func (s Setting) Get(c *runs.Config) string {
 	switch p := s.Field(c).(type) {
 	case *string:
 		return *p
@@ -258,7 +259,7 @@ func (s Setting) Get(c *Config) string {
 }
 
 // Set parses v, written as the flag takes it, into the setting's field of c.
-func (s Setting) Set(c *Config, v string) error {
+func (s Setting) Set(c *runs.Config, v string) error {
 	switch p := s.Field(c).(type) {
 	case *string:
 		*p = v
@@ -296,12 +297,12 @@ func (s Setting) Set(c *Config, v string) error {
 // its command-line flag (the seed and the data's location left out), as
 // tables and comparisons name them. A baseline runs no search: its
 // search settings are blank.
-func Flags(c Config) map[string]string {
+func Flags(c runs.Config) map[string]string {
 	if c.Method != core.MethodMaple {
 		c.Settings = core.Settings{}
 	}
 	out := map[string]string{}
-	for _, s := range SettingsTable {
+	for _, s := range Table {
 		switch {
 		case !s.Result:
 		case s.Key != nil:
@@ -311,4 +312,13 @@ func Flags(c Config) map[string]string {
 		}
 	}
 	return out
+}
+
+// precision is the precision a search's settings record, as Flags names
+// it: "f32" for a search that records none (the default).
+func precision(s core.Settings) string {
+	if s.Precision == "" && s.Model != "" {
+		return "f32"
+	}
+	return s.Precision
 }

@@ -1,10 +1,12 @@
-package runs
+package config
 
 import (
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/maple-ood/maple/runs"
 )
 
 // TestPinnedConfigs reads two run.json files written by maple before the
@@ -22,7 +24,7 @@ func TestPinnedConfigs(t *testing.T) {
 	for i := 0; i+1 < len(lines); i += 2 {
 		head := strings.Fields(lines[i])
 		name := head[0]
-		cfg, err := ReadConfig("testdata/" + name)
+		cfg, err := runs.ReadConfig("testdata/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}

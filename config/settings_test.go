@@ -1,8 +1,10 @@
-package runs
+package config
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/maple-ood/maple/runs"
 )
 
 // TestSettingsTable checks the table's rows: one row per flag, a Default
@@ -10,7 +12,7 @@ import (
 // default config and refuse a value of the wrong kind, naming it.
 func TestSettingsTable(t *testing.T) {
 	seen := map[string]bool{}
-	for _, st := range SettingsTable {
+	for _, st := range Table {
 		t.Run(st.Flag, func(t *testing.T) {
 			if seen[st.Flag] {
 				t.Fatalf("flag %s has two rows", st.Flag)
@@ -19,7 +21,7 @@ func TestSettingsTable(t *testing.T) {
 			if !st.NoFlag && st.HelpText() == "" {
 				t.Error("a flag without help")
 			}
-			c := DefaultConfig("cmnist")
+			c := runs.DefaultConfig("cmnist")
 			field := st.Field(&c)
 			if st.Default != nil {
 				if want, got := fmt.Sprintf("%T", field)[1:], fmt.Sprintf("%T", st.Default); want != got {
@@ -27,7 +29,7 @@ func TestSettingsTable(t *testing.T) {
 				}
 			}
 			v := st.Get(&c)
-			var d Config
+			var d runs.Config
 			if err := st.Set(&d, v); err != nil {
 				t.Fatalf("Set(%q): %v", v, err)
 			}
@@ -41,9 +43,9 @@ func TestSettingsTable(t *testing.T) {
 			}
 		})
 	}
-	c := DefaultConfig("cmnist")
+	c := runs.DefaultConfig("cmnist")
 	n := 0
-	for _, st := range SettingsTable {
+	for _, st := range Table {
 		if st.Result {
 			n++
 		}

@@ -1,4 +1,4 @@
-package runs
+package config
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/setting"
 )
 
@@ -17,7 +18,7 @@ import (
 // EvalSettings.Steps; see setting.Error) to the settings table's
 // rows, by the address each row's Field returns.
 var fieldFlags = sync.OnceValue(func() map[string]Setting {
-	var c Config
+	var c runs.Config
 	byAddr := map[any]string{}
 	for prefix, v := range map[string]reflect.Value{"Settings.": reflect.ValueOf(&c.Settings).Elem(), "EvalSettings.": reflect.ValueOf(&c.Eval).Elem()} {
 		for i := range v.NumField() {
@@ -27,7 +28,7 @@ var fieldFlags = sync.OnceValue(func() map[string]Setting {
 		}
 	}
 	out := map[string]Setting{}
-	for _, s := range SettingsTable {
+	for _, s := range Table {
 		if path, ok := byAddr[s.Field(&c)]; ok {
 			out[path] = s
 		}
@@ -59,16 +60,6 @@ func flagName(field string) string {
 	return "--" + s.Flag
 }
 
-// flagError is an error whose text names flags where the error it wraps
-// names core's fields.
-type flagError struct {
-	text string
-	err  error
-}
-
-func (e *flagError) Error() string { return e.text }
-func (e *flagError) Unwrap() error { return e.err }
-
 // FlagError rewrites a *setting.Error inside err to name flags
 // instead of fields (--inner-lr 0: want ..., not Settings.InnerLR 0: want
 // ...); other errors are returned as they are.
@@ -77,11 +68,11 @@ func FlagError(err error) error {
 	if !errors.As(err, &se) {
 		return err
 	}
-	var fe *flagError
-	if errors.As(err, &fe) {
-		return err // already rewritten
+	var renamed *setting.Renamed
+	if errors.As(err, &renamed) {
+		return err // already rewritten (by a flag, or as run.json spells it)
 	}
-	return &flagError{text: strings.Replace(err.Error(), se.Error(), se.Format(flagName), 1), err: err}
+	return &setting.Renamed{Text: strings.Replace(err.Error(), se.Error(), se.Format(flagName), 1), Err: err}
 }
 
 // FieldsSet returns the core field paths of the flags in set (the flags a
@@ -122,8 +113,8 @@ func CheckMethodFlags(methods []string, set map[string]bool) error {
 // default, and set without those flags: a sweep's flag for some of its
 // methods leaves its other cells as they are without it (their hash,
 // the settings their table rows name).
-func DropUnread(c Config, set map[string]bool) (Config, map[string]bool) {
-	def := DefaultConfig(c.Dataset.Name)
+func DropUnread(c runs.Config, set map[string]bool) (runs.Config, map[string]bool) {
+	def := runs.DefaultConfig(c.Dataset.Name)
 	out := maps.Clone(set)
 	for field := range FieldsSet(set) {
 		readers, own := baselines.Reading(field)
@@ -135,4 +126,12 @@ func DropUnread(c Config, set map[string]bool) (Config, map[string]bool) {
 		delete(out, st.Flag)
 	}
 	return c, out
+}
+
+// SettingOf returns the settings table's row of a field ("EvalSettings.LR"),
+// whether or not it has a command-line flag (a random search sets the
+// recorded ones too).
+func SettingOf(field string) (Setting, bool) {
+	s, ok := fieldFlags()[field]
+	return s, ok
 }

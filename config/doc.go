@@ -1,0 +1,14 @@
+// Package config is a run's settings as people give them: the settings
+// table (Table: every setting's flag, runs.Config field, help, group,
+// default, whether it changes results and whether the new-run form edits
+// it), from which cmd makes the flags and Flags names a run's settings
+// for tables and comparisons; the resolution of the flags given into a
+// config (Resolve: derived defaults, the recipes, paths made absolute)
+// and its checks (Check), whose errors name flags where core and train
+// name fields (FlagError); the method settings a run's methods read
+// (CheckMethodFlags, DropUnread); and Prepare, every check made before a
+// run exists (the flags, the data, the models against the data's shape,
+// memory).
+//
+// The run on disk, run.json among its files, is package runs.
+package config

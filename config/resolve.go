@@ -1,0 +1,83 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+)
+
+// Check reports the first setting of c that cannot work, naming its
+// flag. It reads nothing from disk.
+func Check(c runs.Config) error {
+	ok := false
+	for _, m := range baselines.Methods {
+		ok = ok || m == c.Method
+	}
+	if !ok {
+		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(baselines.Methods, ", "))
+	}
+	if err := c.Dataset.Check(); err != nil {
+		return err
+	}
+	if err := c.Settings.Check(); err != nil {
+		return FlagError(err)
+	}
+	if err := c.Eval.Check(); err != nil {
+		return FlagError(err)
+	}
+	if c.Method == "maple" && c.Eval.SameInit && c.Eval.Model != c.Settings.Model {
+		return fmt.Errorf("--eval-same-init: the evaluation model %s is not the search model %s; give --eval-model %s or drop --eval-same-init", c.Eval.Model, c.Settings.Model, c.Settings.Model)
+	}
+	if c.CheckpointEvery < 1 {
+		return fmt.Errorf("--checkpoint-every %d: want at least 1", c.CheckpointEvery)
+	}
+	return nil
+}
+
+// Resolve fills the settings a run derives from others and checks the
+// config: on the synthetic dataset the search model is linear unless
+// --model was set; the evaluation model is evalModel, else the search
+// model; the evaluation seed is the run's seed; a baseline with a
+// published recipe (baselines.Recipe) takes its settings where the
+// person set no flag (set holds the flags they set); a cmnist run without
+// an env split gets the shuffled one (loaders.Spec.ForNewRun), and other
+// datasets drop the option unless it was set. Paths become
+// absolute, so that the run can be resumed, exported or evaluated from
+// any directory.
+func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config, error) {
+	if !set["model"] && c.Dataset.Name == "synthetic" {
+		c.Settings.Model = "linear"
+	}
+	c.Eval.Model, c.Eval.Seed = evalModel, c.Settings.Seed
+	if c.Settings.Precision == "f32" {
+		c.Settings.Precision = "" // the default, as runs before the flag existed record it
+	}
+	c.Dataset = c.Dataset.ForNewRun()
+	if c.Dataset.Name != "cmnist" && !set["cmnist-envs"] {
+		c.Dataset.Envs = "" // only cmnist has the option; no other hash changes
+	}
+	if c.Eval.Model == "" {
+		c.Eval.Model = c.Settings.Model
+	}
+	c.Eval = baselines.Recipe(c.Method, c.Eval, FieldsSet(set))
+	if c.Settings.Recipe == core.RecipeReference {
+		c.Settings, c.Eval = core.ReferenceRecipe(c.Settings, c.Eval, FieldsSet(set))
+	}
+	if err := Check(c); err != nil {
+		return c, err
+	}
+	var err error
+	if c.Dataset, err = c.Dataset.Abs(); err != nil {
+		return c, err
+	}
+	if c.Settings.InitParams != "" {
+		if c.Settings.InitParams, err = filepath.Abs(c.Settings.InitParams); err != nil {
+			return c, fmt.Errorf("--init-params: %w", err)
+		}
+	}
+	return c, nil
+}
