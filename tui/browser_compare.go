@@ -255,7 +255,7 @@ func (v *compareView) lines(values, times [][]float64) (lines []chartLine, note 
 			}
 			lines = append(lines, l)
 		}
-		return lines, fmt.Sprintf(" (by %s: mean, band %s)", strings.Join(c.by, ", "), v.band)
+		return lines, "" // the text below says what the lines and bands are
 	}
 	var vs, ts [][]float64
 	for i, d := range values {
@@ -338,7 +338,11 @@ func (v *compareView) content() string {
 		top = lipgloss.Height(strings.Join(head, "\n"))
 	}
 	per := (v.h - top - lipgloss.Height(below)) / max(1, len(v.charts.plots))
-	charts := v.charts.render(w, max(8, per))
+	least := 8 // lines a chart has at least; the text below scrolls
+	if len(c.groups) > 0 {
+		least = 11 // a band needs rows to be seen
+	}
+	charts := v.charts.render(w, max(least, per))
 	return strings.Join(append(charts, below), "\n")
 }
 
@@ -388,7 +392,7 @@ func (v *compareView) runText(wrap func(string) string) []string {
 // group's figures, what it pools over and its runs.
 func (v *compareView) groupText(wrap func(string) string) []string {
 	c := v.c
-	text := []string{"groups by " + strings.Join(c.by, ", ")}
+	text := []string{wrap(fmt.Sprintf("groups by %s: each line the mean of a group's runs (their number in brackets), in a band of their %s", strings.Join(c.by, ", "), v.band.describe()))}
 	for _, g := range c.groups {
 		names := make([]string, len(g.members))
 		for i, m := range g.members {

@@ -203,8 +203,9 @@ func compareGroups(t *testing.T, w, h int, mono bool) *Browser {
 // group compares its runs.
 func TestCompareGroups(t *testing.T) {
 	b := compareGroups(t, 120, 40, false)
-	out := ansi.Strip(b.Render())
-	for _, w := range []string{"(by objective: mean, band ± sample sd)", "━ irmv1 (2)", "━ rex (3)", "groups by objective",
+	flat := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") } // wrapped lines joined
+	out := flat(b.Render())
+	for _, w := range []string{"groups by objective: each line the mean of a group's runs (their number in brackets), in a band of their mean ± sample sd", "━ irmv1 (2)", "━ rex (3)", "groups by objective",
 		"rex: 3 runs (3 done)", "pooled over seed", "·"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("no %q in\n%s", w, out)
@@ -214,11 +215,11 @@ func TestCompareGroups(t *testing.T) {
 	// At iteration 39 (0.4 + 0.3*39/40 = 0.6925, + 0.02 a seed): rex
 	// (+0.08) 0.7925, 0.8125, 0.8325: mean 0.8125, sd 0.02; irmv1 0.7125,
 	// 0.7325: mean 0.7225, sd 0.0141.
-	if out := ansi.Strip(b.Render()); !strings.Contains(out, "rex (3) 0.8125 [0.7925–0.8325]") || !strings.Contains(out, "irmv1 (2) 0.7225 [0.7084–0.7366]") {
+	if out := flat(b.Render()); !strings.Contains(out, "rex (3) 0.8125 [0.7925–0.8325]") || !strings.Contains(out, "irmv1 (2) 0.7225 [0.7084–0.7366]") {
 		t.Errorf("no read-out of the band:\n%s", out)
 	}
 	bpress(b, keyMsg("b"))
-	if out := ansi.Strip(b.Render()); !strings.Contains(out, "(by objective: mean, band min–max)") || !strings.Contains(out, "irmv1 (2) 0.7225 [0.7125–0.7325]") {
+	if out := flat(b.Render()); !strings.Contains(out, "in a band of their least and greatest value") || !strings.Contains(out, "irmv1 (2) 0.7225 [0.7125–0.7325]") {
 		t.Errorf("b did not switch to min–max:\n%s", out)
 	}
 	bpress(b, keyMsg("esc"))

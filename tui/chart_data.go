@@ -177,6 +177,14 @@ func (k bandKind) String() string {
 	return "± sample sd"
 }
 
+// describe says what the band spans, and what b switches it to.
+func (k bandKind) describe() string {
+	if k == bandMinMax {
+		return "least and greatest value (b: ± sample sd)"
+	}
+	return "mean ± sample sd (b: least and greatest value)"
+}
+
 // spread returns, at each point, the mean of the series that have a
 // value there and the band's bounds: the mean ± their sample standard
 // deviation, or their least and greatest value. A point where one series
