@@ -1,6 +1,11 @@
 package baselines
 
-import "github.com/maple-ood/maple/setting"
+import (
+	"slices"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/setting"
+)
 
 // tunable is a method with settings of its own for a random search to
 // draw (besides the shared evaluation's, SharedSpace).
@@ -13,10 +18,23 @@ var SharedSpace = []setting.Param{
 	{Field: "EvalSettings.WeightDecay", Dist: setting.LogUniform{Lo: 1e-6, Hi: 1e-2}},
 }
 
-// SearchSpace returns the distributions a random search draws baseline
-// method's settings from (maple sweep --search random), in DomainBed's
-// style: the shared evaluation's, then the method's own.
+// MapleSpace is the distribution a random search draws a maple search's
+// settings from: its three learning rates, around the defaults and the
+// reference preset's values.
+var MapleSpace = []setting.Param{
+	{Field: "Settings.WeightLR", Dist: setting.LogUniform{Lo: 0.03, Hi: 1}},
+	{Field: "Settings.KeepLR", Dist: setting.LogUniform{Lo: 0.01, Hi: 3}},
+	{Field: "Settings.InnerLR", Dist: setting.LogUniform{Lo: 0.02, Hi: 0.3}},
+}
+
+// SearchSpace returns the distributions a random search draws method's
+// settings from (maple sweep --search random), in DomainBed's style: for
+// a baseline the shared evaluation's, then the method's own; for maple,
+// MapleSpace.
 func SearchSpace(method string) []setting.Param {
+	if method == core.MethodMaple {
+		return slices.Clone(MapleSpace)
+	}
 	out := append([]setting.Param{}, SharedSpace...)
 	if m, ok := lookup(method); ok {
 		if t, ok := m.(tunable); ok {

@@ -8,7 +8,7 @@
 // name fields (FlagError); the method settings a run's methods read
 // (CheckMethodFlags, DropUnread); and Prepare, every check made before a
 // run exists (the flags, the data, the models against the data's shape,
-// memory).
+// memory: Memory estimates what a run needs).
 //
 // The run on disk, run.json among its files, is package runs.
 package config

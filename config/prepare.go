@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/models"
@@ -72,7 +71,7 @@ func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 			return nil, fmt.Errorf("--init-params %s holds %d parameters, model %s on this data has %d; write that model's parameters as one flat float32 vector", c.Settings.InitParams, len(theta), c.Settings.Model, n)
 		}
 	}
-	need, err := core.Memory(sp, c.Method, c.Settings, c.Eval)
+	need, err := Memory(sp, c.Method, c.Settings, c.Eval)
 	if err != nil {
 		return nil, err
 	}

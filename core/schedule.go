@@ -1,6 +1,13 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/maple-ood/maple/setting"
+)
+
+// maskEps is the range of Settings.MaskEps (see MaskEps).
+var maskEps = setting.Interval{Lo: 0, Hi: 0.01}
 
 // KeepSize is K_t, the keep budget at outer iteration t of T for n
 // samples: K0 until ts*T, then the cubic annealing

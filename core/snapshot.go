@@ -164,40 +164,6 @@ func (st *State) Clone() *State {
 	return &c
 }
 
-// Tee returns a Recorder that passes each report to every rec in order,
-// stopping at the first error (so a record the first could not keep
-// reaches none after it, and the engine's retry reaches each once).
-func Tee(recs ...Recorder) Recorder { return tee(recs) }
-
-type tee []Recorder
-
-func (t tee) Snapshot(s *Snapshot) error {
-	for _, r := range t {
-		if err := r.Snapshot(s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (t tee) Event(e Event) error {
-	for _, r := range t {
-		if err := r.Event(e); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (t tee) Checkpoint(st *State) error {
-	for _, r := range t {
-		if err := r.Checkpoint(st); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Histogram counts values in bins: Counts[b] those in [Edges[b],
 // Edges[b+1]), the last bin closed; Min, Max, Sum and SumSq are of the
 // values themselves.

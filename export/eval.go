@@ -9,6 +9,7 @@ import (
 
 	"github.com/sbinet/npyio/npy"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
@@ -40,7 +41,7 @@ func Eval(ctx context.Context, dir, model string, steps int, ov runs.Overrides, 
 	if steps > 0 {
 		es.Steps = steps
 	}
-	if _, err := core.Memory(sp, "erm", cfg.Settings, es); err != nil {
+	if _, err := config.Memory(sp, "erm", cfg.Settings, es); err != nil {
 		return nil, nil, "", err
 	}
 	res, err := train.WeightedERM(ctx, sp, u, es, method)

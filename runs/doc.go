@@ -4,7 +4,7 @@
 // the one owner of its layout (layout.go), run.json (Config, with
 // DefaultConfig and Hash), the lock that keeps two processes from writing
 // one run, checkpoints and summaries, the file recorder teed behind the
-// engine and the Printer, listing, names and tags, archive and removal.
+// engine (Tee) and the Printer, listing, names and tags, archive and removal.
 //
 // The settings table from which the commands' flags are made, and the
 // checks made before a run exists, are package config; exports are

@@ -299,3 +299,37 @@ func (r *Run) CutMetrics(iter int, warn func(string)) ([]*core.Snapshot, error) 
 
 // WriteSummary writes s as the run's summary.json, atomically.
 func (r *Run) WriteSummary(s *Summary) error { return WriteJSONAtomic(r.Path(SummaryFile), s) }
+
+// Tee returns a Recorder that passes each report to every rec in order,
+// stopping at the first error (so a record the first could not keep
+// reaches none after it, and the engine's retry reaches each once).
+func Tee(recs ...core.Recorder) core.Recorder { return tee(recs) }
+
+type tee []core.Recorder
+
+func (t tee) Snapshot(s *core.Snapshot) error {
+	for _, r := range t {
+		if err := r.Snapshot(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t tee) Event(e core.Event) error {
+	for _, r := range t {
+		if err := r.Event(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t tee) Checkpoint(st *core.State) error {
+	for _, r := range t {
+		if err := r.Checkpoint(st); err != nil {
+			return err
+		}
+	}
+	return nil
+}

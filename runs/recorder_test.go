@@ -38,7 +38,7 @@ func TestFullDiskPauses(t *testing.T) {
 	fr := &Recorder{run: r, eng: eng, metrics: full}
 	fr.events, _ = os.OpenFile(r.Path(EventsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	defer fr.events.Close()
-	rec := core.Tee(fr, Printer{&log})
+	rec := Tee(fr, Printer{&log})
 	eng.Watched = func() bool { return true }
 	done := make(chan core.Status)
 	go func() { st, _ := eng.Run(context.Background(), rec); done <- st }()

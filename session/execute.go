@@ -273,7 +273,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 	if opt.Lines && opt.Log != nil {
 		recs = append(recs, runs.Printer{W: opt.Log})
 	}
-	rec := core.Tee(recs...)
+	rec := runs.Tee(recs...)
 	if st != nil {
 		rec.Event(core.Event{Kind: core.EventResume, Iter: iter})
 	}

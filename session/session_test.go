@@ -507,7 +507,7 @@ func TestCommandsAfterTheEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, err := eng.Run(context.Background(), core.Tee()); st != core.StatusDone || err != nil {
+	if st, err := eng.Run(context.Background(), runs.Tee()); st != core.StatusDone || err != nil {
 		t.Fatalf("%v %v", st, err)
 	}
 	srv, err := Serve(r, NewHub(), eng)

@@ -20,7 +20,7 @@ import (
 
 // Search is a random search over each method's settings, in DomainBed's
 // style: Trials draws per method from the distributions its registry
-// declares (core.SearchSpace for maple, baselines.SearchSpace), each run
+// declares (baselines.SearchSpace), each run
 // with every seed of the grid.
 type Search struct {
 	Trials int    // draws per method; 0: a grid, no search
@@ -29,10 +29,8 @@ type Search struct {
 
 // Space returns the distributions of a grid method ("erm", "maple:rex").
 func Space(method string) []setting.Param {
-	if m, _, _ := strings.Cut(method, ":"); m == core.MethodMaple {
-		return core.SearchSpace()
-	}
-	return baselines.SearchSpace(method)
+	m, _, _ := strings.Cut(method, ":") // maple:OBJECTIVE
+	return baselines.SearchSpace(m)
 }
 
 // Draw returns trial t's values (1-based) of the method's settings, by

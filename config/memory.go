@@ -1,6 +1,7 @@
-package core
+package config
 
 import (
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
@@ -8,14 +9,11 @@ import (
 	"github.com/maple-ood/maple/train"
 )
 
-// maskEps is the range of Settings.MaskEps.
-var maskEps = setting.Interval{Lo: 0, Hi: 0.01}
-
 // Memory estimates the bytes a run of method (maple or a baseline) with
 // these settings needs on sp, without allocating any of it: the
 // features, the per-sample vectors, the parameter-sized copies of the
 // search and evaluation models, and their work buffers.
-func Memory(sp *dataset.Splits, method string, set Settings, ev train.EvalSettings) (int64, error) {
+func Memory(sp *dataset.Splits, method string, set core.Settings, ev train.EvalSettings) (int64, error) {
 	n, d := float64(sp.Train.N), float64(sp.Train.D)
 	all := float64(sp.Train.N + sp.Val.N + sp.Test.N)
 	bytes := all * d * 4 // features, float32
@@ -24,7 +22,7 @@ func Memory(sp *dataset.Splits, method string, set Settings, ev train.EvalSettin
 		n, err := models.NumParams(sp, model)
 		return float64(n), err
 	}
-	if method == "maple" {
+	if method == core.MethodMaple {
 		ps, err := params(set.Model)
 		if err != nil {
 			return 0, setting.Parsed("Settings.Model", err)
