@@ -56,8 +56,10 @@ type chartView struct {
 	times []float64 // the search's seconds at each point (nil: none)
 	plots []chartPlot
 	marks []int // iterations where the learning rates changed (first used)
-	// cursor is the point read out (-1: none).
-	cursor int
+	// cursor is the point read out (-1: none); pending are the cursor's
+	// moves asked before there was a point (a chart whose data is being
+	// read), made when the points come.
+	cursor, pending int
 	// win is the zoomed window; zoomed false shows every point; follow
 	// keeps a window that ends at the latest point there as points come.
 	win            xWindow
@@ -106,6 +108,11 @@ func (c *chartView) setData(xs []int, times []float64, plots []chartPlot, marks 
 		c.cursor = n - 1
 	}
 	c.xs, c.times, c.plots, c.marks = xs, times, plots, marks
+	if n > 0 && c.pending != 0 {
+		moves := c.pending
+		c.pending = 0
+		c.Update(cursorMsg(moves))
+	}
 }
 
 // window is the points shown.
@@ -122,7 +129,8 @@ func (c *chartView) Update(msg tea.Msg) tea.Cmd {
 	w := c.window()
 	switch m := msg.(type) {
 	case cursorMsg:
-		if n == 0 {
+		if n == 0 { // applied when the points come
+			c.pending += int(m)
 			return nil
 		}
 		if c.cursor < 0 {

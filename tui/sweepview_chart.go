@@ -52,6 +52,7 @@ type cellChart struct {
 	charts chartView
 	id     string // the run shown ("": none)
 	label  string // its cell's label
+	loaded bool   // its curves have been read
 	w, h   int
 }
 
@@ -62,31 +63,33 @@ func (c *cellChart) SetSize(w, h int) { c.w, c.h = w, h }
 
 // want returns the read of the cell's curves when it is not the one
 // shown (or again, to follow a running cell), in a tea.Cmd; nil for a
-// cell without a run.
+// cell without a run. Another cell starts with a fresh cursor and zoom
+// at once, so that a key typed before its curves come applies to them.
 func (c *cellChart) want(runsDir string, cell sweeps.CellState, again bool) tea.Cmd {
-	if cell.RunID == "" {
-		c.id, c.label = "", cell.Label
-		c.charts.setData(nil, nil, nil, nil)
-		return nil
-	}
-	if cell.RunID == c.id && !again {
-		return nil
-	}
 	c.label = cell.Label
+	if cell.RunID != c.id {
+		keep := c.charts
+		c.charts = newChartView()
+		c.charts.log, c.charts.ema, c.charts.wall, c.charts.chars = keep.log, keep.ema, keep.wall, keep.chars
+		c.id, c.loaded = cell.RunID, false
+	} else if !again {
+		return nil
+	}
+	if cell.RunID == "" {
+		return nil
+	}
 	return readCell(runsDir, cell.RunID, cell.Info == nil || cell.Info.Total > 0)
 }
 
-// Update takes the cell's curves and the chart component's messages.
+// Update takes the cell's curves (those of a cell left since are
+// dropped) and the chart component's messages.
 func (c *cellChart) Update(msg tea.Msg) tea.Cmd {
 	switch m := msg.(type) {
 	case cellMsg:
-		if m.id != c.id { // another cell: its own cursor and zoom
-			keep := c.charts
-			c.charts = newChartView()
-			c.charts.log, c.charts.ema, c.charts.wall, c.charts.chars = keep.log, keep.ema, keep.wall, keep.chars
-			c.id = m.id
+		if m.id == c.id {
+			c.set(m)
+			c.loaded = true
 		}
-		c.set(m)
 	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg, wallMsg:
 		return c.charts.Update(m)
 	}
@@ -138,6 +141,9 @@ func (c *cellChart) View() string {
 		return title + "\n" + styles.Dim.Render("no run yet: its curves show once it starts")
 	}
 	title += " (" + c.id + ")"
+	if !c.loaded {
+		return title + "\n" + styles.Dim.Render("reading its curves...")
+	}
 	h := c.h - 1
 	if head := c.charts.head(c.w); len(head) > 0 {
 		h -= lipgloss.Height(strings.Join(head, "\n"))

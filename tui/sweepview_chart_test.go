@@ -109,6 +109,27 @@ func TestSweepViewCharts(t *testing.T) {
 	}
 }
 
+// TestSweepViewKeyBeforeCurves: a chart key typed after moving to
+// another cell but before its curves are read applies to them (the
+// curves' arrival reset the cursor), and a late read of the cell left is
+// dropped.
+func TestSweepViewKeyBeforeCurves(t *testing.T) {
+	v := sweepOf(t, 120, 40, false)
+	first, _ := v.current()
+	_, read := v.Update(keyMsg("down")) // to the erm cell: its read pending
+	v.Update(keyMsg("left"))
+	late := readCell(v.dir, first.RunID, true)() // the first cell's curves, late
+	if read == nil {
+		t.Fatal("no read of the erm cell's curves")
+	}
+	v.Update(read())
+	v.Update(late)
+	out := ansi.Strip(v.Render())
+	if !strings.Contains(out, "cursor training step") || !strings.Contains(out, "cell synthetic|linear|erm|1") {
+		t.Errorf("the key typed before the curves came was lost, or a late read replaced them:\n%s", out)
+	}
+}
+
 // TestSweepViewGolden: the sweep view with its first cell's charts and
 // the cursor three iterations back, without colour, at 80x24 and
 // 120x40.
