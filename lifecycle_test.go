@@ -528,9 +528,14 @@ func TestReferenceRecipe(t *testing.T) {
 	if n := bytes.Count(w[128:], []byte{0, 0, 0, 0, 0, 0, 0xf0, 0x3f}); n != (len(w)-128)/8 {
 		t.Errorf("w is not frozen at 1: %d of %d ones", n, (len(w)-128)/8)
 	}
-	// weight-lr 0 is refused outside the recipe.
-	if b, err := exec.Command(bin, "run", "--weight-lr", "0", "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(b), "--weight-lr 0") {
-		t.Errorf("--weight-lr 0 without the recipe: %v %s", err, b)
+	// Frozen weights with every sample kept learn nothing: refused,
+	// naming the flags, before a run directory is made.
+	before, _ := os.ReadDir(dir)
+	if b, err := exec.Command(bin, "run", "--weight-lr", "0", "--keep", "1", "--keep0", "1", "--runs-dir", dir).CombinedOutput(); err == nil || !strings.Contains(string(b), "--weight-lr 0") || !strings.Contains(string(b), "--keep 1") {
+		t.Errorf("--weight-lr 0 with --keep 1: %v %s", err, b)
+	}
+	if after, _ := os.ReadDir(dir); len(after) != len(before) {
+		t.Errorf("a refused run made files: %d entries, then %d", len(before), len(after))
 	}
 }
 

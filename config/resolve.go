@@ -64,6 +64,9 @@ func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config,
 		c.Eval.Model = c.Settings.Model
 	}
 	c.Eval = baselines.Recipe(c.Method, c.Eval, FieldsSet(set))
+	if c.Method == core.MethodMaple {
+		c.Settings = core.ObjectiveDefaults(c.Settings, FieldsSet(set))
+	}
 	if c.Settings.Recipe == core.RecipeReference {
 		c.Settings, c.Eval = core.ReferenceRecipe(c.Settings, c.Eval, FieldsSet(set))
 	}

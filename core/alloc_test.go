@@ -21,7 +21,7 @@ func TestInnerStepAllocations(t *testing.T) {
 	}
 	sp := sized(4000)
 	for _, batch := range []int{0, 500} {
-		set := DefaultSettings()
+		set := priorDefaults()
 		set.Model, set.InnerBatch = "mlp:64,64", batch
 		allocs := func(steps int) float64 {
 			set.InnerSteps = steps
@@ -62,7 +62,7 @@ func TestInnerStepAllocations(t *testing.T) {
 // a 960 MB feature file made a run of 2 GB and more).
 func TestFullBatchTrainsOnTheSplit(t *testing.T) {
 	sp := sized(4000)
-	set := DefaultSettings()
+	set := priorDefaults()
 	set.Model, set.InnerSteps = "linear", 1
 	e, err := newEngine[float32](sp, set)
 	if err != nil {

@@ -137,7 +137,7 @@ func BenchmarkOuterIteration(b *testing.B) {
 	sp := cmnistSized()
 	for _, prec := range []string{"f32", "bf16"} {
 		b.Run(prec, func(b *testing.B) {
-			set := DefaultSettings()
+			set := priorDefaults()
 			set.Objective, set.Keep, set.Keep0, set.OuterIters, set.Precision = "irmv1", 0.3, 0.3, 1000, prec
 			if err := set.Check(); err != nil {
 				b.Skip(err)
@@ -211,7 +211,7 @@ func BenchmarkOuterScaling(b *testing.B) {
 	for _, c := range cells {
 		b.Run(fmt.Sprintf("n=%d/width=%d/batch=%d", c.n, c.width, c.batch), func(b *testing.B) {
 			sp := sized(c.n)
-			set := DefaultSettings()
+			set := priorDefaults()
 			set.Objective, set.Keep, set.Keep0, set.OuterIters = "irmv1", 0.3, 0.3, 1000
 			set.Model, set.InnerBatch = fmt.Sprintf("mlp:%d,%d", c.width, c.width), c.batch
 			e, err := newEngine[float32](sp, set)

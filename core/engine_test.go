@@ -419,7 +419,7 @@ func TestLinearCase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := DefaultSettings()
+	set := priorDefaults()
 	set.Model, set.Objective = "linear", "rex"
 	es := train.DefaultEval()
 	es.Model = "linear"

@@ -42,6 +42,31 @@ type halfSplitter interface{ needsHalves() bool }
 // than by Objective.Beta (erm: the risk is the mean loss itself).
 type meanWeighter interface{ meanWeight(beta float64) float64 }
 
+// scaler is an OuterRisk with a default OuterScale other than 1.
+type scaler interface{ defaultScale() float64 }
+
+// ObjectiveScale is the objective's default Settings.OuterScale: 0.5 for
+// irmv1 and irmv1b (the MAPLE code's mean over its two environments, where
+// maple sums them), 1 for the others and for a name not registered.
+func ObjectiveScale(name string) float64 {
+	if o, ok := lookupObjective(name); ok {
+		if sc, ok := o.(scaler); ok {
+			return sc.defaultScale()
+		}
+	}
+	return 1
+}
+
+// ObjectiveDefaults returns s with the settings that follow its objective
+// (OuterScale: ObjectiveScale) set to the objective's own, except those
+// among keep (the fields the person set, "Settings.OuterScale").
+func ObjectiveDefaults(s Settings, keep map[string]bool) Settings {
+	if !keep["Settings.OuterScale"] {
+		s.OuterScale = ObjectiveScale(s.Objective)
+	}
+	return s
+}
+
 // objectiveRegistry lists the outer objectives, in the order --help and
 // completion show them.
 var objectiveRegistry = []OuterRisk{irmv1{}, irmv1{halves: true}, rex{}, cvar{}, worstGroup{}, erm{}}

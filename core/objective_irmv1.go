@@ -21,6 +21,15 @@ func (o irmv1) Name() string {
 
 func (o irmv1) needsHalves() bool { return o.halves }
 
+// defaultScale: the MAPLE code averages its two environments' penalties
+// (irmv1b, which that code does not have, keeps maple's sum).
+func (o irmv1) defaultScale() float64 {
+	if o.halves {
+		return 1
+	}
+	return 0.5
+}
+
 func (o irmv1) Risk(b *RiskBatch) (float64, error) {
 	n, lab := b.N, b.Lab
 	gs, dgs := make([]float64, n), make([]float64, n*b.K)

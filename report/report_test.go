@@ -229,11 +229,11 @@ func TestTableKeepsVariantsApart(t *testing.T) {
 		keep                 float64
 		acc                  float64
 	}{
-		{"maple", "mlp:8", "mlp:8", 1, 0.60},
-		{"maple", "mlp:8", "mlp:8", 1, 0.70}, // pools with the first: mean 65
-		{"maple", "mlp:4", "mlp:8", 1, 0.50}, // transfer
-		{"maple", "mlp:8", "mlp:8", 0.3, 0.40},
-		{"erm", "mlp:4", "mlp:8", 1, 0.20}, // a baseline's search model is irrelevant
+		{"maple", "mlp:8", "mlp:8", 0.3, 0.60}, // the default keep fraction
+		{"maple", "mlp:8", "mlp:8", 0.3, 0.70}, // pools with the first: mean 65
+		{"maple", "mlp:4", "mlp:8", 0.3, 0.50}, // transfer
+		{"maple", "mlp:8", "mlp:8", 1, 0.40},
+		{"erm", "mlp:4", "mlp:8", 0.3, 0.20}, // a baseline's search model is irrelevant
 	}
 	for i, c := range cells {
 		cfg := runs.Config{Method: c.method, Sweep: "v", Dataset: loaders.DefaultSpec("synthetic"), Settings: core.DefaultSettings()}
@@ -256,7 +256,7 @@ func TestTableKeepsVariantsApart(t *testing.T) {
 	for _, r := range rows {
 		got[r.Method] = r.TestAcc.Mean
 	}
-	want := map[string]float64{"maple/rex": 65, "maple/rex search mlp:4": 50, "maple/rex keep 0.3": 40, "erm": 20}
+	want := map[string]float64{"maple/rex": 65, "maple/rex search mlp:4": 50, "maple/rex keep 1": 40, "erm": 20}
 	if len(got) != len(want) {
 		t.Fatalf("rows %v, want %v", got, want)
 	}

@@ -399,9 +399,9 @@ func differences(cfgs []*runs.Config) []string {
 }
 
 // methodLabel names a table row's method: a maple search whose model
-// differs from the evaluation model (the transfer experiment) or that
-// anneals to a keep fraction below 1 (the sparsity experiment) says so, so
-// that such cells never pool with the plain ones.
+// differs from the evaluation model (the transfer experiment) or whose
+// final keep fraction is not the default's (the sparsity experiment) says
+// so, so that such cells never pool with the plain ones.
 func methodLabel(method string, cfg *runs.Config) string {
 	if cfg.Method != "maple" {
 		return method
@@ -409,7 +409,7 @@ func methodLabel(method string, cfg *runs.Config) string {
 	if cfg.Settings.Model != cfg.Eval.Model {
 		method += " search " + cfg.Settings.Model
 	}
-	if cfg.Settings.Keep < 1 {
+	if cfg.Settings.Keep != core.DefaultSettings().Keep {
 		method += fmt.Sprintf(" keep %g", cfg.Settings.Keep)
 	}
 	return method

@@ -341,7 +341,7 @@ func TestSocket(t *testing.T) {
 		t.Fatalf("hello %+v", hello)
 	}
 	cl.Pause()
-	if err := cl.SetLR(core.LearningRates{Weight: 0, Keep: 1, Inner: 1}); err == nil {
+	if err := cl.SetLR(core.LearningRates{Weight: 1, Keep: 0, Inner: 1}); err == nil {
 		t.Error("client accepted a zero learning rate")
 	}
 	cl.SetLR(core.LearningRates{Weight: 0.1, Keep: 0.1, Inner: 0.1})
