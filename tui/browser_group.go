@@ -25,8 +25,11 @@ import (
 // Messages of the grouping.
 type (
 	// configsMsg carries the settings of runs read for the grouping, by
-	// run id.
-	configsMsg struct{ configs map[string]*runs.Config }
+	// run id, and the runs whose reading was tried.
+	configsMsg struct {
+		configs map[string]*runs.Config
+		tried   []string
+	}
 	// groupByMsg is the picker's answer: the settings to group by (none:
 	// a row per run), or cancelled.
 	groupByMsg struct {
@@ -56,7 +59,8 @@ func groupFigures(in runs.Info) []float64 {
 }
 
 // readConfigs reads the settings of the runs ids of dir, in a tea.Cmd;
-// a run whose run.json cannot be read is left out (it is not grouped).
+// a run whose run.json cannot be read is left out (it is not grouped)
+// and read again at the next reload (a run being created).
 func readConfigs(dir string, ids []string) tea.Cmd {
 	if len(ids) == 0 {
 		return nil
@@ -68,7 +72,7 @@ func readConfigs(dir string, ids []string) tea.Cmd {
 				out[id] = cfg
 			}
 		}
-		return configsMsg{out}
+		return configsMsg{out, ids}
 	}
 }
 

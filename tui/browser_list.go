@@ -93,6 +93,11 @@ func (b *runList) Update(msg tea.Msg) tea.Cmd {
 		}
 	case configsMsg:
 		maps.Copy(b.configs, m.configs)
+		for _, id := range m.tried {
+			if b.configs[id] == nil {
+				delete(b.asked, id) // tried again at the next reload
+			}
+		}
 		b.refresh()
 	case tea.KeyPressMsg:
 		if b.editing {
