@@ -248,3 +248,33 @@ func TestGroupGolden(t *testing.T) {
 		golden(t, fmt.Sprintf("compare-groups-%dx%d", sz[0], sz[1]), b.Render())
 	}
 }
+
+// TestCompareGroupsOfBaselines: groups of baselines (no search) are
+// drawn as their trainings' validation checks against the step, a band
+// per group, in the chart component (its cursor reads the band out).
+func TestCompareGroupsOfBaselines(t *testing.T) {
+	dir := fakeRuns(t)
+	list, err := runs.List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var erm string
+	for _, in := range list {
+		if in.Method == "erm" {
+			erm = in.ID
+		}
+	}
+	other := "20261122-090000-01"
+	if err := os.CopyFS(runs.Dir(dir, other), os.DirFS(runs.Dir(dir, erm))); err != nil {
+		t.Fatal(err)
+	}
+	v := newCompareView(readGroupComparison(dir, []string{"method"}, []groupSel{{name: "erm", result: "2 runs", ids: []string{erm, other}}}), false)
+	v.SetSize(120, 40)
+	v.Update(cursorMsg(-1))
+	out := ansi.Strip(v.View())
+	for _, w := range []string{"over the training", "training step →", "cursor training step 500", "━ erm (2) 0.5", "groups by method"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("no %q in\n%s", w, out)
+		}
+	}
+}
