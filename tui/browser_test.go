@@ -673,8 +673,8 @@ func TestCompareBaselines(t *testing.T) {
 		t.Errorf("baselines:\n%s", out)
 	}
 	// Without colour each line has characters of its own, named in the
-	// legend: the second run dotted, the mean in bullets.
-	if out := ansi.Strip(compare(dir, []string{erm, other}, 120, 40, true)); !strings.Contains(out, "·· "+other) || !strings.Contains(out, "•• mean") || strings.Contains(out, "━ "+other) {
+	// legend: the second run dotted, the mean in bullets (its band in commas).
+	if out := ansi.Strip(compare(dir, []string{erm, other}, 120, 40, true)); !strings.Contains(out, "·· "+other) || !strings.Contains(out, "••, mean") || strings.Contains(out, "━ "+other) {
 		t.Errorf("baselines without colour:\n%s", out)
 	}
 	if out := ansi.Strip(compare(dir, []string{search, erm}, 120, 40, false)); !strings.Contains(out, "outer risk") || strings.Contains(out, "over the training") ||

@@ -114,6 +114,9 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 		mark := "━"
 		if c.chars {
 			mark = strings.Repeat(lineChars[i%len(lineChars)].Horizontal, 2)
+			if l := p.lines[i]; l.lo != nil && l.hi != nil { // its band's character
+				mark += boundMono[i%len(boundMono)].Horizontal
+			}
 		}
 		spec.legend = append(spec.legend, legendEntry{name: name, mark: mark, color: i})
 	}
@@ -121,7 +124,7 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 		chars := asciigraph.DefaultCharSet
 		switch {
 		case s.bound && c.chars:
-			chars = boundMono
+			chars = boundMono[s.line%len(boundMono)]
 		case s.bound:
 			chars = boundChars
 		case c.chars:
@@ -216,11 +219,14 @@ func (c *chartView) overlay(g string, win xWindow, column func(j int) int) strin
 var lineChars = []asciigraph.CharSet{asciigraph.DefaultCharSet, asciigraph.CreateCharSet("·"), asciigraph.CreateCharSet("•"),
 	asciigraph.CreateCharSet("+"), asciigraph.CreateCharSet("x"), asciigraph.CreateCharSet("o")}
 
-// boundChars draw a band's bounds (in its line's colour); boundMono
-// draws them without colour, apart from every line's characters.
+// boundChars draw a band's bounds (in its line's colour); without
+// colour boundMono draws line i's band with boundMono[i] (apart from
+// every line's characters, and named after its line's mark in the
+// legend).
 var (
 	boundChars = asciigraph.CreateCharSet("·")
-	boundMono  = asciigraph.CreateCharSet(":")
+	boundMono  = []asciigraph.CharSet{asciigraph.CreateCharSet(":"), asciigraph.CreateCharSet("'"), asciigraph.CreateCharSet(","),
+		asciigraph.CreateCharSet(";"), asciigraph.CreateCharSet("\""), asciigraph.CreateCharSet("^")}
 )
 
 // legendEntry is one line's entry in a chart's legend: its name (and
