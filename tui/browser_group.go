@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -122,7 +123,11 @@ func (b *runList) regroup() {
 	for _, k := range b.groupBy {
 		head = append(head, strings.ToUpper(k))
 	}
-	head = append(head, "N", "STATUS", "VAL WG", "TEST WG", "TEST", "POOLED OVER")
+	head = append(head, groupCols...)
+	b.orderGroups()
+	if c := b.groupSort; c >= 0 && c < len(head) {
+		head[c] += map[bool]string{false: " ▲", true: " ▼"}[b.groupDesc]
+	}
 	rows := make([]table.Row, len(b.groups))
 	for i, g := range b.groups {
 		name := g.group.Values[0]
@@ -153,6 +158,69 @@ func (b *runList) regroup() {
 		rows[i] = rows[i][:len(cols)]
 	}
 	setTable(&b.tbl, cols, rows)
+}
+
+// groupCols are the grouped list's columns after the settings'.
+var groupCols = []string{"N", "STATUS", "VAL WG", "TEST WG", "TEST", "POOLED OVER"}
+
+// sortGroups takes the sort keys in the grouped list: s and > sort by
+// the next column (after the last, by the settings' values again), <
+// by the previous, S reverses.
+func (b *runList) sortGroups(k tea.KeyPressMsg) {
+	n := len(b.groupBy) + len(groupCols)
+	switch {
+	case key.Matches(k, b.keys.Reverse):
+		b.groupDesc = !b.groupDesc
+	case key.Matches(k, b.keys.SortBack):
+		b.groupSort = (b.groupSort+n+1)%(n+1) - 1 // -1 .. n-1, backwards
+	default:
+		b.groupSort = (b.groupSort+2)%(n+1) - 1
+	}
+	b.refresh()
+}
+
+// orderGroups sorts the groups by the sort column: a setting's values
+// or the statuses and what they pool over as text, n and the figures as
+// numbers (the mean; a group without the figure last).
+func (b *runList) orderGroups() {
+	col, keys := b.groupSort, len(b.groupBy)
+	if col < 0 {
+		return // Pool's order: by the settings' values
+	}
+	num := func(g listGroup) (float64, bool) {
+		switch f := col - keys; {
+		case f == 0:
+			return float64(len(g.runs)), true
+		case f >= 2 && f <= 4:
+			if g.group.Counts[f-2] == 0 {
+				return math.Inf(-1), true
+			}
+			return g.group.Figures[f-2].Mean, true
+		}
+		return 0, false
+	}
+	text := func(g listGroup) string {
+		switch f := col - keys; {
+		case f < 0:
+			return g.group.Values[col]
+		case f == 1:
+			return statusCounts(g.runs)
+		}
+		return pooledOver(g.group.Varies)
+	}
+	slices.SortStableFunc(b.groups, func(x, y listGroup) int {
+		var c int
+		if a, ok := num(x); ok {
+			z, _ := num(y)
+			c = cmp.Compare(a, z)
+		} else {
+			c = strings.Compare(text(x), text(y))
+		}
+		if b.groupDesc {
+			return -c
+		}
+		return c
+	})
 }
 
 // currentGroup is the group under the cursor.

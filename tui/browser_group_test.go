@@ -158,6 +158,24 @@ func TestBrowserGroupBy(t *testing.T) {
 			t.Errorf("r on a group: %+v, note %q", b.Chosen(), b.note)
 		}
 	})
+	t.Run("sort", func(t *testing.T) {
+		b := newBrowser(dir, 160, 30)
+		groupBy(t, b, "objective")
+		for range 6 { // OBJECTIVE, N, STATUS, VAL WG, TEST WG, TEST
+			bpress(b, keyMsg("s"))
+		}
+		if out := ansi.Strip(b.Render()); !strings.Contains(out, "TEST ▲") || b.runList.groups[0].name != "irmv1" {
+			t.Errorf("sorted by TEST: first %s\n%s", b.runList.groups[0].name, out)
+		}
+		bpress(b, keyMsg("S"))
+		if out := ansi.Strip(b.Render()); !strings.Contains(out, "TEST ▼") || b.runList.groups[0].name != "rex" {
+			t.Errorf("sorted by TEST, reversed: first %s\n%s", b.runList.groups[0].name, out)
+		}
+		bpress(b, keyMsg("<"))
+		if out := ansi.Strip(b.Render()); !strings.Contains(out, "TEST WG ▼") {
+			t.Errorf("< did not sort by the column before:\n%s", out)
+		}
+	})
 	t.Run("the filter applies before the grouping", func(t *testing.T) {
 		b := newBrowser(dir, 120, 30)
 		groupBy(t, b, "objective")

@@ -43,13 +43,18 @@ type runList struct {
 	groupSel map[string]bool
 	configs  map[string]*runs.Config
 	asked    map[string]bool
+	// groupSort is the grouped list's sort column (-1, the default: by
+	// the settings' values, as maple table --group-by); groupDesc
+	// reverses it.
+	groupSort int
+	groupDesc bool
 }
 
 func newRunList(dir string, keys browserKeys) *runList {
 	f := textinput.New()
 	f.Prompt = "/"
 	l := &runList{dir: dir, selected: map[string]bool{}, filter: f, keys: keys, width: 80,
-		groupSel: map[string]bool{}, configs: map[string]*runs.Config{}, asked: map[string]bool{}}
+		groupSel: map[string]bool{}, configs: map[string]*runs.Config{}, asked: map[string]bool{}, groupSort: -1}
 	cols := make([]table.Column, len(browserCols))
 	for i, c := range browserCols {
 		cols[i] = table.Column{Title: c, Width: len(c)}
@@ -117,6 +122,8 @@ func (b *runList) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, b.keys.Filter):
 		b.editing = true
 		return b.filter.Focus()
+	case b.grouped() && (key.Matches(k, b.keys.Sort) || key.Matches(k, b.keys.SortBack) || key.Matches(k, b.keys.Reverse)):
+		b.sortGroups(k)
 	case key.Matches(k, b.keys.Sort):
 		b.sortCol = (b.sortCol + 1) % len(browserCols)
 		b.refresh()
