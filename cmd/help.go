@@ -13,7 +13,8 @@ var examples = map[string]string{
 	"run": `  maple run --dataset synthetic --objective rex               # the dashboard on a terminal
   maple run --dataset cmnist --model mlp:64,64 --eval-model mlp:390,390 --outer-iters 50 --inner-steps 50 --headless
   maple run --dataset cmnist --method irmv1                      # a baseline at its published recipe
-  maple run --dataset cmnist --keep 0.3 --detach                 # in the background; prints the run id`,
+  maple run --dataset cmnist --detach                            # in the background; prints the run id
+  maple run --dataset cmnist --weight-lr 0.25 --keep 1 --keep0 1  # weights learnt, every sample kept`,
 	"resume": `  maple resume 20261122-151839-01
   maple resume 20261122-151839-01 --inner-lr 0.01 --detach      # after a NaN, with a lower rate`,
 	"ls":     `  maple ls --json | jq '.[] | select(.status == "done") | .id'`,
