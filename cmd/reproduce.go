@@ -44,9 +44,11 @@ figures were made with. maple reproduce NAME runs the sweeps' cells, the
 first seed of every sweep before the second (rerunning resumes, as
 maple sweep does), then writes docs/results/NAME/runs.csv (one row per
 run), summary.csv (mean, sd, n, 95% interval per configuration) and its
-figure, and regenerates docs/RESULTS.md and the README's headline table.
-Run it from the checkout's top directory. Without NAME it lists the
-experiments.`,
+figure; for searches on data with colour-conflicting groups also
+iterations.csv (one row per search and outer iteration, from its
+metrics.jsonl) and its figure; and it regenerates docs/RESULTS.md and
+the README's headline table. Run it from the checkout's top directory.
+Without NAME it lists the experiments.`,
 		Example: `  maple reproduce                        # the experiments, and how many runs each has committed
   maple reproduce synthetic              # run (or resume) one and write its results
   maple reproduce synthetic --check --runs-dir "$(mktemp -d)"   # rerun from scratch, compare with the committed runs.csv
@@ -117,6 +119,10 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		return fmt.Errorf("writing the results of %s: %w", exp.Name, err)
 	}
 	fmt.Fprintf(f.Err, "%s: %d finished runs in %s\n", exp.Name, len(rows), filepath.Join(dir, experiments.RunsFile))
+	its := experiments.Iterations(f.RunsDir, rows, func(msg string) { fmt.Fprintf(f.Err, "warning: %s\n", msg) })
+	if err := experiments.WriteIterations(dir, its); err != nil {
+		return fmt.Errorf("writing the iterations of %s: %w", exp.Name, err)
+	}
 	var ran []string // the sweeps with a finished run: a figure of the others would fail
 	for _, r := range rows {
 		if !slices.Contains(ran, r.Sweep) {

@@ -17,6 +17,9 @@ type Results struct {
 	File    *File
 	Summary *Table // nil when the experiment has not been run
 	Runs    *Table
+	// Iterations is iterations.csv, nil for an experiment without one
+	// (no search, or no colour-conflicting groups).
+	Iterations *Table
 }
 
 // ReadAll reads every experiment of docs/experiments with its results
@@ -34,6 +37,9 @@ func ReadAll(docs string) ([]Results, error) {
 			return nil, err
 		}
 		if r.Runs, err = ReadCSV(filepath.Join(dir, RunsFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		if r.Iterations, err = ReadCSV(filepath.Join(dir, IterationsFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
 		out = append(out, r)
@@ -93,6 +99,7 @@ How every figure was chosen, and which labels it used:
 	for _, r := range all {
 		b.WriteString("\n")
 		section(&b, docs, r)
+		iterationsFigure(&b, r)
 	}
 	return b.String()
 }
@@ -311,12 +318,32 @@ func Splice(text, table string) (string, error) {
 	return text[:i+len(HeadlineStart)] + "\n" + table + text[j:], nil
 }
 
+// iterationsFigure shows an experiment's per-iteration figure below its
+// table, when it has an iterations.csv.
+func iterationsFigure(b *strings.Builder, r Results) {
+	if r.Iterations == nil || r.Summary == nil {
+		return
+	}
+	dir := "results/" + r.File.Name
+	fmt.Fprintf(b, "\nThe searches per outer iteration ([%s](%s/%s), one row per run and iteration): for each configuration, the mean over its seeds of the share of u on the groups whose attribute disagrees with the label (left) and of the search model's validation worst-group accuracy (right), with a dot at each seed's selected iterate.\n\n![%s: the searches per outer iteration](%s/%s.png)\n",
+		IterationsFile, dir, IterationsFile, r.File.Name, dir, IterationsFigure)
+}
+
 // WritePages regenerates docs/RESULTS.md and the README's headline table
-// (readme, "" for none) from the committed files.
+// (readme, "" for none) from the committed files, and each experiment's
+// per-iteration figure from its iterations.csv.
 func WritePages(docs, readme string) error {
 	all, err := ReadAll(docs)
 	if err != nil {
 		return err
+	}
+	for _, r := range all {
+		if r.Iterations == nil {
+			continue
+		}
+		if err := WriteIterationFigure(ResultsDir(docs, r.File.Name), r.Iterations); err != nil {
+			return fmt.Errorf("experiment %s: %w", r.File.Name, err)
+		}
 	}
 	if err := os.WriteFile(filepath.Join(docs, PagePath), []byte(Page(docs, all)), 0o644); err != nil {
 		return err

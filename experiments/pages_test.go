@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -69,6 +70,54 @@ func TestPagesUpToDate(t *testing.T) {
 		have, _ := os.ReadFile(filepath.Join(ResultsDir(docs, r.File.Name), SummaryFile))
 		if b.String() != string(have) {
 			t.Errorf("experiment %s: summary.csv is not runs.csv's summary", r.File.Name)
+		}
+	}
+}
+
+// TestIterationsUpToDate checks each experiment's iterations.csv against
+// its runs.csv (every search has its rows, selected at its selected
+// iterate with its shares) and regenerates the per-iteration figure from
+// it, failing when the committed PNG or SVG differs; an experiment
+// without iterations.csv has no such figure.
+func TestIterationsUpToDate(t *testing.T) {
+	docs := filepath.Join("..", "docs")
+	all, err := ReadAll(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range all {
+		dir := ResultsDir(docs, r.File.Name)
+		base := filepath.Join(dir, IterationsFigure)
+		if r.Iterations == nil {
+			for _, ext := range []string{".png", ".svg"} {
+				if _, err := os.Stat(base + ext); err == nil {
+					t.Errorf("experiment %s: %s%s without %s", r.File.Name, IterationsFigure, ext, IterationsFile)
+				}
+			}
+			continue
+		}
+		if strings.Join(r.Iterations.Header, ",") != strings.Join(iterationsHeader, ",") {
+			t.Errorf("experiment %s: iterations.csv's header is not the schema's", r.File.Name)
+			continue
+		}
+		if r.Runs == nil {
+			t.Errorf("experiment %s: iterations.csv without runs.csv", r.File.Name)
+			continue
+		}
+		for _, d := range checkIterations(r.Iterations, r.Runs) {
+			t.Errorf("experiment %s: iterations.csv against runs.csv: %s", r.File.Name, d)
+		}
+		png, svg, err := IterationFigure(r.Iterations)
+		if err != nil {
+			t.Errorf("experiment %s: %v", r.File.Name, err)
+			continue
+		}
+		for ext, want := range map[string][]byte{".png": png, ".svg": svg} {
+			have, err := os.ReadFile(base + ext)
+			if err != nil || !bytes.Equal(have, want) {
+				t.Errorf("experiment %s: %s%s differs from what iterations.csv gives (%v): run go test ./experiments -run TestPagesUpToDate -update (or maple reproduce %s --no-run)",
+					r.File.Name, IterationsFigure, ext, err, r.File.Name)
+			}
 		}
 	}
 }

@@ -422,17 +422,30 @@ func RunsOf(t *Table) ([]Run, error) {
 // both in %.
 func selectedShares(dir string, selected int) (conflict, keep *float64) {
 	snaps, _ := runs.ReadMetrics(dir) // a damaged line is skipped
+	s := selectedRecord(snaps, selected)
+	if s == nil {
+		return nil, nil
+	}
+	k := 100 * s.KeepFrac
+	return conflictShare(s), &k
+}
+
+// selectedRecord returns the record of the selected iterate among snaps,
+// the last one when selected is 0 (nil when there is none).
+func selectedRecord(snaps []*core.Snapshot, selected int) *core.Snapshot {
 	var s *core.Snapshot
 	for _, x := range snaps {
 		if x.Iter == selected || selected == 0 {
 			s = x
 		}
 	}
-	if s == nil {
-		return nil, nil
-	}
-	k := 100 * s.KeepFrac
-	keep = &k
+	return s
+}
+
+// conflictShare is the share (%) of a record's weights u on the training
+// groups whose attribute disagrees with the label (groups named
+// "y=Y,a=A" with Y != A); nil when no group is named so.
+func conflictShare(s *core.Snapshot) *float64 {
 	var c float64
 	found := false
 	for g, name := range s.GroupNames {
@@ -445,9 +458,9 @@ func selectedShares(dir string, selected int) (conflict, keep *float64) {
 			c += s.GroupFrac[g]
 		}
 	}
-	if found {
-		c *= 100
-		conflict = &c
+	if !found {
+		return nil
 	}
-	return conflict, keep
+	c *= 100
+	return &c
 }

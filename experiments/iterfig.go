@@ -1,0 +1,300 @@
+package experiments
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// IterationsFigure is the base name of the figure drawn from
+// iterations.csv (.png and .svg).
+const IterationsFigure = "iterations"
+
+// The figure's size: two panels side by side, the legend below them, as
+// tall as its entries need; the PNG is drawn at iterDPI.
+const (
+	iterFigW   = 11 * vg.Inch
+	iterPanelH = 3.8 * vg.Inch
+	iterTitleH = 0.45 * vg.Inch
+	iterDPI    = 150
+	legendFont = 9 // points
+)
+
+// iterColours are Tableau's ten colours; a configuration's line takes
+// colour i%10 and dash pattern i%3, so that 30 lines differ.
+var iterColours = []color.Color{
+	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255}, color.RGBA{214, 39, 40, 255},
+	color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255}, color.RGBA{227, 119, 194, 255}, color.RGBA{127, 127, 127, 255},
+	color.RGBA{188, 189, 34, 255}, color.RGBA{23, 190, 207, 255},
+}
+
+var iterDashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(7), vg.Points(2), vg.Points(1.5), vg.Points(2)}}
+
+// iterConfig is one configuration's curves: per iteration, the mean over
+// its seeds.
+type iterConfig struct {
+	hash, label string
+	seeds       []string
+	conflict    map[int][]float64 // iteration -> the seeds' shares
+	valWorst    map[int][]float64
+	selected    []int // each seed's selected iterate
+	iters       []int // in order of first appearance
+}
+
+// iterConfigs pools iterations.csv's rows by configuration, in the order
+// each first appears, and names each as the results page names its row:
+// its settings ("defaults" when none), after the dataset, training size,
+// model and method where these differ between configurations. It also
+// returns what all configurations share, for the title.
+func iterConfigs(t *Table) ([]*iterConfig, string, error) {
+	var out []*iterConfig
+	index := map[string]*iterConfig{}
+	first := map[string]map[string]string{}
+	for i, r := range t.Rows {
+		c, ok := index[r["config_hash"]]
+		if !ok {
+			c = &iterConfig{hash: r["config_hash"], conflict: map[int][]float64{}, valWorst: map[int][]float64{}}
+			index[c.hash] = c
+			first[c.hash] = r
+			out = append(out, c)
+		}
+		it, err := strconv.Atoi(r["iter"])
+		if err != nil {
+			return nil, "", fmt.Errorf("%s row %d: iter %q: want a whole number", IterationsFile, i+2, r["iter"])
+		}
+		if !slices.Contains(c.seeds, r["seed"]) {
+			c.seeds = append(c.seeds, r["seed"])
+		}
+		if _, ok := c.valWorst[it]; !ok {
+			c.iters = append(c.iters, it)
+		}
+		v, err := strconv.ParseFloat(r["search_val_worst"], 64)
+		if err != nil {
+			return nil, "", fmt.Errorf("%s row %d: search_val_worst %q: want a number", IterationsFile, i+2, r["search_val_worst"])
+		}
+		c.valWorst[it] = append(c.valWorst[it], v)
+		if s := r["conflict_weight_pct"]; s != "" {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return nil, "", fmt.Errorf("%s row %d: conflict_weight_pct %q: want a number", IterationsFile, i+2, s)
+			}
+			c.conflict[it] = append(c.conflict[it], x)
+		}
+		if r["selected"] == "yes" {
+			c.selected = append(c.selected, it)
+		}
+	}
+	varying := func(col string) bool {
+		for _, c := range out {
+			if first[c.hash][col] != first[out[0].hash][col] {
+				return true
+			}
+		}
+		return false
+	}
+	var common []string
+	for _, c := range out {
+		r := first[c.hash]
+		var parts []string
+		for _, col := range []string{"dataset", "train_size", "model", "method"} {
+			v := r[col]
+			if col == "train_size" {
+				v = "n=" + size(v)
+			}
+			if varying(col) {
+				parts = append(parts, v)
+			} else if c == out[0] {
+				common = append(common, v)
+			}
+		}
+		settings := r["settings"]
+		if settings == "" {
+			settings = "defaults"
+		}
+		parts = append(parts, settings)
+		c.label = fmt.Sprintf("%s  (n = %d)", strings.Join(parts, " · "), len(c.seeds))
+	}
+	return out, strings.Join(common, ", "), nil
+}
+
+// mean is the mean of the seeds' values at each iteration, in order.
+func (c *iterConfig) mean(vals map[int][]float64) plotter.XYs {
+	var xy plotter.XYs
+	for _, it := range c.iters {
+		v := vals[it]
+		if len(v) == 0 {
+			continue
+		}
+		s := 0.0
+		for _, x := range v {
+			s += x
+		}
+		xy = append(xy, plotter.XY{X: float64(it), Y: s / float64(len(v))})
+	}
+	return xy
+}
+
+// IterationFigure draws iterations.csv's figure: per configuration, the
+// mean over its seeds of the weight share on the groups whose attribute
+// disagrees with the label (left) and of the search model's validation
+// worst-group accuracy (right) against the outer iteration, a dot at
+// each seed's selected iterate; the legend names the configurations. It
+// returns the PNG and the SVG.
+func IterationFigure(t *Table) (png, svg []byte, err error) {
+	configs, common, err := iterConfigs(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(configs) == 0 {
+		return nil, nil, fmt.Errorf("%s has no rows", IterationsFile)
+	}
+	left, right := plot.New(), plot.New()
+	left.Title.Text = "weight on the groups with a ≠ y (% of u)"
+	right.Title.Text = "search model: validation worst-group accuracy (%)"
+	legend := plot.NewLegend()
+	legend.TextStyle.Font.Size = legendFont
+	legend.Left, legend.Top = true, true
+	legend.ThumbnailWidth = vg.Points(32)
+	legend.Padding = vg.Points(3.5)
+	for _, p := range []*plot.Plot{left, right} {
+		p.X.Label.Text = "outer iteration"
+		p.X.Tick.Marker, p.Y.Tick.Marker = iterTicks{}, iterTicks{}
+		p.Title.TextStyle.Font.Size = 11
+		p.Add(plotter.NewGrid())
+	}
+	for i, c := range configs {
+		style := func(l *plotter.Line) {
+			l.Color, l.Width, l.Dashes = iterColours[i%len(iterColours)], vg.Points(1.6), iterDashes[i%len(iterDashes)]
+		}
+		var thumb *plotter.Line
+		for _, panel := range []struct {
+			p    *plot.Plot
+			vals map[int][]float64
+		}{{left, c.conflict}, {right, c.valWorst}} {
+			xy := c.mean(panel.vals)
+			if len(xy) == 0 {
+				continue
+			}
+			l, err := plotter.NewLine(xy)
+			if err != nil {
+				return nil, nil, fmt.Errorf("the iterations figure: %w", err)
+			}
+			style(l)
+			panel.p.Add(l)
+			thumb = l
+			var dots plotter.XYs
+			for _, it := range c.selected {
+				for _, pt := range xy {
+					if pt.X == float64(it) {
+						dots = append(dots, pt)
+					}
+				}
+			}
+			if len(dots) > 0 {
+				sc, err := plotter.NewScatter(dots)
+				if err != nil {
+					return nil, nil, fmt.Errorf("the iterations figure: %w", err)
+				}
+				sc.GlyphStyle = draw.GlyphStyle{Color: l.Color, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+				panel.p.Add(sc)
+			}
+		}
+		legend.Add(c.label, thumb)
+	}
+	// Percentages from 0, up to the next multiple of 10 (at least 60 and
+	// 80: the curves keep their place on a page of figures).
+	left.Y.Min, right.Y.Min = 0, 0
+	left.Y.Max, right.Y.Max = math.Ceil(max(left.Y.Max, 60)/10)*10, math.Ceil(max(right.Y.Max, 80)/10)*10
+	title := "Each configuration's search per outer iteration: mean over seeds, a dot at each seed's selected iterate"
+	if common != "" {
+		title += " (" + common + ")"
+	}
+	entry := legend.TextStyle.Rectangle("M").Max.Y
+	legendH := vg.Length(len(configs))*(entry+legend.Padding) + 0.3*vg.Inch
+	h := iterTitleH + iterPanelH + legendH
+	titleStyle := legend.TextStyle
+	titleStyle.Font.Size = 12
+	paint := func(c draw.Canvas) {
+		c.FillText(titleStyle, vg.Point{X: c.Min.X + vg.Points(12), Y: c.Max.Y - iterTitleH/2 - 6}, title)
+		panels := c
+		panels.Max.Y -= iterTitleH
+		panels.Min.Y = panels.Max.Y - iterPanelH
+		tiles := draw.Tiles{Cols: 2, Rows: 1, PadX: 0.4 * vg.Inch, PadLeft: vg.Points(6), PadRight: vg.Points(12)}
+		cs := plot.Align([][]*plot.Plot{{left, right}}, tiles, panels)
+		left.Draw(cs[0][0])
+		right.Draw(cs[0][1])
+		leg := c
+		leg.Max.Y = panels.Min.Y - 0.15*vg.Inch
+		leg.Min.X += vg.Points(12)
+		legend.Draw(leg)
+	}
+	img := vgimg.NewWith(vgimg.UseWH(iterFigW, h), vgimg.UseDPI(iterDPI))
+	paint(draw.New(img))
+	var pb bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&pb); err != nil {
+		return nil, nil, fmt.Errorf("the iterations figure: %w", err)
+	}
+	sv := vgsvg.New(iterFigW, h)
+	paint(draw.New(sv))
+	var sb bytes.Buffer
+	if _, err := sv.WriteTo(&sb); err != nil {
+		return nil, nil, fmt.Errorf("the iterations figure: %w", err)
+	}
+	return pb.Bytes(), sb.Bytes(), nil
+}
+
+// WriteIterationFigure writes IterationFigure's PNG and SVG of t into
+// dir.
+func WriteIterationFigure(dir string, t *Table) error {
+	png, svg, err := IterationFigure(t)
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(dir, IterationsFigure)
+	if err := os.WriteFile(base+".png", png, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(base+".svg", svg, 0o644)
+}
+
+// iterTicks marks an axis of outer iterations or percentages: whole
+// numbers at multiples of 1, 2 or 5 times a power of ten, at most 9 of
+// them labelled, and the whole numbers between unlabelled when the axis
+// spans at most 40.
+type iterTicks struct{}
+
+func (iterTicks) Ticks(lo, hi float64) []plot.Tick {
+	step := 1.0
+search:
+	for p := 1.0; ; p *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			if (hi-lo)/(m*p) <= 8 {
+				step = m * p
+				break search
+			}
+		}
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(lo); v <= hi+1e-9; v++ {
+		switch {
+		case math.Mod(v, step) == 0:
+			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+		case hi-lo <= 40:
+			ticks = append(ticks, plot.Tick{Value: v})
+		}
+	}
+	return ticks
+}
