@@ -111,9 +111,9 @@ func runIterations(dir string, r Run) ([]Iteration, error) {
 }
 
 // WriteIterations writes its as iterations.csv in dir. Where no row has
-// a share on the colour-conflicting groups (no search, or a dataset
-// without such groups), it writes no file and removes the files an
-// earlier run left: iterations.csv and its figure.
+// a share on the groups whose attribute disagrees with the label (no
+// search, or a dataset without such groups), it writes no file and
+// removes the files an earlier run left: iterations.csv and its figure.
 func WriteIterations(dir string, its []Iteration) error {
 	grouped := false
 	for _, it := range its {

@@ -112,7 +112,7 @@ func iterConfigs(t *Table) ([]*iterConfig, string, error) {
 		for _, col := range []string{"dataset", "train_size", "model", "method"} {
 			v := r[col]
 			if col == "train_size" {
-				v = "n=" + size(v)
+				v = "training size " + size(v)
 			}
 			if varying(col) {
 				parts = append(parts, v)
