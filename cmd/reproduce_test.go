@@ -26,6 +26,9 @@ headline = ["erm"]
 [[sweep]]
 name = "tiny"
 args = ["--datasets", "synthetic", "--methods", "erm,upweight", "--seeds", "1,2", "--eval-steps", "50"]
+[[sweep]]
+name = "tiny-search"
+args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--outer-iters", "3", "--inner-steps", "10", "--eval-steps", "50"]
 `), 0o644)
 	readme := filepath.Join(top, "README.md")
 	os.WriteFile(readme, []byte("# x\n"+experiments.HeadlineStart+"\n"+experiments.HeadlineEnd+"\n"), 0o644)
@@ -40,17 +43,23 @@ args = ["--datasets", "synthetic", "--methods", "erm,upweight", "--seeds", "1,2"
 	}
 	runsCSV := filepath.Join(docs, "results", "tiny", "runs.csv")
 	tab, err := experiments.ReadCSV(runsCSV)
-	if err != nil || len(tab.Rows) != 4 {
-		t.Fatalf("runs.csv: %v, want 4 rows (2 methods x 2 seeds)", err)
+	if err != nil || len(tab.Rows) != 5 {
+		t.Fatalf("runs.csv: %v, want 5 rows (2 methods x 2 seeds, a search)", err)
 	}
-	for _, f := range []string{"summary.csv", "methods.png"} {
+	// The search's iterations: one row per outer iteration, and their
+	// figure, shown on the results page.
+	its, err := experiments.ReadCSV(filepath.Join(docs, "results", "tiny", experiments.IterationsFile))
+	if err != nil || len(its.Rows) != 3 || its.Rows[0]["method"] != "maple/rex" {
+		t.Fatalf("iterations.csv: %v, want the search's 3 iterations", err)
+	}
+	for _, f := range []string{"summary.csv", "methods.png", "iterations.png", "iterations.svg"} {
 		if _, err := os.Stat(filepath.Join(docs, "results", "tiny", f)); err != nil {
 			t.Error(err)
 		}
 	}
 	page, _ := os.ReadFile(filepath.Join(docs, "RESULTS.md"))
 	head, _ := os.ReadFile(readme)
-	if !strings.Contains(string(page), "## Tiny") || !strings.Contains(string(head), "| [tiny](docs/experiments/tiny.toml) | synthetic | erm |") {
+	if !strings.Contains(string(page), "## Tiny") || !strings.Contains(string(page), "(results/tiny/iterations.png)") || !strings.Contains(string(head), "| [tiny](docs/experiments/tiny.toml) | synthetic | erm |") {
 		t.Fatalf("pages not written:\n%s\n%s", page, head)
 	}
 	// A rerun from scratch repeats every figure.
