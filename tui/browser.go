@@ -97,6 +97,8 @@ type Browser struct {
 	height  int
 	load    func(dir string) ([]runs.Info, error)
 	stopAsk string // the run whose stop awaits y
+	// removeAsk is the archive or delete that awaits y (nil: none).
+	removeAsk *removal
 }
 
 // textPage is a page of text: a comparison, or a baseline run's page.
@@ -195,6 +197,8 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			_, cmd := b.replay.Update(m)
 			return b, cmd
 		}
+	case removedMsg:
+		return b, b.removed(m)
 	case configsMsg:
 		cmd := b.runList.Update(m)
 		if b.mode == modeGroup { // the picker's counts with the settings read
@@ -267,6 +271,8 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, b.runList.Update(k)
 	case b.stopAsk != "":
 		return b.stopAnswer(k)
+	case b.removeAsk != nil:
+		return b.removeAnswer(k)
 	}
 	return b.listKey(k)
 }
@@ -326,8 +332,12 @@ func (b *Browser) listKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case b.runList.grouped() && key.Matches(k, b.keys.Compare):
 		return b, b.openGroupCompare()
 	case b.runList.grouped() && (key.Matches(k, b.keys.Attach) || key.Matches(k, b.keys.Resume) || key.Matches(k, b.keys.Stop) ||
-		key.Matches(k, b.keys.Sweep) || key.Matches(k, b.keys.New)):
+		key.Matches(k, b.keys.Sweep) || key.Matches(k, b.keys.New) || key.Matches(k, b.keys.Archive) || key.Matches(k, b.keys.Delete)):
 		b.note = k.String() + " acts on a run, and each row is a group: g, then enter with nothing checked, lists the runs again"
+	case key.Matches(k, b.keys.Archive):
+		b.askRemove(true)
+	case key.Matches(k, b.keys.Delete):
+		b.askRemove(false)
 	case key.Matches(k, b.keys.Open):
 		if ok {
 			return b, b.openRun(in, false)
@@ -414,7 +424,7 @@ func (b *Browser) Render() string {
 		sb.WriteString(b.help.FullHelpView(b.keys.FullHelp()))
 		sb.WriteString("\n\n" + lipgloss.NewStyle().Width(w).Render(
 			"enter replays a run's charts, events and result; space selects runs for c (compare two or more). "+
-				"a attaches to a live search, r resumes an interrupted, stopped or failed run, n starts a new "+
+				"a attaches to a live search, r resumes an interrupted, stopped or failed run, A archives and D deletes the selected runs (else the one under the cursor) after y, n starts a new "+
 				"run from a form holding the selected run's whole config. / filters; s < > S sort. "+
 				"g groups the listed runs by settings (as maple table --group-by): a row per group with its runs' mean ± sd; space selects groups, c compares them (a band per group), enter compares a group's runs. "+
 				"In a comparison ←/→ move a cursor (every run's value in the legends), z/Z zoom, [ ] pan, "+

@@ -79,16 +79,24 @@ func newBrowser(dir string, w, h int) *Browser {
 // program would (other commands, such as a cursor blink, are left).
 func bpress(b *Browser, k tea.KeyPressMsg) tea.Cmd {
 	_, cmd := b.Update(k)
-	if cmd == nil || isQuit(cmd) {
-		return cmd
+	if cmd == nil {
+		return nil
 	}
+	// The command runs once, as in the program (an archive or delete
+	// must not run twice).
 	got := make(chan tea.Msg, 1)
 	go func() { got <- cmd() }()
 	select {
 	case m := <-got:
 		switch m.(type) {
+		case tea.QuitMsg:
+			return cmd
 		case listMsg, openedMsg, comparedMsg, formMsg, configsMsg:
 			b.Update(m)
+		case removedMsg: // then the listing it reads again
+			if _, next := b.Update(m); next != nil {
+				b.Update(next())
+			}
 		case groupByMsg: // the picker closed: the settings it asks for
 			if _, next := b.Update(m); next != nil {
 				b.Update(next())

@@ -97,7 +97,7 @@ func newConfirmKeys() confirmKeys {
 
 // browserKeys are the runs browser's keys.
 type browserKeys struct {
-	Open, Select, Compare, Group, Attach, Resume, Stop, Sweep, New, Filter, Sort, SortBack, Reverse, Back, Help, Quit key.Binding
+	Open, Select, Compare, Group, Attach, Resume, Stop, Sweep, New, Archive, Delete, Filter, Sort, SortBack, Reverse, Back, Help, Quit key.Binding
 }
 
 func newBrowserKeys() browserKeys {
@@ -111,6 +111,8 @@ func newBrowserKeys() browserKeys {
 		Stop:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop")),
 		Sweep:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "sweep view")),
 		New:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
+		Archive:  key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "archive")),
+		Delete:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")),
 		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Sort:     key.NewBinding(key.WithKeys("s", ">"), key.WithHelp("s/>", "sort by next column")),
 		SortBack: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "sort by previous column")),
@@ -129,7 +131,7 @@ func (k browserKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the help page, in columns.
 func (k browserKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Open, k.Select, k.Compare, k.Group}, {k.Attach, k.Resume, k.Stop, k.Sweep, k.New}, {k.Filter, k.Sort, k.SortBack, k.Reverse}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Open, k.Select, k.Compare, k.Group}, {k.Attach, k.Resume, k.Stop, k.Sweep, k.New, k.Archive, k.Delete}, {k.Filter, k.Sort, k.SortBack, k.Reverse}, {k.Back, k.Help, k.Quit}}
 }
 
 // compareKeys are a comparison's: the chart component's, scrolling,

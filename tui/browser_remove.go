@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/maple-ood/maple/runs"
+)
+
+// The runs browser's archive (A) and delete (D) keys: on the selected
+// runs, else the run under the cursor, after y, as maple archive and
+// maple rm do (a run a process holds is refused by runs.Archive and
+// runs.Remove; a sweep's cell is named as one its table loses).
+
+// removal is an archive or delete that awaits its y.
+type removal struct {
+	ids     []string
+	archive bool // archive; else delete
+}
+
+// removedMsg reports an archive or delete done from the browser: the
+// runs it moved or deleted, and the error that stopped it.
+type removedMsg struct {
+	done    []string
+	archive bool
+	err     error
+}
+
+// askRemove asks whether to archive (or delete) the selected runs, else
+// the run under the cursor.
+func (b *Browser) askRemove(archive bool) {
+	l := b.runList
+	var targets []runs.Info
+	for _, in := range l.view {
+		if l.selected[in.ID] {
+			targets = append(targets, in)
+		}
+	}
+	if len(targets) == 0 {
+		if in, ok := l.current(); ok {
+			targets = append(targets, in)
+		}
+	}
+	verb := map[bool]string{true: "archive", false: "delete"}[archive]
+	if len(targets) == 0 {
+		b.note = "no run to " + verb
+		return
+	}
+	var ids, cells []string
+	for _, in := range targets {
+		if in.Status.Live() {
+			b.note = fmt.Sprintf("%s is %s: stop it first (x); nothing to %s", in.ID, in.Status, verb)
+			return
+		}
+		ids = append(ids, in.ID)
+		if in.Sweep != "" {
+			cells = append(cells, in.Sweep)
+		}
+	}
+	what := ids[0]
+	if len(ids) > 1 {
+		what = fmt.Sprintf("%d runs (%s)", len(ids), strings.Join(ids, ", "))
+	}
+	b.removeAsk = &removal{ids: ids, archive: archive}
+	b.note = verb + " " + what
+	if archive {
+		b.note += " (maple archive --restore brings it back)"
+	} else {
+		b.note += " for good"
+	}
+	if len(cells) > 0 {
+		slices.Sort(cells)
+		b.note += fmt.Sprintf("; the table of sweep %s loses them (a rerun of the sweep runs them again)", strings.Join(slices.Compact(cells), ", "))
+	}
+	b.note += "? y/n"
+}
+
+// removeAnswer takes the answer: y archives or deletes the runs, in a
+// tea.Cmd; any other key leaves them.
+func (b *Browser) removeAnswer(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	r := b.removeAsk
+	b.removeAsk = nil
+	if k.String() != "y" {
+		b.note = "nothing " + map[bool]string{true: "archived", false: "deleted"}[r.archive]
+		return b, nil
+	}
+	dir := b.runList.dir
+	return b, func() tea.Msg {
+		m := removedMsg{archive: r.archive}
+		for _, id := range r.ids {
+			var err error
+			if r.archive {
+				err = runs.Archive(dir, runs.Dir(dir, id))
+			} else {
+				err = runs.Remove(runs.Dir(dir, id))
+			}
+			if err != nil {
+				m.err = fmt.Errorf("run %s: %w", id, err)
+				break
+			}
+			m.done = append(m.done, id)
+		}
+		return m
+	}
+}
+
+// removed reports an archive or delete and reads the listing again.
+func (b *Browser) removed(m removedMsg) tea.Cmd {
+	for _, id := range m.done {
+		delete(b.runList.selected, id)
+	}
+	done := map[bool]string{true: "archived", false: "deleted"}[m.archive]
+	b.note = fmt.Sprintf("%s %d run(s)", done, len(m.done))
+	if m.archive && len(m.done) > 0 {
+		b.note += "; maple ls --archived lists them, maple archive --restore ID brings one back"
+	}
+	if m.err != nil {
+		b.note += "; " + m.err.Error()
+	}
+	return b.loadCmd()
+}

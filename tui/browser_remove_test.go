@@ -1,0 +1,69 @@
+package tui
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+)
+
+// TestBrowserArchiveDelete: A archives and D deletes the selected runs
+// (else the one under the cursor) after y, as maple archive and maple rm
+// do; any other key leaves them; a running run is refused; a sweep's
+// cell is named as one its table loses.
+func TestBrowserArchiveDelete(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		keys    []string // before the key
+		key     string
+		answer  string
+		ask     string // in the question
+		left    int    // runs listed after
+		said    string
+		archive int // runs in the archive after
+	}{
+		{"archive the cursor's run", nil, "A", "y", "archive 20261122-080000-01 (maple archive --restore brings it back)? y/n", 2, "archived 1 run(s)", 1},
+		{"delete the selected runs", []string{"space", "down", "space"}, "D", "y", "delete 2 runs (20261122-080000-01, 20261122-080000-02) for good? y/n", 1, "deleted 2 run(s)", 0},
+		{"n leaves them", nil, "D", "n", "for good? y/n", 3, "nothing deleted", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := fakeRuns(t)
+			b := newBrowser(dir, 160, 30)
+			for _, k := range c.keys {
+				bpress(b, keyMsg(k))
+			}
+			bpress(b, keyMsg(c.key))
+			if b.removeAsk == nil || !strings.Contains(b.note, c.ask) {
+				t.Fatalf("%s: ask %+v, note %q, want %q", c.key, b.removeAsk, b.note, c.ask)
+			}
+			bpress(b, keyMsg(c.answer))
+			if len(b.runList.list) != c.left || !strings.Contains(b.note, c.said) {
+				t.Errorf("after %s: %d runs listed (want %d), note %q (want %q)", c.answer, len(b.runList.list), c.left, b.note, c.said)
+			}
+			archived, _ := os.ReadDir(runs.ArchiveDir(dir))
+			if len(archived) != c.archive {
+				t.Errorf("%d runs in the archive, want %d", len(archived), c.archive)
+			}
+		})
+	}
+	t.Run("a running run is refused", func(t *testing.T) {
+		b := newBrowser(fakeRuns(t), 160, 30)
+		b.runList.list[0].Status = core.StatusRunning
+		b.runList.refresh()
+		bpress(b, keyMsg("D"))
+		if b.removeAsk != nil || !strings.Contains(b.note, "stop it first") {
+			t.Errorf("D on a running run: ask %+v, note %q", b.removeAsk, b.note)
+		}
+	})
+	t.Run("a sweep's cell", func(t *testing.T) {
+		b := newBrowser(fakeRuns(t), 160, 30)
+		b.runList.list[0].Sweep = "cm"
+		b.runList.refresh()
+		bpress(b, keyMsg("A"))
+		if !strings.Contains(b.note, "the table of sweep cm loses them") {
+			t.Errorf("A on a sweep's cell: note %q", b.note)
+		}
+	})
+}
