@@ -223,3 +223,34 @@ func TestCheckIterations(t *testing.T) {
 		})
 	}
 }
+
+// TestIterTicks labels whole numbers at 1, 2 or 5 times a power of ten,
+// at most 9 labels, with unlabelled ticks between on short axes.
+func TestIterTicks(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		lo, hi  float64
+		labels  string
+		between int // unlabelled ticks
+	}{
+		{"30 iterations", 1, 30, "5 10 15 20 25 30", 24},
+		{"a percentage", 0, 100, "0 20 40 60 80 100", 0},
+		{"an accuracy to 80", 0, 80, "0 10 20 30 40 50 60 70 80", 0},
+		{"300 iterations", 1, 300, "50 100 150 200 250 300", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var labels []string
+			between := 0
+			for _, tk := range (iterTicks{}).Ticks(tc.lo, tc.hi) {
+				if tk.Label == "" {
+					between++
+					continue
+				}
+				labels = append(labels, tk.Label)
+			}
+			if strings.Join(labels, " ") != tc.labels || between != tc.between {
+				t.Errorf("labels %q and %d between, want %q and %d", labels, between, tc.labels, tc.between)
+			}
+		})
+	}
+}
