@@ -438,8 +438,8 @@ func (b *Browser) Render() string {
 	default:
 		out = b.runList.View()
 		foot := b.help.ShortHelpView(b.keys.ShortHelp())
-		if b.note != "" {
-			foot = b.note + "\n" + foot
+		if b.note != "" { // wrapped: a question's y/n stays on the screen
+			foot = lipgloss.NewStyle().Width(w).Render(b.note) + "\n" + foot
 		}
 		out += "\n" + foot
 	}

@@ -66,14 +66,12 @@ func (b *Browser) askRemove(archive bool) {
 	}
 	b.removeAsk = &removal{ids: ids, archive: archive}
 	b.note = verb + " " + what
-	if archive {
-		b.note += " (maple archive --restore brings it back)"
-	} else {
+	if !archive {
 		b.note += " for good"
 	}
 	if len(cells) > 0 {
 		slices.Sort(cells)
-		b.note += fmt.Sprintf("; the table of sweep %s loses them (a rerun of the sweep runs them again)", strings.Join(slices.Compact(cells), ", "))
+		b.note += fmt.Sprintf(" (sweep %s's table loses it; a rerun of the sweep runs it again)", strings.Join(slices.Compact(cells), ", "))
 	}
 	b.note += "? y/n"
 }

@@ -2,6 +2,10 @@ package tui
 
 import (
 	"os"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"strings"
 	"testing"
 
@@ -24,7 +28,7 @@ func TestBrowserArchiveDelete(t *testing.T) {
 		said    string
 		archive int // runs in the archive after
 	}{
-		{"archive the cursor's run", nil, "A", "y", "archive 20261122-080000-01 (maple archive --restore brings it back)? y/n", 2, "archived 1 run(s)", 1},
+		{"archive the cursor's run", nil, "A", "y", "archive 20261122-080000-01? y/n", 2, "archived 1 run(s)", 1},
 		{"delete the selected runs", []string{"space", "down", "space"}, "D", "y", "delete 2 runs (20261122-080000-01, 20261122-080000-02) for good? y/n", 1, "deleted 2 run(s)", 0},
 		{"n leaves them", nil, "D", "n", "for good? y/n", 3, "nothing deleted", 0},
 	} {
@@ -62,8 +66,13 @@ func TestBrowserArchiveDelete(t *testing.T) {
 		b.runList.list[0].Sweep = "cm"
 		b.runList.refresh()
 		bpress(b, keyMsg("A"))
-		if !strings.Contains(b.note, "the table of sweep cm loses them") {
+		if !strings.Contains(b.note, "(sweep cm's table loses it; a rerun of the sweep runs it again)? y/n") {
 			t.Errorf("A on a sweep's cell: note %q", b.note)
+		}
+		// At 80 columns the question wraps: its y/n stays on the screen.
+		b.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		if out := ansi.Strip(b.Render()); !strings.Contains(out, "y/n") {
+			t.Errorf("the question's y/n is cut at 80 columns:\n%s", out)
 		}
 	})
 }
