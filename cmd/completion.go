@@ -6,10 +6,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/loaders"
-	"github.com/maple-ood/maple/models"
+	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -28,9 +29,11 @@ func runIDs(f *Factory) []string {
 
 func sweepNames(f *Factory) []string { return runs.SweepNames(f.RunsDir) }
 
-func fixed(v ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+// values completes a flag with the values vals returns when completion
+// runs (after every registration).
+func values(vals func() []string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return v, cobra.ShellCompDirectiveNoFileComp
+		return vals(), cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
@@ -60,23 +63,28 @@ func sweepMethods() []string {
 }
 
 // registerCompletion adds the completions of every command's arguments
-// and value flags.
+// and value flags: a setting's values from its row of the settings table
+// (config.Setting.Values, from the registries), a sweep's axes from the
+// datasets' and methods' registries.
 func registerCompletion(f *Factory, root *cobra.Command) {
-	models := models.Examples()
-	flagValues := map[string][]string{
-		"dataset": loaders.Names, "method": baselines.Methods, "objective": core.Objectives, "model": models,
-		"eval-model": models, "outer-on": {"val", "train"}, "inner-init": {"fixed", "fresh", "warm"},
-		"select-iterate": {"val", "final"}, "eval-optimizer": {"sgd", "adam"}, "format": {"text", "markdown", "csv"},
-		"datasets": loaders.Names, "methods": sweepMethods(),
+	flagValues := map[string]func() []string{
+		"format":   func() []string { return report.TableFormats },
+		"datasets": func() []string { return loaders.Names },
+		"methods":  sweepMethods,
+	}
+	for _, st := range config.Table {
+		if st.Values != nil {
+			flagValues[st.Flag] = st.Values
+		}
 	}
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
 		for name, vals := range flagValues {
 			if name == "format" && c.Name() == "export" {
-				vals = export.Formats // export writes files, not tables
+				vals = func() []string { return export.Formats } // export writes files, not tables
 			}
 			if c.Flags().Lookup(name) != nil {
-				c.RegisterFlagCompletionFunc(name, fixed(vals...))
+				c.RegisterFlagCompletionFunc(name, values(vals))
 			}
 		}
 		for _, name := range []string{"sweep", "name"} {
@@ -92,7 +100,7 @@ func registerCompletion(f *Factory, root *cobra.Command) {
 		case "plot", "stop":
 			c.ValidArgsFunction = completeRuns(f, true)
 		case "data":
-			c.ValidArgsFunction = fixed(loaders.Names...)
+			c.ValidArgsFunction = values(func() []string { return loaders.Names })
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)

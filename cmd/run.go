@@ -45,7 +45,7 @@ func NewCmdRun(f *Factory, runF func(*RunOptions) error) *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	registerTable(fl, &o.Config, func(config.Setting) bool { return true })
+	config.Register(fl, &o.Config, func(config.Setting) bool { return true })
 	registerLabels(fl, &o.Config, true)
 	fl.BoolVar(&o.Headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
 	fl.BoolVar(&o.JSON, "json", false, "print the outcome as one JSON object on the last line of stdout")
@@ -70,48 +70,16 @@ func registerLabels(fl *pflag.FlagSet, c *runs.Config, name bool) {
 	fl.StringVar(&c.Note, "note", "", "a note on the run, shown by maple show")
 }
 
-// registerTable adds a flag for every row of config.Table that want
-// keeps, bound to its field of c, with the row's help and default.
-func registerTable(fl *pflag.FlagSet, c *runs.Config, want func(config.Setting) bool) {
-	for _, st := range config.Table {
-		if st.NoFlag || !want(st) {
-			continue
-		}
-		switch p := st.Field(c).(type) {
-		case *string:
-			fl.StringVar(p, st.Flag, defaultOf(st, *p), st.HelpText())
-		case *int:
-			fl.IntVar(p, st.Flag, defaultOf(st, *p), st.HelpText())
-		case *uint64:
-			fl.Uint64Var(p, st.Flag, defaultOf(st, *p), st.HelpText())
-		case *float64:
-			fl.Float64Var(p, st.Flag, defaultOf(st, *p), st.HelpText())
-		case *bool:
-			fl.BoolVar(p, st.Flag, defaultOf(st, *p), st.HelpText())
-		default:
-			panic(fmt.Sprintf("setting %s: field of type %T", st.Flag, p))
-		}
-	}
-}
-
-// defaultOf is the flag default of st: its Default, else the field's value.
-func defaultOf[T any](st config.Setting, field T) T {
-	if st.Default != nil {
-		return st.Default.(T)
-	}
-	return field
-}
-
 // registerData adds the dataset options (all but --dataset) to fl.
 func registerData(fl *pflag.FlagSet, c *runs.Config) {
-	registerTable(fl, c, func(st config.Setting) bool { return st.Group == config.GroupData && !st.Axis })
+	config.Register(fl, c, func(st config.Setting) bool { return st.Group == config.GroupData && !st.Axis })
 }
 
 // registerSettings adds the dataset options and every search and
 // evaluation setting to fl (all but --dataset and --method, which a
 // sweep's grid sets).
 func registerSettings(fl *pflag.FlagSet, c *runs.Config) {
-	registerTable(fl, c, func(st config.Setting) bool { return !st.Axis })
+	config.Register(fl, c, func(st config.Setting) bool { return !st.Axis })
 }
 
 // config returns the run's config from the flags, resolved and checked.
@@ -221,9 +189,11 @@ type ResumeOptions struct {
 	ID             string
 	Headless, JSON bool
 	Detach         bool
-	Rates          core.LearningRates // 0 keeps the rate in force
-	DataDir        string
-	ReadyFD        int // internal: the detaching parent's pipe
+	// Config holds the settings resume's flags change (config.RegisterResume:
+	// the learning rates, the data directory); Set names the flags given.
+	Config  runs.Config
+	Set     map[string]bool
+	ReadyFD int // internal: the detaching parent's pipe
 }
 
 // NewCmdResume builds `maple resume`.
@@ -234,7 +204,7 @@ func NewCmdResume(f *Factory, runF func(*ResumeOptions) error) *cobra.Command {
 		Short: "Continue an interrupted, stopped or failed run from its checkpoint (optionally with new learning rates)",
 		Args:  needArgs(1, "a run id", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.ID = args[0]
+			o.ID, o.Set = args[0], changed(cmd)
 			if runF != nil {
 				return runF(o)
 			}
@@ -245,10 +215,7 @@ func NewCmdResume(f *Factory, runF func(*ResumeOptions) error) *cobra.Command {
 	fl.BoolVar(&o.Headless, "headless", false, "print progress lines instead of the dashboard (also without a terminal)")
 	fl.BoolVar(&o.JSON, "json", false, "print the outcome as one JSON object on the last line of stdout")
 	fl.BoolVar(&o.Detach, "detach", false, "continue in the background; print the run id once the search has started")
-	fl.Float64Var(&o.Rates.Weight, "weight-lr", 0, "new Adam learning rate of the sample weights (default: the one in force)")
-	fl.Float64Var(&o.Rates.Keep, "keep-lr", 0, "new Adam learning rate of the keep probabilities (default: the one in force)")
-	fl.Float64Var(&o.Rates.Inner, "inner-lr", 0, "new inner SGD learning rate (default: the one in force)")
-	fl.StringVar(&o.DataDir, "data-dir", "", "the data directory, when it moved since the run started")
+	config.RegisterResume(fl, &o.Config)
 	fl.IntVar(&o.ReadyFD, "ready-fd", 0, "")
 	fl.MarkHidden("ready-fd")
 	return c
@@ -260,7 +227,7 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 		return err // no such run: a usage error, as for show
 	}
 	o.ID = filepath.Base(dir) // a prefix, a suffix or "latest" resolved
-	r, rates, extra, err := session.Reopen(o.F.RunsDir, o.ID, o.Rates, o.DataDir)
+	r, rates, extra, err := session.Reopen(o.F.RunsDir, o.ID, o.Config, o.Set)
 	if err != nil {
 		return err
 	}

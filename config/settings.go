@@ -10,6 +10,7 @@ import (
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
 )
 
 // Group is the heading a setting's flag is listed under in --help.
@@ -59,6 +60,13 @@ type Setting struct {
 	Key func(c runs.Config) string
 	// Form: the browser's new-run form edits it.
 	Form bool
+	// Values, when not nil, lists the values the setting takes, from its
+	// registry or its package's list, read when asked (completion offers
+	// them).
+	Values func() []string
+	// Resume, when not "", is the help of `maple resume`'s flag of the
+	// setting: a run continued may change it (Resumed says how).
+	Resume string
 }
 
 // HelpText is the setting's help: HelpFrom's when it has one, else Help.
@@ -72,23 +80,23 @@ func (s Setting) HelpText() string {
 // Table lists every setting, in the order the new-run form shows
 // those it edits.
 var Table = []Setting{
-	{Flag: "dataset", Group: GroupData, HelpFrom: func() string { return "dataset: " + strings.Join(loaders.Names, ", ") }, Axis: true, Result: true, Form: true,
+	{Flag: "dataset", Values: func() []string { return loaders.Names }, Group: GroupData, HelpFrom: func() string { return "dataset: " + strings.Join(loaders.Names, ", ") }, Axis: true, Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.Name }, Default: "synthetic"},
-	{Flag: "data-dir", Group: GroupData, Help: "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)", Form: true,
+	{Flag: "data-dir", Group: GroupData, Help: "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)", Form: true, Resume: "the data directory, when it moved since the run started",
 		Field: func(c *runs.Config) any { return &c.Dataset.DataDir }, Default: ""},
 	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all)", Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.TrainSize }, Default: 0},
-	{Flag: "method", Group: GroupEval, HelpFrom: func() string {
+	{Flag: "method", Values: func() []string { return baselines.Methods }, Group: GroupEval, HelpFrom: func() string {
 		return core.MethodMaple + ", or a baseline: " + strings.Join(baselines.Methods[1:], ", ")
 	}, Axis: true, Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Method }, Default: core.MethodMaple},
-	{Flag: "objective", Group: GroupSearch, HelpFrom: func() string { return "outer objective: " + strings.Join(core.Objectives, ", ") }, Result: true, Form: true,
+	{Flag: "objective", Values: func() []string { return core.Objectives }, Group: GroupSearch, HelpFrom: func() string { return "outer objective: " + strings.Join(core.Objectives, ", ") }, Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Objective }},
-	{Flag: "model", Group: GroupSearch, HelpFrom: func() string {
+	{Flag: "model", Values: models.Examples, Group: GroupSearch, HelpFrom: func() string {
 		return "search model: " + strings.Join(models.Syntax(), ", ") + "; linear on synthetic unless given"
 	}, Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Model }},
-	{Flag: "eval-model", Group: GroupEval, Help: "model of the final weighted ERM (default: the search model)", Result: true, Form: true,
+	{Flag: "eval-model", Values: models.Examples, Group: GroupEval, Help: "model of the final weighted ERM (default: the search model)", Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Eval.Model }, Default: ""},
 	{Flag: "seed", Group: GroupSearch, Help: "seed of the data, the search and the evaluation", Form: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Seed }},
@@ -104,7 +112,7 @@ var Table = []Setting{
 	// Data.
 	{Flag: "corr", Group: GroupData, HelpFrom: dataHelp("per-env spurious parameters, train0,train1,test; ", "Corr", ""), Result: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.Corr }, Default: ""},
-	{Flag: "cmnist-envs", Group: GroupData, HelpFrom: dataHelp("", "Envs", ""), Result: true,
+	{Flag: "cmnist-envs", Values: func() []string { return loaders.EnvSplits }, Group: GroupData, HelpFrom: dataHelp("", "Envs", ""), Result: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.Envs }, Default: "", Key: func(c runs.Config) string { return c.Dataset.EnvSplit() }},
 	{Flag: "label-noise", Group: GroupData, HelpFrom: dataHelp("label flip probability (", "LabelNoise", "; else 0)"), Result: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.LabelNoise }, Default: -1.0},
@@ -136,30 +144,30 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.Beta }},
 	{Flag: "cvar-alpha", Group: GroupSearch, Help: "tail fraction of the cvar objective", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.CVaRAlpha }},
-	{Flag: "outer-on", Group: GroupSearch, Help: "split the outer objective is evaluated on: val or train", Result: true,
+	{Flag: "outer-on", Values: func() []string { return core.OuterOns }, Group: GroupSearch, Help: "split the outer objective is evaluated on: val or train", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.OuterOn }},
-	{Flag: "precision", Group: GroupSearch, Help: "precision of the inner training's matrix products: f32, or bf16 (float32 accumulation; onednn build on a CPU with avx512_bf16)", Result: true,
+	{Flag: "precision", Values: func() []string { return core.Precisions }, Group: GroupSearch, Help: "precision of the inner training's matrix products: f32, or bf16 (float32 accumulation; onednn build on a CPU with avx512_bf16)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Precision }, Default: "f32", Key: func(c runs.Config) string { return precision(c.Settings) }},
 	{Flag: "inner-batch", Group: GroupSearch, Help: "inner minibatch size (0 = full batch over the kept samples); each step's loss normalised by its minibatch's weight sum", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.InnerBatch }},
-	{Flag: "inner-lr", Group: GroupSearch, Help: "inner SGD learning rate", Result: true,
+	{Flag: "inner-lr", Group: GroupSearch, Help: "inner SGD learning rate", Result: true, Resume: "new inner SGD learning rate (default: the one in force)",
 		Field: func(c *runs.Config) any { return &c.Settings.InnerLR }},
 	{Flag: "momentum", Group: GroupSearch, Help: "inner SGD momentum", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Momentum }},
 	{Flag: "weight-decay", Group: GroupSearch, Help: "inner SGD weight decay", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.WeightDecay }},
-	{Flag: "inner-init", Group: GroupSearch, Help: "inner initialisation: fixed, fresh or warm", Result: true,
+	{Flag: "inner-init", Values: func() []string { return core.InnerInits }, Group: GroupSearch, Help: "inner initialisation: fixed, fresh or warm", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.InnerInit }},
-	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights (default 0: frozen at 1, the keep scores alone learnt)", Result: true,
+	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights (default 0: frozen at 1, the keep scores alone learnt)", Result: true, Resume: "new Adam learning rate of the sample weights (default: the one in force; 0 freezes them)",
 		Field: func(c *runs.Config) any { return &c.Settings.WeightLR }},
-	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities", Result: true,
+	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities", Result: true, Resume: "new Adam learning rate of the keep probabilities (default: the one in force)",
 		Field: func(c *runs.Config) any { return &c.Settings.KeepLR }},
 	{Flag: "clip-norm", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.ClipNorm }},
 	{Flag: "keep0", Group: GroupSearch, Help: "initial keep fraction K0/n", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Keep0 }},
 	{Flag: "anneal-start", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.AnnealStart }},
 	{Flag: "anneal-end", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.AnnealEnd }},
-	{Flag: "recipe", Group: GroupSearch, Help: "a preset: maple-reference (the MAPLE code's ColoredMNIST recipe: keep scores only, keep 0.3, keep lr 1.5, outer on train, 30 x 100, the code's hypergradient, mask and IRMv1 scale (--detach-sum, --mask-eps 1e-20, --outer-scale 0.5), every iterate evaluated from the search's initial model by SGD lr 1.0 momentum 0.9 for 200 steps, checked at every step; flags given override it)", Result: true,
+	{Flag: "recipe", Values: func() []string { return core.Recipes }, Group: GroupSearch, Help: "a preset: maple-reference (the MAPLE code's ColoredMNIST recipe: keep scores only, keep 0.3, keep lr 1.5, outer on train, 30 x 100, the code's hypergradient, mask and IRMv1 scale (--detach-sum, --mask-eps 1e-20, --outer-scale 0.5), every iterate evaluated from the search's initial model by SGD lr 1.0 momentum 0.9 for 200 steps, checked at every step; flags given override it)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Recipe }, Default: ""},
 	{Flag: "detach-sum", Group: GroupSearch, Help: "hold the inner loss's weight sum constant in the hypergradient, as the MAPLE code does (an approximation; --detach-sum=false for the exact hypergradient)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.DetachSum }},
@@ -171,7 +179,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.InitParams }, Default: ""},
 	{Flag: "eval-each-iter", Group: GroupSearch, Help: "train the evaluation model on every iterate's weights and record its figures (costly)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.EvalEachIter }, Default: false},
-	{Flag: "select-iterate", Group: GroupSearch, Help: "weights the final weighted ERM trains on: val (the iterate whose inner model scores best on validation) or final", Result: true,
+	{Flag: "select-iterate", Values: func() []string { return core.SelectIterates }, Group: GroupSearch, Help: "weights the final weighted ERM trains on: val (the iterate whose inner model scores best on validation) or final", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.SelectIterate }},
 
 	// Evaluation and baselines.
@@ -204,7 +212,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Eval.MaskKeep }},
 	{Flag: "mask-lr", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskLR", "; 0 = the recipe's"), Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.MaskLR }},
-	{Flag: "eval-optimizer", Group: GroupEval, Help: "optimizer of the final weighted ERM and the baselines: sgd or adam", Result: true,
+	{Flag: "eval-optimizer", Values: func() []string { return train.Optimizers }, Group: GroupEval, Help: "optimizer of the final weighted ERM and the baselines: sgd or adam", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.Optimizer }},
 	{Flag: "l2", Group: GroupEval, Help: "coefficient of the L2 term sum theta² added to the evaluation and baseline loss", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.L2 }},

@@ -93,6 +93,16 @@ func DefaultSettings() Settings {
 		SelectIterate: "val", DetachSum: true, MaskEps: 1e-20, OuterScale: ObjectiveScale("irmv1")}
 }
 
+// The names a setting may take where it takes one of a few: Check refuses
+// any other, and completion offers them. Recipe may also be "" (none).
+var (
+	OuterOns       = []string{"val", "train"}
+	InnerInits     = []string{"fixed", "fresh", "warm"}
+	SelectIterates = []string{"val", "final"}
+	Precisions     = []string{"f32", "bf16"}
+	Recipes        = []string{RecipeReference}
+)
+
 // Check reports the first invalid setting (a *setting.Error naming its
 // field).
 func (s Settings) Check() error {
@@ -101,14 +111,14 @@ func (s Settings) Check() error {
 	}
 	err := setting.First(
 		setting.OneOf("Settings.Objective", s.Objective, Objectives),
-		setting.OneOf("Settings.OuterOn", s.OuterOn, []string{"val", "train"}),
-		setting.OneOf("Settings.InnerInit", s.InnerInit, []string{"fixed", "fresh", "warm"}),
-		setting.OneOf("Settings.SelectIterate", s.selectIterate(), []string{"val", "final"}),
-		setting.OneOf("Settings.Recipe", s.Recipe, []string{"", RecipeReference}),
+		setting.OneOf("Settings.OuterOn", s.OuterOn, OuterOns),
+		setting.OneOf("Settings.InnerInit", s.InnerInit, InnerInits),
+		setting.OneOf("Settings.SelectIterate", s.selectIterate(), SelectIterates),
+		setting.OneOf("Settings.Recipe", s.Recipe, append([]string{""}, Recipes...)),
 		setting.Count("Settings.OuterIters", s.OuterIters, 1),
 		setting.Count("Settings.InnerSteps", s.InnerSteps, 1),
 		setting.Int("Settings.InnerBatch", s.InnerBatch, 0),
-		setting.OneOf("Settings.Precision", s.precision(), []string{"f32", "bf16"}),
+		setting.OneOf("Settings.Precision", s.precision(), Precisions),
 		checkBF16(s.precision()),
 		setting.Num("Settings.Beta", s.Beta, setting.NonNegative),
 		setting.Num("Settings.CVaRAlpha", s.CVaRAlpha, setting.Fraction),

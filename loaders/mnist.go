@@ -86,6 +86,9 @@ const (
 	EnvsParity = "parity"
 )
 
+// EnvSplits are cmnist's env splits (Spec.Envs), the default first.
+var EnvSplits = []string{EnvsShuffle, EnvsParity}
+
 func checkEnvs(s string) error {
 	if s != EnvsShuffle && s != EnvsParity {
 		return fmt.Errorf("--cmnist-envs %q: want %s (the IRM code's construction) or %s (even and odd MNIST index, how runs recorded before the option were built)", s, EnvsShuffle, EnvsParity)

@@ -136,6 +136,22 @@ func Reading(option string) []string { return reading(option) }
 // reads tells whether the dataset called name reads option.
 func reads(name, option string) bool { return slices.Contains(reading(option), name) }
 
+// Describes tells whether the dataset called name reads option, one of
+// the Spec options whose meaning a dataset gives (see optionHelper), or
+// lists it among those only some datasets read: what maple show lists of
+// a run's data.
+func Describes(name, option string) bool {
+	if reads(name, option) {
+		return true
+	}
+	s, ok := lookupSource(name)
+	if !ok {
+		return false
+	}
+	h, ok := s.(optionHelper)
+	return ok && h.optionHelp(option) != ""
+}
+
 func unknownDataset(name string) error {
 	return fmt.Errorf("--dataset %q: want one of %s", name, strings.Join(Names, ", "))
 }

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
@@ -86,21 +87,13 @@ func WriteShow(w io.Writer, dir string) {
 		fmt.Fprintln(w, "  problem:", e)
 	}
 	if cfg != nil {
-		s, e := cfg.Settings, cfg.Eval
-		fmt.Fprintf(w, "config: started %s, maple %s, seed %d\n", cfg.Started.Format("2006-01-02 15:04:05"), cfg.Version, s.Seed)
+		fmt.Fprintf(w, "config: started %s, maple %s\n", cfg.Started.Format("2006-01-02 15:04:05"), cfg.Version)
 		if cfg.Build != nil {
 			fmt.Fprintf(w, "  started on: %s\n", cfg.Build)
 		}
-		if cfg.Method == "maple" {
-			fmt.Fprintf(w, "  search: model %s, objective %s (beta %g) on %s, %d outer x %d inner steps, inner lr %g momentum %g wd %g, init %s\n",
-				s.Model, s.Objective, s.Beta, s.OuterOn, s.OuterIters, s.InnerSteps, s.InnerLR, s.Momentum, s.WeightDecay, s.InnerInit)
-			fmt.Fprintf(w, "          weight lr %g, keep lr %g, keep %g (from %g), checkpoint every %d\n", s.WeightLR, s.KeepLR, s.Keep, s.Keep0, cfg.CheckpointEvery)
-		}
-		fmt.Fprintf(w, "  evaluation: model %s, %d steps, %s lr %g, validation check every %d\n", e.Model, e.Steps, optimizerName(e.Optimizer), e.LR, e.EvalEvery)
-		if e.Recipe != "" && baselines.UsesPenalty(cfg.Method) {
-			fmt.Fprintf(w, "  recipe: %s (penalty %g after %d steps, L2 %g)\n", e.Recipe, e.Penalty, e.PenaltyAnneal, e.L2)
-		} else if e.Recipe != "" {
-			fmt.Fprintf(w, "  recipe: %s\n", e.Recipe)
+		writeSettings(w, *cfg)
+		if cfg.Eval.Recipe != "" {
+			fmt.Fprintf(w, "  recipe: %s\n", cfg.Eval.Recipe)
 		}
 		if cfg.Method == "maple" {
 			lr, from := runs.RatesNow(dir, cfg)
@@ -175,11 +168,50 @@ func interrupted(dir string, cfg runs.Config) string {
 	return runs.Continue(runsDir, &runs.Summary{Status: core.StatusInterrupted, Iter: st.Iter}, cfg)
 }
 
-func optimizerName(o string) string {
-	if o == "" {
-		return "sgd"
+// settingsWidth is the width maple show wraps a group of settings at.
+const settingsWidth = 100
+
+// writeSettings writes the settings of the run cfg reads
+// (config.Setting.Applies), a group of the settings table's after
+// another as --help lists them, the run's own last: each setting as its
+// flag and its value (config.Setting.Value), wrapped under the group's
+// name; a setting whose value is empty (none given) is left out.
+func writeSettings(w io.Writer, cfg runs.Config) {
+	for _, g := range append(slices.Clone(config.Groups), "") {
+		var items []string
+		for _, st := range config.Table {
+			if st.Group != g || !st.Applies(cfg) {
+				continue
+			}
+			if v := st.Value(cfg); v != "" {
+				items = append(items, st.Flag+" "+v)
+			}
+		}
+		if len(items) == 0 {
+			continue
+		}
+		name := strings.ToLower(string(g))
+		if g == "" {
+			name = "run"
+		}
+		head := "  " + name + ": "
+		line, indent := head, strings.Repeat(" ", len(head))
+		for i, item := range items {
+			if i < len(items)-1 {
+				item += ","
+			}
+			switch {
+			case line == head:
+				line += item
+			case len(line)+1+len(item) > settingsWidth:
+				fmt.Fprintln(w, line)
+				line = indent + item
+			default:
+				line += " " + item
+			}
+		}
+		fmt.Fprintln(w, line)
 	}
-	return o
 }
 
 // writeSearchTime writes the seconds a search spent per phase (nothing

@@ -306,6 +306,9 @@ func writeText(w io.Writer, format string, head []string, rows [][]string, capti
 	return false, nil
 }
 
+// TableFormats are the formats WriteTable and WriteGroups write.
+var TableFormats = []string{"text", "markdown", "csv"}
+
 // WriteTable writes rows as text, markdown or csv.
 func WriteTable(w io.Writer, rows []Row, format string) error {
 	head := []string{"dataset", "train size", "model", "method", "n", "test acc", "test worst-group", "val worst-group"}

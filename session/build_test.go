@@ -47,7 +47,7 @@ func TestBackendRecorded(t *testing.T) {
 	build["matrix_products"], build["threads"] = "OtherBLAS (elsewhere)", 64.0
 	b, _ = json.Marshal(raw)
 	os.WriteFile(r.Path(runs.ConfigFile), b, runs.FilePerm)
-	r2, _, _, err := Reopen(runsDir, r.Config.ID, core.LearningRates{}, "")
+	r2, _, _, err := Reopen(runsDir, r.Config.ID, runs.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,14 @@ package session
 
 import (
 	"fmt"
-	"github.com/maple-ood/maple/runs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
 )
 
 // Detach continues the run r in a background process of its own session
@@ -60,33 +60,29 @@ func ReadyPipe(fd int) func(Control) {
 	}
 }
 
-// RatesInForce returns the learning rates a resumed run continues with:
-// those of its checkpoint (else its config), each replaced by the one in
-// given when that is not 0; checked.
-func RatesInForce(r *runs.Run, given core.LearningRates) (core.LearningRates, error) {
-	lr := r.Config.Settings.Rates()
+// ratesInForce returns the learning rates r's search goes on with when
+// none is given: those of its checkpoint, else its config's.
+func ratesInForce(r *runs.Run) core.LearningRates {
 	if st, err := runs.ReadCheckpoint(r.Dir, func(string) {}); err == nil && st != nil {
-		lr = st.LR
+		return st.LR
 	}
-	for _, p := range []struct{ dst, v *float64 }{{&lr.Weight, &given.Weight}, {&lr.Keep, &given.Keep}, {&lr.Inner, &given.Inner}} {
-		if *p.v != 0 {
-			*p.dst = *p.v
-		}
-	}
-	return lr, lr.Check()
+	return r.Config.Settings.Rates()
 }
 
-// RateArgs are the resume flags that set lr.
-func RateArgs(lr core.LearningRates) []string {
-	return []string{"--weight-lr", fmt.Sprint(lr.Weight), "--keep-lr", fmt.Sprint(lr.Keep), "--inner-lr", fmt.Sprint(lr.Inner)}
+// withRates returns s with lr as its learning rates (Rates' inverse).
+func withRates(s core.Settings, lr core.LearningRates) core.Settings {
+	s.WeightLR, s.KeepLR, s.InnerLR = lr.Weight, lr.Keep, lr.Inner
+	return s
 }
 
 // Reopen opens run id of runsDir to continue it: it refuses a finished
-// run, points the dataset at dataDir when given (the data moved), and
-// resolves the learning rates to continue with when any is given (0
-// keeps the one in force). It returns the rates (nil: unchanged) and the
-// resume flags that repeat these choices for a detached child.
-func Reopen(runsDir, id string, given core.LearningRates, dataDir string) (*runs.Run, *core.LearningRates, []string, error) {
+// run and takes the settings of resume's flags in set from given
+// (config.Resumed): the data directory (the data moved) into the run's
+// config, and the learning rates as the search's from its next iteration,
+// each given one in place of the one in force, checked. It returns the
+// rates (nil: those in force go on) and the resume flags that repeat these choices
+// for a detached child (config.Args).
+func Reopen(runsDir, id string, given runs.Config, set map[string]bool) (*runs.Run, *core.LearningRates, []string, error) {
 	r, err := runs.Open(runsDir, id)
 	if err != nil {
 		return nil, nil, nil, err
@@ -98,19 +94,22 @@ func Reopen(runsDir, id string, given core.LearningRates, dataDir string) (*runs
 	if sum, _ := runs.ReadSummary(r.Dir); sum != nil && sum.Done {
 		return fail(fmt.Errorf("run %s is done; see maple show %s", id, id))
 	}
-	var args []string
-	if dataDir != "" {
-		if r.Config.Dataset.DataDir, err = filepath.Abs(dataDir); err != nil {
-			return fail(err)
-		}
-		args = append(args, "--data-dir", r.Config.Dataset.DataDir)
-	}
-	if given == (core.LearningRates{}) {
-		return r, nil, args, nil
-	}
-	lr, err := RatesInForce(r, given)
+	cur := r.Config
+	inForce := ratesInForce(r)
+	cur.Settings = withRates(cur.Settings, inForce)
+	next, err := config.Resumed(cur, given, set)
 	if err != nil {
 		return fail(err)
 	}
-	return r, &lr, append(args, RateArgs(lr)...), nil
+	args := config.Args(next, set)
+	lr := next.Settings.Rates()
+	next.Settings = withRates(next.Settings, r.Config.Settings.Rates()) // run.json keeps the rates the run started with
+	r.Config = next
+	if lr == inForce { // none given, or those in force
+		return r, nil, args, nil
+	}
+	if err := lr.Check(); err != nil {
+		return fail(config.FlagError(err))
+	}
+	return r, &lr, args, nil
 }

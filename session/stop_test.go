@@ -173,7 +173,7 @@ func TestFullDiskAfterTheSearch(t *testing.T) {
 		t.Errorf("what the person is told:\n%s", msg)
 	}
 	writeExports = runs.WriteExports // the disk is back
-	r2, _, _, err := Reopen(runsDir, r.Config.ID, core.LearningRates{}, "")
+	r2, _, _, err := Reopen(runsDir, r.Config.ID, runs.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,6 +63,10 @@ func DefaultEval() EvalSettings {
 		JTTSteps: 100, JTTUp: 6, Optimizer: "sgd"}
 }
 
+// Optimizers are the evaluation's optimizers (EvalSettings.Optimizer; ""
+// is sgd).
+var Optimizers = []string{"sgd", "adam"}
+
 // Check reports the first invalid evaluation setting (a *setting.Error
 // naming its field).
 func (es EvalSettings) Check() error {
@@ -82,7 +86,7 @@ func (es EvalSettings) Check() error {
 		setting.Num("EvalSettings.CVaRAlpha", es.CVaRAlpha, setting.Fraction),
 		setting.Int("EvalSettings.JTTSteps", es.JTTSteps, 0),
 		setting.Num("EvalSettings.JTTUp", es.JTTUp, setting.Positive),
-		setting.OneOf("EvalSettings.Optimizer", es.optimizer(), []string{"sgd", "adam"}),
+		setting.OneOf("EvalSettings.Optimizer", es.optimizer(), Optimizers),
 		setting.Num("EvalSettings.L2", es.L2, setting.NonNegative),
 		setting.Num("EvalSettings.RefTrainAcc", es.RefTrainAcc, setting.Unit),
 		setting.Num("EvalSettings.LfFQ", es.LfFQ, setting.Unit),
