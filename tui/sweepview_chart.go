@@ -15,10 +15,10 @@ import (
 // cellMsg carries the curves of a sweep's cell, read from its run.
 type cellMsg struct {
 	id     string
-	snaps  []*core.Snapshot    // a search's records
-	events []core.Event        // its events (the rate changes)
-	curve  []train.CheckPoint  // a baseline's validation checks (a search's: nil)
-	search bool                // the run is a search
+	snaps  []*core.Snapshot   // a search's records
+	events []core.Event       // its events (the rate changes)
+	curve  []train.CheckPoint // a baseline's validation checks (a search's: nil)
+	search bool               // the run is a search
 }
 
 // readCell reads the curves of the run id in runsDir, in a tea.Cmd: a
