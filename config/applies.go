@@ -13,7 +13,7 @@ import (
 )
 
 // rowPaths maps each row's flag to the path of its field: core's field
-// paths for a search's and an evaluation's settings (Settings.InnerLR,
+// paths for a search's and an evaluation's settings (Settings.Keep,
 // EvalSettings.Penalty, as fieldFlags), Dataset.X (Dataset.Columns.Label)
 // for the data's, the runs.Config field's name for the others.
 var rowPaths = sync.OnceValue(func() map[string]string {

@@ -1,8 +1,12 @@
 // Package config is a run's settings as people give them: the settings
 // table (Table: every setting's flag, runs.Config field, help, group,
 // default, whether it changes results and whether the new-run form edits
-// it), from which cmd makes the flags and Flags names a run's settings
-// for tables and comparisons; the resolution of the flags given into a
+// it, the values completion offers, resume's help when a resume may change
+// it), from which commands make their flags (Register, RegisterResume),
+// Flags names a run's settings for tables and comparisons, maple show
+// lists those a run reads (Applies, Value), and a command's given
+// settings are written back as arguments (Args: a detached resume's
+// child's) or applied to a run resumed (Resumed); the resolution of the flags given into a
 // config (Resolve: derived defaults, the recipes, paths made absolute)
 // and its checks (Check), whose errors name flags where core and train
 // name fields (FlagError); the method settings a run's methods read
