@@ -53,6 +53,7 @@ type cellChart struct {
 	id     string // the run shown ("": none)
 	label  string // its cell's label
 	loaded bool   // its curves have been read
+	state  string // its cell's state when they were asked for
 	w, h   int
 }
 
@@ -62,11 +63,15 @@ func newCellChart() *cellChart { return &cellChart{charts: newChartView()} }
 func (c *cellChart) SetSize(w, h int) { c.w, c.h = w, h }
 
 // want returns the read of the cell's curves when it is not the one
-// shown (or again, to follow a running cell), in a tea.Cmd; nil for a
-// cell without a run. Another cell starts with a fresh cursor and zoom
+// shown (or again, to follow a running cell, or once more when its
+// state changes), in a tea.Cmd; nil for a cell without a run. Another cell starts with a fresh cursor and zoom
 // at once, so that a key typed before its curves come applies to them.
 func (c *cellChart) want(runsDir string, cell sweeps.CellState, again bool) tea.Cmd {
 	c.label = cell.Label
+	if cell.State != c.state { // a cell that has just ended: its last points
+		again = true
+	}
+	c.state = cell.State
 	if cell.RunID != c.id {
 		keep := c.charts
 		c.charts = newChartView()
