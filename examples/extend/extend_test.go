@@ -29,7 +29,8 @@ func maple(t *testing.T, args ...string) (string, string, error) {
 
 // TestFromOutside: a dataset, a method, an objective and a model family,
 // each one file and one registration line outside maple's packages, work
-// through maple run and maple sweep, and the help lists them.
+// through maple run and maple sweep, the help and completion list them,
+// and maple show lists a toy run's settings.
 func TestFromOutside(t *testing.T) {
 	dir := t.TempDir()
 	if _, errb, err := maple(t, "run", "--dataset", "toy2d", "--method", "balanced", "--model", "wide:4", "--eval-steps", "60", "--runs-dir", dir, "--headless"); err != nil {
@@ -62,6 +63,17 @@ func TestFromOutside(t *testing.T) {
 	for _, want := range []string{"toy2d", "balanced", "meanloss", "wide:M"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("maple run --help does not name %s", want)
+		}
+	}
+	for flag, want := range map[string]string{"dataset": "toy2d", "method": "balanced", "objective": "meanloss"} {
+		if out, _, _ := maple(t, "__complete", "run", "--"+flag, ""); !strings.Contains(out, want+"\n") {
+			t.Errorf("completion of --%s does not offer %s:\n%s", flag, want, out)
+		}
+	}
+	show, _, _ := maple(t, "show", infos[0].ID, "--runs-dir", dir)
+	for _, want := range []string{"dataset toy2d", "eval-steps 60"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("maple show does not list %s:\n%s", want, show)
 		}
 	}
 }
