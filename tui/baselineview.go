@@ -117,11 +117,16 @@ type BaselineView struct {
 	note     string // a line under the header
 	keys     baselineKeys
 	help     help.Model
+	charts   chartView // the curve of the validation checks, in the chart component
 }
 
 func newBaselineView(cfg runs.Config, dir string, live *baselineLive, cancel context.CancelFunc) *BaselineView {
-	return &BaselineView{cfg: cfg, dir: dir, live: live, cancel: cancel, start: time.Now(), now: time.Now,
-		width: 80, height: 24, keys: newBaselineKeys(), help: help.New()}
+	v := &BaselineView{cfg: cfg, dir: dir, live: live, cancel: cancel, start: time.Now(), now: time.Now,
+		width: 80, height: 24, keys: newBaselineKeys(), help: help.New(), charts: newChartView()}
+	// The test line dotted, as in maple plot's figure, so that the two
+	// stay apart without colour (NO_COLOR).
+	v.charts.unit, v.charts.chars = "training step", true
+	return v
 }
 
 func tickBaseline() tea.Cmd {
@@ -158,6 +163,9 @@ func (v *BaselineView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			v.stopping, v.note = false, "stop: "+m.err.Error()
 		}
 	case tea.KeyPressMsg:
+		if msg := chartKeyMsg(v.keys.chartKeys, m); msg != nil && !v.confirm {
+			return v, v.charts.Update(msg)
+		}
 		switch {
 		case v.stopping:
 		case key.Matches(m, v.keys.Quit) && v.follow:
@@ -253,7 +261,8 @@ func (v *BaselineView) Render() string {
 	text := ansi.Wrap(sb.String(), w, "")
 	footer := v.help.ShortHelpView(v.keys.ShortHelp())
 	if room := h - strings.Count(text, "\n") - 2; len(st.curve) >= 2 && room >= 8 {
-		text += "\n" + curveChart("worst-group accuracy at the validation checks", st.curve, w, min(room, 20)) + "\n"
+		setCurve(&v.charts, "worst-group accuracy at the validation checks", st.curve)
+		text += "\n" + strings.Join(v.charts.render(w, min(room, 20)), "\n") + "\n"
 	}
 	body := fit(text, w, h-1)
 	if n := strings.Count(body, "\n") + 1; n < h-1 { // the footer at the bottom

@@ -148,3 +148,35 @@ func TestFollowBaseline(t *testing.T) {
 		t.Error("the view stayed open after the run ended")
 	}
 }
+
+// TestBaselineViewChartKeys: a running baseline's curve is the chart
+// component's: ← reads out a check, z zooms; while it asks whether to
+// stop, the keys answer the question instead.
+func TestBaselineViewChartKeys(t *testing.T) {
+	live := &baselineLive{}
+	v := newBaselineView(testConfig(), t.TempDir(), live, func() {})
+	v.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for step := 50; step <= 200; step += 10 {
+		live.onCheck(step, 501, float64(step)/1000, float64(step)/2000)
+	}
+	v.Render()
+	for _, c := range []struct {
+		name, key, want string
+	}{
+		{"cursor", "left", "cursor training step 190"},
+		{"read-out", "left", "validation (selection) 0.18"},
+		{"zoom", "z", "zoom: training steps"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v.Update(keyMsg(c.key))
+			if out := ansi.Strip(v.Render()); !strings.Contains(out, c.want) {
+				t.Errorf("after %s: no %q in\n%s", c.key, c.want, out)
+			}
+		})
+	}
+	v.Update(keyMsg("x"))
+	v.Update(keyMsg("left")) // an answer: not stopped
+	if v.confirm || !strings.Contains(v.note, "not stopped") {
+		t.Errorf("a chart key while asking: confirm %v, note %q", v.confirm, v.note)
+	}
+}

@@ -280,13 +280,14 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // compareKey handles a key in a comparison: the chart component's keys
 // and scrolling.
 func (b *Browser) compareKey(k tea.KeyPressMsg) tea.Cmd {
+	if msg := chartKeyMsg(b.cmpKeys.chartKeys, k); msg != nil {
+		return b.compare.Update(msg)
+	}
 	ck, page := b.cmpKeys, max(1, b.height-2)
 	for _, c := range []struct {
 		k   key.Binding
 		msg tea.Msg
-	}{{ck.Back, cursorMsg(-1)}, {ck.Forward, cursorMsg(1)}, {ck.Zoom, zoomMsg(1)}, {ck.ZoomOut, zoomMsg(-1)},
-		{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}}, {ck.Wall, wallMsg{}}, {ck.Band, bandMsg{}},
-		{ck.Up, scrollMsg(-1)}, {ck.Down, scrollMsg(1)}, {ck.PageUp, scrollMsg(-page)}, {ck.PageDown, scrollMsg(page)}} {
+	}{{ck.Band, bandMsg{}}, {ck.Up, scrollMsg(-1)}, {ck.Down, scrollMsg(1)}, {ck.PageUp, scrollMsg(-page)}, {ck.PageDown, scrollMsg(page)}} {
 		if key.Matches(k, c.k) {
 			return b.compare.Update(c.msg)
 		}

@@ -100,12 +100,18 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, pending string, w, h int)
 // chart component. The test line is dotted, as in maple plot's figure,
 // so that the two stay apart without colour (NO_COLOR).
 func curveChart(title string, curve []train.CheckPoint, w, h int) string {
-	steps, val, test := make([]int, len(curve)), make([]float64, len(curve)), make([]float64, len(curve))
-	for i, c := range curve {
-		steps[i], val[i], test[i] = c.Step, c.ValWorst, c.TestWorst
-	}
 	c := newChartView()
 	c.unit, c.chars = "training step", true
-	c.setData(steps, nil, []chartPlot{{title: title, lines: []chartLine{{name: "validation (selection)", values: val}, {name: "test (not used)", values: test}}}}, nil)
+	setCurve(&c, title, curve)
 	return strings.Join(c.render(w, h), "\n")
+}
+
+// setCurve gives a chart component a training's validation checks: the
+// validation and test worst-group accuracy against the step.
+func setCurve(c *chartView, title string, curve []train.CheckPoint) {
+	steps, val, test := make([]int, len(curve)), make([]float64, len(curve)), make([]float64, len(curve))
+	for i, p := range curve {
+		steps[i], val[i], test[i] = p.Step, p.ValWorst, p.TestWorst
+	}
+	c.setData(steps, nil, []chartPlot{{title: title, lines: []chartLine{{name: "validation (selection)", values: val}, {name: "test (not used)", values: test}}}}, nil)
 }

@@ -1,6 +1,9 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // One key map per view drives both the key handling (key.Matches) and
 // the help, short in the footer and full on ?, so the two never disagree
@@ -169,18 +172,42 @@ type backKeys struct{ Back key.Binding }
 func (k backKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Back} }
 func (k backKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
-// baselineKeys are a running baseline's live view's: it can only stop.
-type baselineKeys struct{ Stop, Quit key.Binding }
+// baselineKeys are a running baseline's live view's: it can only stop,
+// and its curve takes the chart keys.
+type baselineKeys struct {
+	Stop, Quit key.Binding
+	chartKeys
+}
 
 func newBaselineKeys() baselineKeys {
 	return baselineKeys{
-		Stop: key.NewBinding(key.WithKeys("x", "q", "esc"), key.WithHelp("x/q", "stop (asks first)")),
-		Quit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "stop at once")),
+		Stop:      key.NewBinding(key.WithKeys("x", "q", "esc"), key.WithHelp("x/q", "stop (asks first)")),
+		Quit:      key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "stop at once")),
+		chartKeys: newChartKeys(),
 	}
 }
 
 // ShortHelp is the footer line.
-func (k baselineKeys) ShortHelp() []key.Binding { return []key.Binding{k.Stop, k.Quit} }
+func (k baselineKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Stop, k.Quit, k.Back, k.Zoom, k.PanBack, k.Smooth}
+}
 
 // FullHelp is the help page.
-func (k baselineKeys) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Stop, k.Quit}} }
+func (k baselineKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Stop, k.Quit}, k.chartKeys.help()}
+}
+
+// chartKeyMsg is the chart component's message of key k (nil: not a
+// chart key).
+func chartKeyMsg(ck chartKeys, k tea.KeyPressMsg) tea.Msg {
+	for _, c := range []struct {
+		k   key.Binding
+		msg tea.Msg
+	}{{ck.Back, cursorMsg(-1)}, {ck.Forward, cursorMsg(1)}, {ck.Zoom, zoomMsg(1)}, {ck.ZoomOut, zoomMsg(-1)},
+		{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}}, {ck.Wall, wallMsg{}}} {
+		if key.Matches(k, c.k) {
+			return c.msg
+		}
+	}
+	return nil
+}

@@ -159,15 +159,8 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			v.note = "enter opens a running cell's dashboard"
 			return v, nil
 		}
-		ck := v.keys.chartKeys
-		for _, c := range []struct {
-			k   key.Binding
-			msg tea.Msg
-		}{{ck.Back, cursorMsg(-1)}, {ck.Forward, cursorMsg(1)}, {ck.Zoom, zoomMsg(1)}, {ck.ZoomOut, zoomMsg(-1)},
-			{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}}, {ck.Wall, wallMsg{}}} {
-			if key.Matches(m, c.k) {
-				return v, v.chart.Update(c.msg)
-			}
+		if msg := chartKeyMsg(v.keys.chartKeys, m); msg != nil {
+			return v, v.chart.Update(msg)
 		}
 		var cmd tea.Cmd
 		v.tbl, cmd = v.tbl.Update(m)
