@@ -144,7 +144,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.Beta }},
 	{Flag: "cvar-alpha", Group: GroupSearch, Help: "tail fraction of the cvar objective", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.CVaRAlpha }},
-	{Flag: "outer-on", Values: func() []string { return core.OuterOns }, Group: GroupSearch, Help: "split the outer objective is evaluated on: val or train", Result: true,
+	{Flag: "outer-on", Values: func() []string { return core.OuterOns }, Group: GroupSearch, HelpFrom: func() string { return "split the outer objective is evaluated on: " + orList(core.OuterOns) }, Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.OuterOn }},
 	{Flag: "precision", Values: func() []string { return core.Precisions }, Group: GroupSearch, Help: "precision of the inner training's matrix products: f32, or bf16 (float32 accumulation; onednn build on a CPU with avx512_bf16)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Precision }, Default: "f32", Key: func(c runs.Config) string { return precision(c.Settings) }},
@@ -156,7 +156,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.Momentum }},
 	{Flag: "weight-decay", Group: GroupSearch, Help: "inner SGD weight decay", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.WeightDecay }},
-	{Flag: "inner-init", Values: func() []string { return core.InnerInits }, Group: GroupSearch, Help: "inner initialisation: fixed, fresh or warm", Result: true,
+	{Flag: "inner-init", Values: func() []string { return core.InnerInits }, Group: GroupSearch, HelpFrom: func() string { return "inner initialisation: " + orList(core.InnerInits) }, Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.InnerInit }},
 	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights (default 0: frozen at 1, the keep scores alone learnt)", Result: true, Resume: "new Adam learning rate of the sample weights (default: the one in force; 0 freezes them)",
 		Field: func(c *runs.Config) any { return &c.Settings.WeightLR }},
@@ -212,13 +212,23 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Eval.MaskKeep }},
 	{Flag: "mask-lr", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskLR", "; 0 = the recipe's"), Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.MaskLR }},
-	{Flag: "eval-optimizer", Values: func() []string { return train.Optimizers }, Group: GroupEval, Help: "optimizer of the final weighted ERM and the baselines: sgd or adam", Result: true,
+	{Flag: "eval-optimizer", Values: func() []string { return train.Optimizers }, Group: GroupEval, HelpFrom: func() string {
+		return "optimizer of the final weighted ERM and the baselines: " + orList(train.Optimizers)
+	}, Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.Optimizer }},
 	{Flag: "l2", Group: GroupEval, Help: "coefficient of the L2 term sum theta² added to the evaluation and baseline loss", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.L2 }},
 
 	// Run.
 	{Flag: "checkpoint-every", Help: "outer iterations between checkpoints", Field: func(c *runs.Config) any { return &c.CheckpointEvery }},
+}
+
+// orList writes values as "a, b or c".
+func orList(values []string) string {
+	if len(values) < 2 {
+		return strings.Join(values, "")
+	}
+	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }
 
 // dataHelp writes a dataset option's help from the datasets' registry
