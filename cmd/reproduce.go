@@ -130,8 +130,10 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 			ran = append(ran, r.Sweep)
 		}
 	}
-	if _, err := report.PlotSweep(f.RunsDir, dir, ran...); err != nil {
-		fmt.Fprintf(f.Err, "warning: no figure for %s: %v\n", exp.Name, err)
+	// The methods figure is summary.csv's, drawn with the pages below;
+	// the accuracy-vs-width figure where a method ran at several widths.
+	if _, err := report.PlotWidths(f.RunsDir, dir, ran...); err != nil {
+		fmt.Fprintf(f.Err, "warning: no width figure for %s: %v\n", exp.Name, err)
 	}
 	readme := filepath.Join(filepath.Dir(docs), "README.md")
 	if _, err := os.Stat(readme); err != nil {

@@ -4,8 +4,9 @@
 // become rows of one results schema (runs.csv, one row per run, and
 // summary.csv, mean, sample sd, n and a 95% interval per configuration),
 // and the results pages (docs/RESULTS.md, the README's headline table)
-// are generated from those files, so a figure in the docs is always the
-// CSV's. `maple reproduce NAME` runs an experiment (resuming where it
+// and figures (methods.png from summary.csv, iterations.png from
+// iterations.csv) are generated from those files, so a figure in the docs
+// is always the CSV's. `maple reproduce NAME` runs an experiment (resuming where it
 // stopped) and writes its files; `maple reproduce NAME --check` reruns it
 // and compares with the committed rows.
 package experiments

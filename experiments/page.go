@@ -99,6 +99,7 @@ How every figure was chosen, and which labels it used:
 	for _, r := range all {
 		b.WriteString("\n")
 		section(&b, docs, r)
+		methodsFigure(&b, docs, r)
 		iterationsFigure(&b, r)
 	}
 	return b.String()
@@ -170,7 +171,14 @@ func section(b *strings.Builder, docs string, r Results) {
 	for _, x := range rows {
 		shares = shares || x["conflict_weight_pct_mean"] != ""
 	}
-	head := append(slices.Clone(cols), "method", "settings", "training reads", "n", "test acc", "95% interval", "test worst-group", "val worst-group")
+	// Several sweeps: each row names its own, as the figure's labels do
+	// where the rows of one method differ by their sweep.
+	sweeps := len(sweepsOf(rows)) > 1
+	head := append(slices.Clone(cols), "method")
+	if sweeps {
+		head = append(head, "sweep")
+	}
+	head = append(head, "settings", "training reads", "n", "test acc", "95% interval", "test worst-group", "val worst-group")
 	if shares {
 		head = append(head, "u on a≠y", "kept")
 	}
@@ -192,7 +200,11 @@ func section(b *strings.Builder, docs string, r Results) {
 		if settings == "" {
 			settings = "defaults"
 		}
-		cells = append(cells, x["method"], settings, x["supervision"], x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]),
+		cells = append(cells, x["method"])
+		if sweeps {
+			cells = append(cells, sweepText(x["sweep"]))
+		}
+		cells = append(cells, settings, x["supervision"], x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]),
 			interval(x["test_acc_ci95_lo"], x["test_acc_ci95_hi"]), pm(x["test_worst_mean"], x["test_worst_sd"]), pm(x["val_worst_mean"], x["val_worst_sd"]))
 		if shares {
 			cells = append(cells, share(x["conflict_weight_pct_mean"]), share(x["keep_pct_mean"]))
@@ -318,6 +330,29 @@ func Splice(text, table string) (string, error) {
 	return text[:i+len(HeadlineStart)] + "\n" + table + text[j:], nil
 }
 
+// methodsFigure shows an experiment's methods figure below its table,
+// when it has one.
+func methodsFigure(b *strings.Builder, docs string, r Results) {
+	if r.Summary == nil || len(r.Summary.Rows) == 0 {
+		return
+	}
+	dir := "results/" + r.File.Name
+	if _, err := os.Stat(filepath.Join(docs, dir, MethodsFigure+".png")); err != nil {
+		return
+	}
+	b.WriteString("\nThe table's rows as bars, top to bottom: mean test accuracy and test worst-group accuracy, ± sample sd where n > 1, each row named by its method")
+	_, kinds := ConfigLabels(r.Summary.Rows)
+	switch {
+	case kinds.Sweep && kinds.Settings:
+		b.WriteString(" and, where rows share a method, by their sweep (column \"sweep\") or else by the settings they do not share")
+	case kinds.Sweep:
+		b.WriteString(" and, where rows share a method, by their sweep (column \"sweep\")")
+	case kinds.Settings:
+		b.WriteString(" and, where rows share a method, by the settings they do not share (cut with … where long)")
+	}
+	fmt.Fprintf(b, ":\n\n![%s: test and test worst-group accuracy per configuration](%s/%s.png)\n", r.File.Name, dir, MethodsFigure)
+}
+
 // iterationsFigure shows an experiment's per-iteration figure below its
 // table, when it has an iterations.csv.
 func iterationsFigure(b *strings.Builder, r Results) {
@@ -331,13 +366,19 @@ func iterationsFigure(b *strings.Builder, r Results) {
 
 // WritePages regenerates docs/RESULTS.md and the README's headline table
 // (readme, "" for none) from the committed files, and each experiment's
-// per-iteration figure from its iterations.csv.
+// figures: the methods figure from its summary.csv, the per-iteration
+// figure from its iterations.csv.
 func WritePages(docs, readme string) error {
 	all, err := ReadAll(docs)
 	if err != nil {
 		return err
 	}
 	for _, r := range all {
+		if r.Summary != nil && len(r.Summary.Rows) > 0 {
+			if err := WriteMethodsFigure(ResultsDir(docs, r.File.Name), r.Summary); err != nil {
+				return fmt.Errorf("experiment %s: %w", r.File.Name, err)
+			}
+		}
 		if r.Iterations == nil {
 			continue
 		}

@@ -9,11 +9,12 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/RESULTS.md and the README's headline table from the committed CSVs")
+var update = flag.Bool("update", false, "rewrite docs/RESULTS.md, the README's headline table and the figures from the committed CSVs")
 
-// TestPagesUpToDate regenerates the results page and the README's
-// headline table from the committed experiment files and CSVs and fails
-// when the committed pages differ: a figure in the docs is the CSV's.
+// TestPagesUpToDate regenerates the results page, the README's headline
+// table and each experiment's methods figure from the committed
+// experiment files and CSVs and fails when the committed ones differ: a
+// figure in the docs is the CSV's.
 func TestPagesUpToDate(t *testing.T) {
 	docs, readme := filepath.Join("..", "docs"), filepath.Join("..", "README.md")
 	if *update {
@@ -70,6 +71,20 @@ func TestPagesUpToDate(t *testing.T) {
 		have, _ := os.ReadFile(filepath.Join(ResultsDir(docs, r.File.Name), SummaryFile))
 		if b.String() != string(have) {
 			t.Errorf("experiment %s: summary.csv is not runs.csv's summary", r.File.Name)
+		}
+		// The methods figure is summary.csv's: redraw it.
+		png, svg, err := MethodsFigureOf(r.Summary)
+		if err != nil {
+			t.Errorf("experiment %s: %v", r.File.Name, err)
+			continue
+		}
+		base := filepath.Join(ResultsDir(docs, r.File.Name), MethodsFigure)
+		for ext, want := range map[string][]byte{".png": png, ".svg": svg} {
+			have, err := os.ReadFile(base + ext)
+			if err != nil || !bytes.Equal(have, want) {
+				t.Errorf("experiment %s: %s%s differs from what summary.csv gives (%v): run go test ./experiments -run TestPagesUpToDate -update (or maple reproduce %s --no-run)",
+					r.File.Name, MethodsFigure, ext, err, r.File.Name)
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -11,7 +12,12 @@ import (
 // Summary is one row of summary.csv: the runs of one configuration (one
 // config hash) over their seeds.
 type Summary struct {
-	Experiment, Dataset                 string
+	Experiment string
+	// Sweeps are the sweeps the configuration's runs came from, in the
+	// order each first appears (one, unless two sweeps ran the same
+	// configuration).
+	Sweeps                              []string
+	Dataset                             string
 	TrainSize                           int
 	Model, SearchModel                  string
 	Method, Objective, Settings         string
@@ -25,7 +31,7 @@ type Summary struct {
 	Minutes                             float64
 }
 
-var summaryHeader = []string{"experiment", "dataset", "train_size", "model", "search_model", "method", "objective", "settings",
+var summaryHeader = []string{"experiment", "sweep", "dataset", "train_size", "model", "search_model", "method", "objective", "settings",
 	"supervision", "selection", "group_labels_training", "group_labels_selection", "n", "seeds",
 	"test_acc_mean", "test_acc_sd", "test_acc_ci95_lo", "test_acc_ci95_hi",
 	"test_worst_mean", "test_worst_sd", "test_worst_ci95_lo", "test_worst_ci95_hi",
@@ -49,11 +55,14 @@ func Summarise(rows []Run) []Summary {
 			vals[r.ConfigHash] = &[6][]float64{}
 			seen[r.ConfigHash] = map[uint64]bool{}
 		}
+		s := &out[i]
+		if !slices.Contains(s.Sweeps, r.Sweep) {
+			s.Sweeps = append(s.Sweeps, r.Sweep)
+		}
 		if seen[r.ConfigHash][r.Seed] {
 			continue
 		}
 		seen[r.ConfigHash][r.Seed] = true
-		s := &out[i]
 		v := vals[r.ConfigHash]
 		s.Seeds = append(s.Seeds, r.Seed)
 		v[0], v[1], v[2] = append(v[0], r.TestAcc), append(v[1], r.TestWorst), append(v[2], r.ValWorst)
@@ -102,7 +111,7 @@ func WriteSummary(w io.Writer, rows []Summary) error {
 		if s.KeepPct.N > 0 {
 			keep = num(s.KeepPct.Mean)
 		}
-		cw.Write([]string{s.Experiment, s.Dataset, strconv.Itoa(s.TrainSize), s.Model, s.SearchModel, s.Method, s.Objective, s.Settings,
+		cw.Write([]string{s.Experiment, strings.Join(s.Sweeps, " "), s.Dataset, strconv.Itoa(s.TrainSize), s.Model, s.SearchModel, s.Method, s.Objective, s.Settings,
 			s.Supervision, s.Selection, yesNo(s.GroupsInTraining), yesNo(s.GroupsInSelection), strconv.Itoa(s.TestAcc.N), strings.Join(seeds, " "),
 			num(s.TestAcc.Mean), num(s.TestAcc.SD), num(s.TestAcc.Lo), num(s.TestAcc.Hi),
 			num(s.TestWorst.Mean), num(s.TestWorst.SD), num(s.TestWorst.Lo), num(s.TestWorst.Hi),
