@@ -28,15 +28,17 @@ const MethodsFigure = "methods"
 // configuration, the x axis below; the PNG is drawn at iterDPI.
 const (
 	methodsFigW  = 10 * vg.Inch
-	methodsRowH  = 0.4 * vg.Inch  // one configuration: its two bars
+	methodsRowH  = 0.4 * vg.Inch  // one configuration: its two bars, a name of one or two lines
 	methodsAxisH = 0.75 * vg.Inch // the x axis, its ticks and label
 	methodsLegH  = 0.35 * vg.Inch
 	methodsPad   = 12 // points: the margin above and beside the figure
 	labelFont    = 10 // points: the configurations' names
-	// maxLabel is the most characters a configuration's name takes on
-	// the figure; a longer one is cut with "…" (the results page's
-	// table has the whole).
-	maxLabel = 52
+	labelLineH   = 13 // points: a line of a name
+	// A configuration's name is wrapped into lines of at most labelChars
+	// characters, at most labelLines of them, the last cut with "…"
+	// where the name is longer (the results page's table has it whole).
+	labelChars = 46
+	labelLines = 3
 )
 
 // The two bars of a row: test accuracy (blue) above test worst-group
@@ -77,8 +79,8 @@ func sweepText(v string) string { return strings.Join(strings.Fields(v), ", ") }
 // that method, a short name telling it from them: the sweep its runs came
 // from when the experiment has several sweeps and each of these rows has
 // its own, else the settings it does not share with them (the search
-// model too, where that differs). A name longer than maxLabel characters
-// is cut with "…"; the results page's table has the settings in full.
+// model too, where that differs). The figure wraps a long name (see
+// labelText).
 func ConfigLabels(rows []map[string]string) ([]string, LabelKinds) {
 	var kinds LabelKinds
 	var cols []string
@@ -119,7 +121,7 @@ func ConfigLabels(rows []map[string]string) ([]string, LabelKinds) {
 				kinds.Settings = true
 			}
 		}
-		out[i] = cut(name, maxLabel)
+		out[i] = name
 	}
 	return out, kinds
 }
@@ -186,14 +188,63 @@ func cut(s string, n int) string {
 	return strings.TrimRight(string(head), " ;·,") + "…"
 }
 
-// methodsHeight is the height of the methods figure of rows
-// configurations under a title of titleLines lines.
-func methodsHeight(rows, titleLines int) vg.Length {
-	return methodsPad + vg.Length(titleLines)*titleLineH + methodsLegH + vg.Length(rows)*methodsRowH + methodsAxisH
+// labelText wraps a configuration's name for the figure: lines of at
+// most labelChars characters, broken after a "·" or between settings
+// (or, for a setting longer than a line, at a space), at most labelLines
+// of them, the last cut with "…" when the name does not fit.
+func labelText(name string) []string {
+	var chunks []string
+	for _, part := range strings.SplitAfter(name, "; ") {
+		for _, c := range strings.SplitAfter(part, " · ") {
+			if c = strings.TrimSpace(c); utf8.RuneCountInString(c) > labelChars {
+				chunks = append(chunks, strings.Fields(c)...)
+			} else if c != "" {
+				chunks = append(chunks, c)
+			}
+		}
+	}
+	var lines []string
+	line := ""
+	for _, w := range chunks {
+		switch {
+		case line == "":
+			line = w
+		case utf8.RuneCountInString(line+" "+w) <= labelChars:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	lines = append(lines, line)
+	if len(lines) > labelLines {
+		last := strings.Join(lines[labelLines-1:], " ")
+		lines = append(lines[:labelLines-1], cut(last, labelChars))
+	}
+	for i, l := range lines {
+		lines[i] = cut(l, labelChars)
+	}
+	return lines
 }
 
-// titleLineH is the height of a line of the methods figure's title.
-const titleLineH = 0.24 * vg.Inch
+// rowHeight is the height of a row whose name takes lines lines.
+func rowHeight(lines int) vg.Length {
+	return max(methodsRowH, vg.Length(lines)*labelLineH+vg.Points(10))
+}
+
+// methodsHeight is the height of the methods figure of rows
+// configurations, each as tall as a name of rowLines lines needs, under a
+// title of titleLines lines.
+func methodsHeight(rows, rowLines, titleLines int) vg.Length {
+	return methodsPad + titleLineH + vg.Length(titleLines-1)*subLineH + methodsLegH + vg.Length(rows)*rowHeight(rowLines) + methodsAxisH
+}
+
+// The height of the methods figure's title line (12 points) and of each
+// line under it (10 points).
+const (
+	titleLineH = 0.3 * vg.Inch
+	subLineH   = 15 // points
+)
 
 // hbars draws one bar per configuration, horizontally from 0 to its mean,
 // with its ± sd bar where n > 1 and its mean printed after it.
@@ -233,8 +284,8 @@ func (h hbars) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 // methodsTitle is the figure's title, wrapped to width: what it shows,
-// then what every configuration shares.
-func methodsTitle(rows []map[string]string, style draw.TextStyle, width vg.Length) []string {
+// then where its rows come from (source) and what they share.
+func methodsTitle(rows []map[string]string, source string, style draw.TextStyle, width vg.Length) []string {
 	var common []string
 	if !summaryVaries(rows, "dataset") {
 		common = append(common, rows[0]["dataset"])
@@ -261,7 +312,7 @@ func methodsTitle(rows []map[string]string, style draw.TextStyle, width vg.Lengt
 			seeds = "mean over " + n + " seeds, ± sample sd"
 		}
 	}
-	sub := fmt.Sprintf("Experiment %s", rows[0]["experiment"])
+	sub := source
 	if len(common) > 0 {
 		sub += ": " + strings.Join(common, ", ")
 	}
@@ -298,15 +349,32 @@ func wrap(s string, style draw.TextStyle, width vg.Length) []string {
 // where n > 1, named on the left as ConfigLabels names it; the figure is
 // as tall as its rows need. It returns the PNG and the SVG.
 func MethodsFigureOf(t *Table) (png, svg []byte, err error) {
-	rows := t.Rows
-	if len(rows) == 0 {
+	if len(t.Rows) == 0 {
 		return nil, nil, fmt.Errorf("%s has no rows", SummaryFile)
 	}
-	labels, _ := ConfigLabels(rows)
+	return DrawMethods(t.Rows, "Experiment "+t.Rows[0]["experiment"])
+}
+
+// DrawMethods draws the methods figure of rows, each with summary.csv's
+// columns (those ConfigLabels reads, n, test_acc_mean and _sd,
+// test_worst_mean and _sd), its title naming their source ("Experiment
+// ablation", "Sweep cm"). It returns the PNG and the SVG.
+func DrawMethods(rows []map[string]string, source string) (png, svg []byte, err error) {
+	if len(rows) == 0 {
+		return nil, nil, fmt.Errorf("the methods figure: no rows")
+	}
+	names, _ := ConfigLabels(rows)
 	n := len(rows)
+	rowLines := 1
+	labels := make([]string, n)
+	for i, name := range names {
+		lines := labelText(name)
+		rowLines = max(rowLines, len(lines))
+		labels[i] = strings.Join(lines, "\n")
+	}
 	p := plot.New()
 	// Row i at y = n-1-i: the table's first row on top.
-	names := make([]string, n)
+	ticks := make([]string, n)
 	bars := [2]hbars{}
 	for j, col := range []string{"test_acc", "test_worst"} {
 		b := hbars{half: 0.17, colour: methodsColours[j], y: make([]float64, n), mean: make([]float64, n), sd: make([]float64, n)}
@@ -315,7 +383,7 @@ func MethodsFigureOf(t *Table) (png, svg []byte, err error) {
 		b.text.XAlign, b.text.YAlign = draw.XLeft, draw.YCenter
 		for i, x := range rows {
 			y := float64(n - 1 - i)
-			names[n-1-i] = labels[i]
+			ticks[n-1-i] = labels[i]
 			// The pair around the row's centre: test accuracy above.
 			b.y[i] = y + 0.18*float64(1-2*j)
 			b.mean[i], b.sd[i] = math.NaN(), math.NaN()
@@ -332,27 +400,29 @@ func MethodsFigureOf(t *Table) (png, svg []byte, err error) {
 	grid.Horizontal.Color = nil
 	p.Add(grid, bars[0], bars[1])
 	p.Y.Tick.Label.Font.Size = labelFont
-	p.NominalY(names...)
+	p.NominalY(ticks...)
 	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
 	// Room right of 100 for a mean printed after its bar.
 	p.X.Min, p.X.Max = 0, 108
-	var ticks []plot.Tick
+	var xTicks []plot.Tick
 	for v := 0; v <= 100; v += 10 {
 		t := plot.Tick{Value: float64(v)}
 		if v%20 == 0 {
 			t.Label = strconv.Itoa(v)
 		}
-		ticks = append(ticks, t)
+		xTicks = append(xTicks, t)
 	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Tick.Marker = plot.ConstantTicks(xTicks)
 	p.X.Label.Text = "% of the test split"
 	p.X.Label.TextStyle.Font.Size = 11
 
 	titleStyle := p.Title.TextStyle
 	titleStyle.Font.Size = 12
 	titleStyle.XAlign, titleStyle.YAlign = draw.XLeft, draw.YTop
-	title := methodsTitle(rows, titleStyle, methodsFigW-2*methodsPad)
-	h := methodsHeight(n, len(title))
+	subStyle := titleStyle
+	subStyle.Font.Size = 10
+	title := methodsTitle(rows, source, subStyle, methodsFigW-2*methodsPad)
+	h := methodsHeight(n, rowLines, len(title))
 	legendStyle := titleStyle
 	legendStyle.Font.Size = 10
 	legendStyle.YAlign = draw.YCenter
@@ -361,10 +431,14 @@ func MethodsFigureOf(t *Table) (png, svg []byte, err error) {
 		for k, line := range title {
 			st := titleStyle
 			if k > 0 {
-				st.Font.Size = 10
+				st = subStyle
 			}
 			c.FillText(st, vg.Point{X: c.Min.X + methodsPad, Y: y}, line)
-			y -= titleLineH
+			if k == 0 {
+				y -= titleLineH
+			} else {
+				y -= subLineH
+			}
 		}
 		// The legend: a swatch and a name each, side by side.
 		x, ly := c.Min.X+methodsPad, y-methodsLegH/2

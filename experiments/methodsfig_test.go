@@ -49,9 +49,9 @@ func TestConfigLabels(t *testing.T) {
 		want:  []string{"maple/rex · keep-lr 0.05", "maple/rex · keep-lr 1.5", "maple/rex · recipe maple-reference"},
 		kinds: LabelKinds{Settings: true},
 	}, {
-		name: "long settings: cut at a space, with an ellipsis",
+		name: "long settings: named whole (the figure wraps them)",
 		rows: []map[string]string{summaryRow("s", "maple/irmv1", long), summaryRow("s", "maple/irmv1", "")},
-		want: []string{"maple/irmv1 · recipe maple-reference…", "maple/irmv1 · defaults"}, kinds: LabelKinds{Settings: true},
+		want: []string{"maple/irmv1 · " + long, "maple/irmv1 · defaults"}, kinds: LabelKinds{Settings: true},
 	}, {
 		name: "two sweeps of one configuration each, sharing a sweep: the settings",
 		rows: []map[string]string{summaryRow("a", "erm", "lr 0.1"), summaryRow("a", "erm", "lr 0.01"), summaryRow("b", "erm", "lr 1")},
@@ -66,12 +66,30 @@ func TestConfigLabels(t *testing.T) {
 			if !slices.Equal(got, tc.want) || kinds != tc.kinds {
 				t.Errorf("ConfigLabels = %q %+v, want %q %+v", got, kinds, tc.want, tc.kinds)
 			}
-			for _, l := range got {
-				if n := len([]rune(l)); n > maxLabel {
-					t.Errorf("label %q: %d characters, more than %d", l, n, maxLabel)
-				}
-			}
 		})
+	}
+}
+
+func TestLabelText(t *testing.T) {
+	long := "maple/irmv1 · recipe maple-reference; eval-each-iter false; eval-every 10; eval-lr 0.1; eval-min-step 0; eval-same-init false; eval-steps 500; eval-weight-decay 0.001"
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{
+		{"maple/irmv1 · abl-preset-keeplr", []string{"maple/irmv1 · abl-preset-keeplr"}},
+		{"maple/irmv1 · recipe maple-reference; eval-each-iter false; keep-lr 0.05",
+			[]string{"maple/irmv1 · recipe maple-reference;", "eval-each-iter false; keep-lr 0.05"}},
+		{long, []string{"maple/irmv1 · recipe maple-reference;", "eval-each-iter false; eval-every 10;", "eval-lr 0.1; eval-min-step 0; eval-same-init…"}},
+	} {
+		got := labelText(tc.name)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("labelText(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+		for _, l := range got {
+			if n := len([]rune(l)); n > labelChars {
+				t.Errorf("labelText(%q): line %q of %d characters, more than %d", tc.name, l, n, labelChars)
+			}
+		}
 	}
 }
 
@@ -102,7 +120,7 @@ func TestMethodsFigureHeight(t *testing.T) {
 	if h2-h1 < row-1 || h2-h1 > row+1 || h12-h2 < 10*row-2 || h12-h2 > 10*row+2 {
 		t.Errorf("heights %d, %d, %d px for 1, 2, 12 rows: want %d px more per row", h1, h2, h12, row)
 	}
-	if methodsHeight(12, 2) <= methodsHeight(2, 2) || methodsHeight(2, 3) <= methodsHeight(2, 2) {
-		t.Error("methodsHeight does not grow with the rows and the title's lines")
+	if methodsHeight(12, 1, 2) <= methodsHeight(2, 1, 2) || methodsHeight(2, 1, 3) <= methodsHeight(2, 1, 2) || methodsHeight(2, 3, 2) <= methodsHeight(2, 2, 2) {
+		t.Error("methodsHeight does not grow with the rows, their names' lines and the title's lines")
 	}
 }

@@ -348,7 +348,7 @@ func methodsFigure(b *strings.Builder, docs string, r Results) {
 	case kinds.Sweep:
 		b.WriteString(" and, where rows share a method, by their sweep (column \"sweep\")")
 	case kinds.Settings:
-		b.WriteString(" and, where rows share a method, by the settings they do not share (cut with … where long)")
+		b.WriteString(" and, where rows share a method, by the settings they do not share (wrapped, and cut with … past three lines)")
 	}
 	fmt.Fprintf(b, ":\n\n![%s: test and test worst-group accuracy per configuration](%s/%s.png)\n", r.File.Name, dir, MethodsFigure)
 }

@@ -20,6 +20,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/experiments"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
 )
@@ -394,69 +395,40 @@ func PlotWidths(runsDir, out string, names ...string) ([]string, error) {
 	return plotWidths(rows, strings.Join(names, ", "), out)
 }
 
-// plotMethods draws each table row's mean test accuracy and test
-// worst-group accuracy as a pair of bars with ± one sample sd.
+// plotMethods draws the table's rows as maple reproduce draws an
+// experiment's summary.csv (experiments.DrawMethods): one row of two
+// horizontal bars each, mean test accuracy and test worst-group accuracy
+// with ± one sample sd, named by the row's method and, where rows share
+// it, by their sweep when the table spans several, else by the settings
+// in brackets that tell them apart.
 func plotMethods(rows []Row, sweep, out string) ([]string, error) {
-	names := make([]string, len(rows))
-	acc, worst := make(plotter.Values, len(rows)), make(plotter.Values, len(rows))
-	accSD, worstSD := make(plotter.YErrors, len(rows)), make(plotter.YErrors, len(rows))
-	datasets, models, sizes := map[string]bool{}, map[string]bool{}, map[int]bool{}
-	for _, r := range rows {
-		datasets[r.Dataset], models[r.Model], sizes[r.TrainSize] = true, true, true
-	}
+	table := make([]map[string]string, len(rows))
 	for i, r := range rows {
-		names[i] = r.Method
-		if len(datasets) > 1 {
-			names[i] = r.Dataset + " " + names[i]
+		method, settings := r.Method, ""
+		if k := strings.Index(method, " ["); k >= 0 && strings.HasSuffix(method, "]") {
+			method, settings = method[:k], strings.ReplaceAll(method[k+2:len(method)-1], ", ", "; ")
 		}
-		if len(models) > 1 {
-			names[i] += " " + r.Model
+		sd := func(m MeanSD) string {
+			if m.Single {
+				return ""
+			}
+			return strconv.FormatFloat(m.SD, 'f', 4, 64)
 		}
-		if len(sizes) > 1 {
-			names[i] += fmt.Sprintf(" n=%d", r.TrainSize)
-		}
-		acc[i], worst[i] = r.TestAcc.Mean, r.TestWorst.Mean
-		accSD[i] = struct{ Low, High float64 }{r.TestAcc.SD, r.TestAcc.SD}
-		worstSD[i] = struct{ Low, High float64 }{r.TestWorst.SD, r.TestWorst.SD}
+		table[i] = map[string]string{"sweep": r.Sweep, "dataset": r.Dataset, "train_size": strconv.Itoa(r.TrainSize), "model": r.Model, "method": method, "settings": settings,
+			"n": strconv.Itoa(r.N), "test_acc_mean": strconv.FormatFloat(r.TestAcc.Mean, 'f', 4, 64), "test_acc_sd": sd(r.TestAcc),
+			"test_worst_mean": strconv.FormatFloat(r.TestWorst.Mean, 'f', 4, 64), "test_worst_sd": sd(r.TestWorst)}
 	}
-	p := plot.New()
-	p.Title.Text = "test accuracy by method (selected on validation)\nsweep " + sweep
-	p.Y.Label.Text = "%, mean ± sample sd over seeds"
-	p.Legend.Top = true
-	p.Add(plotter.NewGrid())
-	bw := vg.Points(min(24, 280/float64(len(rows))))
-	for j, b := range []struct {
-		name string
-		v    plotter.Values
-		sd   plotter.YErrors
-	}{{"test accuracy", acc, accSD}, {"test worst-group accuracy", worst, worstSD}} {
-		bars, err := plotter.NewBarChart(b.v, bw)
-		if err != nil {
-			return nil, fmt.Errorf("the methods figure: %w", err)
-		}
-		// The pair side by side around each row's tick: bars and their
-		// error bars shifted by a fifth of a row.
-		shift := 0.2 * float64(2*j-1)
-		bars.Color, bars.LineStyle.Width, bars.XMin = palette[j], 0, shift
-		xy := make(plotter.XYs, len(b.v))
-		for i, v := range b.v {
-			xy[i] = plotter.XY{X: float64(i) + shift, Y: v}
-		}
-		eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYs
-			plotter.YErrors
-		}{xy, b.sd})
-		if err != nil {
-			return nil, fmt.Errorf("the methods figure: %w", err)
-		}
-		p.Add(bars, eb)
-		p.Legend.Add(b.name, bars)
+	png, svg, err := experiments.DrawMethods(table, "Sweep "+sweep)
+	if err != nil {
+		return nil, err
 	}
-	p.NominalX(names...)
-	p.X.Min, p.X.Max = -0.6, float64(len(rows)-1)+0.6
-	p.Y.Min, p.Y.Max = 0, 130 // accuracies in %, room above for the legend
-	p.Y.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 25, Label: "25"}, {Value: 50, Label: "50"}, {Value: 75, Label: "75"}, {Value: 100, Label: "100"}})
-	return save(p, filepath.Join(out, "methods"))
+	base := filepath.Join(out, experiments.MethodsFigure)
+	for ext, b := range map[string][]byte{".png": png, ".svg": svg} {
+		if err := os.WriteFile(base+ext, b, 0o644); err != nil {
+			return nil, fmt.Errorf("writing %s: %w", base+ext, err)
+		}
+	}
+	return []string{base + ".png", base + ".svg"}, nil
 }
 
 // plotWidths writes the accuracy-vs-width figure (the paper's Figure 2):

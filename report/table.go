@@ -32,6 +32,9 @@ type Row struct {
 	TestWorst MeanSD   `json:"test_worst_group_acc"`
 	ValWorst  MeanSD   `json:"val_worst_group_acc"`
 	Selection string   `json:"selection"` // the model selection rule
+	// Sweep is the sweep of the row's first run: the methods figure names
+	// rows by it where the table spans several sweeps.
+	Sweep string `json:"-"`
 	// Kept is the percentage of its weights a weight-masking method's
 	// selected network keeps (sparseirm, mrm), over the seeds; nil for
 	// other methods.
@@ -247,7 +250,7 @@ func Table(runsDir string, names ...string) ([]Row, error) {
 			if diffs[i] != "" {
 				method += " [" + diffs[i] + "]"
 			}
-			rows = append(rows, Row{Selection: Selection, Dataset: c.Dataset.Name, Method: method, Model: c.Eval.Model, TrainSize: c.Dataset.TrainSize,
+			rows = append(rows, Row{Selection: Selection, Sweep: c.Sweep, Dataset: c.Dataset.Name, Method: method, Model: c.Eval.Model, TrainSize: c.Dataset.TrainSize,
 				N: len(a.test), Seeds: a.seeds, TestAcc: meanSD(a.test), TestWorst: meanSD(a.worst), ValWorst: meanSD(a.val)})
 			if len(a.kept) > 0 {
 				k := meanSD(a.kept)
