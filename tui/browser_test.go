@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -436,38 +435,6 @@ func TestBrowserStopBaseline(t *testing.T) {
 			b.Update(stoppedMsg{id: id, info: runs.Info{ID: id, Status: core.StatusStopped, Iter: 12, Total: tc.total}})
 			if !strings.Contains(b.note, tc.said) {
 				t.Errorf("after the stop: %q, want %q", b.note, tc.said)
-			}
-		})
-	}
-}
-
-// TestSpread: a group's mean and band at each point, over the series
-// that have a value there (a shorter run leaves the band at its end; the
-// band of one value is that value).
-func TestSpread(t *testing.T) {
-	nan := math.NaN()
-	for _, c := range []struct {
-		name         string
-		data         [][]float64
-		kind         bandKind
-		mean, lo, hi string
-	}{
-		{"sd", [][]float64{{1, 2}, {3, 4}}, bandSD, "[2 3]", "[0.586 1.586]", "[3.414 4.414]"},
-		{"min-max", [][]float64{{1, 2}, {3, 7}, {2, 3}}, bandMinMax, "[2 4]", "[1 2]", "[3 7]"},
-		{"ragged", [][]float64{{1, 2, 9}, {3, 4}}, bandSD, "[2 3 9]", "[0.586 1.586 9]", "[3.414 4.414 9]"},
-		{"gaps", [][]float64{{nan, 2}, {nan, nan}}, bandSD, "[NaN 2]", "[NaN 2]", "[NaN 2]"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			mean, lo, hi := spread(c.data, c.kind)
-			r := func(v []float64) string {
-				out := make([]float64, len(v))
-				for i, x := range v {
-					out[i] = math.Round(x*1000) / 1000
-				}
-				return fmt.Sprint(out)
-			}
-			if r(mean) != c.mean || r(lo) != c.lo || r(hi) != c.hi {
-				t.Errorf("spread: %s %s %s, want %s %s %s", r(mean), r(lo), r(hi), c.mean, c.lo, c.hi)
 			}
 		})
 	}
