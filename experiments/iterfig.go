@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -55,9 +56,10 @@ type iterConfig struct {
 }
 
 // iterConfigs pools iterations.csv's rows by configuration, in the order
-// each first appears, and names each as the results page names its row:
-// its settings ("defaults" when none), after the dataset, training size,
-// model and method where these differ between configurations. It also
+// each first appears, and names each as the methods figure and the
+// results page name its row (ConfigLabels: the method, after the dataset,
+// training size and model where these differ, and its sweep or settings
+// where its method has other rows). It also
 // returns what all configurations share, for the title.
 func iterConfigs(t *Table) ([]*iterConfig, string, error) {
 	var out []*iterConfig
@@ -105,27 +107,44 @@ func iterConfigs(t *Table) ([]*iterConfig, string, error) {
 		}
 		return false
 	}
+	if len(out) == 0 {
+		return nil, "", nil
+	}
 	var common []string
-	for _, c := range out {
-		r := first[c.hash]
-		var parts []string
-		for _, col := range []string{"dataset", "train_size", "model", "method"} {
-			v := r[col]
-			if col == "train_size" {
-				v = "training size " + size(v)
-			}
-			if varying(col) {
-				parts = append(parts, v)
-			} else if c == out[0] {
-				common = append(common, v)
+	for _, col := range []string{"dataset", "train_size", "model", "method"} {
+		v := first[out[0].hash][col]
+		if col == "train_size" {
+			v = "training size " + size(v)
+		}
+		if !varying(col) {
+			common = append(common, v)
+		}
+	}
+	// Each configuration as a summary row (its sweeps pooled), so that
+	// the legend names it as the methods figure and the page's table do.
+	rows := make([]map[string]string, len(out))
+	for i, c := range out {
+		r := maps.Clone(first[c.hash])
+		var sweeps []string
+		for _, x := range t.Rows {
+			if x["config_hash"] == c.hash && !slices.Contains(sweeps, x["sweep"]) {
+				sweeps = append(sweeps, x["sweep"])
 			}
 		}
-		settings := r["settings"]
-		if settings == "" {
-			settings = "defaults"
+		r["sweep"] = strings.Join(sweeps, " ")
+		rows[i] = r
+	}
+	labels, _ := ConfigLabels(rows)
+	for i, c := range out {
+		label := labels[i]
+		if len(out) == 1 || !strings.Contains(label, " · ") && !varying("method") {
+			settings := first[c.hash]["settings"]
+			if settings == "" {
+				settings = "defaults"
+			}
+			label = settings
 		}
-		parts = append(parts, settings)
-		c.label = fmt.Sprintf("%s  (n = %d)", strings.Join(parts, " · "), len(c.seeds))
+		c.label = fmt.Sprintf("%s  (n = %d)", label, len(c.seeds))
 	}
 	return out, strings.Join(common, ", "), nil
 }
