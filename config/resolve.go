@@ -45,7 +45,8 @@ func Check(c runs.Config) error {
 // published recipe (baselines.Recipe) takes its settings where the
 // person set no flag (set holds the flags they set); a cmnist run without
 // an env split gets the shuffled one (loaders.Spec.ForNewRun), and other
-// datasets drop the option unless it was set. Paths become
+// datasets drop the option unless it was set; --keep without --keep0
+// keeps that fraction from the start (keep0 = keep). Paths become
 // absolute, so that the run can be resumed, exported or evaluated from
 // any directory.
 func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config, error) {
@@ -69,6 +70,9 @@ func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config,
 	}
 	if c.Settings.Recipe == core.RecipeReference {
 		c.Settings, c.Eval = core.ReferenceRecipe(c.Settings, c.Eval, FieldsSet(set))
+	}
+	if set["keep"] && !set["keep0"] {
+		c.Settings.Keep0 = c.Settings.Keep // a subset of --keep from the start
 	}
 	if err := Check(c); err != nil {
 		return c, err

@@ -163,7 +163,7 @@ var Table = []Setting{
 	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities", Result: true, Resume: "new Adam learning rate of the keep probabilities (default: the one in force)",
 		Field: func(c *runs.Config) any { return &c.Settings.KeepLR }},
 	{Flag: "clip-norm", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.ClipNorm }},
-	{Flag: "keep0", Group: GroupSearch, Help: "initial keep fraction K0/n", Result: true,
+	{Flag: "keep0", Group: GroupSearch, Help: "initial keep fraction K0/n, annealed to --keep (given --keep alone, it follows --keep: that subset from the start)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Keep0 }},
 	{Flag: "anneal-start", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.AnnealStart }},
 	{Flag: "anneal-end", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.AnnealEnd }},

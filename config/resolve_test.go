@@ -1,0 +1,54 @@
+package config
+
+import (
+	"testing"
+
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
+)
+
+// TestKeep0FollowsKeep: --keep alone keeps that fraction from the start
+// (a keep above the default keep0 0.3 was refused as "above --keep0");
+// --keep0 given, or the recipe's, is kept.
+func TestKeep0FollowsKeep(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		keep, keep0     float64
+		set             []string
+		recipe          string
+		wantKeep, want0 float64
+	}{
+		{name: "neither given", wantKeep: 0.3, want0: 0.3},
+		{name: "keep alone, above the default keep0", keep: 0.5, set: []string{"keep"}, wantKeep: 0.5, want0: 0.5},
+		{name: "keep alone, below it", keep: 0.1, set: []string{"keep"}, wantKeep: 0.1, want0: 0.1},
+		{name: "every sample kept, weights learnt", keep: 1, set: []string{"keep", "weight-lr"}, wantKeep: 1, want0: 1},
+		{name: "both given: annealed", keep: 0.1, keep0: 0.9, set: []string{"keep", "keep0"}, wantKeep: 0.1, want0: 0.9},
+		{name: "keep0 alone", keep0: 0.9, set: []string{"keep0"}, wantKeep: 0.3, want0: 0.9},
+		{name: "the preset with keep", keep: 0.5, set: []string{"keep", "recipe"}, recipe: core.RecipeReference, wantKeep: 0.5, want0: 0.5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := runs.DefaultConfig("synthetic")
+			set := map[string]bool{}
+			for _, f := range c.set {
+				set[f] = true
+			}
+			if set["keep"] {
+				cfg.Settings.Keep = c.keep
+			}
+			if set["keep0"] {
+				cfg.Settings.Keep0 = c.keep0
+			}
+			if set["weight-lr"] {
+				cfg.Settings.WeightLR = 0.25
+			}
+			cfg.Settings.Recipe = c.recipe
+			got, err := Resolve(cfg, set, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Settings.Keep != c.wantKeep || got.Settings.Keep0 != c.want0 {
+				t.Errorf("keep %g keep0 %g, want %g and %g", got.Settings.Keep, got.Settings.Keep0, c.wantKeep, c.want0)
+			}
+		})
+	}
+}
