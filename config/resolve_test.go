@@ -52,3 +52,42 @@ func TestKeep0FollowsKeep(t *testing.T) {
 		})
 	}
 }
+
+// TestOuterScaleFollowsObjective: a maple search's --outer-scale is its
+// objective's own unless given (0.5 for irmv1, the MAPLE code's mean over
+// two environments; 0, meaning 1, for the others, as runs before the
+// default recorded it, so that their config hashes stay one).
+func TestOuterScaleFollowsObjective(t *testing.T) {
+	for _, c := range []struct {
+		name, objective string
+		given           *float64
+		want            float64
+	}{
+		{name: "irmv1", objective: "irmv1", want: 0.5},
+		{name: "irmv1b", objective: "irmv1b", want: 0},
+		{name: "rex", objective: "rex", want: 0},
+		{name: "cvar", objective: "cvar", want: 0},
+		{name: "worst-group", objective: "worst-group", want: 0},
+		{name: "irmv1, 1 given", objective: "irmv1", given: ptr(1.0), want: 1},
+		{name: "irmv1, 0 given", objective: "irmv1", given: ptr(0.0), want: 0},
+		{name: "rex, 0.5 given", objective: "rex", given: ptr(0.5), want: 0.5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := runs.DefaultConfig("synthetic")
+			cfg.Settings.Objective = c.objective
+			set := map[string]bool{"objective": true}
+			if c.given != nil {
+				cfg.Settings.OuterScale, set["outer-scale"] = *c.given, true
+			}
+			got, err := Resolve(cfg, set, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Settings.OuterScale != c.want {
+				t.Errorf("outer-scale %g, want %g", got.Settings.OuterScale, c.want)
+			}
+		})
+	}
+}
+
+func ptr(v float64) *float64 { return &v }

@@ -45,9 +45,9 @@ type meanWeighter interface{ meanWeight(beta float64) float64 }
 // scaler is an OuterRisk with a default OuterScale other than 1.
 type scaler interface{ defaultScale() float64 }
 
-// ObjectiveScale is the objective's default Settings.OuterScale: 0.5 for
-// irmv1 and irmv1b (the MAPLE code's mean over its two environments, where
-// maple sums them), 1 for the others and for a name not registered.
+// ObjectiveScale is the objective's scale of the outer risk: 0.5 for
+// irmv1 (the MAPLE code's mean over its two environments, where maple
+// sums them), 1 for the others and for a name not registered.
 func ObjectiveScale(name string) float64 {
 	if o, ok := lookupObjective(name); ok {
 		if sc, ok := o.(scaler); ok {
@@ -58,11 +58,15 @@ func ObjectiveScale(name string) float64 {
 }
 
 // ObjectiveDefaults returns s with the settings that follow its objective
-// (OuterScale: ObjectiveScale) set to the objective's own, except those
-// among keep (the fields the person set, "Settings.OuterScale").
+// (OuterScale: ObjectiveScale, 0 for a scale of 1) set to the objective's
+// own, except those among keep (the fields the person set,
+// "Settings.OuterScale").
 func ObjectiveDefaults(s Settings, keep map[string]bool) Settings {
 	if !keep["Settings.OuterScale"] {
 		s.OuterScale = ObjectiveScale(s.Objective)
+		if s.OuterScale == 1 {
+			s.OuterScale = 0 // 1, as runs before the default recorded it (one config hash)
+		}
 	}
 	return s
 }

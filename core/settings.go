@@ -74,8 +74,8 @@ type Settings struct {
 	// where the risk is written another way: the MAPLE code's IRMv1 risk
 	// averages the environments' squared gradients where maple (and the
 	// IRM paper) sums them, 0.5 with two environments. Default: the
-	// objective's own (ObjectiveScale: 0.5 for irmv1 and irmv1b, as that
-	// code; 1 for the others).
+	// objective's own (ObjectiveScale: 0.5 for irmv1, as that code; 0,
+	// meaning 1, for the others).
 	OuterScale float64 `json:"outer_scale,omitempty"`
 	// InitParams is a .npy file of the search model's initial parameters
 	// (flat float32, maple's layout: per layer the nin x nout weights row
@@ -165,13 +165,19 @@ func checkBF16(p string) error {
 	return nil
 }
 
-// checkRates checks rates for these settings: a weight rate of 0 (w
-// frozen) needs keep fractions below 1, else the search learns nothing.
+// CheckRates checks rates for a search with these settings: a weight
+// rate of 0 (w frozen) needs keep fractions below 1, else the search
+// learns nothing (the maple-reference preset, as runs of it recorded
+// before the rule, may).
+func (s Settings) CheckRates(l LearningRates) error {
+	return s.checkRates(l)
+}
+
 func (s Settings) checkRates(l LearningRates) error {
 	if err := l.Check(); err != nil {
 		return err
 	}
-	if l.Weight == 0 && s.Keep == 1 && s.Keep0 == 1 {
+	if l.Weight == 0 && s.Keep == 1 && s.Keep0 == 1 && s.Recipe != RecipeReference {
 		return &setting.Error{Field: "Settings.WeightLR", Value: "0", Text: " freezes the sample weights, and {Settings.Keep} 1 keeps every sample: the search would learn nothing; give a weight rate above 0 or a keep fraction below 1"}
 	}
 	return nil

@@ -108,7 +108,7 @@ func Reopen(runsDir, id string, given runs.Config, set map[string]bool) (*runs.R
 	if lr == inForce { // none given, or those in force
 		return r, nil, args, nil
 	}
-	if err := lr.Check(); err != nil {
+	if err := next.Settings.CheckRates(lr); err != nil {
 		return fail(config.FlagError(err))
 	}
 	return r, &lr, args, nil

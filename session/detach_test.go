@@ -98,3 +98,29 @@ func parseResume(t *testing.T, args []string) (runs.Config, map[string]bool) {
 	fl.Visit(func(f *pflag.Flag) { set[f.Name] = true })
 	return given, set
 }
+
+// TestReopenRefusesNothingToLearn: resuming a search that keeps every
+// sample with its weights frozen (--weight-lr 0) is refused by Reopen,
+// naming both flags, before the run is resumed (the refusal came from
+// the engine, after the run had been reopened and its summary removed).
+func TestReopenRefusesNothingToLearn(t *testing.T) {
+	runsDir := t.TempDir()
+	cfg := runs.DefaultConfig("synthetic")
+	cfg.Settings.WeightLR, cfg.Settings.Keep, cfg.Settings.Keep0 = 0.25, 1, 1
+	r, err := runs.Create(runsDir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteCheckpoint(&core.State{Iter: 2, LR: cfg.Settings.Rates()}); err != nil {
+		t.Fatal(err)
+	}
+	id := r.Config.ID
+	r.Close()
+	given, set := parseResume(t, []string{"--weight-lr", "0"})
+	if r, _, _, err := Reopen(runsDir, id, given, set); err == nil {
+		r.Close()
+		t.Fatal("--weight-lr 0 with every sample kept: accepted")
+	} else if !strings.Contains(err.Error(), "--weight-lr 0") || !strings.Contains(err.Error(), "--keep 1") {
+		t.Errorf("error %v, want it to name --weight-lr 0 and --keep 1", err)
+	}
+}
