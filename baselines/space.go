@@ -19,8 +19,10 @@ var SharedSpace = []setting.Param{
 }
 
 // MapleSpace is the distribution a random search draws a maple search's
-// settings from: its three learning rates, around the defaults and the
-// reference preset's values.
+// settings from: its three learning rates, around the reference preset's
+// (the defaults') keep and inner rates; the weight rate is drawn above 0,
+// so a random search explores learnt weights where the defaults freeze
+// them.
 var MapleSpace = []setting.Param{
 	{Field: "Settings.WeightLR", Dist: setting.LogUniform{Lo: 0.03, Hi: 1}},
 	{Field: "Settings.KeepLR", Dist: setting.LogUniform{Lo: 0.01, Hi: 3}},
