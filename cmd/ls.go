@@ -110,7 +110,7 @@ func browse(ctx context.Context, f *Factory) error {
 		case tui.ActionResume:
 			err = resumeRun(ctx, &ResumeOptions{F: f, ID: act.ID})
 		case tui.ActionNew:
-			err = newRun(ctx, f, *act.Config)
+			err = newRun(ctx, f, *act.Config, act.Set)
 		case tui.ActionSweep:
 			err = attachSweep(ctx, f, act.ID, false)
 		}
@@ -123,15 +123,13 @@ func browse(ctx context.Context, f *Factory) error {
 	return errInterrupted
 }
 
-// newRun starts a run of the browser's new-run form.
-func newRun(ctx context.Context, f *Factory, cfg runs.Config) error {
+// newRun starts a run of the browser's new-run form: set holds the
+// settings kept as cfg has them (the selected run's pinned settings and
+// the fields the person changed); the others are derived as maple run
+// derives them (the objective's outer scale, keep0 from keep).
+func newRun(ctx context.Context, f *Factory, cfg runs.Config, set map[string]bool) error {
 	cfg.Version, cfg.Commit = version, commit()
-	keep := map[string]bool{} // every setting as the form has it
-	for k := range config.Flags(cfg) {
-		keep[k] = true
-	}
-	keep["model"] = true
-	cfg, err := config.Resolve(cfg, keep, cfg.Eval.Model)
+	cfg, err := config.ResolveSet(cfg, set)
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,8 @@ func (s Setting) HelpText() string {
 }
 
 // Table lists every setting, in the order the new-run form shows
-// those it edits.
+// those it edits (weight-lr and keep0, with the search's other rates,
+// after the form's first rows).
 var Table = []Setting{
 	{Flag: "dataset", Values: func() []string { return loaders.Names }, Group: GroupData, HelpFrom: func() string { return "dataset: " + strings.Join(loaders.Names, ", ") }, Axis: true, Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.Name }, Default: "synthetic"},
@@ -158,12 +159,12 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.WeightDecay }},
 	{Flag: "inner-init", Values: func() []string { return core.InnerInits }, Group: GroupSearch, HelpFrom: func() string { return "inner initialisation: " + orList(core.InnerInits) }, Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.InnerInit }},
-	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights (default 0: frozen at 1, the keep scores alone learnt)", Result: true, Resume: "new Adam learning rate of the sample weights (default: the one in force; 0 freezes them)",
+	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights (default 0: frozen at 1, the keep scores alone learnt)", Result: true, Form: true, Resume: "new Adam learning rate of the sample weights (default: the one in force; 0 freezes them)",
 		Field: func(c *runs.Config) any { return &c.Settings.WeightLR }},
 	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities", Result: true, Resume: "new Adam learning rate of the keep probabilities (default: the one in force)",
 		Field: func(c *runs.Config) any { return &c.Settings.KeepLR }},
 	{Flag: "clip-norm", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.ClipNorm }},
-	{Flag: "keep0", Group: GroupSearch, Help: "initial keep fraction K0/n, annealed to --keep (given --keep alone, it follows --keep: that subset from the start)", Result: true,
+	{Flag: "keep0", Group: GroupSearch, Help: "initial keep fraction K0/n, annealed to --keep (given --keep alone, it follows --keep: that subset from the start)", Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Keep0 }},
 	{Flag: "anneal-start", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.AnnealStart }},
 	{Flag: "anneal-end", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.AnnealEnd }},

@@ -33,7 +33,11 @@ const (
 type Action struct {
 	Kind   ActionKind
 	ID     string       // the run for attach and resume; the sweep for ActionSweep
-	Config *runs.Config // the new run's full config (ActionNew)
+	Config *runs.Config // the new run's full config (ActionNew), unresolved
+	// Set holds the flags the new run keeps as Config has them
+	// (ActionNew; config.ResolveSet): the selected run's pinned settings
+	// and the form's fields the person changed. The others are derived.
+	Set map[string]bool
 }
 
 // browserMode is what the browser shows.
@@ -233,7 +237,7 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			b.mode, b.note = modeList, ""
 			return b, nil
 		}
-		b.action = Action{Kind: ActionNew, Config: m.cfg}
+		b.action = Action{Kind: ActionNew, Config: m.cfg, Set: m.set}
 		return b, tea.Quit
 	case tea.KeyPressMsg:
 		return b.key(m)

@@ -29,10 +29,16 @@ var formFields = func() []config.Setting {
 
 // runForm is the browser's new-run form, a component: one text input
 // per form setting, prefilled from a run's config, every other setting
-// kept from it.
+// kept from it. A setting the run derived from others (keep0 from keep,
+// the outer scale from the objective, the evaluation model from the
+// search model; config.Pinned) is derived again from the edited fields,
+// as `maple run` with the changed fields as flags would: such a field
+// the person leaves shows the derived value, marked "derived".
 type runForm struct {
 	inputs []textinput.Model
-	cfg    runs.Config // the config the form edits
+	shown  []string        // what the form last put into each input
+	cfg    runs.Config     // the config the form edits
+	pinned map[string]bool // the settings of cfg kept as they are (config.Pinned)
 	field  int
 	keys   formKeys
 	help   help.Model
@@ -41,8 +47,12 @@ type runForm struct {
 }
 
 // formDoneMsg closes the form: with the new run's whole config, checked,
-// or nil when cancelled.
-type formDoneMsg struct{ cfg *runs.Config }
+// and the flags to resolve it with (config.ResolveSet), or nil when
+// cancelled.
+type formDoneMsg struct {
+	cfg *runs.Config
+	set map[string]bool
+}
 
 func newRunForm() *runForm { return &runForm{keys: newFormKeys("start"), help: newHelp()} }
 
@@ -52,12 +62,14 @@ func (f *runForm) open(cfg runs.Config) tea.Cmd {
 	if cfg.Method == "" {
 		cfg = runs.DefaultConfig("synthetic")
 	}
-	f.cfg = cfg
+	f.cfg, f.pinned = cfg, config.Pinned(cfg)
 	f.inputs = make([]textinput.Model, len(formFields))
+	f.shown = make([]string, len(formFields))
 	for i, fl := range formFields {
 		ti := textinput.New()
 		ti.Prompt = fmt.Sprintf("%-12s ", fl.Flag)
-		ti.SetValue(fl.Get(&cfg))
+		f.shown[i] = fl.Get(&cfg)
+		ti.SetValue(f.shown[i])
 		ti.SetWidth(40)
 		f.inputs[i] = ti
 	}
@@ -65,7 +77,54 @@ func (f *runForm) open(cfg runs.Config) tea.Cmd {
 	return f.inputs[0].Focus()
 }
 
-func done(cfg *runs.Config) tea.Cmd { return func() tea.Msg { return formDoneMsg{cfg} } }
+func done(cfg *runs.Config, set map[string]bool) tea.Cmd {
+	return func() tea.Msg { return formDoneMsg{cfg, set} }
+}
+
+// set returns the flags the new run keeps as given: the run's pinned
+// settings and the fields the person changed.
+func (f *runForm) set() map[string]bool {
+	out := map[string]bool{}
+	for k, v := range f.pinned {
+		out[k] = v
+	}
+	for i, fl := range formFields {
+		if strings.TrimSpace(f.inputs[i].Value()) != f.shown[i] {
+			out[fl.Flag] = true
+		}
+	}
+	return out
+}
+
+// config returns the config of the form's fields, unresolved.
+func (f *runForm) config() (runs.Config, error) {
+	cfg := f.cfg
+	cfg.ID, cfg.Started, cfg.Sweep, cfg.Cell, cfg.Args, cfg.Name = "", time.Time{}, "", "", nil, "" // a name names one run
+	for i, fl := range formFields {
+		if err := fl.Set(&cfg, strings.TrimSpace(f.inputs[i].Value())); err != nil {
+			return cfg, fmt.Errorf("--%s: %v", fl.Flag, err)
+		}
+	}
+	cfg.Eval.Seed = cfg.Settings.Seed // --seed seeds the evaluation too
+	return cfg, nil
+}
+
+// derive shows in each field the person left whose setting is derived
+// the value the edited fields give it.
+func (f *runForm) derive() {
+	cfg, err := f.config()
+	if err != nil {
+		return
+	}
+	set := f.set()
+	got, _ := config.ResolveSet(cfg, set)
+	for i, fl := range formFields {
+		if !set[fl.Flag] {
+			f.shown[i] = fl.Get(&got)
+			f.inputs[i].SetValue(f.shown[i])
+		}
+	}
+}
 
 // Update takes a key: tab and shift+tab move between fields, enter
 // checks the config and closes the form with it, esc cancels.
@@ -77,7 +136,7 @@ func (f *runForm) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(k, f.keys.Cancel):
 		f.note = ""
-		return done(nil)
+		return done(nil, nil)
 	case key.Matches(k, f.keys.Next):
 		f.inputs[f.field].Blur()
 		f.field = (f.field + 1) % len(f.inputs)
@@ -87,23 +146,19 @@ func (f *runForm) Update(msg tea.Msg) tea.Cmd {
 		f.field = (f.field + len(f.inputs) - 1) % len(f.inputs)
 		return f.inputs[f.field].Focus()
 	case key.Matches(k, f.keys.Apply):
-		cfg := f.cfg
-		cfg.ID, cfg.Started, cfg.Sweep, cfg.Cell, cfg.Args, cfg.Name = "", time.Time{}, "", "", nil, "" // a name names one run
-		for i, fl := range formFields {
-			if err := fl.Set(&cfg, strings.TrimSpace(f.inputs[i].Value())); err != nil {
-				f.note = fmt.Sprintf("--%s: %v", fl.Flag, err)
-				return nil
-			}
+		cfg, err := f.config()
+		if err == nil {
+			_, err = config.ResolveSet(cfg, f.set())
 		}
-		cfg.Eval.Seed = cfg.Settings.Seed // --seed seeds the evaluation too
-		if err := config.Check(cfg); err != nil {
+		if err != nil {
 			f.note = err.Error()
 			return nil
 		}
-		return done(&cfg)
+		return done(&cfg, f.set())
 	}
 	var cmd tea.Cmd
 	f.inputs[f.field], cmd = f.inputs[f.field].Update(k)
+	f.derive()
 	return cmd
 }
 
@@ -114,8 +169,13 @@ func (f *runForm) SetSize(w, _ int) { f.width = w }
 func (f *runForm) View() string {
 	var sb strings.Builder
 	sb.WriteString(styles.Title.Render("new run") + "  (every other setting is kept from the selected run)\n\n")
-	for i := range f.inputs {
-		sb.WriteString(f.inputs[i].View() + "\n")
+	set := f.set()
+	for i, fl := range formFields {
+		sb.WriteString(f.inputs[i].View())
+		if !set[fl.Flag] {
+			sb.WriteString(styles.Dim.Render("  derived"))
+		}
+		sb.WriteString("\n")
 	}
 	if f.note != "" {
 		sb.WriteString("\n" + styles.Warn.Render(f.note))

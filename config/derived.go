@@ -1,0 +1,71 @@
+package config
+
+import (
+	"github.com/maple-ood/maple/runs"
+)
+
+// Pinned returns the flags of c's settings that a new run copying c
+// must keep as they are: every setting of the table but those whose
+// value in c is what Resolve derives from the others (the outer scale
+// of the objective's default, keep0 equal to keep, the evaluation model
+// equal to the search model, a recipe's value). A copy that changes
+// the others then derives those again, as `maple run` would: a form
+// starting from a run passes Pinned and the fields the person changed
+// to Resolve as the flags set.
+func Pinned(c runs.Config) map[string]bool {
+	all := map[string]bool{}
+	for _, s := range Table {
+		all[s.Flag] = true
+	}
+	out := map[string]bool{}
+	for _, s := range Table {
+		if s.Axis || !derived(c, s, all) {
+			out[s.Flag] = true
+		}
+	}
+	return out
+}
+
+// derived tells whether Resolve, given every flag of set but s's, gives
+// s the value it has in c: c with s's field changed to another value
+// resolves back to c's.
+func derived(c runs.Config, s Setting, set map[string]bool) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false // a value the resolution cannot take: pinned
+		}
+	}()
+	want := s.Get(&c)
+	probe := c
+	switch p := s.Field(&probe).(type) {
+	case *string:
+		*p += "\x00"
+	case *int:
+		*p++
+	case *uint64:
+		*p++
+	case *float64:
+		*p++
+	case *bool:
+		*p = !*p
+	default:
+		return false
+	}
+	without := map[string]bool{}
+	for k, v := range set {
+		without[k] = v && k != s.Flag
+	}
+	got, _ := ResolveSet(probe, without)
+	return s.Get(&got) == want
+}
+
+// ResolveSet is Resolve of c where set holds the flags a person set:
+// the evaluation model is c's when eval-model is in set, else the
+// search model.
+func ResolveSet(c runs.Config, set map[string]bool) (runs.Config, error) {
+	evalModel := ""
+	if set["eval-model"] {
+		evalModel = c.Eval.Model
+	}
+	return Resolve(c, set, evalModel)
+}

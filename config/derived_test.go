@@ -1,0 +1,52 @@
+package config
+
+import (
+	"testing"
+
+	"github.com/maple-ood/maple/runs"
+)
+
+// TestPinned: a run's settings that Resolve derives (the objective's
+// outer scale, keep0 following keep, the evaluation model following the
+// search model) are not pinned, so that a copy with other fields derives
+// them again; a setting given its own value is.
+func TestPinned(t *testing.T) {
+	base := func() runs.Config {
+		c, err := ResolveSet(runs.DefaultConfig("synthetic"), map[string]bool{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	cases := []struct {
+		name      string
+		edit      func(c *runs.Config)
+		pinned    []string
+		notPinned []string
+	}{
+		{name: "defaults", edit: func(c *runs.Config) {},
+			pinned: []string{"dataset", "method", "objective", "keep", "weight-lr", "seed"}, notPinned: []string{"outer-scale", "keep0", "eval-model"}},
+		{name: "outer scale given", edit: func(c *runs.Config) { c.Settings.OuterScale = 0.7 }, pinned: []string{"outer-scale"}},
+		{name: "rex at its own scale (0, as 1 is recorded)", edit: func(c *runs.Config) { c.Settings.Objective, c.Settings.OuterScale = "rex", 0 }, notPinned: []string{"outer-scale"}},
+		{name: "keep alone", edit: func(c *runs.Config) { c.Settings.Keep, c.Settings.Keep0 = 0.5, 0.5 }, pinned: []string{"keep"}, notPinned: []string{"keep0"}},
+		{name: "keep annealed from keep0", edit: func(c *runs.Config) { c.Settings.Keep, c.Settings.Keep0 = 0.1, 0.9 }, pinned: []string{"keep", "keep0"}},
+		{name: "evaluation model given", edit: func(c *runs.Config) { c.Eval.Model = "mlp:8" }, pinned: []string{"eval-model"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := base()
+			tc.edit(&c)
+			p := Pinned(c)
+			for _, f := range tc.pinned {
+				if !p[f] {
+					t.Errorf("%s not pinned", f)
+				}
+			}
+			for _, f := range tc.notPinned {
+				if p[f] {
+					t.Errorf("%s pinned", f)
+				}
+			}
+		})
+	}
+}
