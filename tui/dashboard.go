@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
@@ -158,7 +159,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return d, reread
 	case ctlMsg:
 		if m.err != nil {
-			d.note = fmt.Sprintf("%s not taken: %v", m.kind, m.err)
+			d.note = fmt.Sprintf("%s not taken: %v", commandName(m.kind), config.FlagError(m.err))
 			if m.kind == d.cmds.asked {
 				d.cmds.asked = ""
 			}
@@ -180,7 +181,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			d.note = fmt.Sprintf("result (selected on validation, step %d): test acc %.4f · test worst-group %.4f · q leaves", r.SelectedStep, r.TestAcc, r.TestWorst)
 		}
 		if m.Err != nil {
-			d.status, d.errText = core.StatusFailed, m.Err.Error()
+			d.status, d.errText = core.StatusFailed, config.FlagError(m.Err).Error()
 		}
 		if d.confirmQuit {
 			return d, tea.Quit

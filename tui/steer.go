@@ -37,6 +37,15 @@ func (q *commandQueue) send(kind core.EventKind, f func() error) tea.Cmd {
 	return q.queued[0]
 }
 
+// commandName is how a note names a command to the search: as the
+// person asked it (the learning rates form's, not set_lr).
+func commandName(kind core.EventKind) string {
+	if kind == core.EventSetLR {
+		return "new learning rates"
+	}
+	return string(kind)
+}
+
 // next drops the command that has answered and starts the oldest waiting
 // one, if any.
 func (q *commandQueue) next() tea.Cmd {
