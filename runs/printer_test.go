@@ -30,3 +30,17 @@ func TestPrinterOuterRisk(t *testing.T) {
 		})
 	}
 }
+
+// TestPrinterNamesWhatIsLearnt: the progress line shows the keep share
+// and both gradient norms (with the default frozen weights, the keep
+// scores' gradient is the one that moves the search; the line printed
+// only the weights', as "|g|").
+func TestPrinterNamesWhatIsLearnt(t *testing.T) {
+	var b strings.Builder
+	Printer{&b}.Snapshot(&core.Snapshot{Iter: 3, Total: 30, KeepFrac: 0.3, HyperNorm: 5.71e-8, KeepNorm: 1.88e-7})
+	for _, want := range []string{"kept 30.0%", "|dR/dw| 5.71e-08", "|dR/ds| 1.88e-07"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("%q, want %q in it", b.String(), want)
+		}
+	}
+}

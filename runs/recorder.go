@@ -99,7 +99,10 @@ func (r *Recorder) Event(e core.Event) error {
 func (r *Recorder) Checkpoint(st *core.State) error { return r.run.WriteCheckpoint(st) }
 
 // Printer writes one progress line per outer iteration and one per event
-// (the headless output, and `maple attach --lines`). It is itself a
+// (the headless output, and `maple attach --lines`): the iteration, the
+// outer risk, the search model's validation (and test) worst-group
+// accuracy, the share of samples kept, and the norms of the outer
+// gradient in the weights w and the keep scores s before clipping. It is itself a
 // core.Recorder, as gonum's optimize.Printer is a Recorder, so a run tees
 // it with the file recorder.
 type Printer struct {
@@ -109,8 +112,8 @@ type Printer struct {
 // Snapshot prints the progress line of s.
 func (p Printer) Snapshot(s *core.Snapshot) error {
 	eta := time.Duration(s.Elapsed / float64(max(1, s.Iter)) * float64(s.Total-s.Iter) * float64(time.Second))
-	fmt.Fprintf(p.W, "iter %4d/%d  outer %.4g  val worst-group %.4f  (test worst-group %.4f)  |g| %.3g  elapsed %s  eta %s\n",
-		s.Iter, s.Total, s.OuterRisk, s.ValWorst, s.TestWorst, s.HyperNorm,
+	fmt.Fprintf(p.W, "iter %4d/%d  outer %.4g  val worst-group %.4f  (test worst-group %.4f)  kept %.1f%%  |dR/dw| %.3g  |dR/ds| %.3g  elapsed %s  eta %s\n",
+		s.Iter, s.Total, s.OuterRisk, s.ValWorst, s.TestWorst, 100*s.KeepFrac, s.HyperNorm, s.KeepNorm,
 		time.Duration(s.Elapsed*float64(time.Second)).Round(time.Second), eta.Round(time.Second))
 	return nil
 }
