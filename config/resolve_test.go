@@ -91,3 +91,22 @@ func TestOuterScaleFollowsObjective(t *testing.T) {
 }
 
 func ptr(v float64) *float64 { return &v }
+
+// TestFlagsOuterScaleOne: a search that records an outer scale of 1 and
+// one that records 0 (meaning 1) read alike, so that a table names no
+// difference between them ("outer-scale 1" was listed for rex runs that
+// recorded the objective's scale as 1).
+func TestFlagsOuterScaleOne(t *testing.T) {
+	c := runs.DefaultConfig("synthetic")
+	c.Settings.Objective = "rex"
+	c.Settings.OuterScale = 1
+	one := Flags(c)["outer-scale"]
+	c.Settings.OuterScale = 0
+	if zero := Flags(c)["outer-scale"]; one != zero {
+		t.Errorf("outer-scale 1 reads %q, 0 reads %q", one, zero)
+	}
+	c.Settings.OuterScale = 0.5
+	if half := Flags(c)["outer-scale"]; half != "0.5" {
+		t.Errorf("outer-scale 0.5 reads %q", half)
+	}
+}
