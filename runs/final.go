@@ -10,13 +10,18 @@ import (
 )
 
 // ExportLatest writes the exports of the run in dir from its latest
-// checkpoint and returns the checkpoint's iteration.
-func ExportLatest(dir string) (int, error) {
+// checkpoint and returns what they hold (export.json's manifest: the
+// checkpoint's iteration, the iterate exported, Which in words: the
+// validation-selected iterate unless --select-iterate final).
+func ExportLatest(dir string) (*Export, error) {
 	cfg, sp, out, iter, err := Final(dir, Overrides{}, nil)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return iter, WriteExports(dir, cfg, Stat(dir).Status, iter, out, sp.Train)
+	if err := WriteExports(dir, cfg, Stat(dir).Status, iter, out, sp.Train); err != nil {
+		return nil, err
+	}
+	return ReadExport(dir)
 }
 
 // Overrides replace recorded settings of a run when it is read back:

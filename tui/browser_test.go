@@ -256,7 +256,7 @@ func TestExportKey(t *testing.T) {
 		t.Fatal("e gave no command")
 	}
 	d.Update(cmd())
-	if !strings.Contains(d.note, "at iteration 3") {
+	if !strings.Contains(d.note, "the validation-selected iterate 3 of 3") {
 		t.Errorf("note %q", d.note)
 	}
 	for _, f := range []string{runs.WeightsNPY, runs.WeightsCSV} {

@@ -32,8 +32,9 @@ type (
 	}
 	// exportedMsg reports an export done from the dashboard.
 	exportedMsg struct {
-		iter int
-		err  error
+		iter  int    // the checkpoint's iteration
+		which string // what was exported, in words (runs.Export.Which)
+		err   error
 	}
 	// ctlMsg reports a command the dashboard sent to the search.
 	ctlMsg struct {
@@ -150,7 +151,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			d.note = "export failed: " + m.err.Error()
 			return d, nil
 		}
-		d.note = fmt.Sprintf("exported u.npy (train with it), weights.npy, keep_prob.npy, mask.npy, ids.npy, weights.csv, export.json of the checkpoint at iteration %d into %s", m.iter, d.dir)
+		d.note = fmt.Sprintf("exported %s: u.npy (train with it), weights.npy, keep_prob.npy, mask.npy, ids.npy, weights.csv, export.json into %s", m.which, d.dir)
 		reread := d.samples.Update(m)
 		if d.ctl != nil && !d.ended {
 			iter := m.iter
@@ -276,9 +277,15 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			d.note = "no run directory to export into"
 			return d, nil
 		}
-		d.note = "exporting the weights of the latest checkpoint..."
+		d.note = "exporting the selected iterate's weights..."
 		dir := d.dir
-		return d, func() tea.Msg { it, err := runs.ExportLatest(dir); return exportedMsg{it, err} }
+		return d, func() tea.Msg {
+			man, err := runs.ExportLatest(dir)
+			if err != nil {
+				return exportedMsg{err: err}
+			}
+			return exportedMsg{man.Iteration, man.Which, nil}
+		}
 	case key.Matches(k, d.keys.Checkpoint):
 		if d.ctl != nil && !d.ended {
 			d.note = "checkpoint asked"
@@ -496,7 +503,7 @@ func (d *Dashboard) helpView(w, h int) string {
 	b.WriteString("\n\n" + lipgloss.NewStyle().Width(w-4).Render(
 		"space pauses and resumes between outer iterations. l edits the weight, keep-probability "+
 			"and inner learning rates, applied at the next iteration after a checkpoint. s writes a "+
-			"checkpoint now; e exports the weights of the latest one. q asks before stopping a search "+
+			"checkpoint now; e exports the weights of the selected iterate (the one the evaluation trains on) as of the latest checkpoint. q asks before stopping a search "+
 			"this process runs (a second Ctrl-C stops it at once). Test figures are shown for "+
 			"monitoring only; every choice uses the validation split. On the charts ▲ is the cursor, "+
 			"◆ a learning-rate change."))

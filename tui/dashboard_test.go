@@ -505,7 +505,7 @@ func TestTypeAheadDropped(t *testing.T) {
 func TestExportRecorded(t *testing.T) {
 	ctl := &fakeCtl{}
 	d := NewDashboard(testConfig(), ctl, false)
-	_, cmd := d.Update(exportedMsg{iter: 4})
+	_, cmd := d.Update(exportedMsg{iter: 4, which: "the validation-selected iterate 2 of 4"})
 	run(d, cmd)
 	if ctl.list() != "export" || !strings.Contains(d.note, "u.npy") {
 		t.Errorf("commands %q, note %q", ctl.list(), d.note)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -47,6 +48,16 @@ func TestReplayKeys(t *testing.T) {
 			}
 			if out := b.Render(); !strings.Contains(out, "exported") || strings.Contains(out, "not running") {
 				t.Errorf("the replay does not say the export was written:\n%s", out)
+			}
+			// The note names what export.json holds: the selected
+			// iterate, not the checkpoint's iteration alone.
+			man, err := runs.ReadExport(r.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf("exported the validation-selected iterate %d of %d:", man.Iterate, man.Iteration)
+			if man.Iterate == 0 || !strings.Contains(b.replay.note, want) {
+				t.Errorf("note %q, want %q", b.replay.note, want)
 			}
 		}},
 	} {
