@@ -260,33 +260,43 @@ func IterationFigure(t *Table) (png, svg []byte, err error) {
 		leg.Min.X += vg.Points(12)
 		legend.Draw(leg)
 	}
-	img := vgimg.NewWith(vgimg.UseWH(iterFigW, h), vgimg.UseDPI(iterDPI))
+	return render("the iterations figure", iterFigW, h, paint)
+}
+
+// render draws paint on a w x h canvas as PNG (at iterDPI) and as SVG.
+func render(what string, w, h vg.Length, paint func(draw.Canvas)) (png, svg []byte, err error) {
+	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(iterDPI))
 	paint(draw.New(img))
 	var pb bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&pb); err != nil {
-		return nil, nil, fmt.Errorf("the iterations figure: %w", err)
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
-	sv := vgsvg.New(iterFigW, h)
+	sv := vgsvg.New(w, h)
 	paint(draw.New(sv))
 	var sb bytes.Buffer
 	if _, err := sv.WriteTo(&sb); err != nil {
-		return nil, nil, fmt.Errorf("the iterations figure: %w", err)
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return pb.Bytes(), sb.Bytes(), nil
+}
+
+// writeFigure writes a figure's PNG and SVG as dir/base.png and .svg.
+func writeFigure(dir, base string, png, svg []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	p := filepath.Join(dir, base)
+	if err := os.WriteFile(p+".png", png, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(p+".svg", svg, 0o644)
 }
 
 // WriteIterationFigure writes IterationFigure's PNG and SVG of t into
 // dir.
 func WriteIterationFigure(dir string, t *Table) error {
 	png, svg, err := IterationFigure(t)
-	if err != nil {
-		return err
-	}
-	base := filepath.Join(dir, IterationsFigure)
-	if err := os.WriteFile(base+".png", png, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(base+".svg", svg, 0o644)
+	return writeFigure(dir, IterationsFigure, png, svg, err)
 }
 
 // iterTicks marks an axis of outer iterations or percentages: whole

@@ -1,12 +1,9 @@
 package experiments
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,8 +13,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // MethodsFigure is the base name of the figure drawn from summary.csv
@@ -203,20 +198,10 @@ func labelText(name string) []string {
 			}
 		}
 	}
-	var lines []string
-	line := ""
-	for _, w := range chunks {
-		switch {
-		case line == "":
-			line = w
-		case utf8.RuneCountInString(line+" "+w) <= labelChars:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = w
-		}
+	lines := fill(chunks, func(l string) bool { return utf8.RuneCountInString(l) <= labelChars })
+	if len(lines) == 0 {
+		lines = []string{""}
 	}
-	lines = append(lines, line)
 	if len(lines) > labelLines {
 		last := strings.Join(lines[labelLines-1:], " ")
 		lines = append(lines[:labelLines-1], cut(last, labelChars))
@@ -324,13 +309,20 @@ func methodsTitle(rows []map[string]string, source string, style draw.TextStyle,
 // wrap breaks s at spaces into lines no wider than width (a word wider
 // than width on a line of its own).
 func wrap(s string, style draw.TextStyle, width vg.Length) []string {
+	return fill(strings.Fields(s), func(l string) bool { return style.Width(l) <= width })
+}
+
+// fill joins words into lines by spaces, a line taking the next word
+// while fits accepts the result (a word that does not fit alone on a
+// line of its own).
+func fill(words []string, fits func(string) bool) []string {
 	var lines []string
 	line := ""
-	for _, w := range strings.Fields(s) {
+	for _, w := range words {
 		switch {
 		case line == "":
 			line = w
-		case style.Width(line+" "+w) <= width:
+		case fits(line + " " + w):
 			line += " " + w
 		default:
 			lines = append(lines, line)
@@ -454,31 +446,12 @@ func DrawMethods(rows []map[string]string, source string) (png, svg []byte, err 
 		area.Max.X -= methodsPad
 		p.Draw(area)
 	}
-	img := vgimg.NewWith(vgimg.UseWH(methodsFigW, h), vgimg.UseDPI(iterDPI))
-	paint(draw.New(img))
-	var pb bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&pb); err != nil {
-		return nil, nil, fmt.Errorf("the methods figure: %w", err)
-	}
-	sv := vgsvg.New(methodsFigW, h)
-	paint(draw.New(sv))
-	var sb bytes.Buffer
-	if _, err := sv.WriteTo(&sb); err != nil {
-		return nil, nil, fmt.Errorf("the methods figure: %w", err)
-	}
-	return pb.Bytes(), sb.Bytes(), nil
+	return render("the methods figure", methodsFigW, h, paint)
 }
 
 // WriteMethodsFigure writes MethodsFigureOf's PNG and SVG of summary
 // into dir.
 func WriteMethodsFigure(dir string, summary *Table) error {
 	png, svg, err := MethodsFigureOf(summary)
-	if err != nil {
-		return err
-	}
-	base := filepath.Join(dir, MethodsFigure)
-	if err := os.WriteFile(base+".png", png, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(base+".svg", svg, 0o644)
+	return writeFigure(dir, MethodsFigure, png, svg, err)
 }
