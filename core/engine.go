@@ -530,23 +530,7 @@ func (e *engine[T]) groupStats(s *Snapshot) {
 		wHi = math.Max(wHi, w)
 	}
 	s.WeightHist, s.KeepHist = NewHistogram(e.w, 0, wHi, histBins), NewHistogram(e.s, 0, 1, histBins)
-	// The topK largest weights, by insertion into a short sorted list.
-	var top []int
-	for i, u := range e.u {
-		if len(top) == topK && u <= e.u[top[topK-1]] {
-			continue
-		}
-		j := len(top)
-		if j < topK {
-			top = append(top, i)
-		} else {
-			j = topK - 1
-		}
-		for ; j > 0 && e.u[top[j-1]] < u; j-- {
-			top[j] = top[j-1]
-		}
-		top[j] = i
-	}
+	top := mostWeighted(e.u, e.s, topK)
 	for _, i := range top {
 		s.Top = append(s.Top, TopSample{Index: i, ID: ds.ID[i], Label: ds.Y[i], Group: ds.Group[i], Weight: e.u[i], Keep: e.s[i], W: e.w[i]})
 	}
@@ -915,6 +899,31 @@ func (r *runLoop) evaluate(ctx context.Context, snap *Snapshot, before *State) e
 		snap.IterEval.Reference.Iter = snap.Iter
 	}
 	return nil
+}
+
+// mostWeighted returns the k samples of the largest weights u, largest
+// first, by insertion into a short sorted list; ties (every kept
+// sample's u is 1 when w is frozen at 1) by the keep probability s, the
+// higher first, then by index.
+func mostWeighted(u, s []float64, k int) []int {
+	more := func(i, j int) bool { return u[i] > u[j] || u[i] == u[j] && s[i] > s[j] }
+	var top []int
+	for i := range u {
+		if len(top) == k && !more(i, top[k-1]) {
+			continue
+		}
+		j := len(top)
+		if j < k {
+			top = append(top, i)
+		} else {
+			j = k - 1
+		}
+		for ; j > 0 && more(i, top[j-1]); j-- {
+			top[j] = top[j-1]
+		}
+		top[j] = i
+	}
+	return top
 }
 
 // leastKept returns the k samples least likely kept, in order: the

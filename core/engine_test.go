@@ -458,6 +458,47 @@ func TestLinearCase(t *testing.T) {
 	}
 }
 
+// TestMostWeighted checks the short-list selection of the most
+// up-weighted samples against a full sort: ties in u (every kept sample
+// at u 1 when w is frozen at 1) by the keep probability s, not by index.
+func TestMostWeighted(t *testing.T) {
+	cases := []struct {
+		name string
+		u, s []float64
+		want []int
+	}{
+		{"frozen weights: kept samples tie at u 1", []float64{1, 1, 0, 1, 1, 1, 1}, []float64{0.2, 0.5, 0.9, 0.99, 0.3, 0.7, 0.1}, []int{3, 5, 1, 4, 0}},
+		{"distinct weights", []float64{0.5, 2, 1, 3}, []float64{1, 0, 0, 0}, []int{3, 1, 2, 0}},
+		{"equal u and s: by index", []float64{1, 1, 1}, []float64{0.5, 0.5, 0.5}, []int{0, 1, 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := mostWeighted(c.u, c.s, 5); !slices.Equal(got, c.want) {
+				t.Errorf("%v, want %v", got, c.want)
+			}
+		})
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 50; trial++ {
+		n := 1 + r.IntN(60)
+		u, s := make([]float64, n), make([]float64, n)
+		for i := range u {
+			u[i], s[i] = float64(r.IntN(2)), float64(r.IntN(5))/4 // many ties
+		}
+		want := make([]int, n)
+		for i := range want {
+			want[i] = i
+		}
+		sort.SliceStable(want, func(a, b int) bool {
+			i, j := want[a], want[b]
+			return u[i] > u[j] || u[i] == u[j] && s[i] > s[j]
+		})
+		if got := mostWeighted(u, s, 5); !slices.Equal(got, want[:min(5, n)]) {
+			t.Fatalf("n %d: %v, want %v", n, got, want[:min(5, n)])
+		}
+	}
+}
+
 // TestLeastKept checks the short-list selection against a full sort, ties
 // included.
 func TestLeastKept(t *testing.T) {

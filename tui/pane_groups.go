@@ -42,7 +42,7 @@ func (p *groupsPane) content(w int) string {
 		return styles.Dim.Render("no iteration yet")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "u = w·m per group (0 to %.3g)\n", s.HistEdges[len(s.HistEdges)-1])
+	fmt.Fprintf(&b, "u = w·m per group (0 to %.3g); %% of the total u\n", s.HistEdges[len(s.HistEdges)-1])
 	maxC := 1
 	for _, h := range s.Hist {
 		for _, c := range h {
@@ -89,9 +89,14 @@ func (p *groupsPane) content(w int) string {
 	b.WriteString(styles.Dim.Render(strings.TrimSuffix(fill(strings.Fields(figuresGlossary), w, " "), "\n")) + "\n")
 	fmt.Fprintf(&b, " seconds: inner %.2f outer %.2f hyper %.2f\n", s.Seconds.Inner, s.Seconds.OuterGrad, s.Seconds.Hyper)
 	if len(s.Top) > 0 {
-		fmt.Fprintln(&b, "\ntop-weighted samples (id label group u)")
+		fmt.Fprintln(&b, "\ntop-weighted samples (id label group u s)")
+		if wc, ok := snapWConst(s); ok {
+			b.WriteString(styles.Dim.Render(strings.TrimSuffix(fill(strings.Fields(frozenNote(wc)), w, " "), "\n")) + "\n")
+		} else {
+			b.WriteString(styles.Dim.Render(" ties in u by keep probability s") + "\n")
+		}
 		for _, ts := range s.Top {
-			fmt.Fprintf(&b, " %8d  y=%d  %-9s %.3g\n", ts.ID, ts.Label, groupName(s, ts.Group), ts.Weight)
+			fmt.Fprintf(&b, " %8d  y=%d  %-9s %-5.3g %.2g\n", ts.ID, ts.Label, groupName(s, ts.Group), ts.Weight, ts.Keep)
 		}
 	}
 	if events := p.rec.events; len(events) > 0 {

@@ -220,7 +220,9 @@ func (p *samplesPane) lists() (up, dropped []entry, from string) {
 		e := func(i int) entry {
 			return entry{row: i, id: p.train.ID[i], label: p.train.Y[i], group: p.train.Group[i], u: float64(f.u[i]), w: float64(f.w[i]), s: float64(f.s[i])}
 		}
-		slices.SortStableFunc(rows, func(i, j int) int { return cmp.Compare(f.u[j], f.u[i]) })
+		// Ties in u (every kept sample's u is 1 when w is frozen) by the
+		// keep probability s, the higher first.
+		slices.SortStableFunc(rows, func(i, j int) int { return cmp.Or(cmp.Compare(f.u[j], f.u[i]), cmp.Compare(f.s[j], f.s[i])) })
 		for _, i := range rows[:min(showN, len(rows))] {
 			up = append(up, e(i))
 		}
@@ -228,7 +230,11 @@ func (p *samplesPane) lists() (up, dropped []entry, from string) {
 		for _, i := range rows[:min(showN, len(rows))] {
 			dropped = append(dropped, e(i))
 		}
-		return up, dropped, fmt.Sprintf("ranked over the %d training samples by the exported weights (%s, iteration %d)", len(rows), f.which, f.iteration)
+		from = fmt.Sprintf("ranked over the %d training samples by the exported weights (%s, iteration %d)", len(rows), f.which, f.iteration)
+		if w, ok := constant(f.w); ok {
+			from = frozenNote(w) + "; " + from
+		}
+		return up, dropped, from
 	}
 	s := p.rec.last()
 	if s == nil {
@@ -251,7 +257,41 @@ func (p *samplesPane) lists() (up, dropped []entry, from string) {
 		}
 		return out
 	}
-	return conv(s.Top), conv(s.Dropped), fmt.Sprintf("iteration %d: the %d most up-weighted and %d least kept of all training samples", s.Iter, len(s.Top), len(s.Dropped))
+	from = fmt.Sprintf("iteration %d: the %d most up-weighted and %d least kept of all training samples", s.Iter, len(s.Top), len(s.Dropped))
+	if w, ok := snapWConst(s); ok {
+		from = frozenNote(w) + "; " + from
+	}
+	return conv(s.Top), conv(s.Dropped), from
+}
+
+// frozenNote says how the lists rank when every sample weight w is the
+// same (frozen at its initial 1, --weight-lr 0): u is then the keep
+// mask, and the keep probability s orders the samples it keeps.
+func frozenNote(w float64) string {
+	return fmt.Sprintf("w frozen at %.3g: u is the keep mask; ranked by keep probability", w)
+}
+
+// constant returns the value every element of v has, if they all have one.
+func constant(v []float32) (float64, bool) {
+	if len(v) == 0 {
+		return 0, false
+	}
+	for _, x := range v {
+		if x != v[0] {
+			return 0, false
+		}
+	}
+	return float64(v[0]), true
+}
+
+// snapWConst returns the sample weight w every training sample has at
+// snapshot s, if they all have the same (its weight histogram's min is
+// its max).
+func snapWConst(s *core.Snapshot) (float64, bool) {
+	if s == nil || s.WeightHist == nil || s.WeightHist.Min != s.WeightHist.Max {
+		return 0, false
+	}
+	return s.WeightHist.Min, true
 }
 
 func (p *samplesPane) View() string { return p.scroller.view(p.content(), p.w, p.h) }
@@ -290,8 +330,13 @@ func (p *samplesPane) content() string {
 		list    []entry
 		fig     func(entry) string
 	}{
-		{"most up-weighted (largest u = w·m)", false, up, func(e entry) string { return fmt.Sprintf("u %.3g", e.u) }},
-		{"most dropped (lowest keep probability s)", true, dropped, func(e entry) string {
+		{"most up-weighted (largest u = w·m; ties by keep probability s)", false, up, func(e entry) string {
+			if math.IsNaN(e.s) {
+				return fmt.Sprintf("u %.3g", e.u)
+			}
+			return fmt.Sprintf("u %.3g s %.2g", e.u, e.s)
+		}},
+		{"most dropped (lowest keep probability s; ties by w, then id)", true, dropped, func(e entry) string {
 			if math.IsNaN(e.s) {
 				return fmt.Sprintf("u %.3g", e.u)
 			}

@@ -110,3 +110,73 @@ func TestSamplesTabular(t *testing.T) {
 		t.Errorf("tabular samples:\n%s", text)
 	}
 }
+
+// TestSamplesFrozenWeights: with the sample weights frozen at 1 every
+// kept sample's u is 1; the most up-weighted are then the kept samples
+// of the highest keep probability (they were the lowest ids), and the
+// pane says how it ranks. The groups pane's list says the same.
+func TestSamplesFrozenWeights(t *testing.T) {
+	ones := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = 1
+		}
+		return v
+	}
+	// Samples 0..7: 2 and 6 dropped (u 0); the kept ones' keep
+	// probabilities rise from sample 0 to 7.
+	u := []float32{1, 1, 0, 1, 1, 1, 0, 1}
+	s := []float32{0.2, 0.3, 0.05, 0.5, 0.6, 0.7, 0, 0.9}
+	learnt := []float32{1, 1.5, 0.5, 1, 1, 1, 1, 1}
+	frozenSnap := func() []*core.Snapshot {
+		snaps := samplesScript(3)
+		for _, x := range snaps {
+			x.WeightHist = &core.Histogram{Min: 1, Max: 1}
+		}
+		return snaps
+	}
+	cases := []struct {
+		name   string
+		final  *finalWeights
+		snaps  []*core.Snapshot
+		wantUp []int64 // ids, in order
+		frozen bool    // the frozen note shown
+	}{
+		{name: "exports, w frozen", final: &finalWeights{u: u, w: ones(8), s: s, iteration: 30, which: "the validation-selected iterate 7 of 30"},
+			wantUp: []int64{1007, 1005, 1004, 1003, 1001}, frozen: true},
+		{name: "exports, w learnt", final: &finalWeights{u: u, w: learnt, s: s, iteration: 30, which: "the validation-selected iterate 7 of 30"},
+			wantUp: []int64{1007, 1005, 1004, 1003, 1001}, frozen: false},
+		{name: "live, w frozen", snaps: frozenSnap(), frozen: true},
+		{name: "live, w learnt", snaps: samplesScript(3), frozen: false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := &runRecord{cfg: testConfig(), ended: tc.final != nil, snaps: tc.snaps}
+			p := newSamplesPane(rec, samplesKeys{})
+			p.setTrain(fakeImages(8))
+			p.final = tc.final
+			up, _, from := p.lists()
+			if tc.wantUp != nil {
+				var ids []int64
+				for _, e := range up {
+					ids = append(ids, e.id)
+				}
+				if fmt.Sprint(ids) != fmt.Sprint(tc.wantUp) {
+					t.Errorf("up-weighted %v, want %v", ids, tc.wantUp)
+				}
+			}
+			if got := strings.Contains(from, "w frozen at 1: u is the keep mask; ranked by keep probability"); got != tc.frozen {
+				t.Errorf("frozen note %v, want %v: %q", got, tc.frozen, from)
+			}
+			if tc.snaps != nil {
+				g := ansi.Strip(newGroupsPane(rec).content(60))
+				if got := strings.Contains(g, "w frozen at 1"); got != tc.frozen {
+					t.Errorf("groups pane's frozen note %v, want %v:\n%s", got, tc.frozen, g)
+				}
+				if !strings.Contains(g, "% of the total u") {
+					t.Errorf("groups pane does not say what its percentages are:\n%s", g)
+				}
+			}
+		})
+	}
+}
