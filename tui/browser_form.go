@@ -168,7 +168,7 @@ func (f *runForm) SetSize(w, _ int) { f.width = w }
 // View draws the form.
 func (f *runForm) View() string {
 	var sb strings.Builder
-	sb.WriteString(styles.Title.Render("new run") + "  (every other setting is kept from the selected run)\n\n")
+	sb.WriteString(styles.Title.Render("new run") + "  (the rest as the selected run's; derived fields follow the others)\n\n")
 	set := f.set()
 	for i, fl := range formFields {
 		sb.WriteString(f.inputs[i].View())
