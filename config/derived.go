@@ -1,6 +1,9 @@
 package config
 
 import (
+	"strings"
+
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -17,9 +20,19 @@ func Pinned(c runs.Config) map[string]bool {
 	for _, s := range Table {
 		all[s.Flag] = true
 	}
+	// A baseline runs no search: its search settings were never chosen
+	// for it, so they are derived as a search's would be.
+	search := c
+	search.Method = core.MethodMaple
 	out := map[string]bool{}
 	for _, s := range Table {
-		if s.Axis || !derived(c, s, all) {
+		from := c
+		for path := range FieldsSet(map[string]bool{s.Flag: true}) {
+			if strings.HasPrefix(path, "Settings.") {
+				from = search
+			}
+		}
+		if s.Axis || !derived(from, s, all) {
 			out[s.Flag] = true
 		}
 	}

@@ -30,6 +30,7 @@ func TestPinned(t *testing.T) {
 		{name: "rex at its own scale (0, as 1 is recorded)", edit: func(c *runs.Config) { c.Settings.Objective, c.Settings.OuterScale = "rex", 0 }, notPinned: []string{"outer-scale"}},
 		{name: "keep alone", edit: func(c *runs.Config) { c.Settings.Keep, c.Settings.Keep0 = 0.5, 0.5 }, pinned: []string{"keep"}, notPinned: []string{"keep0"}},
 		{name: "keep annealed from keep0", edit: func(c *runs.Config) { c.Settings.Keep, c.Settings.Keep0 = 0.1, 0.9 }, pinned: []string{"keep", "keep0"}},
+		{name: "a baseline's search settings are derived as a search's", edit: func(c *runs.Config) { c.Method = "erm" }, pinned: []string{"method", "keep"}, notPinned: []string{"outer-scale", "keep0"}},
 		{name: "evaluation model given", edit: func(c *runs.Config) { c.Eval.Model = "mlp:8" }, pinned: []string{"eval-model"}},
 	}
 	for _, tc := range cases {

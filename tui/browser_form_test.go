@@ -89,6 +89,8 @@ func TestRunFormDerives(t *testing.T) {
 			func(c runs.Config) bool {
 				return c.Settings.Keep == 0.1 && c.Settings.Keep0 == 0.9 && c.Settings.Seed == 3
 			}},
+		{"from a baseline to a rex search", resolved(func(c *runs.Config) { c.Method = "erm" }), [][2]string{{"method", "maple"}, {"objective", "rex"}},
+			func(c runs.Config) bool { return c.Method == "maple" && c.Settings.OuterScale == 0 }},
 		{"the evaluation model follows the search model", resolved(none), [][2]string{{"model", "mlp:8"}},
 			func(c runs.Config) bool { return c.Settings.Model == "mlp:8" && c.Eval.Model == "mlp:8" }},
 	}
