@@ -226,6 +226,10 @@ func (p *samplesPane) lists() (up, dropped []entry, from string) {
 		for _, i := range rows[:min(showN, len(rows))] {
 			up = append(up, e(i))
 		}
+		var ties []string // more samples tie at the top of a list than it shows: say how many
+		if n := tied(rows, func(i, j int) bool { return f.u[i] == f.u[j] && f.s[i] == f.s[j] }); n > showN {
+			ties = append(ties, fmt.Sprintf("%d samples tie at the largest u %.3g and keep probability %.2g (the up-weighted listed by id)", n, f.u[rows[0]], f.s[rows[0]]))
+		}
 		slices.SortStableFunc(rows, func(i, j int) int { return cmp.Or(cmp.Compare(f.s[i], f.s[j]), cmp.Compare(f.w[i], f.w[j])) })
 		for _, i := range rows[:min(showN, len(rows))] {
 			dropped = append(dropped, e(i))
@@ -233,6 +237,12 @@ func (p *samplesPane) lists() (up, dropped []entry, from string) {
 		from = fmt.Sprintf("ranked over the %d training samples by the exported weights (%s, iteration %d)", len(rows), f.which, f.iteration)
 		if w, ok := constant(f.w); ok {
 			from = frozenNote(w) + "; " + from
+		}
+		if n := tied(rows, func(i, j int) bool { return f.s[i] == f.s[j] && f.w[i] == f.w[j] }); n > showN {
+			ties = append(ties, fmt.Sprintf("%d tie at the lowest keep probability %.2g (the dropped listed by id)", n, f.s[rows[0]]))
+		}
+		for _, t := range ties {
+			from += "; " + t
 		}
 		return up, dropped, from
 	}
@@ -262,6 +272,17 @@ func (p *samplesPane) lists() (up, dropped []entry, from string) {
 		from = frozenNote(w) + "; " + from
 	}
 	return conv(s.Top), conv(s.Dropped), from
+}
+
+// tied counts the rows that tie with the first (rows sorted).
+func tied(rows []int, same func(i, j int) bool) int {
+	n := 0
+	for _, i := range rows {
+		if len(rows) > 0 && same(i, rows[0]) {
+			n++
+		}
+	}
+	return n
 }
 
 // frozenNote says how the lists rank when every sample weight w is the

@@ -141,11 +141,14 @@ func TestSamplesFrozenWeights(t *testing.T) {
 		snaps  []*core.Snapshot
 		wantUp []int64 // ids, in order
 		frozen bool    // the frozen note shown
+		from   string  // also in the list's header
 	}{
 		{name: "exports, w frozen", final: &finalWeights{u: u, w: ones(8), s: s, iteration: 30, which: "the validation-selected iterate 7 of 30"},
 			wantUp: []int64{1007, 1005, 1004, 1003, 1001}, frozen: true},
 		{name: "exports, w learnt", final: &finalWeights{u: u, w: learnt, s: s, iteration: 30, which: "the validation-selected iterate 7 of 30"},
 			wantUp: []int64{1007, 1005, 1004, 1003, 1001}, frozen: false},
+		{name: "exports, dropped tie at s 0", final: &finalWeights{u: make([]float32, 8), w: ones(8), s: make([]float32, 8), iteration: 30, which: "the validation-selected iterate 7 of 30"},
+			frozen: true, from: "8 samples tie at the largest u 0 and keep probability 0 (the up-weighted listed by id); 8 tie at the lowest keep probability 0 (the dropped listed by id)"},
 		{name: "live, w frozen", snaps: frozenSnap(), frozen: true},
 		{name: "live, w learnt", snaps: samplesScript(3), frozen: false},
 	}
@@ -164,6 +167,9 @@ func TestSamplesFrozenWeights(t *testing.T) {
 				if fmt.Sprint(ids) != fmt.Sprint(tc.wantUp) {
 					t.Errorf("up-weighted %v, want %v", ids, tc.wantUp)
 				}
+			}
+			if !strings.Contains(from, tc.from) {
+				t.Errorf("header %q lacks %q", from, tc.from)
 			}
 			if got := strings.Contains(from, "w frozen at 1: u is the keep mask; ranked by keep probability"); got != tc.frozen {
 				t.Errorf("frozen note %v, want %v: %q", got, tc.frozen, from)
