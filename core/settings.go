@@ -59,16 +59,17 @@ type Settings struct {
 	// DetachSum holds the inner loss's weight sum S constant in the
 	// hypergradient, as the MAPLE code does (.detach() of the normaliser):
 	// h_i = -(eta/S) d_i instead of the exact -(eta/S)(d_i - sum_j u_j d_j
-	// / S). An approximation from that code; default true (the ablation in
-	// docs/RESULTS.md: the exact hypergradient, clamped mask and summed
-	// IRMv1 together lose about 3 points on ColoredMNIST).
+	// / S). An approximation from that code; default true (in the
+	// ablation of docs/RESULTS.md the exact hypergradient, clamped mask
+	// and summed IRMv1 together lost about 3 points on ColoredMNIST, seed
+	// 1).
 	DetachSum bool `json:"detach_sum,omitempty"`
 	// MaskEps, when > 0, draws masks as the MAPLE code does: eps inside
 	// the logarithms of the keep logit (that code's 1e-20) instead of the
 	// keep probability clamped to [1e-6, 1-1e-6]; default 1e-20 (0: the
 	// clamp).
 	MaskEps float64 `json:"mask_eps,omitempty"`
-	// OuterScale multiplies the outer risk and its gradient; 0 means 1
+	// OuterScale multiplies the outer risk and its gradient; 0 means 1.
 	// Adam's steps do not depend on the scale but for its eps (1e-8,
 	// against hypergradients of ~1e-7 on ColoredMNIST), so it matters
 	// where the risk is written another way: the MAPLE code's IRMv1 risk
