@@ -902,14 +902,25 @@ func (r *runLoop) evaluate(ctx context.Context, snap *Snapshot, before *State) e
 }
 
 // mostWeighted returns the k samples of the largest weights u, largest
-// first, by insertion into a short sorted list; ties (every kept
-// sample's u is 1 when w is frozen at 1) by the keep probability s, the
-// higher first, then by index.
+// first; ties (every kept sample's u is 1 when w is frozen at 1) by the
+// keep probability s, the higher first, then by index.
 func mostWeighted(u, s []float64, k int) []int {
-	more := func(i, j int) bool { return u[i] > u[j] || u[i] == u[j] && s[i] > s[j] }
+	return firstK(len(u), k, func(i, j int) bool { return u[i] > u[j] || u[i] == u[j] && s[i] > s[j] })
+}
+
+// leastKept returns the k samples least likely kept, in order: the
+// lowest keep probabilities s_i, ties by the lowest weight w_i, then by
+// index (the dashboard's samples view).
+func leastKept(s, w []float64, k int) []int {
+	return firstK(len(s), k, func(i, j int) bool { return s[i] < s[j] || s[i] == s[j] && w[i] < w[j] })
+}
+
+// firstK returns the first k of the indices 0..n-1 in the order before
+// (ties by index), by insertion into a short sorted list.
+func firstK(n, k int, before func(i, j int) bool) []int {
 	var top []int
-	for i := range u {
-		if len(top) == k && !more(i, top[k-1]) {
+	for i := range n {
+		if len(top) == k && !before(i, top[k-1]) {
 			continue
 		}
 		j := len(top)
@@ -918,35 +929,10 @@ func mostWeighted(u, s []float64, k int) []int {
 		} else {
 			j = k - 1
 		}
-		for ; j > 0 && more(i, top[j-1]); j-- {
+		for ; j > 0 && before(i, top[j-1]); j-- {
 			top[j] = top[j-1]
 		}
 		top[j] = i
 	}
 	return top
-}
-
-// leastKept returns the k samples least likely kept, in order: the
-// lowest keep probabilities s_i, ties by the lowest weight w_i, then by
-// index (the dashboard's samples view), by insertion into a short sorted
-// list.
-func leastKept(s, w []float64, k int) []int {
-	less := func(i, j int) bool { return s[i] < s[j] || s[i] == s[j] && w[i] < w[j] }
-	var low []int
-	for i := range s {
-		if len(low) == k && !less(i, low[k-1]) {
-			continue
-		}
-		j := len(low)
-		if j < k {
-			low = append(low, i)
-		} else {
-			j = k - 1
-		}
-		for ; j > 0 && less(i, low[j-1]); j-- {
-			low[j] = low[j-1]
-		}
-		low[j] = i
-	}
-	return low
 }

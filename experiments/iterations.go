@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -138,13 +137,7 @@ func WriteIterations(dir string, its []Iteration) error {
 }
 
 func writeIterationsCSV(w io.Writer, its []Iteration) error {
-	cw := csv.NewWriter(w)
-	cw.Write(iterationsHeader)
-	for _, it := range its {
-		cw.Write(it.cells())
-	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSV(w, iterationsHeader, its)
 }
 
 // checkIterations compares an experiment's iterations.csv with its

@@ -222,8 +222,13 @@ func Differences(cfg runs.Config) string {
 
 // WriteRuns writes rows as runs.csv.
 func WriteRuns(w io.Writer, rows []Run) error {
+	return writeCSV(w, runsHeader, rows)
+}
+
+// writeCSV writes header, then each row's cells.
+func writeCSV[R interface{ cells() []string }](w io.Writer, header []string, rows []R) error {
 	cw := csv.NewWriter(w)
-	cw.Write(runsHeader)
+	cw.Write(header)
 	for _, r := range rows {
 		cw.Write(r.cells())
 	}
