@@ -17,6 +17,7 @@ import (
 	"github.com/maple-ood/maple/experiments"
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/sweeps"
 )
 
 // ReproduceOptions are the settings of `maple reproduce`.
@@ -25,7 +26,11 @@ type ReproduceOptions struct {
 	Name  string // an experiment name (docs/experiments/NAME.toml) or file; "" lists them
 	Check bool   // rerun and compare with the committed runs.csv instead of writing
 	NoRun bool   // write the files from the runs already finished, running nothing
-	Jobs  int    // runs at a time
+	// Rerun trains every cell on this build, also those whose rows are
+	// committed (default false: a committed row stands for its cell, so
+	// that a rerun on another machine goes on where the files stand).
+	Rerun bool
+	Jobs  int // runs at a time
 }
 
 // NewCmdReproduce builds `maple reproduce`; runF replaces the run
@@ -49,11 +54,18 @@ attribute (ColoredMNIST's colour, the linear case's spurious feature) also
 iterations.csv (one row per search and outer iteration, from its
 metrics.jsonl) and its figure; and it regenerates docs/RESULTS.md and
 the README's headline table. Run it from the checkout's top directory.
-Without NAME it lists the experiments.`,
+Without NAME it lists the experiments.
+
+Run directories are not kept on every machine; the committed CSVs are.
+A cell whose row runs.csv has already (same sweep, configuration and
+seed) is not trained again, and its row and iterations are kept, with
+the commit that made them; --rerun trains every cell on this build, and
+a cell finished in the runs directory always replaces its committed row.`,
 		Example: `  maple reproduce                        # the experiments, and how many runs each has committed
   maple reproduce synthetic              # run (or resume) one and write its results
   maple reproduce synthetic --check --runs-dir "$(mktemp -d)"   # rerun from scratch, compare with the committed runs.csv
-  maple reproduce ablation --no-run      # write the files from the runs finished so far`,
+  maple reproduce ablation --no-run      # write the files from the runs finished so far
+  maple reproduce cmnist --rerun         # train every cell on this build, committed or not`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -68,6 +80,7 @@ Without NAME it lists the experiments.`,
 	c.Flags().BoolVar(&o.Check, "check", false, "rerun the experiment and compare its figures with the committed runs.csv, digit for digit (exit 1 on a difference); writes nothing under docs/")
 	c.Flags().BoolVar(&o.NoRun, "no-run", false, "run nothing: write the experiment's files from its runs finished so far")
 	c.Flags().IntVar(&o.Jobs, "jobs", 1, "runs at a time")
+	c.Flags().BoolVar(&o.Rerun, "rerun", false, "train every cell on this build, also those whose rows are committed (by default a committed row stands for its cell)")
 	return c
 }
 
@@ -78,6 +91,9 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 	}
 	if o.Check && o.NoRun {
 		return usageError{errors.New("--check reruns the experiment and --no-run runs nothing: give one of them")}
+	}
+	if o.Rerun && (o.Check || o.NoRun) {
+		return usageError{errors.New("--rerun trains every cell; --check reruns every cell already and --no-run runs nothing: give one of them")}
 	}
 	if o.Jobs < 1 {
 		return usageError{fmt.Errorf("--jobs %d: want at least 1", o.Jobs)}
@@ -99,8 +115,19 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		fmt.Fprintf(f.Err, "warning: experiment %s's figures were made on %d threads; this process computes on %d: the float32 rounding, and so the figures, may differ\n",
 			exp.Name, exp.Threads, n)
 	}
+	dir := experiments.ResultsDir(docs, exp.Name)
+	committed := &experiments.Committed{} // --check compares with the committed rows: it keeps none
+	if !o.Check {
+		if committed, err = experiments.ReadCommitted(dir); err != nil {
+			return fmt.Errorf("reading the committed results of %s: %w (repair the file, or move it away to run every cell again)", exp.Name, err)
+		}
+	}
 	if !o.NoRun {
-		if err := runExperiment(ctx, f, exp, o.Jobs); err != nil {
+		skip := committed
+		if o.Rerun {
+			skip = &experiments.Committed{}
+		}
+		if err := runExperiment(ctx, f, exp, o.Jobs, skip); err != nil {
 			return err
 		}
 	}
@@ -111,7 +138,18 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 	if o.Check {
 		return checkExperiment(f, exp, docs, rows)
 	}
-	dir := experiments.ResultsDir(docs, exp.Name)
+	cells, err := experimentCells(f, exp)
+	if err != nil {
+		return err
+	}
+	its := experiments.Iterations(f.RunsDir, rows, func(msg string) { fmt.Fprintf(f.Err, "warning: %s\n", msg) })
+	rows, its, kept, stale := committed.Merge(exp, cells, rows, its)
+	if kept > 0 {
+		fmt.Fprintf(f.Err, "%s: %d committed rows kept (cells not run in %s)\n", exp.Name, kept, f.RunsDir)
+	}
+	if stale > 0 {
+		fmt.Fprintf(f.Err, "%s: %d cells' runs left out: their configuration is no cell of %s as it stands (a setting or a default changed since they ran)\n", exp.Name, stale, exp.Path)
+	}
 	if len(rows) == 0 {
 		fmt.Fprintf(f.Err, "%s: no finished run in %s yet: nothing written (maple reproduce %s runs it)\n", exp.Name, f.RunsDir, exp.Name)
 		return nil
@@ -120,7 +158,6 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		return fmt.Errorf("writing the results of %s: %w", exp.Name, err)
 	}
 	fmt.Fprintf(f.Err, "%s: %d finished runs in %s\n", exp.Name, len(rows), filepath.Join(dir, experiments.RunsFile))
-	its := experiments.Iterations(f.RunsDir, rows, func(msg string) { fmt.Fprintf(f.Err, "warning: %s\n", msg) })
 	if err := experiments.WriteIterations(dir, its); err != nil {
 		return fmt.Errorf("writing the iterations of %s: %w", exp.Name, err)
 	}
@@ -150,8 +187,9 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 }
 
 // runExperiment runs the experiment's sweeps, seed by seed: the first
-// seed of every sweep before the second.
-func runExperiment(ctx context.Context, f *Factory, exp *experiments.File, jobs int) error {
+// seed of every sweep before the second, leaving out the cells whose
+// rows are committed.
+func runExperiment(ctx context.Context, f *Factory, exp *experiments.File, jobs int, committed *experiments.Committed) error {
 	sub := *f
 	sub.Out = io.Discard // each sweep's table: the experiment's files replace them
 	for _, seed := range exp.Seeds() {
@@ -161,7 +199,11 @@ func runExperiment(ctx context.Context, f *Factory, exp *experiments.File, jobs 
 				continue
 			}
 			fmt.Fprintf(f.Err, "== %s: sweep %s, seed %d\n", exp.Name, s.Name, seed)
-			c := NewCmdSweep(&sub, nil)
+			name := s.Name
+			c := NewCmdSweep(&sub, func(so *SweepOptions) error {
+				so.Committed = func(c sweeps.Cell) bool { return committed.Has(name, c.Config.Hash(true), c.Config.Settings.Seed) }
+				return sweepRun(ctx, &sub, so)
+			})
 			c.SilenceErrors, c.SilenceUsage = true, true
 			c.SetArgs(append(s.WithSeed(seed), "--name", s.Name, "--jobs", fmt.Sprint(jobs), "--format", "csv"))
 			c.SetOut(io.Discard)
@@ -181,6 +223,31 @@ func runExperiment(ctx context.Context, f *Factory, exp *experiments.File, jobs 
 		}
 	}
 	return nil
+}
+
+// experimentCells returns the keys (experiments.CellKey) of the
+// experiment's cells, every sweep's and seed's, as the file and this
+// build define them.
+func experimentCells(f *Factory, exp *experiments.File) (map[string]bool, error) {
+	keys := map[string]bool{}
+	for _, s := range exp.Sweeps {
+		name := s.Name
+		c := NewCmdSweep(f, func(so *SweepOptions) error {
+			_, cells, err := sweepGrid(so)
+			for _, cell := range cells {
+				keys[experiments.CellKey(name, cell.Config.Hash(true), cell.Config.Settings.Seed)] = true
+			}
+			return err
+		})
+		c.SilenceErrors, c.SilenceUsage = true, true
+		c.SetArgs(append(slices.Clone(s.Args), "--name", name))
+		c.SetOut(io.Discard)
+		c.SetErr(io.Discard)
+		if err := c.Execute(); err != nil {
+			return nil, usageError{fmt.Errorf("experiment %s, sweep %s: %w", exp.Name, name, err)}
+		}
+	}
+	return keys, nil
 }
 
 // isFlagError tells a flag-parsing error of cobra from a run's.

@@ -62,6 +62,59 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 	if !strings.Contains(string(page), "## Tiny") || !strings.Contains(string(page), "(results/tiny/iterations.png)") || !strings.Contains(string(head), "| [tiny](docs/experiments/tiny.toml) | synthetic | erm |") {
 		t.Fatalf("pages not written:\n%s\n%s", page, head)
 	}
+	// On another machine (a runs dir without the run directories) the
+	// committed rows stand for their cells: nothing is trained again, and
+	// the files are rewritten as they were, iterations included.
+	before := map[string][]byte{}
+	for _, name := range []string{"runs.csv", "summary.csv", experiments.IterationsFile} {
+		before[name], _ = os.ReadFile(filepath.Join(docs, "results", "tiny", name))
+	}
+	elsewhere := t.TempDir()
+	errs := new(bytes.Buffer)
+	f := &Factory{In: strings.NewReader(""), Out: new(bytes.Buffer), Err: errs, RunsDir: elsewhere, Terminal: func() bool { return false }}
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errs.String(), "5 committed rows kept") {
+		t.Errorf("a rerun elsewhere does not say it kept the committed rows:\n%s", errs)
+	}
+	if ids, _ := filepath.Glob(filepath.Join(elsewhere, "2*")); len(ids) != 0 {
+		t.Errorf("a rerun elsewhere trained committed cells again: %v", ids)
+	}
+	for name, want := range before {
+		if got, _ := os.ReadFile(filepath.Join(docs, "results", "tiny", name)); !bytes.Equal(got, want) {
+			t.Errorf("%s changed by a rerun that ran nothing:\n%s\nwant\n%s", name, got, want)
+		}
+	}
+	// --rerun trains them all again: every row is the new runs'.
+	errs.Reset()
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Rerun: true}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := filepath.Glob(filepath.Join(elsewhere, "2*")); len(ids) != 5 {
+		t.Errorf("--rerun trained %d cells, want 5", len(ids))
+	}
+	if strings.Contains(errs.String(), "committed rows kept") {
+		t.Errorf("--rerun kept committed rows:\n%s", errs)
+	}
+	// A committed row whose configuration the file no longer gives is
+	// left out, and said.
+	errs.Reset()
+	old, _ := os.ReadFile(exp)
+	os.WriteFile(exp, []byte(strings.Replace(string(old), `"erm,upweight", "--seeds", "1,2"`, `"erm", "--seeds", "1,2"`, 1)), 0o644)
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, NoRun: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errs.String(), "2 cells' runs left out") {
+		t.Errorf("the rows of a cell the file no longer gives are not left out:\n%s", errs)
+	}
+	if tab, err := experiments.ReadCSV(runsCSV); err != nil || len(tab.Rows) != 3 {
+		t.Errorf("runs.csv after upweight left the file: %v, want 3 rows", err)
+	}
+	os.WriteFile(exp, old, 0o644)
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, NoRun: true}); err != nil {
+		t.Fatal(err)
+	}
 	// A rerun from scratch repeats every figure.
 	out, err := run(t.TempDir(), true)
 	if err != nil || !strings.Contains(out, "every figure as committed") {

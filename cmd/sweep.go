@@ -35,6 +35,11 @@ type SweepOptions struct {
 	Trials     int
 	SearchSeed uint64
 	EarlyStop  bool
+	// Committed, when set (maple reproduce), tells the cells whose
+	// finished rows an experiment has committed: they are left out of
+	// this run, and the sweep prints no table of its own (the
+	// experiment's files are its table). Nil runs every cell.
+	Committed func(sweeps.Cell) bool
 }
 
 // NewCmdSweep builds `maple sweep`.
@@ -100,28 +105,9 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if o.Status {
 		return sweepStatus(f, o)
 	}
-	g, err := sweeps.ParseGrid(o.Datasets, o.Methods, o.Seeds, o.Models, o.Sizes)
+	g, cells, err := sweepGrid(o)
 	if err != nil {
-		return usageError{err}
-	}
-	switch {
-	case o.Search != "grid" && o.Search != "random":
-		return usageError{fmt.Errorf("--search %q: want grid or random", o.Search)}
-	case o.Search == "random" && o.Trials < 1:
-		return usageError{fmt.Errorf("--trials %d: want at least 1", o.Trials)}
-	case o.Search == "grid" && o.EarlyStop:
-		return usageError{errors.New("--early-stop stops the worse trials of a random search: give --search random too")}
-	case o.Search == "random":
-		g.Search = sweeps.Search{Trials: o.Trials, Seed: o.SearchSeed}
-	}
-	base := o.Run.Config
-	base.Version, base.Commit, base.Args = version, commit(), os.Args
-	if err := runs.CheckTags(base.Tags); err != nil {
-		return usageError{err}
-	}
-	cells, err := g.Cells(base, o.Run.Set, base.Eval.Model)
-	if err != nil {
-		return usageError{err}
+		return err
 	}
 	if note := g.RecipeNote(o.Run.Set); note != "" {
 		fmt.Fprintln(f.Err, note)
@@ -141,6 +127,20 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 			return usageError{fmt.Errorf("--only %s: no cell of this grid has that hash (see --print-commands)", o.Only)}
 		}
 	}
+	if o.Committed != nil {
+		var left []sweeps.Cell
+		for _, c := range sw.Cells {
+			if !o.Committed(c) {
+				left = append(left, c)
+			}
+		}
+		if n := len(sw.Cells) - len(left); n > 0 {
+			fmt.Fprintf(f.Err, "sweep %s: %d of %d cells have committed results: not rerun (--rerun reruns them)\n", o.Name, n, len(sw.Cells))
+		}
+		if sw.Cells = left; len(left) == 0 {
+			return nil
+		}
+	}
 	if o.PrintCommands || o.Slurm {
 		return submit(f, o, sw)
 	}
@@ -154,6 +154,9 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if ctx.Err() != nil {
 		fmt.Fprintf(f.Err, "sweep %s interrupted; %s: rerun the same command to resume it\n", o.Name, sweeps.StopKeeps(sw.Kinds()))
 		return errInterrupted
+	}
+	if o.Committed != nil {
+		return sweepEnd(results, runErr)
 	}
 	rows, err := report.Table(f.RunsDir, o.Name)
 	if err != nil {
@@ -173,6 +176,41 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		format = "json"
 	}
 	noteMissing(f, format, o.Name)
+	return sweepEnd(results, runErr)
+}
+
+// sweepGrid returns the sweep's grid and its cells, each a run's config.
+func sweepGrid(o *SweepOptions) (sweeps.Grid, []sweeps.Cell, error) {
+	g, err := sweeps.ParseGrid(o.Datasets, o.Methods, o.Seeds, o.Models, o.Sizes)
+	if err != nil {
+		return sweeps.Grid{}, nil, usageError{err}
+	}
+	switch {
+	case o.Search != "grid" && o.Search != "random":
+		return sweeps.Grid{}, nil, usageError{fmt.Errorf("--search %q: want grid or random", o.Search)}
+	case o.Search == "random" && o.Trials < 1:
+		return sweeps.Grid{}, nil, usageError{fmt.Errorf("--trials %d: want at least 1", o.Trials)}
+	case o.Search == "grid" && o.EarlyStop:
+		return sweeps.Grid{}, nil, usageError{errors.New("--early-stop stops the worse trials of a random search: give --search random too")}
+	case o.Search == "random":
+		g.Search = sweeps.Search{Trials: o.Trials, Seed: o.SearchSeed}
+	}
+	base := o.Run.Config
+	base.Version, base.Commit, base.Args = version, commit(), os.Args
+	if err := runs.CheckTags(base.Tags); err != nil {
+		return sweeps.Grid{}, nil, usageError{err}
+	}
+	cells, err := g.Cells(base, o.Run.Set, base.Eval.Model)
+	if err != nil {
+		return sweeps.Grid{}, nil, usageError{err}
+	}
+	return g, cells, nil
+}
+
+// sweepEnd is a finished sweep's error: its failed cells', else
+// errInterrupted when it was stopped (maple stop) before every cell
+// finished.
+func sweepEnd(results []sweeps.CellResult, runErr error) error {
 	if runErr == nil {
 		for _, r := range results {
 			if r.Status == core.StatusStopped || strings.HasPrefix(r.Note, "not started: the sweep was stopped") {

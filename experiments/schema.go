@@ -118,6 +118,14 @@ func Collect(runsDir string, exp *File) ([]Run, error) {
 		}
 		out = append(out, r)
 	}
+	sortRows(exp, out)
+	return out, nil
+}
+
+// sortRows orders rows as Collect returns them: by sweep (in the file's
+// order), dataset, size, model, method (as the sweep names them),
+// settings and seed.
+func sortRows(exp *File, out []Run) {
 	order, methods := map[string]int{}, map[string]int{}
 	for i, s := range exp.Sweeps {
 		order[s.Name] = i
@@ -149,7 +157,6 @@ func Collect(runsDir string, exp *File) ([]Run, error) {
 		}
 		return a.Seed < b.Seed
 	})
-	return out, nil
 }
 
 // row is the schema's row of one finished run.
