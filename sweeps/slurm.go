@@ -29,8 +29,11 @@ type CellRecord struct {
 	Config runs.Config `json:"config"`
 }
 
-// Record adds the sweep's cells to its record (a rerun with other
-// settings adds its cells; known ones are kept).
+// Record adds the sweep's cells to its record: a rerun of other seeds,
+// datasets or methods adds its cells beside the known ones; a cell whose
+// label is recorded with another configuration (a changed flag, or a
+// default changed between builds) replaces it, so that the sweep's table
+// does not report the old configuration as missing.
 func (s *Sweep) Record() error {
 	if err := os.MkdirAll(runs.SweepsDir(s.Dir), runs.DirPerm); err != nil {
 		return err
@@ -42,15 +45,27 @@ func (s *Sweep) Record() error {
 	if rec == nil {
 		rec = &SweepRecord{Name: s.Name}
 	}
-	known := map[string]bool{}
-	for _, c := range rec.Cells {
+	known, byLabel := map[string]bool{}, map[string]int{}
+	for i, c := range rec.Cells {
 		known[c.Hash] = true
+		byLabel[c.Label] = i
 	}
 	for _, c := range s.Cells {
-		if h := c.Config.Hash(false); !known[h] {
-			known[h] = true
-			rec.Cells = append(rec.Cells, CellRecord{Hash: h, Label: c.Label, Config: c.Config})
+		h := c.Config.Hash(false)
+		if known[h] {
+			continue
 		}
+		known[h] = true
+		cr := CellRecord{Hash: h, Label: c.Label, Config: c.Config}
+		if i, ok := byLabel[c.Label]; ok {
+			// The same cell of the grid with another configuration: a
+			// changed flag, or a default changed between builds. The
+			// sweep is now this one; its old run stays in the runs dir.
+			rec.Cells[i] = cr
+			continue
+		}
+		byLabel[c.Label] = len(rec.Cells)
+		rec.Cells = append(rec.Cells, cr)
 	}
 	return runs.WriteJSONAtomic(filepath.Join(runs.SweepsDir(s.Dir), s.Name+".json"), rec)
 }

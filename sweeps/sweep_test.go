@@ -76,3 +76,54 @@ func TestSweepRunsEachCellOnce(t *testing.T) {
 		t.Fatalf("%d runs, want 4", len(infos))
 	}
 }
+
+// TestRecordSupersedes: a sweep rerun with another configuration under
+// the same name (a changed flag, or a default that changed between
+// builds) records its cells in place of the ones with the same labels,
+// so that its table does not report the old ones as missing; a rerun of
+// another seed adds its cells beside the first seed's.
+func TestRecordSupersedes(t *testing.T) {
+	dir := t.TempDir()
+	record := func(seeds string, steps int) {
+		t.Helper()
+		g, err := ParseGrid("synthetic", "erm,upweight", seeds, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := runs.DefaultConfig("synthetic")
+		base.Eval.Steps = steps
+		cells, err := g.Cells(base, map[string]bool{"eval-steps": true}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := (&Sweep{Name: "s", Dir: dir, Cells: cells}).Record(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	record("1", 40)
+	record("2", 40)
+	record("1", 50) // seed 1's cells again, with another configuration
+	rec, err := ReadSweep(dir, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := map[string]int{}
+	for _, c := range rec.Cells {
+		if _, dup := steps[c.Label]; dup {
+			t.Errorf("cell %s recorded twice", LabelText(c.Label))
+		}
+		steps[c.Label] = c.Config.Eval.Steps
+	}
+	if len(rec.Cells) != 4 {
+		t.Errorf("%d cells recorded, want 4 (2 methods x 2 seeds)", len(rec.Cells))
+	}
+	for label, n := range steps {
+		want := 50
+		if strings.HasSuffix(label, "|2") {
+			want = 40
+		}
+		if n != want {
+			t.Errorf("cell %s recorded with %d eval steps, want %d", LabelText(label), n, want)
+		}
+	}
+}
