@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/experiments"
-	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/sweeps"
 )
@@ -160,17 +159,6 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 	fmt.Fprintf(f.Err, "%s: %d finished runs in %s\n", exp.Name, len(rows), filepath.Join(dir, experiments.RunsFile))
 	if err := experiments.WriteIterations(dir, its); err != nil {
 		return fmt.Errorf("writing the iterations of %s: %w", exp.Name, err)
-	}
-	var ran []string // the sweeps with a finished run: a figure of the others would fail
-	for _, r := range rows {
-		if !slices.Contains(ran, r.Sweep) {
-			ran = append(ran, r.Sweep)
-		}
-	}
-	// The methods figure is summary.csv's, drawn with the pages below;
-	// the accuracy-vs-width figure where a method ran at several widths.
-	if _, err := report.PlotWidths(f.RunsDir, dir, ran...); err != nil {
-		fmt.Fprintf(f.Err, "warning: no width figure for %s: %v\n", exp.Name, err)
 	}
 	readme := filepath.Join(filepath.Dir(docs), "README.md")
 	if _, err := os.Stat(readme); err != nil {

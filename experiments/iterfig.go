@@ -2,8 +2,10 @@ package experiments
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/color"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -183,11 +185,7 @@ func IterationFigure(t *Table) (png, svg []byte, err error) {
 	left, right := plot.New(), plot.New()
 	left.Title.Text = "weight on the groups with a ≠ y (% of u)"
 	right.Title.Text = "search model: validation worst-group accuracy (%)"
-	legend := plot.NewLegend()
-	legend.TextStyle.Font.Size = legendFont
-	legend.Left, legend.Top = true, true
-	legend.ThumbnailWidth = vg.Points(32)
-	legend.Padding = vg.Points(3.5)
+	legend := newLegend()
 	for _, p := range []*plot.Plot{left, right} {
 		p.X.Label.Text = "outer iteration"
 		p.X.Tick.Marker, p.Y.Tick.Marker = iterTicks{}, iterTicks{}
@@ -241,8 +239,14 @@ func IterationFigure(t *Table) (png, svg []byte, err error) {
 	if common != "" {
 		title += " (" + common + ")"
 	}
+	return twoPanels("the iterations figure", title, left, right, legend, len(configs))
+}
+
+// twoPanels draws a figure of two plots side by side under a title, the
+// legend of entries lines below them, as PNG and SVG.
+func twoPanels(what, title string, left, right *plot.Plot, legend plot.Legend, entries int) (png, svg []byte, err error) {
 	entry := legend.TextStyle.Rectangle("M").Max.Y
-	legendH := vg.Length(len(configs))*(entry+legend.Padding) + 0.3*vg.Inch
+	legendH := vg.Length(entries)*(entry+legend.Padding) + 0.3*vg.Inch
 	h := iterTitleH + iterPanelH + legendH
 	titleStyle := legend.TextStyle
 	titleStyle.Font.Size = 12
@@ -260,7 +264,17 @@ func IterationFigure(t *Table) (png, svg []byte, err error) {
 		leg.Min.X += vg.Points(12)
 		legend.Draw(leg)
 	}
-	return render("the iterations figure", iterFigW, h, paint)
+	return render(what, iterFigW, h, paint)
+}
+
+// newLegend is the figures' legend: top left, 9-point entries.
+func newLegend() plot.Legend {
+	legend := plot.NewLegend()
+	legend.TextStyle.Font.Size = legendFont
+	legend.Left, legend.Top = true, true
+	legend.ThumbnailWidth = vg.Points(32)
+	legend.Padding = vg.Points(3.5)
+	return legend
 }
 
 // render draws paint on a w x h canvas as PNG (at iterDPI) and as SVG.
@@ -278,6 +292,16 @@ func render(what string, w, h vg.Length, paint func(draw.Canvas)) (png, svg []by
 		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return pb.Bytes(), sb.Bytes(), nil
+}
+
+// removeFigure removes dir/base.png and .svg where they exist.
+func removeFigure(dir, base string) error {
+	for _, ext := range []string{".png", ".svg"} {
+		if err := os.Remove(filepath.Join(dir, base+ext)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeFigure writes a figure's PNG and SVG as dir/base.png and .svg.

@@ -100,6 +100,7 @@ How every figure was chosen, and which labels it used:
 		b.WriteString("\n")
 		section(&b, docs, r)
 		methodsFigure(&b, docs, r)
+		widthsFigure(&b, docs, r)
 		iterationsFigure(&b, r)
 	}
 	return b.String()
@@ -353,6 +354,15 @@ func methodsFigure(b *strings.Builder, docs string, r Results) {
 	fmt.Fprintf(b, ":\n\n![%s: test and test worst-group accuracy per configuration](%s/%s.png)\n", r.File.Name, dir, MethodsFigure)
 }
 
+// widthsFigure shows an experiment's width figure, where it has one.
+func widthsFigure(b *strings.Builder, docs string, r Results) {
+	dir := "results/" + r.File.Name
+	if _, err := os.Stat(filepath.Join(docs, dir, WidthsFigure+".png")); err != nil {
+		return
+	}
+	fmt.Fprintf(b, "\nThe same rows against the model's width (the first hidden layer's), one line per method and training size: mean test accuracy (left) and test worst-group accuracy (right), ± sample sd where n > 1.\n\n![%s: accuracy against model width](%s/%s.png)\n", r.File.Name, dir, WidthsFigure)
+}
+
 // iterationsFigure shows an experiment's per-iteration figure below its
 // table, when it has an iterations.csv.
 func iterationsFigure(b *strings.Builder, r Results) {
@@ -366,7 +376,8 @@ func iterationsFigure(b *strings.Builder, r Results) {
 
 // WritePages regenerates docs/RESULTS.md and the README's headline table
 // (readme, "" for none) from the committed files, and each experiment's
-// figures: the methods figure from its summary.csv, the per-iteration
+// figures: the methods figure (and, where a method ran at several
+// widths, the width figure) from its summary.csv, the per-iteration
 // figure from its iterations.csv.
 func WritePages(docs, readme string) error {
 	all, err := ReadAll(docs)
@@ -376,6 +387,9 @@ func WritePages(docs, readme string) error {
 	for _, r := range all {
 		if r.Summary != nil && len(r.Summary.Rows) > 0 {
 			if err := WriteMethodsFigure(ResultsDir(docs, r.File.Name), r.Summary); err != nil {
+				return fmt.Errorf("experiment %s: %w", r.File.Name, err)
+			}
+			if err := WriteWidthFigure(ResultsDir(docs, r.File.Name), r.Summary); err != nil {
 				return fmt.Errorf("experiment %s: %w", r.File.Name, err)
 			}
 		}

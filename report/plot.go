@@ -380,21 +380,6 @@ func PlotSweep(runsDir, out string, names ...string) ([]string, error) {
 	return append(files, width...), err
 }
 
-// PlotWidths writes the accuracy-vs-width figure of the named sweeps'
-// table (width.png), when some method was run at two or more model
-// widths; nothing else (maple reproduce draws an experiment's methods
-// figure from its summary.csv).
-func PlotWidths(runsDir, out string, names ...string) ([]string, error) {
-	rows, err := Table(runsDir, names...)
-	if err != nil || len(rows) == 0 {
-		return nil, err
-	}
-	if err := os.MkdirAll(out, 0o700); err != nil {
-		return nil, fmt.Errorf("%w", err)
-	}
-	return plotWidths(rows, strings.Join(names, ", "), out)
-}
-
 // plotMethods draws the table's rows as maple reproduce draws an
 // experiment's summary.csv (experiments.DrawMethods): one row of two
 // horizontal bars each, mean test accuracy and test worst-group accuracy

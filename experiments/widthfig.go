@@ -1,0 +1,201 @@
+package experiments
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// WidthsFigure is the base name of the figure drawn from summary.csv
+// where a method ran at several model widths (.png and .svg): the
+// paper's Figure 2.
+const WidthsFigure = "widths"
+
+// widthLine is one method's configurations at one training size and
+// settings, by width.
+type widthLine struct {
+	method, label string
+	size          string
+	x             []float64 // the first hidden layer's width
+	acc, worst    []float64 // means
+	accSD, wSD    []float64 // sample sds (0 where n = 1)
+}
+
+// ModelWidth is the first hidden layer's width of a model spec
+// ("mlp:390,390" is 390; 0 for a model without one).
+func ModelWidth(model string) int {
+	_, args, ok := strings.Cut(model, ":")
+	if !ok {
+		return 0
+	}
+	first, _, _ := strings.Cut(args, ",")
+	w, err := strconv.Atoi(strings.TrimSpace(first))
+	if err != nil {
+		return 0
+	}
+	return w
+}
+
+// widthLines pools summary.csv's rows into lines: one per method,
+// training size and settings, with a point per model width, sorted by
+// width; in the order each line first appears.
+func widthLines(t *Table) ([]*widthLine, error) {
+	var out []*widthLine
+	index := map[string]*widthLine{}
+	for i, r := range t.Rows {
+		w := ModelWidth(r["model"])
+		if w <= 0 {
+			continue
+		}
+		size := "all"
+		if s := r["train_size"]; s != "" && s != "0" {
+			size = s
+		}
+		key := r["method"] + "\x00" + size + "\x00" + r["settings"]
+		l, ok := index[key]
+		if !ok {
+			label := r["method"] + ", n=" + size
+			if r["settings"] != "" {
+				label += " [" + r["settings"] + "]"
+			}
+			l = &widthLine{method: r["method"], label: label, size: size}
+			index[key] = l
+			out = append(out, l)
+		}
+		var vals [4]float64
+		for j, col := range []string{"test_acc_mean", "test_worst_mean", "test_acc_sd", "test_worst_sd"} {
+			if r[col] == "" && j >= 2 {
+				continue // one seed: no sd
+			}
+			v, err := strconv.ParseFloat(r[col], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s row %d: %s %q: want a number", SummaryFile, i+2, col, r[col])
+			}
+			vals[j] = v
+		}
+		l.x = append(l.x, float64(w))
+		l.acc, l.worst, l.accSD, l.wSD = append(l.acc, vals[0]), append(l.worst, vals[1]), append(l.accSD, vals[2]), append(l.wSD, vals[3])
+	}
+	for _, l := range out {
+		idx := make([]int, len(l.x))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return int(l.x[a] - l.x[b]) })
+		perm := func(v []float64) []float64 {
+			o := make([]float64, len(v))
+			for i, j := range idx {
+				o[i] = v[j]
+			}
+			return o
+		}
+		l.x, l.acc, l.worst, l.accSD, l.wSD = perm(l.x), perm(l.acc), perm(l.worst), perm(l.accSD), perm(l.wSD)
+	}
+	return out, nil
+}
+
+// WidthFigureOf draws summary.csv's width figure where some method ran at
+// two widths or more: per method and training size, mean test accuracy
+// (left) and test worst-group accuracy (right) against the first hidden
+// layer's width, ± one sample sd where n > 1. ok is false, and nothing is
+// drawn, where no method has two widths.
+func WidthFigureOf(t *Table) (png, svg []byte, ok bool, err error) {
+	lines, err := widthLines(t)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if !slices.ContainsFunc(lines, func(l *widthLine) bool { return len(l.x) > 1 }) {
+		return nil, nil, false, nil
+	}
+	left, right := plot.New(), plot.New()
+	left.Title.Text = "test accuracy (%)"
+	right.Title.Text = "test worst-group accuracy (%)"
+	legend := newLegend()
+	for _, p := range []*plot.Plot{left, right} {
+		p.X.Label.Text = "hidden width"
+		p.Title.TextStyle.Font.Size = 11
+		p.Add(plotter.NewGrid())
+	}
+	methods, sizes := []string{}, []string{}
+	for _, l := range lines {
+		if !slices.Contains(methods, l.method) {
+			methods = append(methods, l.method)
+		}
+		if !slices.Contains(sizes, l.size) {
+			sizes = append(sizes, l.size)
+		}
+	}
+	for _, l := range lines {
+		colour := iterColours[slices.Index(methods, l.method)%len(iterColours)]
+		dashes := iterDashes[slices.Index(sizes, l.size)%len(iterDashes)]
+		var thumb *plotter.Line
+		for _, panel := range []struct {
+			p        *plot.Plot
+			mean, sd []float64
+		}{{left, l.acc, l.accSD}, {right, l.worst, l.wSD}} {
+			xy, ye := make(plotter.XYs, len(l.x)), make(plotter.YErrors, len(l.x))
+			for i := range l.x {
+				xy[i] = plotter.XY{X: l.x[i], Y: panel.mean[i]}
+				ye[i].Low, ye[i].High = panel.sd[i], panel.sd[i]
+			}
+			ln, pts, err := plotter.NewLinePoints(xy)
+			if err != nil {
+				return nil, nil, false, fmt.Errorf("the width figure: %w", err)
+			}
+			ln.Color, ln.Width, ln.Dashes = colour, vg.Points(1.6), dashes
+			pts.GlyphStyle = draw.GlyphStyle{Color: colour, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+			eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{xy, ye})
+			if err != nil {
+				return nil, nil, false, fmt.Errorf("the width figure: %w", err)
+			}
+			eb.Color = colour
+			panel.p.Add(ln, pts, eb)
+			thumb = ln
+		}
+		legend.Add(l.label, thumb)
+	}
+	// A tick at each width that ran; the lines clear of the edges.
+	var widths []float64
+	for _, l := range lines {
+		for _, x := range l.x {
+			if !slices.Contains(widths, x) {
+				widths = append(widths, x)
+			}
+		}
+	}
+	slices.Sort(widths)
+	ticks := make(plot.ConstantTicks, len(widths))
+	for i, w := range widths {
+		ticks[i] = plot.Tick{Value: w, Label: strconv.Itoa(int(w))}
+	}
+	pad := max(8, (widths[len(widths)-1]-widths[0])*0.04)
+	for _, p := range []*plot.Plot{left, right} {
+		p.X.Tick.Marker = ticks
+		p.X.Min, p.X.Max = widths[0]-pad, widths[len(widths)-1]+pad
+		p.Y.Min, p.Y.Max = 0, 100
+	}
+	png, svg, err = twoPanels("the width figure", "Test accuracy against model width: mean over seeds ± sample sd, each run selected on validation", left, right, legend, len(lines))
+	return png, svg, err == nil, err
+}
+
+// WriteWidthFigure writes WidthFigureOf's PNG and SVG of summary into
+// dir, or removes them where summary has no method at two widths.
+func WriteWidthFigure(dir string, summary *Table) error {
+	png, svg, ok, err := WidthFigureOf(summary)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return removeFigure(dir, WidthsFigure)
+	}
+	return writeFigure(dir, WidthsFigure, png, svg, nil)
+}

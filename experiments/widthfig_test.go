@@ -1,0 +1,55 @@
+package experiments
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestWidthFigure: a figure where a method ran at two widths or more,
+// its lines ordered by width; none (and no file left behind) where every
+// method ran at one width.
+func TestWidthFigure(t *testing.T) {
+	row := func(method, model, size, acc, sd string) map[string]string {
+		return map[string]string{"method": method, "model": model, "train_size": size, "test_acc_mean": acc, "test_acc_sd": sd,
+			"test_worst_mean": acc, "test_worst_sd": sd}
+	}
+	two := &Table{Header: summaryHeader, Rows: []map[string]string{
+		row("erm", "mlp:390,390", "0", "17.1", "0.4"), row("erm", "mlp:64,64", "0", "20.5", "1.0"),
+		row("maple/rex", "mlp:64,64", "0", "68.0", ""), row("maple/rex", "mlp:390,390", "0", "69.3", ""),
+		row("erm", "mlp:64,64", "10000", "25", "2"),
+	}}
+	lines, err := widthLines(two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 3 || lines[0].label != "erm, n=all" || lines[0].x[0] != 64 || lines[0].acc[0] != 20.5 || lines[0].accSD[1] != 0.4 || lines[2].label != "erm, n=10000" {
+		t.Fatalf("lines: %+v %+v %+v", *lines[0], *lines[1], *lines[2])
+	}
+	dir := t.TempDir()
+	if err := WriteWidthFigure(dir, two); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if st, err := os.Stat(filepath.Join(dir, WidthsFigure+ext)); err != nil || st.Size() == 0 {
+			t.Errorf("%s%s not written: %v", WidthsFigure, ext, err)
+		}
+	}
+	one := &Table{Header: summaryHeader, Rows: two.Rows[:1]}
+	if _, _, ok, err := WidthFigureOf(one); ok || err != nil {
+		t.Errorf("a figure (%v, %v) from one width", ok, err)
+	}
+	if err := WriteWidthFigure(dir, one); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, WidthsFigure+".png")); err == nil {
+		t.Error("the width figure of an earlier summary is left beside a summary with one width")
+	}
+	bad := &Table{Header: summaryHeader, Rows: []map[string]string{row("erm", "mlp:64,64", "0", "x", "")}}
+	if _, _, _, err := WidthFigureOf(bad); err == nil {
+		t.Error("a summary with a test_acc_mean that is no number drew a figure")
+	}
+	if os.Getenv("WIDTHFIG_OUT") != "" {
+		WriteWidthFigure(os.Getenv("WIDTHFIG_OUT"), two)
+	}
+}
