@@ -335,13 +335,11 @@ func Flags(c runs.Config) map[string]string {
 
 // precision is the precision a search's settings record, as Flags names
 // it: "f32" for a search that records none (the default).
-// outerScale is a search's outer scale as Flags compares it: 0 means 1,
-// so a run that records 1 reads as one that records 0.
+// outerScale is a search's outer scale as Flags compares it, canonical
+// (core.Settings.Canonical): a run that records 1 reads as one that
+// records 0.
 func outerScale(c runs.Config) string {
-	if c.Settings.OuterScale == 1 {
-		return "0"
-	}
-	return strconv.FormatFloat(c.Settings.OuterScale, 'g', -1, 64)
+	return strconv.FormatFloat(c.Settings.Canonical().OuterScale, 'g', -1, 64)
 }
 
 func precision(s core.Settings) string {

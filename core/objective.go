@@ -63,10 +63,7 @@ func ObjectiveScale(name string) float64 {
 // "Settings.OuterScale").
 func ObjectiveDefaults(s Settings, keep map[string]bool) Settings {
 	if !keep["Settings.OuterScale"] {
-		s.OuterScale = ObjectiveScale(s.Objective)
-		if s.OuterScale == 1 {
-			s.OuterScale = 0 // 1, as runs before the default recorded it (one config hash)
-		}
+		s.OuterScale = Settings{OuterScale: ObjectiveScale(s.Objective)}.Canonical().OuterScale // 1 as runs recorded it before this default
 	}
 	return s
 }

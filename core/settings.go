@@ -200,6 +200,17 @@ func (l LearningRates) Check() error {
 	)
 }
 
+// Canonical returns s with each computation spelt one way, so that two
+// settings that compute the same compare and hash equal: OuterScale 1 is
+// written 0 (its default meaning, as runs recorded it before objectives
+// had scales of their own).
+func (s Settings) Canonical() Settings {
+	if s.OuterScale == 1 {
+		s.OuterScale = 0
+	}
+	return s
+}
+
 // outerScale is OuterScale, 0 meaning 1.
 func (s Settings) outerScale() float64 {
 	if s.OuterScale == 0 {

@@ -105,9 +105,7 @@ func (c Config) Hash(withoutSeed bool) string {
 		// settings do not matter.
 		def := train.DefaultEval()
 		e.Penalty, e.PenaltyAnneal, e.DROStep, e.CVaRAlpha, e.JTTSteps, e.JTTUp = def.Penalty, def.PenaltyAnneal, def.DROStep, def.CVaRAlpha, def.JTTSteps, def.JTTUp
-		if s.OuterScale == 1 {
-			s.OuterScale = 0 // 0 means 1: one computation, one hash
-		}
+		s = s.Canonical() // one computation, one hash
 	}
 	if withoutSeed {
 		s.Seed, e.Seed = 0, 0
