@@ -180,22 +180,13 @@ func (v *compareView) setCharts() {
 	}
 	var marks []int
 	for i, s := range c.series {
-		changed := make([]bool, len(s))
-		iters := make([]int, len(s))
-		for j := range s {
-			iters[j] = j + 1
-			changed[j] = j > 0 && s[j].LR != s[j-1].LR
-		}
-		var set []int
-		for _, e := range c.events[i] {
-			if e.Kind == core.EventSetLR {
-				// The event's iteration, as a point of this run's series.
-				if k := slices.IndexFunc(s, func(x *core.Snapshot) bool { return x.Iter == e.Iter }); k >= 0 {
-					set = append(set, k+1)
-				}
+		// Each mark as a point of this run's series (the x axis counts
+		// points: runs are compared iteration by iteration).
+		for _, it := range rateMarks(s, c.events[i]) {
+			if k := slices.IndexFunc(s, func(x *core.Snapshot) bool { return x.Iter == it }); k >= 0 {
+				marks = append(marks, k+1)
 			}
 		}
-		marks = append(marks, rateMarks(iters, changed, set)...)
 	}
 	slices.Sort(marks)
 	marks = slices.Compact(marks)

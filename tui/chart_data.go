@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/maple-ood/maple/core"
 )
 
 // The chart component's data: its lines and plots, the window of points
@@ -144,18 +146,21 @@ func timeTick(v float64) string {
 	return fmtDur(v)
 }
 
-// rateMarks are the iterations of snapshots whose learning rates differ
-// from the previous snapshot's, with those where a recorded rate change
-// is first used (a set_lr event at iteration i applies from i+1).
-func rateMarks(iters []int, changed []bool, eventIters []int) []int {
+// rateMarks are the iterations (as the snapshots number them) where the
+// learning rates changed: those of snapshots whose rates differ from the
+// previous snapshot's, and those where a recorded rate change is first
+// used (a set_lr event at iteration i applies from i+1).
+func rateMarks(s []*core.Snapshot, events []core.Event) []int {
 	var out []int
-	for i, ch := range changed {
-		if ch {
-			out = append(out, iters[i])
+	for i, x := range s {
+		if i > 0 && x.LR != s[i-1].LR {
+			out = append(out, x.Iter)
 		}
 	}
-	for _, it := range eventIters {
-		out = append(out, it+1)
+	for _, e := range events {
+		if e.Kind == core.EventSetLR {
+			out = append(out, e.Iter+1)
+		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -292,3 +292,31 @@ func chart(first int, title string, names []string, series [][]float64, w, h int
 	c.setData(xs, nil, []chartPlot{p}, nil)
 	return strings.Join(c.render(w, h), "\n")
 }
+
+// TestRateMarks: a mark where a snapshot's rates differ from the one
+// before, and at the iteration after a set_lr event (where its rates are
+// first used), each once, in order.
+func TestRateMarks(t *testing.T) {
+	snap := func(it int, w float64) *core.Snapshot {
+		return &core.Snapshot{Iter: it, LR: core.LearningRates{Weight: w, Keep: 1, Inner: 0.1}}
+	}
+	set := func(it int) core.Event { return core.Event{Kind: core.EventSetLR, Iter: it} }
+	for _, tc := range []struct {
+		name   string
+		snaps  []*core.Snapshot
+		events []core.Event
+		want   []int
+	}{
+		{"none", []*core.Snapshot{snap(1, 1), snap(2, 1)}, nil, nil},
+		{"a rate that differs", []*core.Snapshot{snap(1, 1), snap(2, 1), snap(3, 2)}, nil, []int{3}},
+		{"an event marks the next iteration", []*core.Snapshot{snap(1, 1), snap(2, 1)}, []core.Event{set(1)}, []int{2}},
+		{"both at one iteration, once", []*core.Snapshot{snap(1, 1), snap(2, 2)}, []core.Event{set(1), {Kind: core.EventExport, Iter: 1}}, []int{2}},
+		{"a resumed run numbers from its first snapshot", []*core.Snapshot{snap(5, 1), snap(6, 3)}, []core.Event{set(7)}, []int{6, 8}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := rateMarks(tc.snaps, tc.events); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("marks %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -44,16 +44,8 @@ func (p *chartsPane) Update(msg tea.Msg) tea.Cmd {
 func (p *chartsPane) sync() {
 	s := p.rec.snaps
 	xs := make([]int, len(s))
-	changed := make([]bool, len(s))
 	for i, x := range s {
 		xs[i] = x.Iter
-		changed[i] = i > 0 && x.LR != s[i-1].LR
-	}
-	var set []int
-	for _, e := range p.rec.events {
-		if e.Kind == core.EventSetLR {
-			set = append(set, e.Iter)
-		}
 	}
 	var names []string
 	if last := p.rec.last(); last != nil {
@@ -83,7 +75,7 @@ func (p *chartsPane) sync() {
 	if set := p.rec.cfg.Settings; set.Keep < 1 || set.Keep0 < 1 {
 		plots = append(plots, chartPlot{title: "keep fraction", lines: []chartLine{line("kept", func(x *core.Snapshot) float64 { return x.KeepFrac })}})
 	}
-	p.charts.setData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, rateMarks(xs, changed, set))
+	p.charts.setData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, rateMarks(s, p.rec.events))
 }
 
 func (p *chartsPane) View() string {

@@ -116,16 +116,8 @@ func (c *cellChart) set(m cellMsg) {
 	}
 	s := m.snaps
 	xs := make([]int, len(s))
-	changed := make([]bool, len(s))
 	for i, x := range s {
 		xs[i] = x.Iter
-		changed[i] = i > 0 && x.LR != s[i-1].LR
-	}
-	var set []int
-	for _, e := range m.events {
-		if e.Kind == core.EventSetLR {
-			set = append(set, e.Iter)
-		}
 	}
 	plots := []chartPlot{
 		{title: "worst-group accuracy", lines: []chartLine{
@@ -135,7 +127,7 @@ func (c *cellChart) set(m cellMsg) {
 		{title: "outer risk", lines: []chartLine{{name: "R", values: column(s, func(x *core.Snapshot) float64 { return x.OuterRisk })}}, risk: true},
 	}
 	c.charts.unit = ""
-	c.charts.setData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, rateMarks(xs, changed, set))
+	c.charts.setData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, rateMarks(s, m.events))
 }
 
 // View draws the cell's charts in the chart's share of the view: both
