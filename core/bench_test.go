@@ -85,6 +85,7 @@ type stepTimer[T nets.Float] struct {
 	start time.Time     // the start of the step under way; zero for none
 	refIn time.Duration // the reference's time within it
 	steps []time.Duration
+	pairs []time.Duration // the reference call within each step
 }
 
 func (s *stepTimer[T]) SetBF16(on bool) error { return models.SetBF16(s.Model, on) }
@@ -93,6 +94,7 @@ func (s *stepTimer[T]) Backprop(theta, x []T, n int, fill func(lo, hi int, logit
 	now := time.Now()
 	if !s.start.IsZero() {
 		s.steps = append(s.steps, now.Sub(s.start)-s.refIn)
+		s.pairs = append(s.pairs, s.refIn)
 	}
 	s.start = now
 	s.Model.Backprop(theta, x, n, fill, grad)
@@ -168,7 +170,8 @@ func outerIteration(b *testing.B, sp *dataset.Splits, set Settings) {
 	b.ResetTimer()
 	tm, nonProduct := outerTimes(b, e, st)
 	b.StopTimer()
-	rep := yardstick.Report{Op: yardstick.Rates(innerFlops, st.steps), Ref: st.ref.Rates()}
+	rep := yardstick.Report{Op: yardstick.Rates(innerFlops, st.steps), Ref: st.ref.Rates(),
+		Paired: yardstick.PairedRatio(innerFlops, st.ref.FLOPs(), st.steps, st.pairs)}
 	b.ReportMetric(tm.Inner+tm.OuterGrad+tm.Hyper, "outer-iter-s")
 	rep.ReportTo(b, "inner-step")
 	b.ReportMetric(nonProduct, "non-product-share")

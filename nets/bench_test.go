@@ -83,11 +83,11 @@ func gflops(b *testing.B, flops float64) {
 func againstSGEMM(b *testing.B, n int, flops float64, op func()) {
 	ref := yardstick.NewSGEMM(sgemm, n, 390, benchIn.Size())
 	op() // warm-up: buffers, primitives
-	var calls []time.Duration
+	var calls, pairs []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		ref.Call()
+		pairs = append(pairs, ref.Call())
 		b.StartTimer()
 		t := time.Now()
 		op()
@@ -95,7 +95,7 @@ func againstSGEMM(b *testing.B, n int, flops float64, op func()) {
 	}
 	b.StopTimer()
 	gflops(b, flops)
-	yardstick.Report{Op: yardstick.Rates(flops, calls), Ref: ref.Rates()}.ReportTo(b, "op")
+	yardstick.Report{Op: yardstick.Rates(flops, calls), Ref: ref.Rates(), Paired: yardstick.PairedRatio(flops, ref.FLOPs(), calls, pairs)}.ReportTo(b, "op")
 }
 
 // BenchmarkSGEMM measures the raw SGEMM of the BLAS in use at the shape of

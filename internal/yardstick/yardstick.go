@@ -110,6 +110,31 @@ func (r *SGEMM) Calls() int { return len(r.calls) }
 // more; above 1 it ran faster than the fastest reference call).
 type Report struct {
 	Op, Ref Spread
+	// Paired is PairedRatio's figure (0 when the benchmark kept no
+	// pairs).
+	Paired float64
+}
+
+// PairedRatio is the median over calls of the operation's rate over the
+// rate of the reference call made beside it (op[i] beside ref[i], each
+// of opFlops and refFlops): adjacent calls see the same load, so on a
+// machine whose load comes and goes this ratio holds where Op.Median /
+// Ref.Best does not (a busy moment slows both calls of a pair). It is 0
+// for no pairs; the pairs beyond the shorter slice are left out.
+func PairedRatio(opFlops, refFlops float64, op, ref []time.Duration) float64 {
+	n := min(len(op), len(ref))
+	if n == 0 {
+		return 0
+	}
+	r := make([]float64, n)
+	for i := range r {
+		r[i] = (opFlops / op[i].Seconds()) / (refFlops / ref[i].Seconds())
+	}
+	slices.Sort(r)
+	if n%2 == 0 {
+		return (r[n/2-1] + r[n/2]) / 2
+	}
+	return r[n/2]
 }
 
 // Ratio is Op.Median / Ref.Best (0 without reference calls).
@@ -125,11 +150,15 @@ type Reporter interface{ ReportMetric(n float64, unit string) }
 
 // ReportTo reports the operation's median rate as NAME-median-gflops,
 // the reference's best, median and worst as sgemm-{best,median,worst}-
-// gflops, and the ratio as NAME/sgemm.
+// gflops, the ratio as NAME/sgemm, and the paired ratio, where there is
+// one, as NAME/sgemm-paired.
 func (r Report) ReportTo(b Reporter, name string) {
 	b.ReportMetric(r.Op.Median, name+"-median-gflops")
 	b.ReportMetric(r.Ref.Best, "sgemm-best-gflops")
 	b.ReportMetric(r.Ref.Median, "sgemm-median-gflops")
 	b.ReportMetric(r.Ref.Worst, "sgemm-worst-gflops")
 	b.ReportMetric(r.Ratio(), name+"/sgemm")
+	if r.Paired > 0 {
+		b.ReportMetric(r.Paired, name+"/sgemm-paired")
+	}
 }
