@@ -148,6 +148,10 @@ func outerGateSum[T Float](dy, w, dx []T, n, m int, y, db []T, part [][]T) [][]T
 	parallelFor(n, n*m, func(k, lo, hi int) {
 		used[k] = true
 		s := part[k][:m:m]
+		if is32[T]() && outerGateSumRows32 != nil {
+			outerGateSumRows32(as32(dy[lo:hi]), as32(w), as32(dx[lo*m:hi*m]), as32(y[lo*m:hi*m]), as32(s), hi-lo, m)
+			return
+		}
 		for i := lo; i < hi; i++ {
 			row, d := dx[i*m:i*m+m:i*m+m], dy[i]
 			for j := range row {
@@ -204,6 +208,10 @@ func maskColSum[T Float](dy, y, db []T, n, m int, relu bool, part [][]T) [][]T {
 	parallelFor(n, n*m, func(w, lo, hi int) {
 		used[w] = true
 		s := part[w][:m:m]
+		if relu && is32[T]() && gateSumRows32 != nil {
+			gateSumRows32(as32(dy[lo*m:hi*m]), as32(y[lo*m:hi*m]), as32(s), hi-lo, m)
+			return
+		}
 		for i := lo; i < hi; i++ {
 			row := dy[i*m : i*m+m : i*m+m]
 			if !relu {

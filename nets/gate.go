@@ -25,6 +25,16 @@ func gateRowSum[T Float](row, g, s []T) {
 	gateSum64(as64(row), as64(g), as64(s))
 }
 
+// gateSumRows32 and outerGateSumRows32, when set (the cgo builds:
+// gate_c.go), run the float32 passes of maskColSum and outerGateSum over a
+// block of rows in C, vectorised: the same operations per element and the
+// same order of each column's sum as the Go loops, so the same bits. Nil
+// in the pure-Go build, which runs the Go loops.
+var (
+	gateSumRows32      func(dx, y, s []float32, rows, m int)
+	outerGateSumRows32 func(dy, w, dx, y, s []float32, rows, m int)
+)
+
 // mask32 is all ones when g > 0 (as a signed integer of the bits, which
 // orders non-negative floats as the floats), else zero.
 func mask32(g float32) uint32 { return uint32(-int32(math.Float32bits(g)) >> 31) }
