@@ -259,7 +259,7 @@ func (v *BaselineView) Render() string {
 		sb.WriteString(styles.Warn.Render(v.note) + "\n")
 	}
 	text := ansi.Wrap(sb.String(), w, "")
-	footer := v.help.ShortHelpView(v.keys.ShortHelp())
+	footer := shortHelp(v.help, v.keys.ShortHelp())
 	if room := h - strings.Count(text, "\n") - 2; len(st.curve) >= 2 && room >= 8 {
 		setCurve(&v.charts, "worst-group accuracy at the validation checks", st.curve)
 		text += "\n" + strings.Join(v.charts.render(w, min(room, 20)), "\n") + "\n"

@@ -412,14 +412,14 @@ func (b *Browser) Render() string {
 	w, h := b.width, b.height
 	var out string
 	b.help.SetWidth(w)
-	back := b.help.ShortHelpView(backKeys{b.keys.Back}.ShortHelp())
+	back := shortHelp(b.help, backKeys{b.keys.Back}.ShortHelp())
 	switch b.mode {
 	case modeRun:
 		out = b.replay.Render() + "\n" + back
 	case modeCompare:
 		if b.compare != nil {
 			b.compare.SetSize(w, h-1)
-			out = b.compare.View() + "\n" + b.help.ShortHelpView(b.cmpKeys.ShortHelp())
+			out = b.compare.View() + "\n" + shortHelp(b.help, b.cmpKeys.ShortHelp())
 		} else {
 			out = b.page.detail + "\n" + back
 		}
@@ -439,10 +439,10 @@ func (b *Browser) Render() string {
 		out = b.form.View()
 	case modeGroup:
 		b.picker.SetSize(w, h-1)
-		out = b.picker.View() + "\n" + b.help.ShortHelpView(b.picker.keymap.ShortHelp())
+		out = b.picker.View() + "\n" + shortHelp(b.help, b.picker.keymap.ShortHelp())
 	default:
 		out = b.runList.View()
-		foot := b.help.ShortHelpView(b.keys.ShortHelp())
+		foot := shortHelp(b.help, b.keys.ShortHelp())
 		if b.note != "" { // wrapped: a question's y/n stays on the screen
 			foot = lipgloss.NewStyle().Width(w).Render(b.note) + "\n" + foot
 		}

@@ -181,6 +181,6 @@ func (f *runForm) View() string {
 		sb.WriteString("\n" + styles.Warn.Render(f.note))
 	}
 	f.help.SetWidth(f.width)
-	sb.WriteString("\n" + f.help.ShortHelpView(f.keys.ShortHelp()))
+	sb.WriteString("\n" + shortHelp(f.help, f.keys.ShortHelp()))
 	return sb.String()
 }

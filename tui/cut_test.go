@@ -133,3 +133,23 @@ func TestHelpKeepsFooter(t *testing.T) {
 		t.Errorf("the help page at 60x20 pushed off its border or the footer:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestShortHelpFits: a footer never runs past its width, and says with
+// "…" that keys were left out (bubbles' view adds the item that
+// overflows when its ellipsis does not fit, and the screen's cut then
+// leaves a bare separator).
+func TestShortHelpFits(t *testing.T) {
+	keys := newBrowserKeys().ShortHelp()
+	full := ansi.Strip(newHelp().ShortHelpView(keys))
+	for w := 20; w <= len([]rune(full))+2; w++ {
+		h := newHelp()
+		h.SetWidth(w)
+		got := ansi.Strip(shortHelp(h, keys))
+		if n := ansi.StringWidth(got); n > w {
+			t.Fatalf("width %d: the footer takes %d cells: %q", w, n, got)
+		}
+		if got != full && !strings.HasSuffix(got, " …") {
+			t.Fatalf("width %d: keys left out without an ellipsis: %q", w, got)
+		}
+	}
+}

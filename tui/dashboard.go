@@ -441,9 +441,9 @@ func (d *Dashboard) footer(w int) string {
 	d.help.SetWidth(w)
 	var keys string
 	if d.editing {
-		keys = d.help.ShortHelpView(d.rates.keys.ShortHelp())
+		keys = shortHelp(d.help, d.rates.keys.ShortHelp())
 	} else {
-		keys = d.help.ShortHelpView(d.offered().ShortHelp())
+		keys = shortHelp(d.help, d.offered().ShortHelp())
 	}
 	if d.note != "" {
 		// Wrapped, not cut: an export's file list or a result is long.

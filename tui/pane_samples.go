@@ -364,7 +364,7 @@ func (p *samplesPane) content() string {
 			return fmt.Sprintf("s %.2g w %.2g", e.s, e.w)
 		}},
 	} {
-		b.WriteString("\n" + sec.title + "\n")
+		b.WriteString("\n" + lipgloss.NewStyle().Width(w).Render(sec.title) + "\n") // wrapped, not cut
 		if len(sec.list) == 0 {
 			msg := "none"
 			if p.group >= 0 {

@@ -336,7 +336,7 @@ func (v *SweepView) Render() string {
 		body = styles.Warn.Render(v.err.Error())
 	}
 	v.help.SetWidth(w)
-	foot := v.help.ShortHelpView(v.keys.ShortHelp())
+	foot := shortHelp(v.help, v.keys.ShortHelp())
 	if note != "" {
 		foot = note + "\n" + foot
 	}
