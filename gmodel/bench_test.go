@@ -2,7 +2,9 @@ package gmodel
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/models"
@@ -50,6 +52,66 @@ func BenchmarkStep(b *testing.B) {
 			for b.Loop() {
 				c.m.JVP(theta, x, n, dir, f, tan)
 			}
+		})
+	}
+}
+
+// BenchmarkStepPaired times gorgonia against nets call by call: each
+// round calls nets' mlp, then g:mlp, on the same batch as BenchmarkStep,
+// and reports the median over rounds of the gorgonia call's time over
+// the nets call's beside it (gorgonia/nets-paired) with each model's
+// median time. On a machine whose load comes and goes, two calls made
+// back to back see the same load, so the paired ratio holds where a
+// ratio of two separate benchmarks does not.
+func BenchmarkStepPaired(b *testing.B) {
+	in, k, n := dataset.Shape{C: 392, H: 1, W: 1}, 1, 13500
+	ns, _ := nets.ParseSpec("mlp:390,390")
+	ref, err := nets.New[float32](ns, nets.Shape{C: 392, H: 1, W: 1}, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := New[float32]("g:mlp:390,390", in, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	theta := make([]float32, ref.NumParams())
+	ref.Init(theta, rng)
+	x, dir := randn[float32](n*in.C, rng), randn[float32](len(theta), rng)
+	grad, f, tan := make([]float32, len(theta)), make([]float32, n*k), make([]float32, n*k)
+	fill := func(lo, hi int, logits, cot []float32) { copy(cot, logits) }
+	for _, pass := range []struct {
+		name string
+		call func(m models.Model[float32])
+	}{
+		{"backprop", func(m models.Model[float32]) { m.Backprop(theta, x, n, fill, grad) }},
+		{"jvp", func(m models.Model[float32]) { m.JVP(theta, x, n, dir, f, tan) }},
+	} {
+		pass.call(ref) // buffers, primitives and graphs are built on the first call
+		pass.call(g)
+		b.Run(pass.name, func(b *testing.B) {
+			var tn, tg []time.Duration
+			var ratio []float64
+			for b.Loop() {
+				t0 := time.Now()
+				pass.call(ref)
+				t1 := time.Now()
+				pass.call(g)
+				t2 := time.Now()
+				tn, tg = append(tn, t1.Sub(t0)), append(tg, t2.Sub(t1))
+				ratio = append(ratio, t2.Sub(t1).Seconds()/t1.Sub(t0).Seconds())
+			}
+			med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
+			secs := func(d []time.Duration) []float64 {
+				out := make([]float64, len(d))
+				for i, x := range d {
+					out[i] = x.Seconds() * 1e3
+				}
+				return out
+			}
+			b.ReportMetric(med(ratio), "gorgonia/nets-paired")
+			b.ReportMetric(med(secs(tn)), "nets-median-ms")
+			b.ReportMetric(med(secs(tg)), "gorgonia-median-ms")
 		})
 	}
 }
