@@ -289,13 +289,44 @@ func drawPlot(s plotSpec, w, h int) string {
 	for i, c := range s.colors {
 		colors[i] = styles.SeriesANSI[c%len(styles.SeriesANSI)]
 	}
-	g := asciigraph.PlotMany(data, asciigraph.Height(plotH), asciigraph.Width(plotWidth(w)),
+	// The axis spans the series' own extremes: resampled to the plot's
+	// columns, a one-point peak or dip can fall between two of them.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range data {
+		for _, x := range v {
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+	}
+	height := plotH
+	bounds := []asciigraph.Option{}
+	if lo <= hi {
+		bounds = append(bounds, asciigraph.LowerBound(lo), asciigraph.UpperBound(hi))
+		// asciigraph rounds each end of the range to a row on its own, so
+		// a range can take one row more than asked for: ask for fewer.
+		for height > 1 && plotRows(lo, hi, height) > plotH {
+			height--
+		}
+	}
+	g := asciigraph.PlotMany(data, append(bounds, asciigraph.Height(height), asciigraph.Width(plotWidth(w)),
 		asciigraph.YAxisValueFormatter(yfmt),
 		asciigraph.XAxisRange(s.x0, s.x1), asciigraph.XAxisTickCount(s.ticks),
 		asciigraph.XAxisValueFormatter(s.label),
 		asciigraph.SeriesColors(colors...), asciigraph.Caption(s.caption),
-		asciigraph.SeriesChars(s.chars...))
+		asciigraph.SeriesChars(s.chars...))...)
 	return head + "\n" + g
+}
+
+// plotRows is how many rows past the first asciigraph draws for the
+// range lo..hi at height h: each end scaled by h/(hi-lo) and rounded
+// half away from zero on its own (as asciigraph does).
+func plotRows(lo, hi float64, h int) int {
+	if hi == lo {
+		return int(math.Abs(math.Round(hi) - math.Round(lo)))
+	}
+	r := float64(h) / (hi - lo)
+	return int(math.Abs(math.Round(hi*r) - math.Round(lo*r)))
 }
 
 // wholeTicks is how many evenly spaced x-axis ticks (2 to 6) fall on

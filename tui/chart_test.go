@@ -320,3 +320,30 @@ func TestRateMarks(t *testing.T) {
 		})
 	}
 }
+
+// TestPlotKeepsPeaks: a series with more points than the plot has
+// columns is resampled to the columns, which can step over a one-point
+// peak; the y axis still spans the series' true extremes, so its top
+// label is not below the best value the header quotes.
+func TestPlotKeepsPeaks(t *testing.T) {
+	v := make([]float64, 101)
+	for i := range v {
+		v[i] = 0.5 + 0.001*float64(i%3)
+	}
+	v[37], v[80] = 0.7241, 0.31
+	out := ansi.Strip(drawPlot(plotSpec{title: "val", series: [][]float64{v}, colors: []int{0}, x0: 1, x1: 101, ticks: 2,
+		label: func(x float64) string { return fmt.Sprint(int(x)) }}, 40, 7))
+	var labels []float64
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 1 && (strings.HasPrefix(f[1], "┤") || strings.HasPrefix(f[1], "┼")) {
+			var x float64
+			if _, err := fmt.Sscan(f[0], &x); err == nil {
+				labels = append(labels, x)
+			}
+		}
+	}
+	if len(labels) < 2 || labels[0] < 0.724 || labels[len(labels)-1] > 0.31 {
+		t.Errorf("y labels %v do not span the series' 0.31 to 0.7241:\n%s", labels, out)
+	}
+}
