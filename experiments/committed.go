@@ -122,13 +122,7 @@ func IterationsOf(t *Table) ([]Iteration, error) {
 	var out []Iteration
 	for i, m := range t.Rows {
 		var err error
-		num := func(col string) float64 {
-			v, e := strconv.ParseFloat(m[col], 64)
-			if e != nil && err == nil {
-				err = fmt.Errorf("row %d: %s %q: want a number", i+2, col, m[col])
-			}
-			return v
-		}
+		num := cellNumber(m, i, &err)
 		it := Iteration{Experiment: m["experiment"], Sweep: m["sweep"], RunID: m["run_id"], ConfigHash: m["config_hash"], Dataset: m["dataset"],
 			TrainSize: int(num("train_size")), Model: m["model"], Method: m["method"], Settings: m["settings"], Seed: uint64(num("seed")),
 			Iter: int(num("iter")), OuterRisk: num("outer_risk"), SearchValWorst: num("search_val_worst"), KeepPct: num("keep_pct"),

@@ -389,18 +389,25 @@ func flagDefaults(c *runs.Config) {
 	}
 }
 
+// cellNumber returns a reader of row m's (the table's i-th) numeric
+// cells: the cell as a number, the first cell that is none recorded in
+// *err.
+func cellNumber(m map[string]string, i int, err *error) func(col string) float64 {
+	return func(col string) float64 {
+		v, e := strconv.ParseFloat(m[col], 64)
+		if e != nil && *err == nil {
+			*err = fmt.Errorf("row %d: %s %q: want a number", i+2, col, m[col])
+		}
+		return v
+	}
+}
+
 // RunsOf reads the rows of a runs.csv table back into runs.
 func RunsOf(t *Table) ([]Run, error) {
 	var out []Run
 	for i, m := range t.Rows {
 		var err error
-		num := func(col string) float64 {
-			v, e := strconv.ParseFloat(m[col], 64)
-			if e != nil && err == nil {
-				err = fmt.Errorf("row %d: %s %q: want a number", i+2, col, m[col])
-			}
-			return v
-		}
+		num := cellNumber(m, i, &err)
 		whole := func(col string) int {
 			if m[col] == "" {
 				return 0

@@ -11,6 +11,32 @@ import (
 	"github.com/maple-ood/maple/nets"
 )
 
+// stepModels returns nets' mlp:390,390 and gorgonia's g:mlp:390,390 on
+// 392 inputs with one output, and a backprop and a JVP of either on a
+// batch of 13500 (the kept set of a ColoredMNIST search at keep 0.3),
+// float32, from the same parameters.
+func stepModels(b *testing.B) (ref, g models.Model[float32], backprop, jvp func(models.Model[float32])) {
+	in, k, n := dataset.Shape{C: 392, H: 1, W: 1}, 1, 13500
+	ns, _ := nets.ParseSpec("mlp:390,390")
+	net, err := nets.New[float32](ns, nets.Shape{C: 392, H: 1, W: 1}, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	gm, err := New[float32]("g:mlp:390,390", in, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	theta := make([]float32, net.NumParams())
+	net.Init(theta, rng)
+	x, dir := randn[float32](n*in.C, rng), randn[float32](len(theta), rng)
+	grad, f, tan := make([]float32, len(theta)), make([]float32, n*k), make([]float32, n*k)
+	fill := func(lo, hi int, logits, cot []float32) { copy(cot, logits) }
+	backprop = func(m models.Model[float32]) { m.Backprop(theta, x, n, fill, grad) }
+	jvp = func(m models.Model[float32]) { m.JVP(theta, x, n, dir, f, tan) }
+	return net, gm, backprop, jvp
+}
+
 // BenchmarkStep times one training step's products (forward, then the
 // gradient of a loss) and one JVP of the search's model, 392-390-390-1
 // on a batch of 13500 (the kept set of a ColoredMNIST search at keep
@@ -19,38 +45,23 @@ import (
 // nets' BLAS (OpenBLAS with -tags openblas, oneDNN's products with
 // -tags openblas,onednn).
 func BenchmarkStep(b *testing.B) {
-	in, k, n := dataset.Shape{C: 392, H: 1, W: 1}, 1, 13500
-	ns, _ := nets.ParseSpec("mlp:390,390")
-	ref, err := nets.New[float32](ns, nets.Shape{C: 392, H: 1, W: 1}, k)
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := New[float32]("g:mlp:390,390", in, k)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	theta := make([]float32, ref.NumParams())
-	ref.Init(theta, rng)
-	x, dir := randn[float32](n*in.C, rng), randn[float32](len(theta), rng)
-	grad, f, tan := make([]float32, len(theta)), make([]float32, n*k), make([]float32, n*k)
-	fill := func(lo, hi int, logits, cot []float32) { copy(cot, logits) }
+	ref, g, backprop, jvp := stepModels(b)
 	for _, c := range []struct {
 		name string
 		m    models.Model[float32]
 	}{{"nets", ref}, {"gorgonia", g}} {
 		// One call of each first: buffers and graphs are built once per
 		// model and batch size, and the figures are per call after that.
-		c.m.Backprop(theta, x, n, fill, grad)
-		c.m.JVP(theta, x, n, dir, f, tan)
+		backprop(c.m)
+		jvp(c.m)
 		b.Run("backprop/"+c.name, func(b *testing.B) {
 			for b.Loop() {
-				c.m.Backprop(theta, x, n, fill, grad)
+				backprop(c.m)
 			}
 		})
 		b.Run("jvp/"+c.name, func(b *testing.B) {
 			for b.Loop() {
-				c.m.JVP(theta, x, n, dir, f, tan)
+				jvp(c.m)
 			}
 		})
 	}
@@ -64,28 +75,13 @@ func BenchmarkStep(b *testing.B) {
 // back to back see the same load, so the paired ratio holds where a
 // ratio of two separate benchmarks does not.
 func BenchmarkStepPaired(b *testing.B) {
-	in, k, n := dataset.Shape{C: 392, H: 1, W: 1}, 1, 13500
-	ns, _ := nets.ParseSpec("mlp:390,390")
-	ref, err := nets.New[float32](ns, nets.Shape{C: 392, H: 1, W: 1}, k)
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := New[float32]("g:mlp:390,390", in, k)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	theta := make([]float32, ref.NumParams())
-	ref.Init(theta, rng)
-	x, dir := randn[float32](n*in.C, rng), randn[float32](len(theta), rng)
-	grad, f, tan := make([]float32, len(theta)), make([]float32, n*k), make([]float32, n*k)
-	fill := func(lo, hi int, logits, cot []float32) { copy(cot, logits) }
+	ref, g, backprop, jvp := stepModels(b)
 	for _, pass := range []struct {
 		name string
 		call func(m models.Model[float32])
 	}{
-		{"backprop", func(m models.Model[float32]) { m.Backprop(theta, x, n, fill, grad) }},
-		{"jvp", func(m models.Model[float32]) { m.JVP(theta, x, n, dir, f, tan) }},
+		{"backprop", backprop},
+		{"jvp", jvp},
 	} {
 		pass.call(ref) // buffers, primitives and graphs are built on the first call
 		pass.call(g)
