@@ -45,28 +45,32 @@ func (s *Sweep) Record() error {
 	if rec == nil {
 		rec = &SweepRecord{Name: s.Name}
 	}
-	known, byLabel := map[string]bool{}, map[string]int{}
-	for i, c := range rec.Cells {
-		known[c.Hash] = true
-		byLabel[c.Label] = i
+	// This grid's cells by label: a recorded cell of the same label with
+	// another configuration (a changed flag, or a default changed between
+	// builds) is superseded, every such entry of it, and the grid's cell
+	// takes the first one's place; its old run stays in the runs dir.
+	grid := map[string]CellRecord{}
+	for _, c := range s.Cells {
+		grid[c.Label] = CellRecord{Hash: c.Config.Hash(false), Label: c.Label, Config: c.Config}
+	}
+	var cells []CellRecord
+	placed := map[string]bool{} // hashes in cells
+	for _, c := range rec.Cells {
+		if g, ok := grid[c.Label]; ok {
+			c = g
+		}
+		if !placed[c.Hash] {
+			placed[c.Hash] = true
+			cells = append(cells, c)
+		}
 	}
 	for _, c := range s.Cells {
-		h := c.Config.Hash(false)
-		if known[h] {
-			continue
+		if g := grid[c.Label]; !placed[g.Hash] {
+			placed[g.Hash] = true
+			cells = append(cells, g)
 		}
-		known[h] = true
-		cr := CellRecord{Hash: h, Label: c.Label, Config: c.Config}
-		if i, ok := byLabel[c.Label]; ok {
-			// The same cell of the grid with another configuration: a
-			// changed flag, or a default changed between builds. The
-			// sweep is now this one; its old run stays in the runs dir.
-			rec.Cells[i] = cr
-			continue
-		}
-		byLabel[c.Label] = len(rec.Cells)
-		rec.Cells = append(rec.Cells, cr)
 	}
+	rec.Cells = cells
 	return runs.WriteJSONAtomic(filepath.Join(runs.SweepsDir(s.Dir), s.Name+".json"), rec)
 }
 

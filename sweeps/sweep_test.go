@@ -3,6 +3,8 @@ package sweeps
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,9 +104,24 @@ func TestRecordSupersedes(t *testing.T) {
 	}
 	record("1", 40)
 	record("2", 40)
-	record("1", 50) // seed 1's cells again, with another configuration
+	// A record written before cells were superseded holds seed 1's
+	// cells twice, with 40 and 45 eval steps.
 	rec, err := ReadSweep(dir, "s")
 	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range slices.Clone(rec.Cells) {
+		if strings.HasSuffix(c.Label, "|1") {
+			c.Config.Eval.Steps = 45
+			c.Hash = c.Config.Hash(false)
+			rec.Cells = append(rec.Cells, c)
+		}
+	}
+	if err := runs.WriteJSONAtomic(filepath.Join(runs.SweepsDir(dir), "s.json"), rec); err != nil {
+		t.Fatal(err)
+	}
+	record("1", 50) // seed 1's cells again, with another configuration
+	if rec, err = ReadSweep(dir, "s"); err != nil {
 		t.Fatal(err)
 	}
 	steps := map[string]int{}
