@@ -42,9 +42,23 @@ func ModelWidth(model string) int {
 	return w
 }
 
-// widthLines pools summary.csv's rows into lines: one per method,
-// training size and settings, with a point per model width, sorted by
-// width; in the order each line first appears.
+// modelShape is a model spec with its widths left out ("mlp:390,390" is
+// "mlp:*,*"): the rows of one line differ in their widths alone.
+func modelShape(model string) string {
+	kind, args, ok := strings.Cut(model, ":")
+	if !ok {
+		return model
+	}
+	parts := strings.Split(args, ",")
+	for i := range parts {
+		parts[i] = "*"
+	}
+	return kind + ":" + strings.Join(parts, ",")
+}
+
+// widthLines pools summary.csv's rows into lines: one per dataset, model
+// kind and depth, method, training size and settings, with a point per
+// model width, sorted by width; in the order each line first appears.
 func widthLines(t *Table) ([]*widthLine, error) {
 	var out []*widthLine
 	index := map[string]*widthLine{}
@@ -57,10 +71,13 @@ func widthLines(t *Table) ([]*widthLine, error) {
 		if s := r["train_size"]; s != "" && s != "0" {
 			size = s
 		}
-		key := r["method"] + "\x00" + size + "\x00" + r["settings"]
+		key := strings.Join([]string{r["dataset"], modelShape(r["model"]), r["method"], size, r["settings"]}, "\x00")
 		l, ok := index[key]
 		if !ok {
 			label := r["method"] + ", n=" + size
+			if r["dataset"] != "" {
+				label = r["dataset"] + " " + label
+			}
 			if r["settings"] != "" {
 				label += " [" + r["settings"] + "]"
 			}
@@ -110,7 +127,7 @@ func WidthFigureOf(t *Table) (png, svg []byte, ok bool, err error) {
 	if err != nil {
 		return nil, nil, false, err
 	}
-	if !slices.ContainsFunc(lines, func(l *widthLine) bool { return len(l.x) > 1 }) {
+	if !slices.ContainsFunc(lines, func(l *widthLine) bool { return len(slices.Compact(slices.Clone(l.x))) > 1 }) {
 		return nil, nil, false, nil
 	}
 	left, right := plot.New(), plot.New()

@@ -11,7 +11,7 @@ import (
 // method ran at one width.
 func TestWidthFigure(t *testing.T) {
 	row := func(method, model, size, acc, sd string) map[string]string {
-		return map[string]string{"method": method, "model": model, "train_size": size, "test_acc_mean": acc, "test_acc_sd": sd,
+		return map[string]string{"dataset": "cmnist", "method": method, "model": model, "train_size": size, "test_acc_mean": acc, "test_acc_sd": sd,
 			"test_worst_mean": acc, "test_worst_sd": sd}
 	}
 	two := &Table{Header: summaryHeader, Rows: []map[string]string{
@@ -23,7 +23,7 @@ func TestWidthFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lines) != 3 || lines[0].label != "erm, n=all" || lines[0].x[0] != 64 || lines[0].acc[0] != 20.5 || lines[0].accSD[1] != 0.4 || lines[2].label != "erm, n=10000" {
+	if len(lines) != 3 || lines[0].label != "cmnist erm, n=all" || lines[0].x[0] != 64 || lines[0].acc[0] != 20.5 || lines[0].accSD[1] != 0.4 || lines[2].label != "cmnist erm, n=10000" {
 		t.Fatalf("lines: %+v %+v %+v", *lines[0], *lines[1], *lines[2])
 	}
 	dir := t.TempDir()
@@ -44,6 +44,15 @@ func TestWidthFigure(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, WidthsFigure+".png")); err == nil {
 		t.Error("the width figure of an earlier summary is left beside a summary with one width")
+	}
+	// One width on two datasets, or at two depths, is no line.
+	other := row("erm", "mlp:64,64", "0", "30", "")
+	other["dataset"] = "mnist-fashion"
+	deeper := row("erm", "mlp:64", "0", "31", "")
+	for name, rows := range map[string][]map[string]string{"two datasets": {two.Rows[1], other}, "two depths": {two.Rows[1], deeper}} {
+		if _, _, ok, err := WidthFigureOf(&Table{Header: summaryHeader, Rows: rows}); ok || err != nil {
+			t.Errorf("%s at one width: a figure (%v, %v)", name, ok, err)
+		}
 	}
 	bad := &Table{Header: summaryHeader, Rows: []map[string]string{row("erm", "mlp:64,64", "0", "x", "")}}
 	if _, _, _, err := WidthFigureOf(bad); err == nil {
