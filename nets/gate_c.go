@@ -14,7 +14,7 @@ package nets
 // product meets a sum unmasked, so no contraction into an FMA can change
 // a bit.
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) // target_clones needs ELF's ifunc
 #define MAPLE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define MAPLE_CLONES

@@ -281,10 +281,6 @@ func drawPlot(s plotSpec, w, h int) string {
 			data[i] = []float64{v[0], v[0]}
 		}
 	}
-	yfmt := s.yfmt
-	if yfmt == nil {
-		yfmt = yFormat(data, plotH)
-	}
 	colors := make([]asciigraph.AnsiColor, len(s.colors))
 	for i, c := range s.colors {
 		colors[i] = styles.SeriesANSI[c%len(styles.SeriesANSI)]
@@ -308,6 +304,10 @@ func drawPlot(s plotSpec, w, h int) string {
 		for height > 1 && plotRows(lo, hi, height) > plotH {
 			height--
 		}
+	}
+	yfmt := s.yfmt
+	if yfmt == nil {
+		yfmt = yFormat(data, height)
 	}
 	g := asciigraph.PlotMany(data, append(bounds, asciigraph.Height(height), asciigraph.Width(plotWidth(w)),
 		asciigraph.YAxisValueFormatter(yfmt),
