@@ -115,6 +115,9 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, NoRun: true}); err != nil {
 		t.Fatal(err)
 	}
+	if tab, err := experiments.ReadCSV(runsCSV); err != nil || len(tab.Rows) != 5 {
+		t.Fatalf("runs.csv with upweight back in the file: %v, want the 5 rows of the runs dir", err)
+	}
 	// A rerun from scratch repeats every figure.
 	out, err := run(t.TempDir(), true)
 	if err != nil || !strings.Contains(out, "every figure as committed") {

@@ -127,7 +127,9 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 			return usageError{fmt.Errorf("--only %s: no cell of this grid has that hash (see --print-commands)", o.Only)}
 		}
 	}
-	if o.Committed != nil {
+	// Successive halving compares a random search's trials with each
+	// other: it runs them all or none (committed trials are trained again).
+	if o.Committed != nil && !o.EarlyStop {
 		var left []sweeps.Cell
 		for _, c := range sw.Cells {
 			if !o.Committed(c) {
