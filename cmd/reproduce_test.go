@@ -118,6 +118,26 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 	if tab, err := experiments.ReadCSV(runsCSV); err != nil || len(tab.Rows) != 5 {
 		t.Fatalf("runs.csv with upweight back in the file: %v, want the 5 rows of the runs dir", err)
 	}
+	// A method added to the file on a machine without the runs: only its
+	// cells train, beside the committed rows.
+	errs.Reset()
+	partial := t.TempDir()
+	fp := *f
+	fp.RunsDir = partial
+	os.WriteFile(exp, []byte(strings.Replace(string(old), `"erm,upweight", "--seeds", "1,2"`, `"erm,upweight,cvar", "--seeds", "1,2"`, 1)), 0o644)
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: &fp, Name: exp, Jobs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := filepath.Glob(filepath.Join(partial, "2*")); len(ids) != 2 || !strings.Contains(errs.String(), "5 committed rows kept") {
+		t.Errorf("a new method beside committed rows: %d cells trained (want cvar's 2):\n%s", len(ids), errs)
+	}
+	if tab, err := experiments.ReadCSV(runsCSV); err != nil || len(tab.Rows) != 7 {
+		t.Errorf("runs.csv with cvar added: %v, want 7 rows", err)
+	}
+	os.WriteFile(exp, old, 0o644)
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, NoRun: true}); err != nil {
+		t.Fatal(err)
+	}
 	// A rerun from scratch repeats every figure.
 	out, err := run(t.TempDir(), true)
 	if err != nil || !strings.Contains(out, "every figure as committed") {
