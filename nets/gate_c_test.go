@@ -3,6 +3,7 @@
 package nets
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -11,11 +12,20 @@ import (
 
 // TestGateKernels: the C passes give the Go loops' bits, the gate's edge
 // cases included (-0 passes, +0 and negatives and NaN's sign bit gate),
-// on blocks whose width is no multiple of the vector length.
+// on blocks whose width is no multiple of the vector length, at every
+// instruction-set level the CPU has (plain, AVX2, AVX-512).
 func TestGateKernels(t *testing.T) {
 	if gateSumRows32 == nil || outerGateSumRows32 == nil {
 		t.Fatal("the cgo build has no C gate kernels")
 	}
+	defer func(l int) { gateLevel = l }(gateLevel)
+	for level := 0; level <= gateBest; level++ {
+		gateLevel = level
+		t.Run(fmt.Sprintf("level %d", level), testGateKernels)
+	}
+}
+
+func testGateKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for _, tc := range []struct {
 		name    string
@@ -102,4 +112,33 @@ func BenchmarkGatePass(b *testing.B) {
 			gateSumRows32(dx, y, s, rows, m)
 		}
 	})
+}
+
+// TestBackpropSameBitsWithC: a whole backprop of an MLP, over enough rows
+// that the gate passes split over workers, gives the same gradient bits
+// with the C kernels as with the Go loops (the pinned hashes are the
+// pure-Go build's, so this is the cgo builds' check).
+func TestBackpropSameBitsWithC(t *testing.T) {
+	const n = 3000
+	net := MustNew[float32]("mlp:64,64", Shape{C: 392, H: 1, W: 1}, 1)
+	rng := rand.New(rand.NewPCG(3, 4))
+	theta := make([]float32, net.NumParams())
+	net.Init(theta, rng)
+	x := make([]float32, n*392)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	fill := func(lo, hi int, logits, cot []float32) {
+		for i := range cot {
+			cot[i] = logits[i] - float32((lo+i)%2)
+		}
+	}
+	withC := make([]float32, len(theta))
+	net.Backprop(theta, x, n, fill, withC)
+	g, o := gateSumRows32, outerGateSumRows32
+	gateSumRows32, outerGateSumRows32 = nil, nil
+	defer func() { gateSumRows32, outerGateSumRows32 = g, o }()
+	withGo := make([]float32, len(theta))
+	net.Backprop(theta, x, n, fill, withGo)
+	same(t, "gradient", withGo, withC)
 }
