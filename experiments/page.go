@@ -87,10 +87,13 @@ How every figure was chosen, and which labels it used:
   samples; equal weight per group would put 50% on them), and "kept" the
   share of samples kept, both at the selected iterate (the dashboard's
   group weight fractions), mean over seeds.
-- **Significance.** Each maple row is compared with the best row of its
-  table (highest mean test accuracy) whose training reads no group
-  labels: the difference of the means and the two-sided p-value of
-  Welch's t-test (n >= 2 on both sides).
+- **Significance.** Each maple row is compared with the row of its table
+  whose training reads no group labels that validation ranks first (the
+  highest mean validation worst-group accuracy, the criterion every
+  figure is selected by; a comparator chosen by test accuracy would pick,
+  on ColoredMNIST, a model that inverts colour: high test accuracy, a
+  worst group near 0): the difference of the mean test accuracies and the
+  two-sided p-value of Welch's t-test (n >= 2 on both sides).
 
 `)
 	for _, r := range all {
@@ -183,7 +186,7 @@ func section(b *strings.Builder, docs string, r Results) {
 	if shares {
 		head = append(head, "u on a≠y", "kept")
 	}
-	head = append(head, "vs best without group labels")
+	head = append(head, "vs best without group labels (on validation)")
 	fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	if !varying("dataset") && !varying("train_size") && !varying("model") {
 		defer fmt.Fprintf(b, "\nDataset %s, training size %s, model %s; selection: %s (validation).\n", rows[0]["dataset"], size(rows[0]["train_size"]), rows[0]["model"], rows[0]["selection"])
@@ -243,9 +246,11 @@ func interval(lo, hi string) string {
 	return fmt.Sprintf("[%.1f, %.1f]", l, h)
 }
 
-// versus compares a maple row with the best row of the same dataset,
-// size and model whose training reads no group labels: the difference of
-// the mean test accuracies and Welch's p.
+// versus compares a maple row with the row of the same dataset, size and
+// model whose training reads no group labels that validation ranks first
+// (the highest mean validation worst-group accuracy, the criterion every
+// figure is selected by; never the test split): the difference of the
+// mean test accuracies and Welch's p.
 func versus(x map[string]string, rows []map[string]string, runs *Table) string {
 	if !strings.HasPrefix(x["method"], "maple") || runs == nil {
 		return ""
@@ -257,7 +262,7 @@ func versus(x map[string]string, rows []map[string]string, runs *Table) string {
 			y["dataset"] != x["dataset"] || y["train_size"] != x["train_size"] || y["model"] != x["model"] {
 			continue
 		}
-		if m, err := strconv.ParseFloat(y["test_acc_mean"], 64); err == nil && m > bestMean {
+		if m, err := strconv.ParseFloat(y["val_worst_mean"], 64); err == nil && m > bestMean {
 			best, bestMean = y, m
 		}
 	}

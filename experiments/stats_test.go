@@ -1,7 +1,9 @@
 package experiments
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +56,33 @@ func TestWelch(t *testing.T) {
 	}
 	if _, _, _, _, ok := Welch([]float64{1, 1}, []float64{2, 2}); ok {
 		t.Error("Welch without spread on either side: ok, want not ok")
+	}
+}
+
+// TestVersusChoosesOnValidation: a maple row is compared with the method
+// without group labels that validation ranks first (its mean validation
+// worst-group accuracy), not the one with the best test accuracy: on
+// ColoredMNIST a model that inverts colour scores high test accuracy
+// with a worst group near 0 (LfF's first seed: 89.0 and 0.4).
+func TestVersusChoosesOnValidation(t *testing.T) {
+	row := func(method, hash, training, acc, val string) map[string]string {
+		return map[string]string{"method": method, "config_hash": hash, "group_labels_training": training, "dataset": "cmnist", "train_size": "0",
+			"model": "mlp:390,390", "test_acc_mean": acc, "val_worst_mean": val}
+	}
+	rows := []map[string]string{
+		row("maple/rex", "m", "no", "69.3", "68.3"),
+		row("lff", "l", "no", "89.0", "0.05"),
+		row("rex", "r", "no", "70.0", "66.8"),
+		row("jtt", "j", "no", "70.0", "68.8"),
+		row("oracle", "o", "yes", "71.1", "72.4"),
+	}
+	runs := &Table{}
+	for _, h := range []string{"m", "l", "r", "j", "o"} {
+		for s, acc := range []string{"69", "70", "71"} {
+			runs.Rows = append(runs.Rows, map[string]string{"config_hash": h, "seed": fmt.Sprint(s + 1), "test_acc": acc})
+		}
+	}
+	if got := versus(rows[0], rows, runs); !strings.HasPrefix(got, "jtt:") {
+		t.Errorf("maple/rex compared as %q, want with jtt (the best validation worst-group without group labels)", got)
 	}
 }
