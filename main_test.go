@@ -572,8 +572,10 @@ func TestTmuxSweepView(t *testing.T) {
 	tm.open("sv", bin+" sweep --name tv --datasets synthetic --methods maple:rex --seeds 1,2 --outer-iters 250 --runs-dir "+filepath.Join(dir, "runs")+"; echo exit=$?; sleep 60")
 	tm.waitScreen(t, "sv", "maple sweep tv: 2 cells")
 	tm.waitScreen(t, "sv", "1 running")
-	tm.keys("sv", "Enter")
-	tm.waitScreen(t, "sv", "maple/rex  model linear")
+	// The view, like the dashboard, may take its first keys for
+	// type-ahead: type enter until the cell's dashboard shows (a dropped
+	// enter left the sweep to finish unwatched, and the test to time out).
+	tm.keysUntil(t, "sv", "maple/rex  model linear", "Enter")
 	// The dashboard drops the keys typed in its first moments (type-ahead
 	// meant for the view): open its rates form until it does, close it,
 	// then leave.
