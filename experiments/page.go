@@ -300,7 +300,8 @@ const (
 )
 
 // Headline returns the README's headline table: the rows each
-// experiment's headline names, linked to its experiment file.
+// experiment's headline names (a method's row on its defaults where the
+// experiment has one), linked to its experiment file.
 func Headline(all []Results) string {
 	var b strings.Builder
 	b.WriteString("| experiment | data | method | training reads | n | test acc | test worst-group |\n|---|---|---|---|---|---|---|\n")
@@ -309,8 +310,11 @@ func Headline(all []Results) string {
 			continue
 		}
 		for _, want := range r.File.Headline {
+			// A method on its defaults where the experiment has that row
+			// (not also its runs with another recipe), else every row.
+			defaults := slices.ContainsFunc(r.Summary.Rows, func(x map[string]string) bool { return x["method"] == want && x["settings"] == "" })
 			for _, x := range r.Summary.Rows {
-				if x["method"] != want {
+				if x["method"] != want || defaults && x["settings"] != "" {
 					continue
 				}
 				data := x["dataset"]

@@ -86,3 +86,18 @@ func TestVersusChoosesOnValidation(t *testing.T) {
 		t.Errorf("maple/rex compared as %q, want with jtt (the best validation worst-group without group labels)", got)
 	}
 }
+
+// TestHeadlineDefaults: a headline method with a row on its defaults
+// shows that row alone, not also its rows with other settings.
+func TestHeadlineDefaults(t *testing.T) {
+	row := func(method, settings, acc string) map[string]string {
+		return map[string]string{"method": method, "settings": settings, "dataset": "cmnist", "train_size": "0", "n": "1", "test_acc_mean": acc}
+	}
+	r := Results{File: &File{Name: "e", Headline: []string{"erm", "jtt"}}, Summary: &Table{Rows: []map[string]string{
+		row("erm", "", "15.1"), row("erm", "eval-lr 1", "25.6"), row("jtt", "eval-lr 1", "71.7"),
+	}}}
+	got := Headline([]Results{r})
+	if strings.Contains(got, "25.6") || !strings.Contains(got, "15.1") || !strings.Contains(got, "71.7") {
+		t.Errorf("headline:\n%s", got)
+	}
+}
