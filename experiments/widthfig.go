@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -18,14 +19,17 @@ import (
 const WidthsFigure = "widths"
 
 // widthLine is one method's configurations at one training size and
-// settings, by width.
+// settings, a point per width.
 type widthLine struct {
 	method, label string
 	size          string
-	x             []float64 // the first hidden layer's width
-	acc, worst    []float64 // means
-	accSD, wSD    []float64 // sample sds (0 where n = 1)
+	points        []widthPoint
 }
+
+// widthPoint is one configuration: its first hidden layer's width, its
+// mean test and test worst-group accuracy, and their sample sds (0 where
+// n = 1).
+type widthPoint struct{ x, acc, worst, accSD, worstSD float64 }
 
 // ModelWidth is the first hidden layer's width of a model spec
 // ("mlp:390,390" is 390; 0 for a model without one).
@@ -96,25 +100,23 @@ func widthLines(t *Table) ([]*widthLine, error) {
 			}
 			vals[j] = v
 		}
-		l.x = append(l.x, float64(w))
-		l.acc, l.worst, l.accSD, l.wSD = append(l.acc, vals[0]), append(l.worst, vals[1]), append(l.accSD, vals[2]), append(l.wSD, vals[3])
+		l.points = append(l.points, widthPoint{x: float64(w), acc: vals[0], worst: vals[1], accSD: vals[2], worstSD: vals[3]})
 	}
 	for _, l := range out {
-		idx := make([]int, len(l.x))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortStableFunc(idx, func(a, b int) int { return int(l.x[a] - l.x[b]) })
-		perm := func(v []float64) []float64 {
-			o := make([]float64, len(v))
-			for i, j := range idx {
-				o[i] = v[j]
-			}
-			return o
-		}
-		l.x, l.acc, l.worst, l.accSD, l.wSD = perm(l.x), perm(l.acc), perm(l.worst), perm(l.accSD), perm(l.wSD)
+		slices.SortStableFunc(l.points, func(a, b widthPoint) int { return cmp.Compare(a.x, b.x) })
 	}
 	return out, nil
+}
+
+// widths is how many distinct widths the line has.
+func (l *widthLine) widths() int {
+	n := 0
+	for i, p := range l.points {
+		if i == 0 || p.x != l.points[i-1].x {
+			n++
+		}
+	}
+	return n
 }
 
 // WidthFigureOf draws summary.csv's width figure where some method ran at
@@ -127,7 +129,7 @@ func WidthFigureOf(t *Table) (png, svg []byte, ok bool, err error) {
 	if err != nil {
 		return nil, nil, false, err
 	}
-	if !slices.ContainsFunc(lines, func(l *widthLine) bool { return len(slices.Compact(slices.Clone(l.x))) > 1 }) {
+	if !slices.ContainsFunc(lines, func(l *widthLine) bool { return l.widths() > 1 }) {
 		return nil, nil, false, nil
 	}
 	left, right := plot.New(), plot.New()
@@ -154,12 +156,15 @@ func WidthFigureOf(t *Table) (png, svg []byte, ok bool, err error) {
 		var thumb *plotter.Line
 		for _, panel := range []struct {
 			p        *plot.Plot
-			mean, sd []float64
-		}{{left, l.acc, l.accSD}, {right, l.worst, l.wSD}} {
-			xy, ye := make(plotter.XYs, len(l.x)), make(plotter.YErrors, len(l.x))
-			for i := range l.x {
-				xy[i] = plotter.XY{X: l.x[i], Y: panel.mean[i]}
-				ye[i].Low, ye[i].High = panel.sd[i], panel.sd[i]
+			mean, sd func(widthPoint) float64
+		}{
+			{left, func(p widthPoint) float64 { return p.acc }, func(p widthPoint) float64 { return p.accSD }},
+			{right, func(p widthPoint) float64 { return p.worst }, func(p widthPoint) float64 { return p.worstSD }},
+		} {
+			xy, ye := make(plotter.XYs, len(l.points)), make(plotter.YErrors, len(l.points))
+			for i, pt := range l.points {
+				xy[i] = plotter.XY{X: pt.x, Y: panel.mean(pt)}
+				ye[i].Low, ye[i].High = panel.sd(pt), panel.sd(pt)
 			}
 			ln, pts, err := plotter.NewLinePoints(xy)
 			if err != nil {
@@ -183,9 +188,9 @@ func WidthFigureOf(t *Table) (png, svg []byte, ok bool, err error) {
 	// A tick at each width that ran; the lines clear of the edges.
 	var widths []float64
 	for _, l := range lines {
-		for _, x := range l.x {
-			if !slices.Contains(widths, x) {
-				widths = append(widths, x)
+		for _, pt := range l.points {
+			if !slices.Contains(widths, pt.x) {
+				widths = append(widths, pt.x)
 			}
 		}
 	}

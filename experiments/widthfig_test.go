@@ -23,7 +23,7 @@ func TestWidthFigure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lines) != 3 || lines[0].label != "cmnist erm, n=all" || lines[0].x[0] != 64 || lines[0].acc[0] != 20.5 || lines[0].accSD[1] != 0.4 || lines[2].label != "cmnist erm, n=10000" {
+	if len(lines) != 3 || lines[0].label != "cmnist erm, n=all" || lines[0].points[0].x != 64 || lines[0].points[0].acc != 20.5 || lines[0].points[1].accSD != 0.4 || lines[2].label != "cmnist erm, n=10000" {
 		t.Fatalf("lines: %+v %+v %+v", *lines[0], *lines[1], *lines[2])
 	}
 	dir := t.TempDir()

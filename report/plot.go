@@ -428,7 +428,7 @@ func plotWidths(rows []Row, sweep, out string) ([]string, error) {
 	pts := map[key]plotter.XYs{}
 	errs := map[key]plotter.YErrors{}
 	for _, r := range rows {
-		w := firstWidth(r.Model)
+		w := experiments.ModelWidth(r.Model)
 		if w <= 0 {
 			continue
 		}
@@ -508,15 +508,4 @@ func plotWidths(rows []Row, sweep, out string) ([]string, error) {
 	}
 	p.Y.Max += max(0.35, 0.1*float64(len(keys))) * (p.Y.Max - p.Y.Min) // room for the legend, a row per series
 	return save(p, filepath.Join(out, "width"))
-}
-
-// firstWidth is the first hidden width of an mlp or cnn spec, else 0.
-func firstWidth(model string) int {
-	_, args, ok := strings.Cut(model, ":")
-	if !ok {
-		return 0
-	}
-	first, _, _ := strings.Cut(args, ",")
-	w, _ := strconv.Atoi(strings.TrimSpace(first))
-	return w
 }

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/experiments"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
@@ -181,8 +182,8 @@ func TestPlotSweep(t *testing.T) {
 		os.WriteFile(r.Path(runs.SummaryFile), b, 0o644)
 		r.Close()
 	}
-	if w := firstWidth("mlp:8,8"); w != 8 {
-		t.Errorf("firstWidth %d", w)
+	if w := experiments.ModelWidth("mlp:8,8"); w != 8 {
+		t.Errorf("ModelWidth %d", w)
 	}
 	// A second sweep with erm at one width only.
 	cfg := runs.Config{Method: "erm", Sweep: "one", Dataset: loaders.DefaultSpec("synthetic")}
