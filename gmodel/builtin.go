@@ -59,7 +59,8 @@ func flat(x *G.Node) (*G.Node, error) {
 
 // buildMLP is g:mlp:W1,W2,...: dense layers with ReLU, then a dense layer
 // to the logits. Its parameters are laid out as nets' mlp, so the same
-// theta is the same function (and Init draws the same theta).
+// theta is the same function (and Init draws the same theta); its bias
+// and ReLU passes are nets' own (ops.go).
 func buildMLP(args string, in dataset.Shape, k int) (Arch, error) {
 	if args == "" {
 		args = "390,390"
@@ -81,14 +82,11 @@ func buildMLP(args string, in dataset.Shape, k int) (Arch, error) {
 			return nil, err
 		}
 		for i := 0; i+2 < len(p); i += 2 {
-			if h, err = affine(h, p[i], p[i+1]); err != nil {
-				return nil, err
-			}
-			if h, err = G.Rectify(h); err != nil {
+			if h, err = denseAct(h, p[i], p[i+1], true); err != nil {
 				return nil, err
 			}
 		}
-		return affine(h, p[len(p)-2], p[len(p)-1])
+		return denseAct(h, p[len(p)-2], p[len(p)-1], false)
 	}}, nil
 }
 

@@ -140,7 +140,7 @@ func newGraph(a Arch, dt tensor.Dtype, in dataset.Shape, k int, kind graphKind, 
 // several shapes in turn); TestGraphsReused checks a graph of them. Others
 // (im2colOp) write into whatever they are given: graphs with them start
 // each run from empty registers.
-var reuseOps = []string{"cotOp", "constantScalar", "elemBinOp", "elemUnaryOp", "linAlgBinOp", "repeatOp", "reshapeOp", "sizeOp", "sumOp"}
+var reuseOps = []string{"cotOp", "denseOp", "constantScalar", "elemBinOp", "elemUnaryOp", "linAlgBinOp", "repeatOp", "reshapeOp", "sizeOp", "sumOp"}
 
 // paramNodes adds one input node per parameter, shaped as declared and
 // backed by consecutive stretches of backing (a []float32 or []float64),

@@ -27,7 +27,7 @@ const probeTol = 1e-6
 // knownOps are the forward ops whose second derivative gorgonia gets
 // right: each is in a graph that passes the probe in TestJVPModes (the
 // MLP, and a convolution without max-pool).
-var knownOps = []string{"linAlgBinOp", "elemBinOp", "elemUnaryOp", "reshapeOp", "sizeOp", "repeatOp", "constantScalar", "im2colOp", "transposeOp"}
+var knownOps = []string{"denseOp", "linAlgBinOp", "elemBinOp", "elemUnaryOp", "reshapeOp", "sizeOp", "repeatOp", "constantScalar", "im2colOp", "transposeOp"}
 
 // jvpChoices caches each architecture's mode by spec and shape: the
 // probe runs once per process.

@@ -40,19 +40,8 @@ var (
 func mask32(g float32) uint32 { return uint32(-int32(math.Float32bits(g)) >> 31) }
 func mask64(g float64) uint64 { return uint64(-int64(math.Float64bits(g)) >> 63) }
 
-func gate32(row, g []float32) {
-	g = g[:len(row)]
-	for j := range row {
-		row[j] = math.Float32frombits(math.Float32bits(row[j]) & mask32(g[j]))
-	}
-}
-
-func gate64(row, g []float64) {
-	g = g[:len(row)]
-	for j := range row {
-		row[j] = math.Float64frombits(math.Float64bits(row[j]) & mask64(g[j]))
-	}
-}
+func gate32(row, g []float32) { gateTo32(row, row, g) }
+func gate64(row, g []float64) { gateTo64(row, row, g) }
 
 func gateSum32(row, g, s []float32) {
 	g, s = g[:len(row)], s[:len(row)]
