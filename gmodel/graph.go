@@ -87,7 +87,7 @@ func newGraph(a Arch, dt tensor.Dtype, in dataset.Shape, k int, kind graphKind, 
 	case kindJVP:
 		ct, _ := newTensor(dt, []int{rows, k})
 		u := G.NewMatrix(g, dt, G.WithShape(rows, k), G.WithName("cot"), G.WithValue(ct))
-		cost, err := G.Sum(must(G.HadamardProd(logits, u)))
+		cost, err := dotNodes(logits, u)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +100,7 @@ func newGraph(a Arch, dt tensor.Dtype, in dataset.Shape, k int, kind graphKind, 
 		gr.dir = db
 		var terms G.Nodes
 		for i, v := range paramNodes(g, dt, a.Params, db, "_dir") {
-			terms = append(terms, must(G.Sum(must(G.HadamardProd(gr.grads[i], v)))))
+			terms = append(terms, must(dotNodes(gr.grads[i], v)))
 		}
 		s := terms[0]
 		if len(terms) > 1 {
@@ -140,7 +140,7 @@ func newGraph(a Arch, dt tensor.Dtype, in dataset.Shape, k int, kind graphKind, 
 // several shapes in turn); TestGraphsReused checks a graph of them. Others
 // (im2colOp) write into whatever they are given: graphs with them start
 // each run from empty registers.
-var reuseOps = []string{"cotOp", "denseOp", "constantScalar", "elemBinOp", "elemUnaryOp", "linAlgBinOp", "repeatOp", "reshapeOp", "sizeOp", "sumOp"}
+var reuseOps = []string{"cotOp", "denseOp", "dotOp", "constantScalar", "elemBinOp", "elemUnaryOp", "linAlgBinOp", "repeatOp", "reshapeOp", "sizeOp", "sumOp"}
 
 // paramNodes adds one input node per parameter, shaped as declared and
 // backed by consecutive stretches of backing (a []float32 or []float64),

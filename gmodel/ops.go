@@ -262,3 +262,83 @@ func denseAct(x, w, b *G.Node, relu bool) (*G.Node, error) {
 	}
 	return apply(kind, y.Dtype(), 0, y, b)
 }
+
+// dotOp is sum(a * b) over all entries of two tensors of one shape, a
+// scalar. Its derivative with respect to a is b times the scalar
+// gradient, which reads b and not a: gorgonia's Sum of a HadamardProd
+// differentiates through the sizes of its input, so a JVP graph's
+// tangent read every gradient's value and the run computed the gradient's
+// products, which J dir does not need (about a third of a JVP's product
+// flops for a two-layer MLP).
+type dotOp struct{ dt tensor.Dtype }
+
+func (op *dotOp) Arity() int { return 2 }
+
+func (op *dotOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	return hm.NewFnType(a, a, op.dt)
+}
+
+func (op *dotOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	if len(in) != 2 {
+		return nil, fmt.Errorf("dot: %d inputs, want 2", len(in))
+	}
+	s, ok1 := in[0].(tensor.Shape)
+	t, ok2 := in[1].(tensor.Shape)
+	if !ok1 || !ok2 || !s.Eq(t) {
+		return nil, fmt.Errorf("dot of shapes %v and %v, want one shape", in[0], in[1])
+	}
+	return tensor.ScalarShape(), nil
+}
+
+func (op *dotOp) Do(v ...G.Value) (G.Value, error) {
+	if len(v) != 2 {
+		return nil, fmt.Errorf("dot: %d inputs, want 2", len(v))
+	}
+	a, ok1 := v[0].(*tensor.Dense)
+	b, ok2 := v[1].(*tensor.Dense)
+	if !ok1 || !ok2 || a.Dtype() != op.dt || b.Dtype() != op.dt || a.Size() != b.Size() {
+		return nil, fmt.Errorf("dot of %v and %v, want two dense tensors of %v and one size", v[0], v[1], op.dt)
+	}
+	if op.dt == tensor.Float32 {
+		return G.NewF32(float32(dot(backing[float32](a), backing[float32](b)))), nil
+	}
+	return G.NewF64(dot(backing[float64](a), backing[float64](b))), nil
+}
+
+func dot[T nets.Float](a, b []T) float64 {
+	var s float64
+	for i, x := range a {
+		s += float64(x) * float64(b[i])
+	}
+	return s
+}
+
+func (op *dotOp) ReturnsPtr() bool     { return false }
+func (op *dotOp) CallsExtern() bool    { return false }
+func (op *dotOp) OverwritesInput() int { return -1 }
+func (op *dotOp) String() string       { return "dot" }
+
+func (op *dotOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "maple.dot %v", op.dt) }
+
+func (op *dotOp) Hashcode() uint32 {
+	h := fnv.New32a()
+	op.WriteHash(h)
+	return h.Sum32()
+}
+
+func (op *dotOp) DiffWRT(inputs int) []bool { return []bool{true, true} }
+
+func (op *dotOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	da, err := G.Mul(in[1], grad)
+	if err != nil {
+		return nil, err
+	}
+	db, err := G.Mul(in[0], grad)
+	return G.Nodes{da, db}, err
+}
+
+// dotNodes is sum(a * b), a dotOp node.
+func dotNodes(a, b *G.Node) (*G.Node, error) {
+	return G.ApplyOp(&dotOp{dt: a.Dtype()}, a, b)
+}
