@@ -169,3 +169,45 @@ func BenchmarkMLPForwardJVP(b *testing.B) {
 	tflops := fwd + 2*fwd - 2*392*390
 	againstSGEMM(b, n, tflops*float64(n), func() { m.JVP(theta, x, n, dir, logits, tan) })
 }
+
+// BenchmarkProductShapes times each matrix product of an inner step at
+// ColoredMNIST size (13500 kept rows, 392-390-390-1) alone, paired with
+// the reference SGEMM of the first layer's forward shape as the inner
+// step is: how fast the step could be were it nothing but its products.
+// The backward's weight gradients reduce over the 13500 rows (Xᵀ δ) and
+// its input gradients multiply by a transposed weight (δ Wᵀ): shapes a
+// library may run slower than the reference's.
+func BenchmarkProductShapes(b *testing.B) {
+	const n = 13500
+	rng := rand.New(rand.NewPCG(4, 4))
+	fill := func(k int) []float32 {
+		v := make([]float32, k)
+		for i := range v {
+			v[i] = rng.Float32() - 0.5
+		}
+		return v
+	}
+	x, h, d, w1, w2 := fill(n*392), fill(n*390), fill(n*390), fill(392*390), fill(390*390)
+	out := make([]float32, n*392)
+	for _, c := range []struct {
+		name    string
+		tA, tB  bool
+		m, p, k int // out is m x p, the reduction k long
+		a, bb   []float32
+		lda     int
+		ldb     int
+	}{
+		{"forward-1/X.W1", false, false, n, 390, 392, x, w1, 392, 390},
+		{"forward-2/H.W2", false, false, n, 390, 390, h, w2, 390, 390},
+		{"input-grad-2/D.W2t", false, true, n, 390, 390, d, w2, 390, 390},
+		{"weight-grad-2/Ht.D", true, false, 390, 390, n, h, d, 390, 390},
+		{"weight-grad-1/Xt.D", true, false, 392, 390, n, x, d, 392, 390},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			flops := 2 * float64(c.m) * float64(c.p) * float64(c.k)
+			againstSGEMM(b, n, flops, func() {
+				Gemm(c.tA, c.tB, c.m, c.p, c.k, 1, c.a, c.lda, c.bb, c.ldb, 0, out, c.p)
+			})
+		})
+	}
+}
