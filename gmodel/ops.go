@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash"
 	"hash/fnv"
+	"slices"
 	"unsafe"
 
 	"github.com/chewxy/hm"
@@ -13,17 +14,18 @@ import (
 	"github.com/maple-ood/maple/nets"
 )
 
-// The dense layer's ops of the built-in g:mlp, each one parallel pass of
-// nets' kernels where gorgonia's own would take several single-threaded
-// ones (BroadcastAdd: a repeat of the bias then an addition; Rectify: a
-// comparison then a multiplication; their gradients: a multiplication
-// and a sum): see docs/PERFORMANCE.md. Each writes into the register the
-// tape machine hands it when that has its shape, and is differentiable
-// twice in terms of the others, so that the JVP by double backward stays
-// exact:
+// The dense layer's ops of the built-in g:mlp: biasAct, gate and colSum
+// are each one parallel pass of nets' kernels where gorgonia's own would
+// take several single-threaded ones (BroadcastAdd: a repeat of the bias
+// then an addition; Rectify: a comparison then a multiplication; their
+// gradients: a multiplication and a sum): see docs/PERFORMANCE.md; rows
+// (met only in a JVP graph, on a bias's direction) is a copy per row.
+// Each writes into the register the tape machine hands it when that is a
+// tensor of its output's shape, and is differentiable twice in terms of
+// the others, so that the JVP by double backward stays exact:
 //
 //	biasAct(y, b)  = act(y + b), the bias added to each row of y, act the ReLU or the identity
-//	gate(g, y)     = g where y > 0, else 0: the ReLU's derivative, y the ReLU's output
+//	gate(g, y)     = g where y > 0 (or y is -0, which a ReLU never gives), else +0: the ReLU's derivative, y the ReLU's output
 //	colSum(x)      = the column sums of x
 //	rows(v)        = v repeated as the n rows of a matrix
 //
@@ -105,17 +107,19 @@ func (op *denseOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 
 func (op *denseOp) Do(v ...G.Value) (G.Value, error) { return op.UsePreallocDo(nil, v...) }
 
-// UsePreallocDo writes into prealloc when it is a tensor of the output's
-// shape and dtype (a register of the tape machine's last run, or an input
-// whose last reader this op is: every op here writes element i after
-// reading what element i needs), else into a new one.
+// UsePreallocDo writes into prealloc when it is a tensor of exactly the
+// output's shape and dtype that owns its memory (not a view) and shares no
+// memory with an input, else into a new one. gorgonia v0.9.18 hands an
+// op whose OverwritesInput is -1 a register of its own, so prealloc is
+// this node's output of the machine's last run; the check keeps that
+// true of another gorgonia.
 func (op *denseOp) UsePreallocDo(prealloc G.Value, v ...G.Value) (G.Value, error) {
 	if len(v) != op.Arity() {
 		return nil, fmt.Errorf("%s: %d inputs, want %d", op, len(v), op.Arity())
 	}
 	in0, ok := v[0].(*tensor.Dense)
 	if !ok {
-		return nil, fmt.Errorf("%s: input is %T, want a dense tensor", op, v[0])
+		return nil, fmt.Errorf("%s: input is a %T, want a dense tensor", op, v[0])
 	}
 	s := in0.Shape()
 	var want tensor.Shape
@@ -128,7 +132,7 @@ func (op *denseOp) UsePreallocDo(prealloc G.Value, v ...G.Value) (G.Value, error
 		want = s
 	}
 	out, ok := prealloc.(*tensor.Dense)
-	if !ok || out.Dtype() != op.dt || !out.Shape().Eq(want) || !out.IsNativelyAccessible() {
+	if !ok || out.Dtype() != op.dt || !slices.Equal(out.Shape(), want) || out.IsView() || !out.IsNativelyAccessible() || sharesInput(out, v) {
 		out = tensor.New(tensor.Of(op.dt), tensor.WithShape(want.Clone()...))
 	}
 	var err error
@@ -150,7 +154,7 @@ func doDense[T nets.Float](op *denseOp, out *tensor.Dense, v []G.Value) error {
 	data := func(x G.Value) ([]T, error) {
 		d, ok := x.(*tensor.Dense)
 		if !ok || d.Dtype() != op.dt {
-			return nil, fmt.Errorf("%s: input %v, want a dense tensor of %v", op, x, op.dt)
+			return nil, fmt.Errorf("%s: input is a %T of %v, want a dense tensor of %v", op, x, x.Dtype(), op.dt)
 		}
 		return backing[T](d), nil
 	}
@@ -183,6 +187,16 @@ func doDense[T nets.Float](op *denseOp, out *tensor.Dense, v []G.Value) error {
 	}
 	nets.BiasAct(dst, a, b, n, m, op.kind == opBiasReLU)
 	return nil
+}
+
+// sharesInput reports whether out's memory starts where an input's does.
+func sharesInput(out *tensor.Dense, in []G.Value) bool {
+	for _, v := range in {
+		if d, ok := v.(*tensor.Dense); ok && d.Uintptr() == out.Uintptr() {
+			return true
+		}
+	}
+	return false
 }
 
 // backing is d's data as []T, T d's dtype, without the allocation of
@@ -264,7 +278,9 @@ func denseAct(x, w, b *G.Node, relu bool) (*G.Node, error) {
 }
 
 // dotOp is sum(a * b) over all entries of two tensors of one shape, a
-// scalar. Its derivative with respect to a is b times the scalar
+// scalar, by a plain loop accumulating in float64 (a JVP graph needs
+// only its derivative: its value is computed only where something reads
+// it). Its derivative with respect to a is b times the scalar
 // gradient, which reads b and not a: gorgonia's Sum of a HadamardProd
 // differentiates through the sizes of its input, so a JVP graph's
 // tangent read every gradient's value and the run computed the gradient's
@@ -298,7 +314,7 @@ func (op *dotOp) Do(v ...G.Value) (G.Value, error) {
 	a, ok1 := v[0].(*tensor.Dense)
 	b, ok2 := v[1].(*tensor.Dense)
 	if !ok1 || !ok2 || a.Dtype() != op.dt || b.Dtype() != op.dt || a.Size() != b.Size() {
-		return nil, fmt.Errorf("dot of %v and %v, want two dense tensors of %v and one size", v[0], v[1], op.dt)
+		return nil, fmt.Errorf("dot of a %T %v and a %T %v, want two dense tensors of %v and one size", v[0], v[0].Shape(), v[1], v[1].Shape(), op.dt)
 	}
 	if op.dt == tensor.Float32 {
 		return G.NewF32(float32(dot(backing[float32](a), backing[float32](b)))), nil
