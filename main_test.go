@@ -21,9 +21,14 @@ var buildTags []string
 
 // buildMaple builds the real binary for end-to-end tests, pure Go: their
 // workloads are sized so that signals and key presses land mid-search at
-// the pure-Go speed (TestBackendEndToEnd runs the tagged backends).
+// the pure-Go speed (TestBackendEndToEnd runs the tagged backends). The
+// same pure-Go binary whatever this test binary's tags, so a test that
+// runs it is skipped in the tagged passes: the pure-Go pass runs it.
 func buildMaple(t *testing.T) string {
 	t.Helper()
+	if len(buildTags) > 0 {
+		t.Skipf("runs the pure-Go binary, the same in every pass: run in the pure-Go pass, not again with -tags %s", strings.Join(buildTags, ","))
+	}
 	return buildWith(t, "")
 }
 
@@ -562,9 +567,6 @@ func TestNamesAndTags(t *testing.T) {
 // the view, and the view closes when the sweep ends, leaving its lines
 // and table (issue 25, build item 4).
 func TestTmuxSweepView(t *testing.T) {
-	if len(buildTags) > 0 {
-		t.Skip("the view does not depend on the backend: tested in the pure-Go pass")
-	}
 	bin := buildMaple(t)
 	dir := t.TempDir() // before the tmux server: cleanups run last-first, so tmux goes before dir
 	tm := newTmux(t)
