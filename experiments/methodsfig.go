@@ -139,17 +139,11 @@ func shortName(x map[string]string, group []map[string]string, manySweeps bool) 
 			return sweepText(x["sweep"]), true
 		}
 	}
-	split := func(s string) []string {
-		if s == "" {
-			return nil
-		}
-		return strings.Split(s, "; ")
-	}
 	var own []string
-	for _, part := range split(x["settings"]) {
+	for _, part := range settingParts(x["settings"]) {
 		shared := true
 		for _, y := range group {
-			shared = shared && slices.Contains(split(y["settings"]), part)
+			shared = shared && slices.Contains(settingParts(y["settings"]), part)
 		}
 		if !shared {
 			own = append(own, part)

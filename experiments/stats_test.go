@@ -63,27 +63,42 @@ func TestWelch(t *testing.T) {
 // without group labels that validation ranks first (its mean validation
 // worst-group accuracy), not the one with the best test accuracy: on
 // ColoredMNIST a model that inverts colour scores high test accuracy
-// with a worst group near 0 (LfF's first seed: 89.0 and 0.4).
+// with a worst group near 0 (LfF's first seed: 89.0 and 0.4); and only
+// with a row whose final model trains by the same recipe (JTT with the
+// reference preset's evaluation ranked first on validation, n = 1, and
+// the column read "jtt: n too small" for maple on the shared one).
 func TestVersusChoosesOnValidation(t *testing.T) {
-	row := func(method, hash, training, acc, val string) map[string]string {
-		return map[string]string{"method": method, "config_hash": hash, "group_labels_training": training, "dataset": "cmnist", "train_size": "0",
+	row := func(method, settings, hash, training, acc, val string) map[string]string {
+		return map[string]string{"method": method, "settings": settings, "config_hash": hash, "group_labels_training": training, "dataset": "cmnist", "train_size": "0",
 			"model": "mlp:390,390", "test_acc_mean": acc, "val_worst_mean": val}
 	}
+	const preset = "eval-every 1; eval-lr 1; eval-min-step 1; eval-steps 200; eval-weight-decay 0"
 	rows := []map[string]string{
-		row("maple/rex", "m", "no", "69.3", "68.3"),
-		row("lff", "l", "no", "89.0", "0.05"),
-		row("rex", "r", "no", "70.0", "66.8"),
-		row("jtt", "j", "no", "70.0", "68.8"),
-		row("oracle", "o", "yes", "71.1", "72.4"),
+		row("maple/rex", "", "m", "no", "69.3", "68.3"),
+		row("lff", "", "l", "no", "89.0", "0.05"),
+		row("rex", "", "r", "no", "70.0", "66.8"),
+		row("jtt", "", "j", "no", "70.0", "68.8"),
+		row("oracle", "", "o", "yes", "71.1", "72.4"),
+		row("erm", preset, "ep", "no", "25.6", "69.5"),
+		row("maple/irmv1", "recipe maple-reference", "mp", "no", "70.2", "70.4"),
 	}
 	runs := &Table{}
-	for _, h := range []string{"m", "l", "r", "j", "o"} {
+	for _, h := range []string{"m", "l", "r", "j", "o", "ep", "mp"} {
 		for s, acc := range []string{"69", "70", "71"} {
 			runs.Rows = append(runs.Rows, map[string]string{"config_hash": h, "seed": fmt.Sprint(s + 1), "test_acc": acc})
 		}
 	}
-	if got := versus(rows[0], rows, runs); !strings.HasPrefix(got, "jtt:") {
-		t.Errorf("maple/rex compared as %q, want with jtt (the best validation worst-group without group labels)", got)
+	for _, c := range []struct {
+		name string
+		row  map[string]string
+		want string
+	}{
+		{"shared evaluation", rows[0], "jtt:"},
+		{"the reference preset's evaluation", rows[6], "erm:"},
+	} {
+		if got := versus(c.row, rows, runs); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: %s compared as %q, want with %s (the best validation worst-group without group labels, trained alike)", c.name, c.row["method"], got, c.want)
+		}
 	}
 }
 

@@ -1,0 +1,81 @@
+package experiments
+
+import (
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/maple-ood/maple/config"
+	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/runs"
+)
+
+// trainingFlag reports whether a setting says how the final model (the
+// weighted ERM a search's weights train, or a baseline) is trained: the
+// evaluation group's eval-* flags and l2, but not eval-same-init, which
+// says where it starts (a baseline has no search model to start from).
+func trainingFlag(s config.Setting) bool {
+	return s.Group == config.GroupEval && (strings.HasPrefix(s.Flag, "eval-") || s.Flag == "l2") && s.Flag != "eval-same-init"
+}
+
+// Evaluation is the final-training recipe a summary or runs row resolves
+// to: its dataset, method, objective, models and settings given to
+// `maple run` as flags, resolved as a run resolves them (a baseline's
+// published recipe, maple's reference preset), then the values of the
+// flags that say how the final model is trained, "flag value" joined by
+// "; ". ok is false when the row does not resolve (a method or flag this
+// build does not know).
+func Evaluation(r map[string]string) (recipe string, ok bool) {
+	cfg := runs.DefaultConfig(r["dataset"])
+	cfg.Dataset = loaders.DefaultSpec(r["dataset"])
+	fl := pflag.NewFlagSet("row", pflag.ContinueOnError)
+	config.Register(fl, &cfg, func(config.Setting) bool { return true })
+	set := map[string]bool{}
+	give := func(flag, value string) bool {
+		set[flag] = true
+		return fl.Set(flag, value) == nil
+	}
+	method, objective := r["method"], r["objective"]
+	if o, isMaple := strings.CutPrefix(method, "maple/"); isMaple {
+		method, objective = "maple", o
+	}
+	search := r["search_model"]
+	if search == "" {
+		search = r["model"]
+	}
+	ok = give("dataset", r["dataset"]) && give("method", method) && give("model", search) && give("eval-model", r["model"])
+	if objective != "" {
+		ok = ok && give("objective", objective)
+	}
+	if r["train_size"] != "" && r["train_size"] != "0" {
+		ok = ok && give("train-size", r["train_size"])
+	}
+	for _, part := range settingParts(r["settings"]) {
+		flag, value, _ := strings.Cut(part, " ")
+		ok = ok && give(flag, value)
+	}
+	if !ok {
+		return "", false
+	}
+	cfg, err := config.ResolveSet(cfg, set)
+	if err != nil {
+		return "", false
+	}
+	flags := config.Flags(cfg)
+	var parts []string
+	for _, s := range config.Table {
+		if trainingFlag(s) {
+			parts = append(parts, s.Flag+" "+flags[s.Flag])
+		}
+	}
+	return strings.Join(parts, "; "), true
+}
+
+// settingParts splits a settings cell ("flag value; flag value") into its
+// parts.
+func settingParts(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "; ")
+}
