@@ -84,6 +84,12 @@ type Arch struct {
 	Logits func(x *G.Node, p []*G.Node) (*G.Node, error)
 	// JVP is how the model computes its JVP (default Auto).
 	JVP JVPMode
+	// MaxRows is the most rows one graph run takes (default 0: MaxRows
+	// for flat inputs, MaxImageRows for image inputs, whose graphs hold
+	// image-shaped activations). An architecture that flattens an image
+	// at once, as g:mlp does, holds no more per row than a flat one and
+	// can take MaxRows.
+	MaxRows int
 }
 
 // numParams is the length of the flat parameter vector.

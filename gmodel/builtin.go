@@ -76,7 +76,12 @@ func buildMLP(args string, in dataset.Shape, k int) (Arch, error) {
 		d = w
 	}
 	ps = append(ps, dense("out", d, k)...)
-	return Arch{Params: ps, Logits: func(x *G.Node, p []*G.Node) (*G.Node, error) {
+	// Image inputs are flattened at once, so the graph holds flat rows:
+	// chunks of 1024, not MaxImageRows' 256 (a ColoredMNIST JVP over 45000
+	// rows ran as 176 graph runs). A g:mlp:390,390 ColoredMNIST search
+	// took the same time with 1024 as with 2048 and 632 MB at its peak
+	// against 961 MB (loaded; docs/PERFORMANCE.md).
+	return Arch{MaxRows: 1024, Params: ps, Logits: func(x *G.Node, p []*G.Node) (*G.Node, error) {
 		h, err := flat(x)
 		if err != nil {
 			return nil, err

@@ -58,7 +58,10 @@ func New[T nets.Float](spec string, in dataset.Shape, k int) (*Model[T], error) 
 // graph of one's own); name labels it in errors.
 func NewArch[T nets.Float](name string, a Arch, in dataset.Shape, k int) (*Model[T], error) {
 	m := &Model[T]{spec: name, arch: a, in: in, k: k, n: a.numParams(), MaxRows: MaxRows}
-	if in.H > 1 || in.W > 1 {
+	switch {
+	case a.MaxRows > 0:
+		m.MaxRows = a.MaxRows
+	case in.H > 1 || in.W > 1:
 		m.MaxRows = MaxImageRows
 	}
 	mode, why, err := chooseJVP(name, a, in, k)
