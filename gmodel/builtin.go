@@ -81,7 +81,11 @@ func buildMLP(args string, in dataset.Shape, k int) (Arch, error) {
 	// rows ran as 176 graph runs). A g:mlp:390,390 ColoredMNIST search
 	// took the same time with 1024 as with 2048 and 632 MB at its peak
 	// against 961 MB (loaded; docs/PERFORMANCE.md).
-	return Arch{MaxRows: 1024, Params: ps, Logits: func(x *G.Node, p []*G.Node) (*G.Node, error) {
+	rows := 0 // flat inputs: MaxRows
+	if in.H > 1 || in.W > 1 {
+		rows = 1024
+	}
+	return Arch{MaxRows: rows, Params: ps, Logits: func(x *G.Node, p []*G.Node) (*G.Node, error) {
 		h, err := flat(x)
 		if err != nil {
 			return nil, err

@@ -251,7 +251,7 @@ func TestHypergradientFiniteDifference(t *testing.T) {
 // TestChunkRows: image inputs run in chunks of MaxImageRows, except in
 // an architecture that says otherwise: g:mlp flattens them at once and
 // takes 1024 rows a run (a ColoredMNIST JVP over 45000 rows was 176
-// graph runs of 256).
+// graph runs of 256); flat inputs MaxRows.
 func TestChunkRows(t *testing.T) {
 	img, flat := dataset.Shape{C: 2, H: 14, W: 14}, dataset.Shape{C: 7, H: 1, W: 1}
 	for _, c := range []struct {
@@ -260,7 +260,7 @@ func TestChunkRows(t *testing.T) {
 		want int
 	}{
 		{"g:mlp:5", img, 1024},
-		{"g:mlp:5", flat, 1024},
+		{"g:mlp:5", flat, MaxRows},
 		{"g:cnn:2,3", img, MaxImageRows},
 	} {
 		m, err := New[float32](c.spec, c.in, 2)
