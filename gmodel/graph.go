@@ -123,6 +123,13 @@ func newGraph(a Arch, dt tensor.Dtype, in dataset.Shape, k int, kind graphKind, 
 		}
 		gr.logits = must(G.Add(gr.logits, zero))
 		gr.vm = G.NewTapeMachine(g.SubgraphRoots(gr.logits, gr.tangent))
+	} else if kind == kindVJP {
+		// Only what the parameters' gradients need: not the input's
+		// gradient (the first layer's product with its weights'
+		// transpose, a sixth of the products of an MLP's call), which
+		// Backpropagate builds because every op differentiates all its
+		// inputs.
+		gr.vm = G.NewTapeMachine(g.SubgraphRoots(gr.grads...))
 	} else {
 		gr.vm = G.NewTapeMachine(g)
 	}

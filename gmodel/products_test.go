@@ -1,0 +1,102 @@
+package gmodel
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
+	G "gorgonia.org/gorgonia"
+
+	"github.com/maple-ood/maple/dataset"
+)
+
+// countingBLAS is netsBLAS counting the multiply-adds of the float32
+// products gorgonia asks of it.
+type countingBLAS struct {
+	netsBLAS
+	madds *atomic.Int64
+}
+
+func (c countingBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, cc []float32, ldc int) {
+	c.madds.Add(int64(m) * int64(n) * int64(k))
+	c.netsBLAS.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, cc, ldc)
+}
+
+func (c countingBLAS) Sgemv(tA blas.Transpose, m, n int, alpha float32, a []float32, lda int, x []float32, incX int, beta float32, y []float32, incY int) {
+	c.madds.Add(int64(m) * int64(n))
+	c.netsBLAS.Float32.Sgemv(tA, m, n, alpha, a, lda, x, incX, beta, y, incY)
+}
+
+func (c countingBLAS) Sger(m, n int, alpha float32, x []float32, incX int, y []float32, incY int, a []float32, lda int) {
+	c.madds.Add(int64(m) * int64(n))
+	c.netsBLAS.Float32.Sger(m, n, alpha, x, incX, y, incY, a, lda)
+}
+
+// TestBackpropProducts counts the multiply-adds of the products one
+// Backprop and one JVP call of g:mlp ask of the BLAS: as many as nets'
+// MLP computes (a backprop: the forward pass, the weights' gradients and
+// the hidden activations' gradients, not the input's, which no caller
+// reads; a JVP: the forward pass and its tangent, nets' forward mode). Backprop once
+// computed the input's gradient too (gorgonia's Backpropagate
+// differentiates every input of an op, and the machine ran the whole
+// graph): a sixth of its products at 392-390-390-1.
+func TestBackpropProducts(t *testing.T) {
+	var madds atomic.Int64
+	G.Use(countingBLAS{netsBLAS: netsBLAS{Float32: blas32.Implementation(), Float64: blas64.Implementation(),
+		Complex64: gonum.Implementation{}, Complex128: gonum.Implementation{}}, madds: &madds})
+	t.Cleanup(func() {
+		G.Use(netsBLAS{Float32: blas32.Implementation(), Float64: blas64.Implementation(),
+			Complex64: gonum.Implementation{}, Complex128: gonum.Implementation{}})
+	})
+	for _, c := range []struct {
+		name   string
+		spec   string
+		in, k  int
+		hidden []int
+		rows   int
+	}{
+		{"two hidden layers, one output", "g:mlp:390,390", 392, 1, []int{390, 390}, 300},
+		{"one hidden layer, three outputs", "g:mlp:16", 5, 3, []int{16}, 50},
+		{"three hidden layers, two chunks", "g:mlp:8,6,4", 7, 2, []int{8, 6, 4}, 2100},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := New[float32](c.spec, dataset.Shape{C: c.in, H: 1, W: 1}, c.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(3, 4))
+			theta := make([]float32, m.NumParams())
+			m.Init(theta, rng)
+			x, dir := randn[float32](c.rows*c.in, rng), randn[float32](len(theta), rng)
+			grad, f, tan := make([]float32, len(theta)), make([]float32, c.rows*c.k), make([]float32, c.rows*c.k)
+			fill := func(lo, hi int, logits, cot []float32) { copy(cot, logits) }
+
+			// forward: rows x (in h1 + h1 h2 + ... + hL k); the hidden
+			// activations' gradients: the same less the first layer's.
+			widths := append(append([]int{c.in}, c.hidden...), c.k)
+			var fwd, first int64
+			for i := 0; i+1 < len(widths); i++ {
+				fwd += int64(c.rows) * int64(widths[i]) * int64(widths[i+1])
+			}
+			first = int64(c.rows) * int64(widths[0]) * int64(widths[1])
+
+			madds.Store(0)
+			m.Backprop(theta, x, c.rows, fill, grad)
+			if got, want := madds.Load(), 2*fwd+fwd-first; got != want {
+				t.Errorf("a backprop call's products: %d multiply-adds, want %d (forward %d, weights' gradients %d, hidden gradients %d; the input's gradient would add %d)",
+					got, want, fwd, fwd, fwd-first, first)
+			}
+			madds.Store(0)
+			m.JVP(theta, x, c.rows, dir, f, tan)
+			// the tangent: each layer's direction times its input, and its
+			// weights times the tangent of its input (none for the data).
+			if got, want := madds.Load(), fwd+fwd+fwd-first; got != want {
+				t.Errorf("a JVP call's products: %d multiply-adds, want %d (forward %d, tangent %d)", got, want, fwd, 2*fwd-first)
+			}
+		})
+	}
+}
