@@ -29,7 +29,14 @@ type File struct {
 	// Headline lists the methods (as the tables name them: erm,
 	// maple/rex) whose rows the README's headline table quotes.
 	Headline []string `toml:"headline"`
-	Sweeps   []Sweep  `toml:"sweep"`
+	// Reference names one of the sweeps as the experiment's anchor (an
+	// ablation's full recipe): its table then compares every other row
+	// with that sweep's row of the same method, dataset, size and model
+	// (the difference of the mean test accuracies and Welch's p) instead
+	// of with the best method without group labels. Default "": no
+	// anchor.
+	Reference string  `toml:"reference"`
+	Sweeps    []Sweep `toml:"sweep"`
 }
 
 // Sweep is one `maple sweep` of an experiment: its name and its
@@ -75,7 +82,7 @@ func Load(path string) (*File, error) {
 		return nil, fmt.Errorf("experiment file %s: %w", path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, headline, [[sweep]] name and args)", path, und[0].String())
+		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, headline, reference, [[sweep]] name and args)", path, und[0].String())
 	}
 	f.Path = path
 	f.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
@@ -113,6 +120,9 @@ func (f *File) check() error {
 		if _, err := s.Seeds(); err != nil {
 			return fmt.Errorf("sweep %s: %w", s.Name, err)
 		}
+	}
+	if f.Reference != "" && !seen[f.Reference] {
+		return fmt.Errorf("reference %q names no sweep of the file: give the name of one of its [[sweep]]s", f.Reference)
 	}
 	return nil
 }

@@ -29,6 +29,7 @@ func TestLoad(t *testing.T) {
 		{name: "twice", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\n[[sweep]]\nname = \"a\"\n", err: "sweep a is given twice"},
 		{name: "reserved flag", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\nargs = [\"--runs-dir=/x\"]\n", err: "--runs-dir is set by maple reproduce"},
 		{name: "bad seeds", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\nargs = [\"--seeds\", \"1,x\"]\n", err: `--seeds "1,x"`},
+		{name: "reference names no sweep", text: "title = \"T\"\nreference = \"b\"\n[[sweep]]\nname = \"a\"\n", err: `reference "b" names no sweep`},
 		{name: "not toml", text: "title = \n", err: "experiment file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

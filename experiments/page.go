@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // Results is an experiment with its committed CSVs read back.
@@ -190,7 +192,11 @@ func section(b *strings.Builder, docs string, r Results) {
 	if shares {
 		head = append(head, "u on a≠y", "kept")
 	}
-	head = append(head, "vs best without group labels, same training (on validation)")
+	if f.Reference != "" {
+		head = append(head, "vs "+sweepText(f.Reference)+" (test acc, Welch)")
+	} else {
+		head = append(head, "vs best without group labels, same training (on validation)")
+	}
 	fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	if !varying("dataset") && !varying("train_size") && !varying("model") {
 		defer fmt.Fprintf(b, "\nDataset %s, training size %s, model %s; selection: %s (validation).\n", rows[0]["dataset"], size(rows[0]["train_size"]), rows[0]["model"], rows[0]["selection"])
@@ -217,7 +223,11 @@ func section(b *strings.Builder, docs string, r Results) {
 		if shares {
 			cells = append(cells, share(x["conflict_weight_pct_mean"]), share(x["keep_pct_mean"]))
 		}
-		cells = append(cells, versus(x, rows, r.Runs))
+		if f.Reference != "" {
+			cells = append(cells, versusReference(x, rows, r.Runs, f.Reference))
+		} else {
+			cells = append(cells, versus(x, rows, r.Runs))
+		}
 		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 	}
 }
@@ -287,6 +297,40 @@ func versus(x map[string]string, rows []map[string]string, runs *Table) string {
 		return fmt.Sprintf("%s: n too small", best["method"])
 	}
 	return fmt.Sprintf("%s: %+.1f, p = %.2g", best["method"], diff, p)
+}
+
+// versusReference compares a row with the row of the reference sweep
+// of the same method, dataset, size and model: the difference of the
+// mean test accuracies and Welch's p. The reference row itself reads
+// "reference".
+func versusReference(x map[string]string, rows []map[string]string, runs *Table, ref string) string {
+	in := func(y map[string]string) bool { return slices.Contains(strings.Fields(y["sweep"]), ref) }
+	if in(x) {
+		return "reference"
+	}
+	if runs == nil {
+		return ""
+	}
+	var anchor map[string]string
+	for _, y := range rows {
+		if in(y) && y["method"] == x["method"] && y["dataset"] == x["dataset"] && y["train_size"] == x["train_size"] && y["model"] == x["model"] {
+			anchor = y
+			break
+		}
+	}
+	if anchor == nil {
+		return "no reference row"
+	}
+	a, b := accs(runs, x["config_hash"]), accs(runs, anchor["config_hash"])
+	diff, _, _, p, ok := Welch(a, b)
+	if !ok {
+		if len(a) == 0 || len(b) == 0 {
+			return "no runs"
+		}
+		d := stat.Mean(a, nil) - stat.Mean(b, nil)
+		return fmt.Sprintf("%+.1f (n too small for a test)", d)
+	}
+	return fmt.Sprintf("%+.1f, p = %.2g", diff, p)
 }
 
 // accs returns the test accuracies of the runs of one configuration.

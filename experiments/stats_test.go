@@ -102,6 +102,51 @@ func TestVersusChoosesOnValidation(t *testing.T) {
 	}
 }
 
+// TestVersusReference: in an experiment with a reference sweep (an
+// ablation's full recipe) each row is compared with the reference row of
+// its method, Welch's test on the runs' test accuracies; the reference
+// row says so, a row with one run gives the difference alone, and a
+// method the reference sweep did not run has nothing to compare with.
+func TestVersusReference(t *testing.T) {
+	rows := []map[string]string{
+		{"method": "maple/irmv1", "sweep": "abl-preset", "config_hash": "p", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/irmv1", "sweep": "abl-preset-val", "config_hash": "v", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/irmv1", "sweep": "abl-one", "config_hash": "o", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/rex", "sweep": "abl-rex", "config_hash": "r", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/irmv1", "sweep": "abl-small", "config_hash": "s", "dataset": "cmnist", "train_size": "2500", "model": "m"},
+	}
+	runs := &Table{}
+	add := func(hash string, accs ...float64) {
+		for i, a := range accs {
+			runs.Rows = append(runs.Rows, map[string]string{"config_hash": hash, "seed": fmt.Sprint(i + 1), "test_acc": fmt.Sprint(a)})
+		}
+	}
+	add("p", 70, 71, 72)
+	add("v", 66, 67, 68)
+	add("o", 68.5)
+	add("r", 69, 70, 71)
+	add("s", 60, 61, 62)
+	_, _, _, p, _ := Welch([]float64{66, 67, 68}, []float64{70, 71, 72})
+	for _, c := range []struct {
+		name string
+		row  map[string]string
+		want string
+	}{
+		{"the reference itself", rows[0], "reference"},
+		{"three seeds each", rows[1], fmt.Sprintf("-4.0, p = %.2g", p)},
+		{"one seed", rows[2], "-2.5 (n too small for a test)"},
+		{"a method the reference did not run", rows[3], "no reference row"},
+		{"another training size", rows[4], "no reference row"},
+	} {
+		if got := versusReference(c.row, rows, runs, "abl-preset"); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	if p <= 0 || p >= 0.05 {
+		t.Errorf("Welch's p for a 4-point gap at sd 1, n = 3 each: %g, want in (0, 0.05)", p)
+	}
+}
+
 // TestHeadlineDefaults: a headline method with a row on its defaults
 // shows that row alone, not also its rows with other settings.
 func TestHeadlineDefaults(t *testing.T) {
