@@ -224,8 +224,14 @@ func rewind(vm G.VM) bool {
 	return true
 }
 
-// value returns the data of n as []T.
-func value[T nets.Float](n *G.Node) []T { return n.Value().Data().([]T) }
+// value returns the data of n as []T: its backing slice, without the
+// interface Data allocates, where its value is a dense tensor.
+func value[T nets.Float](n *G.Node) []T {
+	if d, ok := n.Value().(*tensor.Dense); ok {
+		return backing[T](d)
+	}
+	return n.Value().Data().([]T)
+}
 
 // addGrads adds the gradient of the last run to grad, in Params' order.
 func addGrads[T nets.Float](gr *graph, grad []T) {
