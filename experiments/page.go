@@ -99,7 +99,11 @@ How every figure was chosen, and which labels it used:
   figure is selected by; a comparator chosen by test accuracy would pick,
   on ColoredMNIST, a model that inverts colour: high test accuracy, a
   worst group near 0): the difference of the mean test accuracies and the
-  two-sided p-value of Welch's t-test (n >= 2 on both sides).
+  two-sided p-value of Welch's t-test (n >= 2 on both sides). An
+  experiment that names a reference sweep (an ablation's full recipe)
+  compares every row instead with that sweep's row of the same method,
+  dataset, training size and model (the one validation ranks first,
+  should the sweep have several).
 
 `)
 	for _, r := range all {
@@ -300,9 +304,10 @@ func versus(x map[string]string, rows []map[string]string, runs *Table) string {
 }
 
 // versusReference compares a row with the row of the reference sweep
-// of the same method, dataset, size and model: the difference of the
-// mean test accuracies and Welch's p. The reference row itself reads
-// "reference".
+// of the same method, dataset, size and model (the one with the highest
+// mean validation worst-group accuracy where the sweep has several): the
+// difference of the mean test accuracies and Welch's p. The reference
+// sweep's own rows read "reference".
 func versusReference(x map[string]string, rows []map[string]string, runs *Table, ref string) string {
 	in := func(y map[string]string) bool { return slices.Contains(strings.Fields(y["sweep"]), ref) }
 	if in(x) {
@@ -311,11 +316,21 @@ func versusReference(x map[string]string, rows []map[string]string, runs *Table,
 	if runs == nil {
 		return ""
 	}
+	// A reference sweep with several configurations of the method (a
+	// random search's trials): the one validation ranks first, as every
+	// choice here is made.
 	var anchor map[string]string
+	bestVal := math.Inf(-1)
 	for _, y := range rows {
-		if in(y) && y["method"] == x["method"] && y["dataset"] == x["dataset"] && y["train_size"] == x["train_size"] && y["model"] == x["model"] {
-			anchor = y
-			break
+		if !in(y) || y["method"] != x["method"] || y["dataset"] != x["dataset"] || y["train_size"] != x["train_size"] || y["model"] != x["model"] {
+			continue
+		}
+		v, err := strconv.ParseFloat(y["val_worst_mean"], 64)
+		if err != nil {
+			v = math.Inf(-1)
+		}
+		if anchor == nil || v > bestVal {
+			anchor, bestVal = y, v
 		}
 	}
 	if anchor == nil {
@@ -328,7 +343,10 @@ func versusReference(x map[string]string, rows []map[string]string, runs *Table,
 			return "no runs"
 		}
 		d := stat.Mean(a, nil) - stat.Mean(b, nil)
-		return fmt.Sprintf("%+.1f (n too small for a test)", d)
+		if len(a) < 2 || len(b) < 2 {
+			return fmt.Sprintf("%+.1f (n too small for a test)", d)
+		}
+		return fmt.Sprintf("%+.1f (no spread: no test)", d)
 	}
 	return fmt.Sprintf("%+.1f, p = %.2g", diff, p)
 }

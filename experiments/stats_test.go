@@ -114,6 +114,10 @@ func TestVersusReference(t *testing.T) {
 		{"method": "maple/irmv1", "sweep": "abl-one", "config_hash": "o", "dataset": "cmnist", "train_size": "0", "model": "m"},
 		{"method": "maple/rex", "sweep": "abl-rex", "config_hash": "r", "dataset": "cmnist", "train_size": "0", "model": "m"},
 		{"method": "maple/irmv1", "sweep": "abl-small", "config_hash": "s", "dataset": "cmnist", "train_size": "2500", "model": "m"},
+		{"method": "maple/irmv1", "sweep": "abl-flat", "config_hash": "f", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/irmv1", "sweep": "abl-new", "config_hash": "n", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/irmv1", "sweep": "abl-preset-val abl-twice", "config_hash": "v", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/irmv1", "sweep": "abl-other", "config_hash": "d", "dataset": "synthetic", "train_size": "0", "model": "m"},
 	}
 	runs := &Table{}
 	add := func(hash string, accs ...float64) {
@@ -126,7 +130,10 @@ func TestVersusReference(t *testing.T) {
 	add("o", 68.5)
 	add("r", 69, 70, 71)
 	add("s", 60, 61, 62)
+	add("f", 69, 69)
+	add("d", 50, 51, 52)
 	_, _, _, p, _ := Welch([]float64{66, 67, 68}, []float64{70, 71, 72})
+	_, _, _, pFlat, _ := Welch([]float64{69, 69}, []float64{70, 71, 72})
 	for _, c := range []struct {
 		name string
 		row  map[string]string
@@ -137,10 +144,36 @@ func TestVersusReference(t *testing.T) {
 		{"one seed", rows[2], "-2.5 (n too small for a test)"},
 		{"a method the reference did not run", rows[3], "no reference row"},
 		{"another training size", rows[4], "no reference row"},
+		{"no spread on one side", rows[5], fmt.Sprintf("-2.0, p = %.2g", pFlat)},
+		{"no runs", rows[6], "no runs"},
+		{"a row two sweeps ran", rows[7], fmt.Sprintf("-4.0, p = %.2g", p)},
+		{"another dataset", rows[8], "no reference row"},
 	} {
 		if got := versusReference(c.row, rows, runs, "abl-preset"); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+	// A reference sweep with two configurations of the method (a random
+	// search's trials): the row is compared with the one validation ranks
+	// first, not the first listed.
+	trials := []map[string]string{
+		{"method": "maple/rex", "sweep": "rs", "config_hash": "t1", "dataset": "cmnist", "train_size": "0", "model": "m", "val_worst_mean": "50"},
+		{"method": "maple/rex", "sweep": "rs", "config_hash": "t2", "dataset": "cmnist", "train_size": "0", "model": "m", "val_worst_mean": "70"},
+		{"method": "maple/rex", "sweep": "other", "config_hash": "r", "dataset": "cmnist", "train_size": "0", "model": "m"},
+	}
+	add("t1", 50, 51, 52)
+	add("t2", 70, 71, 72)
+	if got, want := versusReference(trials[2], trials, runs, "rs"), "-1.0, p = "; !strings.HasPrefix(got, want) {
+		t.Errorf("against a reference sweep of two trials: %q, want %q... (the validation-best trial)", got, want)
+	}
+	flat := []map[string]string{
+		{"method": "maple/rex", "sweep": "flat-ref", "config_hash": "fr", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/rex", "sweep": "flat", "config_hash": "fl", "dataset": "cmnist", "train_size": "0", "model": "m"},
+	}
+	add("fr", 60, 60)
+	add("fl", 61, 61)
+	if got, want := versusReference(flat[1], flat, runs, "flat-ref"), "+1.0 (no spread: no test)"; got != want {
+		t.Errorf("no spread on either side: %q, want %q", got, want)
 	}
 	if p <= 0 || p >= 0.05 {
 		t.Errorf("Welch's p for a 4-point gap at sd 1, n = 3 each: %g, want in (0, 0.05)", p)

@@ -227,7 +227,7 @@ func rewind(vm G.VM) bool {
 // value returns the data of n as []T: its backing slice, without the
 // interface Data allocates, where its value is a dense tensor.
 func value[T nets.Float](n *G.Node) []T {
-	if d, ok := n.Value().(*tensor.Dense); ok {
+	if d, ok := n.Value().(*tensor.Dense); ok && d.Dtype() == dtypeOf[T]() {
 		return backing[T](d)
 	}
 	return n.Value().Data().([]T)

@@ -36,6 +36,63 @@ func (c countingBLAS) Sger(m, n int, alpha float32, x []float32, incX int, y []f
 	c.netsBLAS.Float32.Sger(m, n, alpha, x, incX, y, incY, a, lda)
 }
 
+// TestBackpropProductsAnyArch: for any architecture a backprop asks
+// less than three times its forward pass's multiply-adds of the BLAS
+// (the forward pass, the weights' gradients and the activations'
+// gradients, each the size of the forward's products, less the input's
+// gradient); with the input's gradient a chain of products asks exactly
+// three times. The count is process-wide (G.Use): no test of this
+// package may run in parallel with it.
+func TestBackpropProductsAnyArch(t *testing.T) {
+	madds := countProducts(t)
+	img := dataset.Shape{C: 1, H: 8, W: 8}
+	for _, c := range []struct {
+		spec string
+		in   dataset.Shape
+	}{
+		{"g:mlp:6,5", dataset.Shape{C: 7, H: 1, W: 1}},
+		{"g:cnn:2,3", img},
+		{"g:resnet:2,1", img},
+	} {
+		t.Run(c.spec, func(t *testing.T) {
+			const rows, k = 20, 2
+			m, err := New[float32](c.spec, c.in, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(5, 6))
+			theta := make([]float32, m.NumParams())
+			m.Init(theta, rng)
+			x := randn[float32](rows*c.in.Size(), rng)
+			logits, grad := make([]float32, rows*k), make([]float32, len(theta))
+			fill := func(lo, hi int, logits, cot []float32) { copy(cot, logits) }
+			m.Forward(theta, x, rows, logits)
+			m.Backprop(theta, x, rows, fill, grad)
+			madds.Store(0)
+			m.Forward(theta, x, rows, logits)
+			fwd := madds.Load()
+			madds.Store(0)
+			m.Backprop(theta, x, rows, fill, grad)
+			if bp := madds.Load(); fwd == 0 || bp >= 3*fwd {
+				t.Errorf("a backprop call asks %d multiply-adds, the forward pass %d: want under 3x (the input's gradient computed?)", bp, fwd)
+			}
+		})
+	}
+}
+
+// countProducts counts the multiply-adds of the float32 products
+// gorgonia asks of the BLAS until the test ends.
+func countProducts(t *testing.T) *atomic.Int64 {
+	var madds atomic.Int64
+	G.Use(countingBLAS{netsBLAS: netsBLAS{Float32: blas32.Implementation(), Float64: blas64.Implementation(),
+		Complex64: gonum.Implementation{}, Complex128: gonum.Implementation{}}, madds: &madds})
+	t.Cleanup(func() {
+		G.Use(netsBLAS{Float32: blas32.Implementation(), Float64: blas64.Implementation(),
+			Complex64: gonum.Implementation{}, Complex128: gonum.Implementation{}})
+	})
+	return &madds
+}
+
 // TestBackpropProducts counts the multiply-adds of the products one
 // Backprop and one JVP call of g:mlp ask of the BLAS: as many as nets'
 // MLP computes (a backprop: the forward pass, the weights' gradients and
@@ -45,13 +102,7 @@ func (c countingBLAS) Sger(m, n int, alpha float32, x []float32, incX int, y []f
 // differentiates every input of an op, and the machine ran the whole
 // graph): a sixth of its products at 392-390-390-1.
 func TestBackpropProducts(t *testing.T) {
-	var madds atomic.Int64
-	G.Use(countingBLAS{netsBLAS: netsBLAS{Float32: blas32.Implementation(), Float64: blas64.Implementation(),
-		Complex64: gonum.Implementation{}, Complex128: gonum.Implementation{}}, madds: &madds})
-	t.Cleanup(func() {
-		G.Use(netsBLAS{Float32: blas32.Implementation(), Float64: blas64.Implementation(),
-			Complex64: gonum.Implementation{}, Complex128: gonum.Implementation{}})
-	})
+	madds := countProducts(t)
 	for _, c := range []struct {
 		name   string
 		spec   string
