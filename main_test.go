@@ -224,11 +224,21 @@ func TestDetachAndAttach(t *testing.T) {
 	bin := buildMaple(t)
 	dir := t.TempDir()
 	rd := []string{"--runs-dir", dir}
-	o, err := exec.Command(bin, append([]string{"run", "--outer-iters", "400", "--inner-steps", "50", "--eval-steps", "10", "--detach"}, rd...)...).Output()
+	// Long enough never to finish before the stop below: 400 iterations
+	// took 12 s, and on a loaded machine (a paper-scale search on both
+	// cores) the steps before the stop took longer and found it done.
+	o, err := exec.Command(bin, append([]string{"run", "--outer-iters", "1000000", "--inner-steps", "50", "--eval-steps", "10", "--detach"}, rd...)...).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := strings.TrimSpace(string(o))
+	t.Cleanup(func() {
+		// A run the test failed to stop stops here, not after the test.
+		if mruns.Held(filepath.Join(dir, id)) {
+			exec.Command(bin, append([]string{"stop", id}, rd...)...).Run()
+			waitUntil(20*time.Second, func() bool { return !mruns.Held(filepath.Join(dir, id)) })
+		}
+	})
 	var list []map[string]any
 	if !waitUntil(20*time.Second, func() bool {
 		list = nil
