@@ -58,8 +58,11 @@ Without NAME it lists the experiments.
 Run directories are not kept on every machine; the committed CSVs are.
 A cell whose row runs.csv has already (same sweep, configuration and
 seed) is not trained again, and its row and iterations are kept, with
-the commit that made them; --rerun trains every cell on this build, and
-a cell finished in the runs directory always replaces its committed row.`,
+the commit that made them; a cell without a row of its own takes the
+committed row of another sweep's run of its configuration and seed, of
+this experiment or of another made with the same build and threads;
+--rerun trains every cell on this build, and a cell finished in the runs
+directory always replaces its committed row.`,
 		Example: `  maple reproduce                        # the experiments, and how many runs each has committed
   maple reproduce synthetic              # run (or resume) one and write its results
   maple reproduce synthetic --check --runs-dir "$(mktemp -d)"   # rerun from scratch, compare with the committed runs.csv
@@ -120,6 +123,11 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		if committed, err = experiments.ReadCommitted(dir); err != nil {
 			return fmt.Errorf("reading the committed results of %s: %w (repair the file, or move it away to run every cell again)", exp.Name, err)
 		}
+		// Another experiment's (or sweep's) run of a cell's configuration
+		// and seed, on the same build and thread count, stands for it.
+		if err := committed.ReadLenders(docs, exp); err != nil {
+			return fmt.Errorf("reading the committed results of the experiments under %s: %w", docs, err)
+		}
 	}
 	if !o.NoRun {
 		skip := committed
@@ -142,12 +150,15 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		return err
 	}
 	its := experiments.Iterations(f.RunsDir, rows, func(msg string) { fmt.Fprintf(f.Err, "warning: %s\n", msg) })
-	rows, its, kept, stale := committed.Merge(exp, cells, rows, its)
-	if kept > 0 {
-		fmt.Fprintf(f.Err, "%s: %d committed rows kept (cells not run in %s)\n", exp.Name, kept, f.RunsDir)
+	rows, its, st := committed.Merge(exp, cells, rows, its)
+	if st.Kept > 0 {
+		fmt.Fprintf(f.Err, "%s: %d committed rows kept (cells not run in %s)\n", exp.Name, st.Kept, f.RunsDir)
 	}
-	if stale > 0 {
-		fmt.Fprintf(f.Err, "%s: %d cells' runs left out: their configuration is no cell of %s as it stands (a setting or a default changed since they ran)\n", exp.Name, stale, exp.Path)
+	if st.Borrowed > 0 {
+		fmt.Fprintf(f.Err, "%s: %d cells take the committed row of another sweep's run of their configuration and seed (same build and threads; its run id and commit kept)\n", exp.Name, st.Borrowed)
+	}
+	if st.Stale > 0 {
+		fmt.Fprintf(f.Err, "%s: %d cells' runs left out: their configuration is no cell of %s as it stands (a setting or a default changed since they ran)\n", exp.Name, st.Stale, exp.Path)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintf(f.Err, "%s: no finished run in %s yet: nothing written (maple reproduce %s runs it)\n", exp.Name, f.RunsDir, exp.Name)
@@ -189,7 +200,10 @@ func runExperiment(ctx context.Context, f *Factory, exp *experiments.File, jobs 
 			fmt.Fprintf(f.Err, "== %s: sweep %s, seed %d\n", exp.Name, s.Name, seed)
 			name := s.Name
 			c := NewCmdSweep(&sub, func(so *SweepOptions) error {
-				so.Committed = func(c sweeps.Cell) bool { return committed.Has(name, c.Config.Hash(true), c.Config.Settings.Seed) }
+				so.Committed = func(c sweeps.Cell) bool {
+					h, seed := c.Config.Hash(true), c.Config.Settings.Seed
+					return committed.Has(name, h, seed) || committed.Lends(h, seed)
+				}
 				return sweepRun(ctx, &sub, so)
 			})
 			c.SilenceErrors, c.SilenceUsage = true, true

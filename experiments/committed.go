@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"sort"
 	"strconv"
+	"strings"
 )
 
 // CellKey names an experiment's cell as runs.csv's rows do: its sweep,
@@ -25,6 +27,59 @@ func (r Run) key() string { return CellKey(r.Sweep, r.ConfigHash, r.Seed) }
 type Committed struct {
 	Rows       []Run
 	Iterations []Iteration
+	// Lenders are the committed rows (and their iterations) of every
+	// experiment made with the same build and thread count, this one's
+	// other sweeps included (ReadLenders): a cell that has no row of its
+	// own takes the row of a run with its configuration hash and seed
+	// from there instead of being trained again (the same computation,
+	// bit for bit on that build and thread count). Empty: none lends.
+	Lenders          []Run
+	LenderIterations []Iteration
+}
+
+// ReadLenders fills c's Lenders with the committed rows of every
+// experiment file under docs/experiments whose build and thread count
+// are exp's (exp's own included), in the files' order.
+func (c *Committed) ReadLenders(docs string, exp *File) error {
+	files, err := List(filepath.Join(docs, "experiments"))
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if f.Build != exp.Build || f.Threads != exp.Threads {
+			continue
+		}
+		o, err := ReadCommitted(ResultsDir(docs, f.Name))
+		if err != nil {
+			return err
+		}
+		c.Lenders = append(c.Lenders, o.Rows...)
+		c.LenderIterations = append(c.LenderIterations, o.Iterations...)
+	}
+	return nil
+}
+
+// lender returns the first lender row of a configuration and seed.
+func (c *Committed) lender(configHash string, seed uint64) (Run, bool) {
+	for _, r := range c.Lenders {
+		if r.ConfigHash == configHash && r.Seed == seed {
+			return r, true
+		}
+	}
+	return Run{}, false
+}
+
+// Lends tells whether a lender row is the configuration and seed.
+func (c *Committed) Lends(configHash string, seed uint64) bool {
+	_, ok := c.lender(configHash, seed)
+	return ok
+}
+
+// MergeStats counts what Merge took from where.
+type MergeStats struct {
+	Kept     int // the experiment's own committed rows kept
+	Borrowed int // rows taken from another sweep's or experiment's run of the cell's configuration and seed
+	Stale    int // cells left out: no cell of the file as it stands
 }
 
 // ReadCommitted reads dir's runs.csv and iterations.csv (an empty
@@ -70,12 +125,13 @@ func (c *Committed) Has(sweep, configHash string, seed uint64) bool {
 // with the committed rows whose cell fresh lacks, in Collect's order, and
 // the iterations of both: a cell finished here replaces its committed
 // row; a committed cell not run here keeps its row, its commit and its
-// iterations. cells are the keys (CellKey) of the experiment's cells as
+// iterations; a cell with neither takes a lender's row of its
+// configuration and seed (its run id and commit, the experiment's and
+// cell's names). cells are the keys (CellKey) of the experiment's cells as
 // its file and the current build define them: a row of another cell (a
 // configuration the file no longer gives, or whose defaults changed) is
-// left out, fresh or committed. kept counts the committed rows kept,
-// stale the cells left out.
-func (c *Committed) Merge(exp *File, cells map[string]bool, fresh []Run, freshIts []Iteration) (rows []Run, its []Iteration, kept, stale int) {
+// left out, fresh or committed.
+func (c *Committed) Merge(exp *File, cells map[string]bool, fresh []Run, freshIts []Iteration) (rows []Run, its []Iteration, st MergeStats) {
 	have, left := map[string]bool{}, map[string]bool{}
 	for _, r := range fresh {
 		if !cells[r.key()] {
@@ -97,24 +153,68 @@ func (c *Committed) Merge(exp *File, cells map[string]bool, fresh []Run, freshIt
 		have[r.key()] = true
 		rows = append(rows, r)
 		keptIDs[r.RunID] = true
-		kept++
+		st.Kept++
 	}
-	sortRows(exp, rows)
-	stale = len(left)
-	// Iterations in rows' order, each run's in its own order.
+	// Iterations in rows' order, each run's in its own order, keyed by
+	// sweep and run: a borrowed run's are its lender's, renamed.
 	byRun := map[string][]Iteration{}
+	runKey := func(sweep, id string) string { return sweep + " " + id }
 	for _, it := range freshIts {
-		byRun[it.RunID] = append(byRun[it.RunID], it)
+		byRun[runKey(it.Sweep, it.RunID)] = append(byRun[runKey(it.Sweep, it.RunID)], it)
 	}
 	for _, it := range c.Iterations {
 		if keptIDs[it.RunID] {
-			byRun[it.RunID] = append(byRun[it.RunID], it)
+			byRun[runKey(it.Sweep, it.RunID)] = append(byRun[runKey(it.Sweep, it.RunID)], it)
 		}
 	}
-	for _, r := range rows {
-		its = append(its, byRun[r.RunID]...)
+	keys := make([]string, 0, len(cells))
+	for k := range cells {
+		keys = append(keys, k)
 	}
-	return rows, its, kept, stale
+	sort.Strings(keys)
+	for _, k := range keys {
+		if have[k] {
+			continue
+		}
+		sweep, hash, seed, ok := parseCellKey(k)
+		if !ok {
+			continue
+		}
+		l, ok := c.lender(hash, seed)
+		if !ok {
+			continue
+		}
+		b := l
+		b.Experiment, b.Sweep = exp.Name, sweep
+		have[k] = true
+		rows = append(rows, b)
+		st.Borrowed++
+		for _, it := range c.LenderIterations {
+			if it.RunID == l.RunID && it.Sweep == l.Sweep && it.Experiment == l.Experiment {
+				it.Experiment, it.Sweep = exp.Name, sweep
+				byRun[runKey(sweep, l.RunID)] = append(byRun[runKey(sweep, l.RunID)], it)
+			}
+		}
+	}
+	sortRows(exp, rows)
+	st.Stale = len(left)
+	for _, r := range rows {
+		its = append(its, byRun[runKey(r.Sweep, r.RunID)]...)
+	}
+	return rows, its, st
+}
+
+// parseCellKey splits a CellKey.
+func parseCellKey(k string) (sweep, hash string, seed uint64, ok bool) {
+	f := strings.Fields(k)
+	if len(f) != 4 || f[2] != "seed" {
+		return "", "", 0, false
+	}
+	n, err := strconv.ParseUint(f[3], 10, 64)
+	if err != nil {
+		return "", "", 0, false
+	}
+	return f[0], f[1], n, true
 }
 
 // IterationsOf reads the rows of an iterations.csv table back.

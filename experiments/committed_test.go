@@ -1,7 +1,10 @@
 package experiments
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -40,7 +43,8 @@ func TestMerge(t *testing.T) {
 			wantIDs: []string{"c1", "c2", "c3"}, wantIts: []string{"c3", "c3"}, wantKept: 3, stale: 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rows, its, kept, stale := committed.Merge(exp, cells, tc.fresh, tc.freshIts)
+			rows, its, st := committed.Merge(exp, cells, tc.fresh, tc.freshIts)
+			kept, stale := st.Kept, st.Stale
 			var ids, itIDs []string
 			for _, r := range rows {
 				ids = append(ids, r.RunID)
@@ -52,5 +56,96 @@ func TestMerge(t *testing.T) {
 				t.Errorf("rows %v, iterations %v, kept %d, stale %d; want %v, %v, %d, %d", ids, itIDs, kept, stale, tc.wantIDs, tc.wantIts, tc.wantKept, tc.stale)
 			}
 		})
+	}
+}
+
+// TestMergeBorrows: a cell with neither a fresh run nor a committed row
+// of its own takes a lender's row of its configuration hash and seed (an
+// experiment made with the same build and threads, or another sweep of
+// its own), renamed to the experiment and the cell's sweep, with its run
+// id, commit and iterations; its own committed row, or a fresh run, comes
+// first; a lender of another seed or configuration lends nothing; two
+// sweeps of one configuration each take the row, each with its
+// iterations once.
+func TestMergeBorrows(t *testing.T) {
+	exp := &File{Name: "width", Sweeps: []Sweep{{Name: "w", Args: []string{"--methods", "erm,maple:rex"}}, {Name: "w2", Args: []string{"--methods", "maple:rex"}}}}
+	lender := func(id, hash string, seed uint64) Run {
+		return Run{Experiment: "cmnist", Sweep: "cm", RunID: id, Commit: "abc", ConfigHash: hash, Method: "maple/rex", Objective: "rex", Seed: seed, TestAcc: 69}
+	}
+	c := &Committed{
+		Rows: []Run{{Experiment: "width", Sweep: "w", RunID: "own", ConfigHash: "h-erm", Method: "erm", Seed: 1}},
+		Lenders: []Run{lender("L1", "h-rex", 1), lender("L2", "h-rex", 2), lender("L9", "h-other", 1),
+			{Experiment: "cmnist", Sweep: "cm", RunID: "Lerm", ConfigHash: "h-erm", Method: "erm", Seed: 1}},
+		LenderIterations: []Iteration{{Experiment: "cmnist", Sweep: "cm", RunID: "L1", Iter: 1}, {Experiment: "cmnist", Sweep: "cm", RunID: "L1", Iter: 2},
+			{Experiment: "other", Sweep: "x", RunID: "L1", Iter: 7}},
+	}
+	cells := map[string]bool{CellKey("w", "h-erm", 1): true, CellKey("w", "h-rex", 1): true, CellKey("w", "h-rex", 3): true, CellKey("w2", "h-rex", 1): true}
+	rows, its, st := c.Merge(exp, cells, nil, nil)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Experiment+"/"+r.Sweep+"/"+r.RunID+"/"+r.Commit)
+	}
+	want := []string{"width/w/own/", "width/w/L1/abc", "width/w2/L1/abc"}
+	if !slices.Equal(got, want) || st.Kept != 1 || st.Borrowed != 2 || st.Stale != 0 {
+		t.Errorf("rows %v, %+v; want %v, kept 1, borrowed 2 (seed 3 has no lender; erm seed 1 its own row)", got, st, want)
+	}
+	var itGot []string
+	for _, it := range its {
+		itGot = append(itGot, it.Experiment+"/"+it.Sweep+"/"+it.RunID+"/"+strconv.Itoa(it.Iter))
+	}
+	itWant := []string{"width/w/L1/1", "width/w/L1/2", "width/w2/L1/1", "width/w2/L1/2"}
+	if !slices.Equal(itGot, itWant) {
+		t.Errorf("iterations %v, want %v (the lender's, renamed, once per borrowing cell; not another experiment's run of the same id)", itGot, itWant)
+	}
+	if !c.Lends("h-rex", 2) || c.Lends("h-rex", 3) {
+		t.Error("Lends: want true for a lender's configuration and seed, false for a seed no lender ran")
+	}
+	fresh := []Run{{Experiment: "width", Sweep: "w", RunID: "new", ConfigHash: "h-rex", Method: "maple/rex", Objective: "rex", Seed: 1}}
+	rows, _, st = c.Merge(exp, cells, fresh, nil)
+	got = got[:0]
+	for _, r := range rows {
+		got = append(got, r.Sweep+"/"+r.RunID)
+	}
+	if want := []string{"w/own", "w/new", "w2/L1"}; !slices.Equal(got, want) || st.Borrowed != 1 {
+		t.Errorf("with a fresh run: rows %v, %+v; want %v, borrowed 1", got, st, want)
+	}
+}
+
+// TestReadLenders: the lenders are the committed rows of the experiments
+// made with the same build and thread count, the experiment's own
+// included; another build's rows lend nothing.
+func TestReadLenders(t *testing.T) {
+	docs := t.TempDir()
+	files := map[string]string{
+		"a": "title = \"A\"\nbuild = \"openblas\"\nthreads = 2\n[[sweep]]\nname = \"s\"\nargs = []\n",
+		"b": "title = \"B\"\nbuild = \"openblas\"\nthreads = 2\n[[sweep]]\nname = \"t\"\nargs = []\n",
+		"c": "title = \"C\"\nbuild = \"\"\nthreads = 2\n[[sweep]]\nname = \"u\"\nargs = []\n",
+	}
+	if err := os.MkdirAll(filepath.Join(docs, "experiments"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(docs, "experiments", name+".toml"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := Run{Experiment: name, Sweep: "s", RunID: "id-" + name, ConfigHash: "h", Dataset: "cmnist", Method: "erm", Seed: 1}
+		if err := WriteFiles(ResultsDir(docs, name), []Run{r}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exp, err := Load(filepath.Join(docs, "experiments", "a.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Committed{}
+	if err := c.ReadLenders(docs, exp); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range c.Lenders {
+		ids = append(ids, r.RunID)
+	}
+	if want := []string{"id-a", "id-b"}; !slices.Equal(ids, want) {
+		t.Errorf("lenders %v, want %v (c is the pure-Go build's)", ids, want)
 	}
 }
