@@ -278,20 +278,14 @@ func versus(x map[string]string, rows []map[string]string, runs *Table) string {
 	if !ok {
 		return "its training recipe does not resolve"
 	}
-	var best map[string]string
-	bestMean := math.Inf(-1)
-	for _, y := range rows {
+	best := bestOnValidation(rows, func(y map[string]string) bool {
 		if strings.HasPrefix(y["method"], "maple") || y["group_labels_training"] == "yes" ||
 			y["dataset"] != x["dataset"] || y["train_size"] != x["train_size"] || y["model"] != x["model"] {
-			continue
+			return false
 		}
-		if r, ok := Evaluation(y); !ok || r != recipe {
-			continue
-		}
-		if m, err := strconv.ParseFloat(y["val_worst_mean"], 64); err == nil && m > bestMean {
-			best, bestMean = y, m
-		}
-	}
+		r, ok := Evaluation(y)
+		return ok && r == recipe
+	})
 	if best == nil {
 		return "no such row"
 	}
@@ -319,20 +313,9 @@ func versusReference(x map[string]string, rows []map[string]string, runs *Table,
 	// A reference sweep with several configurations of the method (a
 	// random search's trials): the one validation ranks first, as every
 	// choice here is made.
-	var anchor map[string]string
-	bestVal := math.Inf(-1)
-	for _, y := range rows {
-		if !in(y) || y["method"] != x["method"] || y["dataset"] != x["dataset"] || y["train_size"] != x["train_size"] || y["model"] != x["model"] {
-			continue
-		}
-		v, err := strconv.ParseFloat(y["val_worst_mean"], 64)
-		if err != nil {
-			v = math.Inf(-1)
-		}
-		if anchor == nil || v > bestVal {
-			anchor, bestVal = y, v
-		}
-	}
+	anchor := bestOnValidation(rows, func(y map[string]string) bool {
+		return in(y) && y["method"] == x["method"] && y["dataset"] == x["dataset"] && y["train_size"] == x["train_size"] && y["model"] == x["model"]
+	})
 	if anchor == nil {
 		return "no reference row"
 	}
@@ -349,6 +332,27 @@ func versusReference(x map[string]string, rows []map[string]string, runs *Table,
 		return fmt.Sprintf("%+.1f (no spread: no test)", d)
 	}
 	return fmt.Sprintf("%+.1f, p = %.2g", diff, p)
+}
+
+// bestOnValidation returns the row keep admits with the highest mean
+// validation worst-group accuracy (a row without one ranks last), nil
+// when keep admits none.
+func bestOnValidation(rows []map[string]string, keep func(map[string]string) bool) map[string]string {
+	var best map[string]string
+	bestVal := math.Inf(-1)
+	for _, y := range rows {
+		if !keep(y) {
+			continue
+		}
+		v, err := strconv.ParseFloat(y["val_worst_mean"], 64)
+		if err != nil {
+			v = math.Inf(-1)
+		}
+		if best == nil || v > bestVal {
+			best, bestVal = y, v
+		}
+	}
+	return best
 }
 
 // accs returns the test accuracies of the runs of one configuration.
