@@ -30,8 +30,12 @@ func (netsBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []flo
 	nets.Gemm(tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// nets' init, which picks its BLAS, has run: gmodel imports nets.
-func init() {
-	G.Use(netsBLAS{Float32: blas32.Implementation(), Float64: blas64.Implementation(),
-		Complex64: gonum.Implementation{}, Complex128: gonum.Implementation{}})
+// newNetsBLAS returns the netsBLAS of this build: nets' BLAS for real
+// routines, gonum's for complex ones.
+func newNetsBLAS() netsBLAS {
+	return netsBLAS{Float32: blas32.Implementation(), Float64: blas64.Implementation(),
+		Complex64: gonum.Implementation{}, Complex128: gonum.Implementation{}}
 }
+
+// nets' init, which picks its BLAS, has run: gmodel imports nets.
+func init() { G.Use(newNetsBLAS()) }

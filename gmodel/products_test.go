@@ -6,9 +6,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/blas/gonum"
 	G "gorgonia.org/gorgonia"
 
 	"github.com/maple-ood/maple/dataset"
@@ -84,12 +81,8 @@ func TestBackpropProductsAnyArch(t *testing.T) {
 // gorgonia asks of the BLAS until the test ends.
 func countProducts(t *testing.T) *atomic.Int64 {
 	var madds atomic.Int64
-	G.Use(countingBLAS{netsBLAS: netsBLAS{Float32: blas32.Implementation(), Float64: blas64.Implementation(),
-		Complex64: gonum.Implementation{}, Complex128: gonum.Implementation{}}, madds: &madds})
-	t.Cleanup(func() {
-		G.Use(netsBLAS{Float32: blas32.Implementation(), Float64: blas64.Implementation(),
-			Complex64: gonum.Implementation{}, Complex128: gonum.Implementation{}})
-	})
+	G.Use(countingBLAS{netsBLAS: newNetsBLAS(), madds: &madds})
+	t.Cleanup(func() { G.Use(newNetsBLAS()) })
 	return &madds
 }
 
