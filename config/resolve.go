@@ -67,6 +67,7 @@ func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config,
 	c.Eval = baselines.Recipe(c.Method, c.Eval, FieldsSet(set))
 	if c.Method == core.MethodMaple {
 		c.Settings = core.ObjectiveDefaults(c.Settings, FieldsSet(set))
+		c.Eval = core.MapleEvaluation(c.Eval, c.Settings.Model, FieldsSet(set))
 	}
 	if c.Settings.Recipe == core.RecipeReference {
 		c.Settings, c.Eval = core.ReferenceRecipe(c.Settings, c.Eval, FieldsSet(set))

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/maple-ood/maple/core"
@@ -108,5 +109,78 @@ func TestFlagsOuterScaleOne(t *testing.T) {
 	c.Settings.OuterScale = 0.5
 	if half := Flags(c)["outer-scale"]; half != "0.5" {
 		t.Errorf("outer-scale 0.5 reads %q", half)
+	}
+}
+
+// TestMapleEvaluationDefault: a maple search evaluates its weights by the
+// MAPLE code's final training unless a flag says otherwise (SGD lr 1,
+// momentum 0.9, no weight decay, 200 steps, a check at every step, from
+// the search's initial parameters where the evaluation model is the search
+// model); a baseline keeps the shared evaluation; a flag given is kept.
+func TestMapleEvaluationDefault(t *testing.T) {
+	for _, c := range []struct {
+		name, method, evalModel string
+		set                     []string
+		lr                      float64
+		steps, every, minStep   int
+		wd                      float64
+		sameInit                bool
+	}{
+		{name: "maple at its defaults", method: "maple", lr: 1, steps: 200, every: 1, minStep: 1, wd: 0, sameInit: true},
+		{name: "maple, another evaluation model", method: "maple", evalModel: "mlp:64", lr: 1, steps: 200, every: 1, minStep: 1, wd: 0},
+		{name: "maple, eval-lr given", method: "maple", set: []string{"eval-lr"}, lr: 0.1, steps: 200, every: 1, minStep: 1, wd: 0, sameInit: true},
+		{name: "erm", method: "erm", lr: 0.1, steps: 500, every: 10, minStep: 0, wd: 0.001},
+		{name: "oracle", method: "oracle", lr: 0.1, steps: 500, every: 10, minStep: 0, wd: 0.001},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := runs.DefaultConfig("cmnist")
+			cfg.Method = c.method
+			set := map[string]bool{"method": true}
+			for _, f := range c.set {
+				set[f] = true
+			}
+			got, err := Resolve(cfg, set, c.evalModel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := got.Eval
+			if e.LR != c.lr || e.Steps != c.steps || e.EvalEvery != c.every || e.MinStep != c.minStep || e.WeightDecay != c.wd || e.Momentum != 0.9 || e.SameInit != c.sameInit {
+				t.Errorf("lr %g steps %d every %d min-step %d wd %g momentum %g same-init %v, want %g %d %d %d %g 0.9 %v",
+					e.LR, e.Steps, e.EvalEvery, e.MinStep, e.WeightDecay, e.Momentum, e.SameInit, c.lr, c.steps, c.every, c.minStep, c.wd, c.sameInit)
+			}
+		})
+	}
+}
+
+// TestDefaultsArePresetOnValidation: `maple run --method maple` at its
+// defaults computes what the reference preset computes with its outer
+// objective on validation and without its per-iterate evaluation, for
+// every objective: the settings differ only by the preset's name and the
+// evaluation by the reference protocol's tracked figure (a figure
+// recorded beside the result, not a choice). The ablation's row
+// abl-preset-val is therefore maple's defaults under another name.
+func TestDefaultsArePresetOnValidation(t *testing.T) {
+	for _, objective := range core.Objectives {
+		t.Run(objective, func(t *testing.T) {
+			plain := runs.DefaultConfig("cmnist")
+			plain.Settings.Objective = objective
+			def, err := Resolve(plain, map[string]bool{"objective": true}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			preset := runs.DefaultConfig("cmnist")
+			preset.Settings.Objective, preset.Settings.Recipe, preset.Settings.OuterOn, preset.Settings.EvalEachIter = objective, core.RecipeReference, "val", false
+			ref, err := Resolve(preset, map[string]bool{"objective": true, "recipe": true, "outer-on": true, "eval-each-iter": true}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref.Settings.Recipe, ref.Eval.RefTrainAcc = "", 0
+			if !reflect.DeepEqual(def.Settings, ref.Settings) {
+				t.Errorf("search settings differ:\n defaults %+v\n preset   %+v", def.Settings, ref.Settings)
+			}
+			if !reflect.DeepEqual(def.Eval, ref.Eval) {
+				t.Errorf("evaluation differs:\n defaults %+v\n preset   %+v", def.Eval, ref.Eval)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -69,12 +70,31 @@ type Setting struct {
 	Resume string
 }
 
-// HelpText is the setting's help: HelpFrom's when it has one, else Help.
+// HelpText is the setting's help: HelpFrom's when it has one, else Help,
+// followed by a maple search's own default where it differs from the
+// flag's (core.MapleEvaluation's final training).
 func (s Setting) HelpText() string {
 	if s.HelpFrom != nil {
 		return s.HelpFrom()
 	}
+	if v, ok := s.mapleDefault(); ok {
+		return s.Help + "; a maple search defaults to " + v
+	}
 	return s.Help
+}
+
+// mapleDefault returns the setting's value in a maple search's default
+// evaluation (core.MapleEvaluation on the cmnist defaults) when it is an
+// evaluation setting whose value there differs from runs.DefaultConfig's.
+func (s Setting) mapleDefault() (string, bool) {
+	if s.Group != GroupEval || s.Field == nil || s.NoFlag {
+		return "", false
+	}
+	def := runs.DefaultConfig("cmnist")
+	maple := def
+	maple.Eval = core.MapleEvaluation(maple.Eval, maple.Settings.Model, nil)
+	a, b := fmt.Sprint(reflect.ValueOf(s.Field(&def)).Elem()), fmt.Sprint(reflect.ValueOf(s.Field(&maple)).Elem())
+	return b, a != b
 }
 
 // Table lists every setting, in the order the new-run form shows
@@ -184,7 +204,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.SelectIterate }},
 
 	// Evaluation and baselines.
-	{Flag: "eval-same-init", Group: GroupEval, Help: "start the evaluation model from the search model's initial parameters, as the MAPLE code does (the two models must match; maple-reference sets it)", Result: true,
+	{Flag: "eval-same-init", Group: GroupEval, Help: "start the evaluation model from the search model's initial parameters, as the MAPLE code does (the two models must match)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.SameInit }, Default: false},
 	{Flag: "eval-momentum", Group: GroupEval, Help: "SGD momentum of the final weighted ERM and the baselines", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.Momentum }},

@@ -66,24 +66,27 @@ func TestWelch(t *testing.T) {
 // with a worst group near 0 (LfF's first seed: 89.0 and 0.4); and only
 // with a row whose final model trains by the same recipe (JTT with the
 // reference preset's evaluation ranked first on validation, n = 1, and
-// the column read "jtt: n too small" for maple on the shared one).
+// the column read "jtt: n too small" for maple on the shared one); a
+// maple row at its defaults trains by the MAPLE code's evaluation.
 func TestVersusChoosesOnValidation(t *testing.T) {
 	row := func(method, settings, hash, training, acc, val string) map[string]string {
 		return map[string]string{"method": method, "settings": settings, "config_hash": hash, "group_labels_training": training, "dataset": "cmnist", "train_size": "0",
 			"model": "mlp:390,390", "test_acc_mean": acc, "val_worst_mean": val}
 	}
 	const preset = "eval-every 1; eval-lr 1; eval-min-step 1; eval-steps 200; eval-weight-decay 0"
+	const shared = "eval-every 10; eval-lr 0.1; eval-min-step 0; eval-steps 500; eval-weight-decay 0.001"
 	rows := []map[string]string{
-		row("maple/rex", "", "m", "no", "69.3", "68.3"),
+		row("maple/rex", shared, "m", "no", "69.3", "68.3"),
 		row("lff", "", "l", "no", "89.0", "0.05"),
 		row("rex", "", "r", "no", "70.0", "66.8"),
 		row("jtt", "", "j", "no", "70.0", "68.8"),
 		row("oracle", "", "o", "yes", "71.1", "72.4"),
 		row("erm", preset, "ep", "no", "25.6", "69.5"),
 		row("maple/irmv1", "recipe maple-reference", "mp", "no", "70.2", "70.4"),
+		row("maple/rex", "", "md", "no", "69.9", "69.0"),
 	}
 	runs := &Table{}
-	for _, h := range []string{"m", "l", "r", "j", "o", "ep", "mp"} {
+	for _, h := range []string{"m", "l", "r", "j", "o", "ep", "mp", "md"} {
 		for s, acc := range []string{"69", "70", "71"} {
 			runs.Rows = append(runs.Rows, map[string]string{"config_hash": h, "seed": fmt.Sprint(s + 1), "test_acc": acc})
 		}
@@ -95,6 +98,7 @@ func TestVersusChoosesOnValidation(t *testing.T) {
 	}{
 		{"shared evaluation", rows[0], "jtt:"},
 		{"the reference preset's evaluation", rows[6], "erm:"},
+		{"maple's default evaluation", rows[7], "erm:"},
 	} {
 		if got := versus(c.row, rows, runs); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: %s compared as %q, want with %s (the best validation worst-group without group labels, trained alike)", c.name, c.row["method"], got, c.want)
