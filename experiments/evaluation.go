@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
@@ -78,4 +79,30 @@ func settingParts(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "; ")
+}
+
+// FinalTraining names the recipe a summary or runs row's final model is
+// trained by, as a table's column: "MAPLE code's" (SGD lr 1, 200 steps, a
+// check at every step: what a maple search evaluates with by default),
+// "shared" (SGD lr 0.1, 500 steps, a check every 10: the baselines'
+// default), "own recipe" (a baseline at its published recipe), "other"
+// (flags that give neither), "?" (a row this build does not resolve).
+func FinalTraining(r map[string]string) string {
+	rec, ok := Evaluation(r)
+	if !ok {
+		return "?"
+	}
+	as := func(method, objective string) string {
+		x, _ := Evaluation(map[string]string{"dataset": r["dataset"], "method": method, "objective": objective, "model": r["model"], "search_model": r["model"], "train_size": r["train_size"]})
+		return x
+	}
+	switch {
+	case rec == as("maple/irmv1", ""):
+		return "MAPLE code's"
+	case rec == as("erm", ""):
+		return "shared"
+	case baselines.HasRecipe(r["method"]) && rec == as(r["method"], r["objective"]):
+		return "own recipe"
+	}
+	return "other"
 }

@@ -27,7 +27,9 @@ type File struct {
 	// made with (OpenBLAS and oneDNN split a product's sums by thread).
 	Threads int `toml:"threads"`
 	// Headline lists the methods (as the tables name them: erm,
-	// maple/rex) whose rows the README's headline table quotes.
+	// maple/rex) whose rows the README's headline table quotes: a
+	// method's row on its defaults, or SWEEP:METHOD for its rows in one
+	// sweep (erm trained by another recipe).
 	Headline []string `toml:"headline"`
 	// Reference names one of the sweeps as the experiment's anchor (an
 	// ablation's full recipe): its table then compares every other row
@@ -123,6 +125,11 @@ func (f *File) check() error {
 	}
 	if f.Reference != "" && !seen[f.Reference] {
 		return fmt.Errorf("reference %q names no sweep of the file: give the name of one of its [[sweep]]s", f.Reference)
+	}
+	for _, h := range f.Headline {
+		if sweep, _, ok := strings.Cut(h, ":"); ok && !seen[sweep] {
+			return fmt.Errorf("headline %q names no sweep of the file: give METHOD, or SWEEP:METHOD with one of its [[sweep]]s' names", h)
+		}
 	}
 	return nil
 }

@@ -30,6 +30,8 @@ func TestLoad(t *testing.T) {
 		{name: "reserved flag", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\nargs = [\"--runs-dir=/x\"]\n", err: "--runs-dir is set by maple reproduce"},
 		{name: "bad seeds", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\nargs = [\"--seeds\", \"1,x\"]\n", err: `--seeds "1,x"`},
 		{name: "reference names no sweep", text: "title = \"T\"\nreference = \"b\"\n[[sweep]]\nname = \"a\"\n", err: `reference "b" names no sweep`},
+		{name: "headline names no sweep", text: "title = \"T\"\nheadline = [\"erm\", \"b:erm\"]\n[[sweep]]\nname = \"a\"\n", err: `headline "b:erm" names no sweep`},
+		{name: "headline of a sweep", text: "title = \"T\"\nbuild = \"openblas\"\nthreads = 2\nheadline = [\"a:erm\"]\n[[sweep]]\nname = \"a\"\n"},
 		{name: "not toml", text: "title = \n", err: "experiment file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
