@@ -83,7 +83,7 @@ func widthLines(t *Table) ([]*widthLine, error) {
 				label = r["dataset"] + " " + label
 			}
 			if r["settings"] != "" {
-				label += " [" + r["settings"] + "]"
+				label += " [" + settingsLabel(r) + "]"
 			}
 			l = &widthLine{method: r["method"], label: label, size: size}
 			index[key] = l
@@ -106,6 +106,21 @@ func widthLines(t *Table) ([]*widthLine, error) {
 		slices.SortStableFunc(l.points, func(a, b widthPoint) int { return cmp.Compare(a.x, b.x) })
 	}
 	return out, nil
+}
+
+// settingsLabel names a row's settings in a legend: the recipe its final
+// model trains by where its settings say that alone ("MAPLE code's
+// training"), else the settings themselves.
+func settingsLabel(r map[string]string) string {
+	for _, part := range settingParts(r["settings"]) {
+		if flag, _, _ := strings.Cut(part, " "); !strings.HasPrefix(flag, "eval-") && flag != "l2" {
+			return r["settings"]
+		}
+	}
+	if t := FinalTraining(r); t != "other" && t != "?" {
+		return t + " training"
+	}
+	return r["settings"]
 }
 
 // widths is how many distinct widths the line has.

@@ -62,3 +62,21 @@ func TestWidthFigure(t *testing.T) {
 		WriteWidthFigure(os.Getenv("WIDTHFIG_OUT"), two)
 	}
 }
+
+// TestSettingsLabel: a legend names a row trained by another recipe by
+// that recipe, and spells out any other settings.
+func TestSettingsLabel(t *testing.T) {
+	for _, c := range []struct{ name, method, settings, want string }{
+		{"oracle trained as maple evaluates", "oracle", "eval-every 1; eval-lr 1; eval-min-step 1; eval-steps 200; eval-weight-decay 0", "MAPLE code's training"},
+		{"maple under the shared evaluation", "maple/irmv1", "eval-every 10; eval-lr 0.1; eval-min-step 0; eval-same-init false; eval-steps 500; eval-weight-decay 0.001", "shared training"},
+		{"a search setting", "maple/irmv1", "keep-lr 0.05", "keep-lr 0.05"},
+		{"a rate of no recipe", "erm", "eval-lr 0.5", "eval-lr 0.5"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := map[string]string{"dataset": "cmnist", "method": c.method, "settings": c.settings, "model": "mlp:64,64", "train_size": "0"}
+			if got := settingsLabel(r); got != c.want {
+				t.Errorf("settingsLabel = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
