@@ -145,12 +145,17 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 	if o.Check {
 		return checkExperiment(f, exp, docs, rows)
 	}
-	cells, err := experimentCells(f, exp)
+	described, err := experimentCells(f, exp)
 	if err != nil {
 		return err
 	}
+	cells := map[string]bool{}
+	for k := range described {
+		cells[k] = true
+	}
 	its := experiments.Iterations(f.RunsDir, rows, func(msg string) { fmt.Fprintf(f.Err, "warning: %s\n", msg) })
 	rows, its, st := committed.Merge(exp, cells, rows, its)
+	experiments.DescribeCells(rows, described)
 	if st.Kept > 0 {
 		fmt.Fprintf(f.Err, "%s: %d committed rows kept (cells not run in %s)\n", exp.Name, st.Kept, f.RunsDir)
 	}
@@ -229,15 +234,16 @@ func runExperiment(ctx context.Context, f *Factory, exp *experiments.File, jobs 
 
 // experimentCells returns the keys (experiments.CellKey) of the
 // experiment's cells, every sweep's and seed's, as the file and this
-// build define them.
-func experimentCells(f *Factory, exp *experiments.File) (map[string]bool, error) {
-	keys := map[string]bool{}
+// build define them, each with its settings as this build names them
+// (experiments.Differences).
+func experimentCells(f *Factory, exp *experiments.File) (map[string]string, error) {
+	keys := map[string]string{}
 	for _, s := range exp.Sweeps {
 		name := s.Name
 		c := NewCmdSweep(f, func(so *SweepOptions) error {
 			_, cells, err := sweepGrid(so)
 			for _, cell := range cells {
-				keys[experiments.CellKey(name, cell.Config.Hash(true), cell.Config.Settings.Seed)] = true
+				keys[experiments.CellKey(name, cell.Config.Hash(true), cell.Config.Settings.Seed)] = experiments.Differences(cell.Config)
 			}
 			return err
 		})

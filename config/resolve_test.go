@@ -184,3 +184,56 @@ func TestDefaultsArePresetOnValidation(t *testing.T) {
 		})
 	}
 }
+
+// TestResolveDerivesEvaluationAgain: a config resolved for one method and
+// resolved again for another (the browser's form copying a run) takes the
+// other's evaluation, as `maple run` gives it: the recipe's values the
+// copy carried are not kept as if given (erm copied from a maple run
+// trained with lr 1 and the search's initial model; a maple run copied
+// from an irmv1 one with Adam).
+func TestResolveDerivesEvaluationAgain(t *testing.T) {
+	resolve := func(c runs.Config, set map[string]bool) runs.Config {
+		t.Helper()
+		r, err := ResolveSet(c, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	plain := func(method string) runs.Config {
+		c := runs.DefaultConfig("cmnist")
+		c.Method = method
+		return resolve(c, map[string]bool{"method": true})
+	}
+	for _, c := range []struct{ name, from, to string }{
+		{"maple to erm", "maple", "erm"},
+		{"maple to irmv1", "maple", "irmv1"},
+		{"irmv1 to maple", "irmv1", "maple"},
+		{"irmv1 to erm", "irmv1", "erm"},
+		{"erm to maple", "erm", "maple"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := plain(c.from)
+			cfg.Method = c.to
+			got, want := resolve(cfg, map[string]bool{"method": true}).Eval, plain(c.to).Eval
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("evaluation\n %+v\nwant what maple run --method %s gives\n %+v", got, c.to, want)
+			}
+		})
+	}
+	t.Run("another evaluation model: from a fresh model", func(t *testing.T) {
+		cfg := plain("maple")
+		cfg.Eval.Model = "mlp:64"
+		got := resolve(cfg, map[string]bool{"method": true, "eval-model": true})
+		if got.Eval.SameInit {
+			t.Error("same-init kept for an evaluation model that is not the search model")
+		}
+	})
+	t.Run("a flag given is kept", func(t *testing.T) {
+		cfg := plain("maple")
+		cfg.Method, cfg.Eval.LR = "erm", 0.5
+		if got := resolve(cfg, map[string]bool{"method": true, "eval-lr": true}); got.Eval.LR != 0.5 {
+			t.Errorf("eval-lr %g, want 0.5 as given", got.Eval.LR)
+		}
+	})
+}

@@ -83,6 +83,16 @@ func (s Setting) HelpText() string {
 	return s.Help
 }
 
+// mapleOnly is the condition under which a maple search takes its own
+// default of the setting at field, where it has one (SameInit: only
+// where the two models match).
+func mapleOnly(c *runs.Config, field any) string {
+	if field == any(&c.Eval.SameInit) {
+		return " where the evaluation model is the search model"
+	}
+	return ""
+}
+
 // mapleDefault returns the setting's value in a maple search's default
 // evaluation (core.MapleEvaluation on the cmnist defaults) when it is an
 // evaluation setting whose value there differs from runs.DefaultConfig's.
@@ -94,7 +104,7 @@ func (s Setting) mapleDefault() (string, bool) {
 	maple := def
 	maple.Eval = core.MapleEvaluation(maple.Eval, maple.Settings.Model, nil)
 	a, b := fmt.Sprint(reflect.ValueOf(s.Field(&def)).Elem()), fmt.Sprint(reflect.ValueOf(s.Field(&maple)).Elem())
-	return b, a != b
+	return b + mapleOnly(&maple, s.Field(&maple)), a != b
 }
 
 // Table lists every setting, in the order the new-run form shows

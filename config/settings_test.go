@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/maple-ood/maple/runs"
@@ -52,5 +53,32 @@ func TestSettingsTable(t *testing.T) {
 	}
 	if got := len(Flags(c)); got != n {
 		t.Errorf("Flags has %d settings, the table %d Result rows", got, n)
+	}
+}
+
+// TestHelpSaysMapleDefaults: an evaluation flag whose default a maple
+// search replaces says the search's own (core.MapleEvaluation), with its
+// condition where it has one; a flag it leaves says nothing more.
+func TestHelpSaysMapleDefaults(t *testing.T) {
+	help := map[string]string{}
+	for _, s := range Table {
+		help[s.Flag] = s.HelpText()
+	}
+	for _, c := range []struct{ flag, want string }{
+		{"eval-lr", "; a maple search defaults to 1"},
+		{"eval-steps", "; a maple search defaults to 200"},
+		{"eval-weight-decay", "; a maple search defaults to 0"},
+		{"eval-every", "; a maple search defaults to 1"},
+		{"eval-min-step", "; a maple search defaults to 1"},
+		{"eval-same-init", "; a maple search defaults to true where the evaluation model is the search model"},
+	} {
+		if !strings.HasSuffix(help[c.flag], c.want) {
+			t.Errorf("--%s help %q, want it to end %q", c.flag, help[c.flag], c.want)
+		}
+	}
+	for _, flag := range []string{"eval-momentum", "eval-model", "penalty", "keep"} {
+		if strings.Contains(help[flag], "a maple search defaults") {
+			t.Errorf("--%s help %q names a maple default it does not have", flag, help[flag])
+		}
 	}
 }

@@ -204,6 +204,22 @@ func (c *Committed) Merge(exp *File, cells map[string]bool, fresh []Run, freshIt
 	return rows, its, st
 }
 
+// DescribeCells sets each row's settings to described's text of its cell
+// (CellKey: Differences of the cell's configuration as the current build
+// resolves it). A settings text names what differs from the defaults of
+// the build that wrote it; a committed or borrowed row of a cell is the
+// cell's computation (its configuration hash is the cell's), so where a
+// default changed since, its text is rewritten to say what the run
+// computed in today's terms (a search's former shared evaluation spelt
+// out once the MAPLE code's became the default).
+func DescribeCells(rows []Run, described map[string]string) {
+	for i, r := range rows {
+		if s, ok := described[r.key()]; ok {
+			rows[i].Settings = s
+		}
+	}
+}
+
 // parseCellKey splits a CellKey.
 func parseCellKey(k string) (sweep, hash string, seed uint64, ok bool) {
 	f := strings.Fields(k)

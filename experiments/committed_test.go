@@ -149,3 +149,21 @@ func TestReadLenders(t *testing.T) {
 		t.Errorf("lenders %v, want %v (c is the pure-Go build's)", ids, want)
 	}
 }
+
+// TestDescribeCells: a committed row's settings are rewritten to what the
+// current build names its cell's configuration (a default changed since
+// the row was written: its text left out the evaluation it then had by
+// default); a row of no described cell keeps its text.
+func TestDescribeCells(t *testing.T) {
+	rows := []Run{
+		{Sweep: "a", ConfigHash: "h1", Seed: 1, Settings: "keep-lr 0.05"},
+		{Sweep: "a", ConfigHash: "h2", Seed: 1, Settings: "keep-lr 1.5"},
+	}
+	DescribeCells(rows, map[string]string{CellKey("a", "h1", 1): "eval-lr 0.1; keep-lr 0.05", CellKey("a", "h2", 2): "other seed"})
+	if rows[0].Settings != "eval-lr 0.1; keep-lr 0.05" {
+		t.Errorf("described row: settings %q, want the cell's %q", rows[0].Settings, "eval-lr 0.1; keep-lr 0.05")
+	}
+	if rows[1].Settings != "keep-lr 1.5" {
+		t.Errorf("row of no described cell: settings %q, want its own %q", rows[1].Settings, "keep-lr 1.5")
+	}
+}

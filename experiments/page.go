@@ -199,7 +199,7 @@ func section(b *strings.Builder, docs string, r Results) {
 	if f.Reference != "" {
 		head = append(head, "vs "+sweepText(f.Reference)+" (test acc, Welch)")
 	} else {
-		head = append(head, "vs best without group labels, same training (on validation)", "vs best without group labels, any training")
+		head = append(head, "vs best without group labels, same training (on validation)", "vs best without group labels, any training (on validation)")
 	}
 	fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	if !varying("dataset") && !varying("train_size") && !varying("model") {
@@ -280,7 +280,7 @@ func versus(x map[string]string, rows []map[string]string, runs *Table, alike bo
 		return ""
 	}
 	recipe, ok := Evaluation(x)
-	if !ok {
+	if !ok && alike {
 		return "its training recipe does not resolve"
 	}
 	best := bestOnValidation(rows, func(y map[string]string) bool {
@@ -297,12 +297,16 @@ func versus(x map[string]string, rows []map[string]string, runs *Table, alike bo
 	if best == nil {
 		return "no such row"
 	}
+	name := best["method"]
+	if !alike {
+		name += " (" + FinalTraining(best) + ")" // which of its trainings
+	}
 	a, b := accs(runs, x["config_hash"]), accs(runs, best["config_hash"])
 	diff, _, _, p, ok := Welch(a, b)
 	if !ok {
-		return fmt.Sprintf("%s: n too small", best["method"])
+		return fmt.Sprintf("%s: n too small", name)
 	}
-	return fmt.Sprintf("%s: %+.1f, p = %.2g", best["method"], diff, p)
+	return fmt.Sprintf("%s: %+.1f, p = %.2g", name, diff, p)
 }
 
 // versusReference compares a row with the row of the reference sweep

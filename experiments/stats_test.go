@@ -106,7 +106,7 @@ func TestVersusChoosesOnValidation(t *testing.T) {
 	}
 	// Of every training: the best validation worst-group without group
 	// labels whatever its recipe (ERM at the preset's, 69.5; not LfF).
-	if got := versus(rows[0], rows, runs, false); !strings.HasPrefix(got, "erm:") {
+	if got := versus(rows[0], rows, runs, false); !strings.HasPrefix(got, "erm (MAPLE code's):") {
 		t.Errorf("any training: maple/rex compared as %q, want with erm (the best validation worst-group without group labels)", got)
 	}
 }

@@ -23,7 +23,7 @@ func TestOutcomeNamesItsERM(t *testing.T) {
 		want         string
 	}{
 		{"lff's recipe", "lff", "erm trained as this run's evaluation (adam lr 0.001, 40 steps"},
-		{"a search's evaluation", "maple", "erm trained as this run's evaluation (sgd lr 0.1, 40 steps"},
+		{"a search's evaluation", "maple", "erm trained as this run's evaluation (sgd lr 1, 40 steps"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := runs.DefaultConfig("synthetic")

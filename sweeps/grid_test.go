@@ -30,6 +30,7 @@ func TestCMNISTEnvsOption(t *testing.T) {
 		t.Errorf("flags name %q and %q", config.Flags(recorded)["cmnist-envs"], config.Flags(res)["cmnist-envs"])
 	}
 	syn := runs.DefaultConfig("synthetic")
+	syn.Method = "erm" // a search's resolution also derives its evaluation
 	before := syn.Hash(false)
 	if r, err := config.Resolve(syn, map[string]bool{}, ""); err != nil || r.Dataset.Envs != "" || r.Hash(false) != before {
 		t.Errorf("synthetic: %v, envs %q, hash changed %v", err, r.Dataset.Envs, r.Hash(false) != before)

@@ -60,7 +60,12 @@ func newRunForm() *runForm { return &runForm{keys: newFormKeys("start"), help: n
 // focuses its first field.
 func (f *runForm) open(cfg runs.Config) tea.Cmd {
 	if cfg.Method == "" {
+		// maple run's defaults, resolved as it resolves them: the fields a
+		// recipe derives (a search's evaluation) show as derived.
 		cfg = runs.DefaultConfig("synthetic")
+		if r, err := config.ResolveSet(cfg, map[string]bool{}); err == nil {
+			cfg = r
+		}
 	}
 	f.cfg, f.pinned = cfg, config.Pinned(cfg)
 	f.inputs = make([]textinput.Model, len(formFields))

@@ -139,3 +139,26 @@ func TestRunFormShowsDerived(t *testing.T) {
 		t.Errorf("keep0's line not marked derived: %q", line)
 	}
 }
+
+// TestRunFormFromNothing: the form opened with no run to copy (an empty
+// runs list) starts the run `maple run` starts, a search's evaluation
+// included (it kept the unresolved defaults' lr 0.1 and 500 steps as if
+// given).
+func TestRunFormFromNothing(t *testing.T) {
+	f, msg := formFill(t, runs.Config{}, nil)
+	m, ok := msg.(formDoneMsg)
+	if !ok || m.cfg == nil {
+		t.Fatalf("not started: %q", f.note)
+	}
+	got, err := config.ResolveSet(*m.cfg, m.set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := config.ResolveSet(runs.DefaultConfig("synthetic"), map[string]bool{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Hash(false) != want.Hash(false) {
+		t.Errorf("the form's run\n %+v\n %+v\nwant maple run's\n %+v\n %+v", got.Settings, got.Eval, want.Settings, want.Eval)
+	}
+}
