@@ -1,6 +1,7 @@
 package config
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/maple-ood/maple/core"
@@ -75,10 +76,35 @@ func derived(c runs.Config, s Setting, set map[string]bool) (ok bool) {
 // ResolveSet is Resolve of c where set holds the flags a person set:
 // the evaluation model is c's when eval-model is in set, else the
 // search model.
+//
+// Every other setting first takes the value a command without its flag
+// records, so that what Resolve derives does not depend on the values c
+// carried: a copy of a preset's run with the preset cleared runs on the
+// defaults, not on the preset's outer split and keep rate.
 func ResolveSet(c runs.Config, set map[string]bool) (runs.Config, error) {
+	c = unset(c, set)
 	evalModel := ""
 	if set["eval-model"] {
 		evalModel = c.Eval.Model
 	}
 	return Resolve(c, set, evalModel)
+}
+
+// unset returns c with each setting not in set at the value a command
+// without its flag records: the settings table's Default where it has
+// one, else runs.DefaultConfig's for c's dataset. The evaluation model
+// is ResolveSet's own.
+func unset(c runs.Config, set map[string]bool) runs.Config {
+	def := runs.DefaultConfig(c.Dataset.Name)
+	for _, s := range Table {
+		if set[s.Flag] || s.Field == nil || s.Flag == "eval-model" || s.Flag == "dataset" {
+			continue
+		}
+		v := reflect.ValueOf(s.Field(&def)).Elem()
+		if s.Default != nil {
+			v = reflect.ValueOf(s.Default)
+		}
+		reflect.ValueOf(s.Field(&c)).Elem().Set(v)
+	}
+	return c
 }

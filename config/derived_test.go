@@ -3,13 +3,14 @@ package config
 import (
 	"testing"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 )
 
 // TestPinned: a run's settings that Resolve derives (the objective's
 // outer scale, keep0 following keep, the evaluation model following the
-// search model) are not pinned, so that a copy with other fields derives
-// them again; a setting given its own value is.
+// search model, a setting at its default) are not pinned, so that a copy
+// with other fields derives them again; a setting given its own value is.
 func TestPinned(t *testing.T) {
 	base := func() runs.Config {
 		c, err := ResolveSet(runs.DefaultConfig("synthetic"), map[string]bool{})
@@ -25,12 +26,14 @@ func TestPinned(t *testing.T) {
 		notPinned []string
 	}{
 		{name: "defaults", edit: func(c *runs.Config) {},
-			pinned: []string{"dataset", "method", "objective", "keep", "weight-lr", "seed"}, notPinned: []string{"outer-scale", "keep0", "eval-model"}},
+			pinned: []string{"dataset", "method"}, notPinned: []string{"outer-scale", "keep0", "eval-model", "objective", "keep", "weight-lr", "seed"}},
+		{name: "a seed of its own", edit: func(c *runs.Config) { c.Settings.Seed = 3 }, pinned: []string{"seed"}},
+		{name: "an objective of its own", edit: func(c *runs.Config) { c.Settings.Objective = "rex" }, pinned: []string{"objective"}},
 		{name: "outer scale given", edit: func(c *runs.Config) { c.Settings.OuterScale = 0.7 }, pinned: []string{"outer-scale"}},
 		{name: "rex at its own scale (0, as 1 is recorded)", edit: func(c *runs.Config) { c.Settings.Objective, c.Settings.OuterScale = "rex", 0 }, notPinned: []string{"outer-scale"}},
 		{name: "keep alone", edit: func(c *runs.Config) { c.Settings.Keep, c.Settings.Keep0 = 0.5, 0.5 }, pinned: []string{"keep"}, notPinned: []string{"keep0"}},
 		{name: "keep annealed from keep0", edit: func(c *runs.Config) { c.Settings.Keep, c.Settings.Keep0 = 0.1, 0.9 }, pinned: []string{"keep", "keep0"}},
-		{name: "a baseline's search settings are derived as a search's", edit: func(c *runs.Config) { c.Method = "erm" }, pinned: []string{"method", "keep"}, notPinned: []string{"outer-scale", "keep0"}},
+		{name: "a baseline's search settings are derived as a search's", edit: func(c *runs.Config) { c.Method = "erm" }, pinned: []string{"method"}, notPinned: []string{"outer-scale", "keep0", "keep"}},
 		{name: "evaluation model given", edit: func(c *runs.Config) { c.Eval.Model = "mlp:8" }, pinned: []string{"eval-model"}},
 	}
 	for _, tc := range cases {
@@ -49,5 +52,31 @@ func TestPinned(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCopyWithoutPreset: a run of the reference preset copied with the
+// preset cleared (the browser's form) runs on maple's defaults: the
+// preset's outer split, per-iterate evaluation and tracked figure are
+// derived again, not kept as if given (the copy kept --outer-on train).
+func TestCopyWithoutPreset(t *testing.T) {
+	c := runs.DefaultConfig("cmnist")
+	c.Settings.Recipe = core.RecipeReference
+	preset, err := ResolveSet(c, map[string]bool{"dataset": true, "recipe": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := Pinned(preset)
+	preset.Settings.Recipe, set["recipe"] = "", true
+	got, err := ResolveSet(preset, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ResolveSet(runs.DefaultConfig("cmnist"), map[string]bool{"dataset": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Hash(false) != want.Hash(false) {
+		t.Errorf("copy without the preset\n %+v\n %+v\nwant maple run's\n %+v\n %+v", got.Settings, got.Eval, want.Settings, want.Eval)
 	}
 }
