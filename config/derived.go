@@ -108,3 +108,11 @@ func unset(c runs.Config, set map[string]bool) runs.Config {
 	}
 	return c
 }
+
+// DefaultOf is the value a command without s's flag records for s on
+// dataset, as s.Get prints it: the settings table's Default where it has
+// one, else runs.DefaultConfig's.
+func DefaultOf(s Setting, dataset string) string {
+	c := unset(runs.DefaultConfig(dataset), map[string]bool{})
+	return s.Get(&c)
+}

@@ -170,15 +170,33 @@ func (f *runForm) Update(msg tea.Msg) tea.Cmd {
 // SetSize gives the form the terminal's size.
 func (f *runForm) SetSize(w, _ int) { f.width = w }
 
+// dataset is the dataset the form's field names, else the copied run's.
+func (f *runForm) dataset() string {
+	for i, fl := range formFields {
+		if fl.Flag == "dataset" {
+			if v := strings.TrimSpace(f.inputs[i].Value()); v != "" {
+				return v
+			}
+		}
+	}
+	return f.cfg.Dataset.Name
+}
+
 // View draws the form.
 func (f *runForm) View() string {
 	var sb strings.Builder
-	sb.WriteString(styles.Title.Render("new run") + "  (the rest as the selected run's; derived fields follow the others)\n\n")
+	sb.WriteString(styles.Title.Render("new run") + "  (the rest as the selected run's; derived and default fields follow the others)\n\n")
 	set := f.set()
 	for i, fl := range formFields {
 		sb.WriteString(f.inputs[i].View())
 		if !set[fl.Flag] {
-			sb.WriteString(styles.Dim.Render("  derived"))
+			// Not kept: derived from the others, which may leave it at
+			// its plain default.
+			mark := "  derived"
+			if f.shown[i] == config.DefaultOf(fl, f.dataset()) {
+				mark = "  default"
+			}
+			sb.WriteString(styles.Dim.Render(mark))
 		}
 		sb.WriteString("\n")
 	}

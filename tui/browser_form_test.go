@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
@@ -114,7 +115,8 @@ func TestRunFormDerives(t *testing.T) {
 }
 
 // TestRunFormShowsDerived: a derived field the person leaves shows the
-// value the edited fields give it, marked derived.
+// value the edited fields give it, marked derived; one at its plain
+// default is marked default.
 func TestRunFormShowsDerived(t *testing.T) {
 	f := newRunForm()
 	f.open(testConfig())
@@ -137,6 +139,19 @@ func TestRunFormShowsDerived(t *testing.T) {
 	}
 	if !strings.Contains(line, "derived") {
 		t.Errorf("keep0's line not marked derived: %q", line)
+	}
+	// A field left at its plain default says so; one a recipe derives
+	// (a search's evaluation steps) says derived.
+	empty := newRunForm()
+	empty.open(runs.Config{})
+	marks := map[string]string{}
+	for _, l := range strings.Split(ansi.Strip(empty.View()), "\n") {
+		if fs := strings.Fields(l); len(fs) >= 3 {
+			marks[fs[0]] = fs[len(fs)-1]
+		}
+	}
+	if marks["seed"] != "default" || marks["eval-steps"] != "derived" {
+		t.Errorf("seed marked %q, eval-steps %q: want default and derived", marks["seed"], marks["eval-steps"])
 	}
 }
 
