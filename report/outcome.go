@@ -32,6 +32,9 @@ func WriteOutcome(w io.Writer, o *runs.Outcome) {
 // (test-selected) figures, labelled as reference only.
 func WriteResult(w io.Writer, r *train.Result) {
 	fmt.Fprintf(w, "selected on validation (%s) at step %d\n", r.Criterion, r.SelectedStep)
+	if r.Stopped != nil {
+		fmt.Fprintf(w, "  training stopped at step %d: its gradient was no longer finite (a learning rate too high for the model; see --eval-lr); the checkpoint is the best of the checks before\n", *r.Stopped)
+	}
 	fmt.Fprintf(w, "  val  acc %.4f  worst-group %.4f\n  test acc %.4f  worst-group %.4f\n", r.ValAcc, r.ValWorst, r.TestAcc, r.TestWorst)
 	if r.KeptWeights != nil {
 		fmt.Fprintf(w, "  the selected network keeps %.1f%% of its weights\n", 100**r.KeptWeights)

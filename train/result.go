@@ -23,7 +23,11 @@ type Result struct {
 	Reference *ReferenceFigure `json:"reference_protocol,omitempty"`
 	// Last is the last step's figures, kept with the reference protocol.
 	Last *LastStep `json:"last_step,omitempty"`
-	Done bool      `json:"done"`
+	// Stopped, when not nil, is the step whose gradient was no longer
+	// finite (a learning rate too high for the model): training stopped
+	// there and the checkpoint was selected among the checks before it.
+	Stopped *int `json:"stopped_at_step,omitempty"`
+	Done    bool `json:"done"`
 
 	Theta []float32 `json:"-"` // parameters of the selected checkpoint
 	// SampleWeights are the per-sample training weights a method ended

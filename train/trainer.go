@@ -230,16 +230,30 @@ func (tr *Trainer) Run(ctx context.Context, method string, grad func(step int) e
 		if err := grad(step); err != nil {
 			return nil, err
 		}
-		for _, g := range tr.Grad {
-			if math.IsNaN(float64(g)) || math.IsInf(float64(g), 0) {
-				return nil, fmt.Errorf("%s: gradient is not finite at step %d; lower the learning rate", method, step)
+		if !finite32(tr.Grad) {
+			if res.SelectedStep < 0 {
+				return nil, fmt.Errorf("%s: gradient is not finite at step %d, before any checkpoint could be selected; lower the learning rate", method, step)
 			}
+			// Diverged: the checkpoints so far stand, as the MAPLE code's
+			// best-so-far tracking keeps them; the result says where.
+			res.Stopped = &step
+			break
 		}
 		tr.Opt.Step(tr.Theta, tr.Grad)
 	}
 	res.Reference = ref
 	res.Done = true
 	return res, nil
+}
+
+// finite32 tells whether every value is a finite number.
+func finite32(v []float32) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // WeightedERM trains a fresh es.Model by weighted ERM with per-sample
