@@ -106,6 +106,7 @@ func unset(c runs.Config, set map[string]bool) runs.Config {
 		}
 		reflect.ValueOf(s.Field(&c)).Elem().Set(v)
 	}
+	c.Eval.Recipe = "" // a baseline recipe's name, which Resolve writes again
 	return c
 }
 

@@ -3,13 +3,11 @@ package config
 import (
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"strings"
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
-	"github.com/maple-ood/maple/train"
 )
 
 // Check reports the first setting of c that cannot work, naming its
@@ -40,27 +38,6 @@ func Check(c runs.Config) error {
 	return nil
 }
 
-// unsetEval returns es with each evaluation setting not in set (the flags
-// a person gave) at its default, and no recipe's name: what a method's
-// recipe then derives does not depend on the values es carried (the
-// browser's form copying a run of another method, whose recipe set
-// them). The evaluation model and seed are Resolve's own.
-func unsetEval(es train.EvalSettings, set map[string]bool) train.EvalSettings {
-	from, to := runs.Config{Eval: train.DefaultEval()}, runs.Config{Eval: es}
-	for _, s := range Table {
-		if s.Group != GroupEval || s.Axis || set[s.Flag] || s.Flag == "eval-model" {
-			continue
-		}
-		for path := range FieldsSet(map[string]bool{s.Flag: true}) {
-			if strings.HasPrefix(path, "EvalSettings.") {
-				reflect.ValueOf(s.Field(&to)).Elem().Set(reflect.ValueOf(s.Field(&from)).Elem())
-			}
-		}
-	}
-	to.Eval.Recipe = ""
-	return to.Eval
-}
-
 // Resolve fills the settings a run derives from others and checks the
 // config: on the synthetic dataset the search model is linear unless
 // --model was set; the evaluation model is evalModel, else the search
@@ -87,7 +64,6 @@ func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config,
 	if c.Eval.Model == "" {
 		c.Eval.Model = c.Settings.Model
 	}
-	c.Eval = unsetEval(c.Eval, set)
 	c.Eval = baselines.Recipe(c.Method, c.Eval, FieldsSet(set))
 	if c.Method == core.MethodMaple {
 		c.Settings = core.ObjectiveDefaults(c.Settings, FieldsSet(set))
