@@ -110,10 +110,16 @@ func unset(c runs.Config, set map[string]bool) runs.Config {
 	return c
 }
 
-// DefaultOf is the value a command without s's flag records for s on
-// dataset, as s.Get prints it: the settings table's Default where it has
-// one, else runs.DefaultConfig's.
-func DefaultOf(s Setting, dataset string) string {
+// Defaults returns, for every setting, the value a command without its
+// flag records on dataset, as Setting.Get prints it: the settings table's
+// Default where it has one, else runs.DefaultConfig's.
+func Defaults(dataset string) map[string]string {
 	c := unset(runs.DefaultConfig(dataset), map[string]bool{})
-	return s.Get(&c)
+	out := map[string]string{}
+	for _, s := range Table {
+		if s.Field != nil {
+			out[s.Flag] = s.Get(&c)
+		}
+	}
+	return out
 }

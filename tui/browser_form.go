@@ -44,6 +44,11 @@ type runForm struct {
 	help   help.Model
 	note   string // why the last enter was refused
 	width  int
+	// defaults are the plain defaults of the settings (config.Defaults)
+	// on dataset defaultsOf: computed when the dataset changes, not at
+	// every redraw.
+	defaults   map[string]string
+	defaultsOf string
 }
 
 // formDoneMsg closes the form: with the new run's whole config, checked,
@@ -182,6 +187,15 @@ func (f *runForm) dataset() string {
 	return f.cfg.Dataset.Name
 }
 
+// plainDefaults returns config.Defaults of the form's dataset, computed
+// again only when the dataset changed.
+func (f *runForm) plainDefaults() map[string]string {
+	if ds := f.dataset(); f.defaults == nil || ds != f.defaultsOf {
+		f.defaults, f.defaultsOf = config.Defaults(ds), ds
+	}
+	return f.defaults
+}
+
 // View draws the form.
 func (f *runForm) View() string {
 	var sb strings.Builder
@@ -193,7 +207,7 @@ func (f *runForm) View() string {
 			// Not kept: derived from the others, which may leave it at
 			// its plain default.
 			mark := "  derived"
-			if f.shown[i] == config.DefaultOf(fl, f.dataset()) {
+			if f.shown[i] == f.plainDefaults()[fl.Flag] {
 				mark = "  default"
 			}
 			sb.WriteString(styles.Dim.Render(mark))
