@@ -35,6 +35,9 @@ type SweepOptions struct {
 	Trials     int
 	SearchSeed uint64
 	EarlyStop  bool
+	// SearchAgain makes each search cell search even where a finished run
+	// searched alike (default false: it takes that run's search).
+	SearchAgain bool
 	// Committed, when set (maple reproduce), tells the cells whose
 	// finished rows an experiment has committed: they are left out of
 	// this run, and the sweep prints no table of its own (the
@@ -83,6 +86,7 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	fl.IntVar(&o.Trials, "trials", 20, "with --search random: draws per method (each run with every seed)")
 	fl.Uint64Var(&o.SearchSeed, "search-seed", 1, "with --search random: the seed of the draws (a rerun draws the same values)")
 	fl.BoolVar(&o.EarlyStop, "early-stop", false, "with --search random: successive halving of each method's search trials at 1/4 and 1/2 of the outer iterations on validation worst-group accuracy (the stopped runs are tagged early-stopped and resumable); one cell at a time")
+	fl.BoolVar(&o.SearchAgain, "search-again", false, "search in every maple cell; by default a cell whose search settings, seed and build a finished run in the runs directory shares (only the evaluation differs) takes that run's search and trains only its final model, with the same figures bit for bit")
 	registerSettings(fl, &o.Run.Config)
 	registerLabels(fl, &o.Run.Config, false)
 	fl.String("dataset", "", "")
@@ -112,7 +116,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if note := g.RecipeNote(o.Run.Set); note != "" {
 		fmt.Fprintln(f.Err, note)
 	}
-	sw := &sweeps.Sweep{Name: o.Name, Dir: f.RunsDir, Cells: cells, Jobs: o.Jobs, Log: f.Err, EarlyStop: o.EarlyStop}
+	sw := &sweeps.Sweep{Name: o.Name, Dir: f.RunsDir, Cells: cells, Jobs: o.Jobs, Log: f.Err, EarlyStop: o.EarlyStop, SearchAgain: o.SearchAgain}
 	if err := sw.Record(); err != nil {
 		return err
 	}

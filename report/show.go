@@ -100,6 +100,9 @@ func WriteShow(w io.Writer, dir string) {
 			fmt.Fprintf(w, "  learning rates in force: weight %g, keep %g, inner %g (%s)\n", lr.Weight, lr.Keep, lr.Inner, from)
 		}
 		if cfg.Method == "maple" {
+			if cfg.SearchFrom != "" {
+				fmt.Fprintf(w, "  search: taken from run %s (the same search settings, seed and build; this run trained only its final model)\n", cfg.SearchFrom)
+			}
 			snaps, _ := runs.ReadMetrics(dir)
 			writeSearchTime(w, snaps)
 		}

@@ -44,3 +44,24 @@ func TestShowInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestShowSearchFrom: maple show names the run whose search a run took
+// (a sweep's cell that trained only its final model), and says nothing
+// of it for a run that searched.
+func TestShowSearchFrom(t *testing.T) {
+	for _, from := range []string{"20261127-030100-01", ""} {
+		dir := t.TempDir()
+		cfg := runs.DefaultConfig("synthetic")
+		cfg.SearchFrom = from
+		r, err := runs.Create(dir, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		var out strings.Builder
+		WriteShow(&out, r.Dir)
+		if got := strings.Contains(out.String(), "search: taken from run "+from+" "); got != (from != "") {
+			t.Errorf("search_from %q: maple show says\n%s", from, out.String())
+		}
+	}
+}

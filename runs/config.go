@@ -44,6 +44,10 @@ type Config struct {
 	Tags []string `json:"tags,omitempty"`
 	Note string   `json:"note,omitempty"`
 	Cell string   `json:"cell,omitempty"` // the cell's key inside the sweep
+	// SearchFrom is the run whose finished search this run took instead
+	// of searching again (a sweep's cell whose search settings another
+	// run shares: FindSearch): never part of what the run computes (Hash).
+	SearchFrom string `json:"search_from,omitempty"`
 	// Build is the matrix backend the run started on (CurrentBuild):
 	// never part of what the run computes (Hash), but its results are
 	// bit for bit only on one backend and thread count.

@@ -41,6 +41,11 @@ type Sweep struct {
 	// EarlyStop runs a random search's searches by successive halving
 	// (runHalving), one cell at a time.
 	EarlyStop bool
+	// SearchAgain makes every new search cell search, even where a
+	// finished run in Dir searched alike (runs.FindSearch). Default
+	// false: such a cell takes that search (runs.Run.TakeSearch) and
+	// trains only its final model, with the same figures bit for bit.
+	SearchAgain bool
 }
 
 // StopKeeps says what stopping a sweep keeps of its running cells, which
@@ -238,9 +243,23 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 		}
 		cfg := c.Config
 		cfg.Sweep, cfg.Cell = s.Name, c.Label
+		if !s.SearchAgain {
+			if cfg.SearchFrom, err = runs.FindSearch(s.Dir, cfg, runs.CurrentBuild()); err != nil {
+				res.Err = err
+				return res
+			}
+		}
 		if r, err = runs.Create(s.Dir, cfg); err != nil {
 			res.Err = err
 			return res
+		}
+		if from := cfg.SearchFrom; from != "" {
+			if err := r.TakeSearch(s.Dir, from); err != nil {
+				r.Close()
+				res.Err = err
+				return res
+			}
+			logf("%-40s takes the search of run %s (the same search settings and build): it trains only its final model", LabelText(c.Label), from)
 		}
 	}
 	defer r.Close()

@@ -1,0 +1,109 @@
+package runs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/maple-ood/maple/core"
+)
+
+// SearchHash identifies what a search computes: a hash of the dataset
+// spec (less its location) and the search settings, the seed among them.
+// Two maple runs with one search hash search alike, bit for bit on one
+// build, whatever their evaluation settings. It is "" for a run whose
+// search cannot be shared: a baseline (no search), or a search that
+// evaluates every iterate (--eval-each-iter: the evaluation settings are
+// part of its records).
+func (c Config) SearchHash() string {
+	if c.Method != core.MethodMaple || c.Settings.EvalEachIter {
+		return ""
+	}
+	d := c.Dataset
+	d.DataDir, d.Offline = "", false
+	b, _ := json.Marshal(struct {
+		Dataset any
+		Search  core.Settings
+	}{d, c.Settings.Canonical()})
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
+}
+
+// FindSearch returns the id of a finished run in runsDir whose search c
+// can take instead of searching again (TakeSearch), "" when there is
+// none: the same search hash, finished (done, every outer iteration
+// checkpointed), made on build (the matrix backend and thread counts the
+// float32 rounding depends on), and never steered (no learning-rate
+// change: its search is the one its settings describe). Of several, the
+// oldest.
+func FindSearch(runsDir string, c Config, build *Build) (string, error) {
+	want := c.SearchHash()
+	if want == "" || build == nil {
+		return "", nil
+	}
+	ents, err := os.ReadDir(runsDir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return "", nil
+		}
+		return "", err
+	}
+	for _, e := range ents { // ReadDir sorts by name: ids are oldest first
+		if !e.IsDir() || e.Name() == c.ID {
+			continue
+		}
+		dir := Dir(runsDir, e.Name())
+		cfg, err := ReadConfig(dir)
+		if err != nil || cfg.SearchHash() != want || cfg.Build == nil || *cfg.Build != *build {
+			continue
+		}
+		if ok, _ := searchFinished(dir, cfg); ok {
+			return e.Name(), nil
+		}
+	}
+	return "", nil
+}
+
+// searchFinished tells whether the run in dir finished its search as its
+// settings describe it, with the last iteration checkpointed.
+func searchFinished(dir string, cfg *Config) (bool, error) {
+	sum, err := ReadSummary(dir)
+	if err != nil || sum == nil || !sum.Done || sum.Status != core.StatusDone || sum.Iter != cfg.Settings.OuterIters {
+		return false, err
+	}
+	events, err := ReadEvents(dir)
+	if err != nil {
+		return false, err
+	}
+	for _, e := range events {
+		if e.Kind == core.EventSetLR {
+			return false, nil
+		}
+	}
+	st, err := ReadCheckpoint(dir, func(string) {})
+	if err != nil || st == nil {
+		return false, err
+	}
+	return st.Iter == cfg.Settings.OuterIters, nil
+}
+
+// TakeSearch gives run r, which has not started, the finished search of
+// run from (FindSearch): its last checkpoint and its per-iteration
+// records. Run r then resumes at the end of that search and trains only
+// its own final model: the same figures, bit for bit, as searching again.
+func (r *Run) TakeSearch(runsDir, from string) error {
+	src := Dir(runsDir, from)
+	for _, name := range []string{CheckpointFile, MetricsFile} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			return fmt.Errorf("cannot take the search of run %s: %w", from, err)
+		}
+		if err := writeFileAtomic(r.Path(name), b); err != nil {
+			return fmt.Errorf("cannot take the search of run %s: %w", from, err)
+		}
+	}
+	return nil
+}
