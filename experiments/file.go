@@ -39,6 +39,10 @@ type File struct {
 	// anchor.
 	Reference string  `toml:"reference"`
 	Sweeps    []Sweep `toml:"sweep"`
+	// Choices are choices among the sweeps made on validation per seed
+	// ([[choice]]: name, sweeps, about), each a table below the
+	// experiment's own.
+	Choices []Choice `toml:"choice"`
 }
 
 // Sweep is one `maple sweep` of an experiment: its name and its
@@ -84,7 +88,7 @@ func Load(path string) (*File, error) {
 		return nil, fmt.Errorf("experiment file %s: %w", path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, headline, reference, [[sweep]] name and args)", path, und[0].String())
+		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, headline, reference, [[sweep]] name and args, [[choice]] name, sweeps and about)", path, und[0].String())
 	}
 	f.Path = path
 	f.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
@@ -125,6 +129,19 @@ func (f *File) check() error {
 	}
 	if f.Reference != "" && !seen[f.Reference] {
 		return fmt.Errorf("reference %q names no sweep of the file: give the name of one of its [[sweep]]s", f.Reference)
+	}
+	for _, c := range f.Choices {
+		if c.Name == "" {
+			return errors.New("a [[choice]] has no name")
+		}
+		if len(c.Sweeps) < 2 {
+			return fmt.Errorf("choice %s: give sweeps = [...] with at least two of the file's sweeps to choose among", c.Name)
+		}
+		for _, sw := range c.Sweeps {
+			if !seen[sw] {
+				return fmt.Errorf("choice %s: sweep %q is not one of the file's [[sweep]]s", c.Name, sw)
+			}
+		}
 	}
 	for _, h := range f.Headline {
 		if sweep, _, ok := strings.Cut(h, ":"); ok && !seen[sweep] {

@@ -33,6 +33,10 @@ func TestLoad(t *testing.T) {
 		{name: "headline names no sweep", text: "title = \"T\"\nheadline = [\"erm\", \"b:erm\"]\n[[sweep]]\nname = \"a\"\n", err: `headline "b:erm" names no sweep`},
 		{name: "headline of a sweep", text: "title = \"T\"\nbuild = \"openblas\"\nthreads = 2\nheadline = [\"a:erm\"]\n[[sweep]]\nname = \"a\"\n"},
 		{name: "not toml", text: "title = \n", err: "experiment file"},
+		{name: "choice", text: "title = \"T\"\nbuild = \"openblas\"\nthreads = 2\n[[sweep]]\nname = \"a\"\n[[sweep]]\nname = \"b\"\n[[choice]]\nname = \"c\"\nsweeps = [\"a\", \"b\"]\n"},
+		{name: "choice without name", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\n[[choice]]\nsweeps = [\"a\", \"a\"]\n", err: "a [[choice]] has no name"},
+		{name: "choice of one sweep", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\n[[choice]]\nname = \"c\"\nsweeps = [\"a\"]\n", err: "choice c: give sweeps"},
+		{name: "choice names no sweep", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\n[[choice]]\nname = \"c\"\nsweeps = [\"a\", \"b\"]\n", err: `choice c: sweep "b" is not one`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := Load(write(t, tc.text))
@@ -40,7 +44,7 @@ func TestLoad(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if f.Name != "exp" || f.Build != "openblas" || f.Threads != 2 || len(f.Sweeps) != 1 {
+				if f.Name != "exp" || f.Build != "openblas" || f.Threads != 2 || len(f.Sweeps) != 1+len(f.Choices) {
 					t.Fatalf("loaded %+v", f)
 				}
 				return

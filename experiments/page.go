@@ -112,6 +112,7 @@ How every figure was chosen, and which labels it used:
 	for _, r := range all {
 		b.WriteString("\n")
 		section(&b, docs, r)
+		choiceSection(&b, r)
 		methodsFigure(&b, docs, r)
 		widthsFigure(&b, docs, r)
 		iterationsFigure(&b, r)

@@ -1,0 +1,205 @@
+package experiments
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Choice is a choice among an experiment's sweeps made on validation,
+// one seed at a time ([[choice]] in the experiment file): for each
+// method, dataset, training size, model and seed, of the runs the sweeps
+// made, the one with the highest validation worst-group accuracy (the
+// criterion every figure is selected by), ties going to the sweep listed
+// first. Sweeps that differ in one choice (the final training's recipe)
+// make it a hyperparameter chosen per run on validation: what a run that
+// trained every candidate and kept the best on validation would report.
+type Choice struct {
+	Name   string   `toml:"name"`   // the choice's name in the tables
+	About  string   `toml:"about"`  // what is chosen, for the results page (Markdown)
+	Sweeps []string `toml:"sweeps"` // the candidates: two or more of the file's sweeps
+}
+
+// Chosen is one configuration's outcome of a choice: per seed the run
+// validation ranks first among the choice's sweeps.
+type Chosen struct {
+	Dataset, TrainSize, Model, Method string
+	// Runs are the chosen runs' rows of runs.csv, in seed order.
+	Runs []map[string]string
+	// Incomplete are the seeds some candidate sweep has no run of: no
+	// choice is made for them.
+	Incomplete []string
+}
+
+// Choose makes the choice over an experiment's runs, for each
+// configuration every one of its sweeps has run.
+func (c Choice) Choose(runs *Table) []Chosen {
+	if runs == nil {
+		return nil
+	}
+	type key struct{ dataset, size, model, method string }
+	var order []key
+	cands := map[key]map[string][]map[string]string{} // per seed, the candidate runs
+	for _, r := range runs.Rows {
+		if !slices.Contains(c.Sweeps, r["sweep"]) {
+			continue
+		}
+		k := key{r["dataset"], r["train_size"], r["model"], r["method"]}
+		if cands[k] == nil {
+			cands[k] = map[string][]map[string]string{}
+			order = append(order, k)
+		}
+		cands[k][r["seed"]] = append(cands[k][r["seed"]], r)
+	}
+	rank := func(r map[string]string) int { return slices.Index(c.Sweeps, r["sweep"]) }
+	val := func(r map[string]string) float64 {
+		v, err := strconv.ParseFloat(r["val_worst"], 64)
+		if err != nil {
+			return math.Inf(-1)
+		}
+		return v
+	}
+	var out []Chosen
+	for _, k := range order {
+		if !c.everySweep(cands[k]) {
+			continue // not a choice: some sweep never ran the configuration
+		}
+		ch := Chosen{Dataset: k.dataset, TrainSize: k.size, Model: k.model, Method: k.method}
+		seeds := make([]string, 0, len(cands[k]))
+		for s := range cands[k] {
+			seeds = append(seeds, s)
+		}
+		slices.SortFunc(seeds, func(a, b string) int {
+			x, _ := strconv.ParseUint(a, 10, 64)
+			y, _ := strconv.ParseUint(b, 10, 64)
+			return cmp.Compare(x, y)
+		})
+		for _, s := range seeds {
+			rs := slices.Clone(cands[k][s])
+			complete := true
+			for _, sw := range c.Sweeps {
+				complete = complete && slices.ContainsFunc(rs, func(r map[string]string) bool { return r["sweep"] == sw })
+			}
+			if !complete {
+				ch.Incomplete = append(ch.Incomplete, s)
+				continue
+			}
+			slices.SortStableFunc(rs, func(a, b map[string]string) int {
+				if d := cmp.Compare(val(b), val(a)); d != 0 {
+					return d
+				}
+				return cmp.Compare(rank(a), rank(b))
+			})
+			ch.Runs = append(ch.Runs, rs[0])
+		}
+		out = append(out, ch)
+	}
+	return out
+}
+
+// everySweep tells whether each of the choice's sweeps has a run among
+// the candidates of some seed.
+func (c Choice) everySweep(bySeed map[string][]map[string]string) bool {
+	for _, sw := range c.Sweeps {
+		found := false
+		for _, rs := range bySeed {
+			found = found || slices.ContainsFunc(rs, func(r map[string]string) bool { return r["sweep"] == sw })
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// column returns the chosen runs' figures in column col.
+func (ch Chosen) column(col string) []float64 {
+	var v []float64
+	for _, r := range ch.Runs {
+		if x, err := strconv.ParseFloat(r[col], 64); err == nil {
+			v = append(v, x)
+		}
+	}
+	return v
+}
+
+// sweepMean returns the mean test accuracy of sweep's runs of the
+// configuration over the seeds the choice was made for.
+func (ch Chosen) sweepMean(runs *Table, sweep string) (float64, bool) {
+	var v []float64
+	for _, c := range ch.Runs {
+		for _, r := range runs.Rows {
+			if r["sweep"] == sweep && r["seed"] == c["seed"] && r["dataset"] == ch.Dataset && r["train_size"] == ch.TrainSize &&
+				r["model"] == ch.Model && r["method"] == ch.Method {
+				if x, err := strconv.ParseFloat(r["test_acc"], 64); err == nil {
+					v = append(v, x)
+				}
+				break
+			}
+		}
+	}
+	if len(v) != len(ch.Runs) || len(v) == 0 {
+		return 0, false
+	}
+	s := Describe(v)
+	return s.Mean, true
+}
+
+// choiceSection writes an experiment's choices as tables below its own.
+func choiceSection(b *strings.Builder, r Results) {
+	for _, c := range r.File.Choices {
+		fmt.Fprintf(b, "\n**%s**: per seed, the run validation ranks first among sweeps %s (the highest validation worst-group accuracy; a tie goes to the sweep listed first).", c.Name, strings.Join(c.Sweeps, ", "))
+		if about := strings.TrimSpace(c.About); about != "" {
+			b.WriteString(" " + about)
+		}
+		b.WriteString("\n\n")
+		chosen := c.Choose(r.Runs)
+		if len(chosen) == 0 {
+			b.WriteString("No run of these sweeps is committed yet.\n")
+			continue
+		}
+		head := []string{"dataset", "method", "chosen, per seed", "n", "test acc", "95% interval", "test worst-group", "val worst-group"}
+		for _, sw := range c.Sweeps {
+			head = append(head, sweepText(sw)+" alone (test acc, same seeds)")
+		}
+		fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+		for _, ch := range chosen {
+			data := ch.Dataset
+			if s := size(ch.TrainSize); s != "all" {
+				data += " n=" + s
+			}
+			var picks []string
+			for _, run := range ch.Runs {
+				picks = append(picks, fmt.Sprintf("%s: %s", run["seed"], sweepText(run["sweep"])))
+			}
+			if len(ch.Incomplete) > 0 {
+				if len(ch.Incomplete) == 1 {
+					picks = append(picks, fmt.Sprintf("seed %s: not every sweep has run it", ch.Incomplete[0]))
+				} else {
+					picks = append(picks, fmt.Sprintf("seeds %s: not every sweep has run them", strings.Join(ch.Incomplete, ", ")))
+				}
+			}
+			acc, worst, vw := Describe(ch.column("test_acc")), Describe(ch.column("test_worst")), Describe(ch.column("val_worst"))
+			cells := []string{data, ch.Method, strings.Join(picks, "; "), strconv.Itoa(acc.N), stat1(acc), interval(num(acc.Lo), num(acc.Hi)), stat1(worst), stat1(vw)}
+			for _, sw := range c.Sweeps {
+				if m, ok := ch.sweepMean(r.Runs, sw); ok {
+					cells = append(cells, fmt.Sprintf("%.1f", m))
+				} else {
+					cells = append(cells, "-")
+				}
+			}
+			fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+}
+
+// stat1 prints a Stat as mean ± sd with one decimal ("-" for none).
+func stat1(s Stat) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return pm(num(s.Mean), num(s.SD))
+}

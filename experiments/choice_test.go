@@ -1,0 +1,56 @@
+package experiments
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestChoose: per configuration and seed, the run with the highest
+// validation worst-group accuracy among the choice's sweeps; a tie goes
+// to the sweep listed first; a seed some sweep lacks is not chosen;
+// methods, datasets and other sweeps are kept apart, and a
+// configuration not every sweep has run is no choice.
+func TestChoose(t *testing.T) {
+	runs, err := ParseCSV(`sweep,dataset,train_size,model,method,seed,val_worst,test_acc,test_worst
+a,cm,0,mlp,maple/rex,1,70,71,60
+b,cm,0,mlp,maple/rex,1,72,65,61
+a,cm,0,mlp,maple/rex,2,69,70,62
+b,cm,0,mlp,maple/rex,2,69,75,63
+a,cm,0,mlp,maple/rex,3,80,70,64
+c,cm,0,mlp,maple/rex,3,99,99,99
+a,cm,0,mlp,maple/irmv1,1,60,50,40
+b,cm,0,mlp,maple/irmv1,1,59,90,41
+a,cm,0,mlp,erm,1,10,10,10
+c,cm,0,mlp,erm,1,90,90,90
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Choice{Name: "x", Sweeps: []string{"a", "b"}}.Choose(runs)
+	if len(got) != 2 {
+		t.Fatalf("%d configurations, want 2: %+v", len(got), got)
+	}
+	for _, tc := range []struct {
+		name       string
+		ch         Chosen
+		method     string
+		picks      string // sweep:test_acc per chosen seed
+		incomplete string
+	}{
+		{"higher validation wins, a tie goes to the first sweep, a seed one sweep lacks is left out", got[0], "maple/rex", "b:65 a:70", "3"},
+		{"chosen on validation, not on test", got[1], "maple/irmv1", "a:50", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var picks []string
+			for _, r := range tc.ch.Runs {
+				picks = append(picks, r["sweep"]+":"+r["test_acc"])
+			}
+			if tc.ch.Method != tc.method || strings.Join(picks, " ") != tc.picks || strings.Join(tc.ch.Incomplete, ",") != tc.incomplete {
+				t.Fatalf("%s: picks %v, incomplete %v; want %s, %s", tc.ch.Method, picks, tc.ch.Incomplete, tc.picks, tc.incomplete)
+			}
+		})
+	}
+	if m, ok := got[0].sweepMean(runs, "a"); !ok || m != 70.5 {
+		t.Fatalf("sweep a alone over the chosen seeds: %v %v, want 70.5", m, ok)
+	}
+}
