@@ -52,7 +52,7 @@ func leafPaths(v reflect.Value, prefix string, out map[any]string) {
 // setting (baselines.Reading) only the methods that read it, a dataset
 // option only the datasets it means something to (loaders.Describes).
 func (s Setting) Applies(c runs.Config) bool {
-	if s.Group == GroupSearch && s.Result && c.Method != core.MethodMaple {
+	if (s.Group == GroupSearch && s.Result || s.MapleOnly) && c.Method != core.MethodMaple {
 		return false
 	}
 	path := rowPaths()[s.Flag]

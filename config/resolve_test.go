@@ -2,6 +2,7 @@ package config
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/maple-ood/maple/core"
@@ -124,17 +125,20 @@ func TestMapleEvaluationDefault(t *testing.T) {
 		lr                      float64
 		steps, every, minStep   int
 		wd                      float64
-		sameInit                bool
+		sameInit, alsoShared    bool
 	}{
-		{name: "maple at its defaults", method: "maple", lr: 1, steps: 200, every: 1, minStep: 1, wd: 0, sameInit: true},
-		{name: "maple, another evaluation model", method: "maple", evalModel: "mlp:64", lr: 1, steps: 200, every: 1, minStep: 1, wd: 0},
-		{name: "maple, eval-lr given", method: "maple", set: []string{"eval-lr"}, lr: 0.1, steps: 200, every: 1, minStep: 1, wd: 0, sameInit: true},
+		{name: "maple at its defaults", method: "maple", lr: 1, steps: 200, every: 1, minStep: 1, wd: 0, sameInit: true, alsoShared: true},
+		{name: "maple, another evaluation model", method: "maple", evalModel: "mlp:64", lr: 1, steps: 200, every: 1, minStep: 1, wd: 0, alsoShared: true},
+		{name: "maple, eval-lr given: that training only", method: "maple", set: []string{"eval-lr"}, lr: 0.1, steps: 200, every: 1, minStep: 1, wd: 0, sameInit: true},
+		{name: "maple, eval-same-init given: that training only", method: "maple", set: []string{"eval-same-init"}, lr: 1, steps: 200, every: 1, minStep: 1, wd: 0},
+		{name: "maple, eval-also-shared given with eval-lr", method: "maple", set: []string{"eval-lr", "eval-also-shared"}, lr: 0.1, steps: 200, every: 1, minStep: 1, wd: 0, sameInit: true, alsoShared: true},
 		{name: "erm", method: "erm", lr: 0.1, steps: 500, every: 10, minStep: 0, wd: 0.001},
 		{name: "oracle", method: "oracle", lr: 0.1, steps: 500, every: 10, minStep: 0, wd: 0.001},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := runs.DefaultConfig("cmnist")
 			cfg.Method = c.method
+			cfg.Eval.AlsoShared = slices.Contains(c.set, "eval-also-shared")
 			set := map[string]bool{"method": true}
 			for _, f := range c.set {
 				set[f] = true
@@ -144,9 +148,9 @@ func TestMapleEvaluationDefault(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := got.Eval
-			if e.LR != c.lr || e.Steps != c.steps || e.EvalEvery != c.every || e.MinStep != c.minStep || e.WeightDecay != c.wd || e.Momentum != 0.9 || e.SameInit != c.sameInit {
-				t.Errorf("lr %g steps %d every %d min-step %d wd %g momentum %g same-init %v, want %g %d %d %d %g 0.9 %v",
-					e.LR, e.Steps, e.EvalEvery, e.MinStep, e.WeightDecay, e.Momentum, e.SameInit, c.lr, c.steps, c.every, c.minStep, c.wd, c.sameInit)
+			if e.LR != c.lr || e.Steps != c.steps || e.EvalEvery != c.every || e.MinStep != c.minStep || e.WeightDecay != c.wd || e.Momentum != 0.9 || e.SameInit != c.sameInit || e.AlsoShared != c.alsoShared {
+				t.Errorf("lr %g steps %d every %d min-step %d wd %g momentum %g same-init %v also-shared %v, want %g %d %d %d %g 0.9 %v %v",
+					e.LR, e.Steps, e.EvalEvery, e.MinStep, e.WeightDecay, e.Momentum, e.SameInit, e.AlsoShared, c.lr, c.steps, c.every, c.minStep, c.wd, c.sameInit, c.alsoShared)
 			}
 		})
 	}
@@ -157,8 +161,11 @@ func TestMapleEvaluationDefault(t *testing.T) {
 // objective on validation and without its per-iterate evaluation, for
 // every objective: the settings differ only by the preset's name and the
 // evaluation by the reference protocol's tracked figure (a figure
-// recorded beside the result, not a choice). The ablation's row
-// abl-preset-val is therefore maple's defaults under another name.
+// recorded beside the result, not a choice) and by the defaults' second
+// candidate final training, the shared evaluation, which validation
+// weighs against the MAPLE code's (the preset trains only by the
+// latter). The ablation's row abl-preset-val is therefore the defaults'
+// search with the MAPLE code's final training alone.
 func TestDefaultsArePresetOnValidation(t *testing.T) {
 	for _, objective := range core.Objectives {
 		t.Run(objective, func(t *testing.T) {
@@ -174,7 +181,10 @@ func TestDefaultsArePresetOnValidation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref.Settings.Recipe, ref.Eval.RefTrainAcc = "", 0
+			if !def.Eval.AlsoShared || ref.Eval.AlsoShared {
+				t.Errorf("also-shared: defaults %v, preset %v; want true, false", def.Eval.AlsoShared, ref.Eval.AlsoShared)
+			}
+			ref.Settings.Recipe, ref.Eval.RefTrainAcc, ref.Eval.AlsoShared = "", 0, true
 			if !reflect.DeepEqual(def.Settings, ref.Settings) {
 				t.Errorf("search settings differ:\n defaults %+v\n preset   %+v", def.Settings, ref.Settings)
 			}

@@ -53,6 +53,9 @@ type Setting struct {
 	// Axis: a sweep's grid sets it (--datasets, --methods); only `maple
 	// run` has the flag.
 	Axis bool
+	// MapleOnly: only a maple search reads it (its final training); a
+	// baseline's run does not (Applies).
+	MapleOnly bool
 	// Result: the setting can change a run's results, so Flags (and the
 	// tables and comparisons built on it) name it.
 	Result bool
@@ -87,8 +90,15 @@ func (s Setting) HelpText() string {
 // default of the setting at field, where it has one (SameInit: only
 // where the two models match).
 func mapleOnly(c *runs.Config, field any) string {
-	if field == any(&c.Eval.SameInit) {
+	switch field {
+	case any(&c.Eval.SameInit):
 		return " where the evaluation model is the search model"
+	case any(&c.Eval.AlsoShared):
+		var flags []string
+		for _, f := range core.TrainingFields {
+			flags = append(flags, flagName(f))
+		}
+		return " unless a flag of the final training (" + strings.Join(flags, ", ") + ") is given"
 	}
 	return ""
 }
@@ -216,6 +226,8 @@ var Table = []Setting{
 	// Evaluation and baselines.
 	{Flag: "eval-same-init", Group: GroupEval, Help: "start the evaluation model from the search model's initial parameters, as the MAPLE code does (the two models must match)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.SameInit }, Default: false},
+	{Flag: "eval-also-shared", Group: GroupEval, Help: "also train the final weighted ERM by the shared evaluation (SGD lr 0.1, momentum 0.9, weight decay 0.001, 500 steps, checked every 10, from a fresh model) and keep, of the two trainings, the one validation ranks first (a tie keeps the one the other --eval-* flags describe)", Result: true, MapleOnly: true,
+		Field: func(c *runs.Config) any { return &c.Eval.AlsoShared }, Default: false},
 	{Flag: "eval-momentum", Group: GroupEval, Help: "SGD momentum of the final weighted ERM and the baselines", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.Momentum }},
 	{Flag: "eval-weight-decay", Group: GroupEval, Help: "SGD weight decay of the final weighted ERM and the baselines", Result: true,

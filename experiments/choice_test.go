@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,4 +55,54 @@ c,cm,0,mlp,erm,1,90,90,90
 	if m, ok := got[0].sweepMean(runs, "a"); !ok || m != 70.5 {
 		t.Fatalf("sweep a alone over the chosen seeds: %v %v, want 70.5", m, ok)
 	}
+}
+
+// TestDefaultIsChoice: a maple search's default final training (the
+// MAPLE code's and the shared one, validation choosing) gives, seed for
+// seed, the row the experiment's [[choice]] picks from the sweeps that
+// trained the same searches' weights by one of the two alone: the runs'
+// choice and the table's are one computation, read from the committed
+// CSVs.
+func TestDefaultIsChoice(t *testing.T) {
+	all, err := ReadAll(filepath.Join("..", "docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	for _, tc := range []struct{ exp, sweep, choice string }{
+		{"cmnist", "cm-maple", "cm-maple-chosen"},
+		{"fashion", "fashion-maple", "fashion-maple-chosen"},
+	} {
+		i := slices.IndexFunc(all, func(r Results) bool { return r.File.Name == tc.exp })
+		if i < 0 {
+			t.Fatalf("no experiment %s", tc.exp)
+		}
+		r := all[i]
+		j := slices.IndexFunc(r.File.Choices, func(c Choice) bool { return c.Name == tc.choice })
+		if j < 0 {
+			t.Fatalf("experiment %s has no choice %s", tc.exp, tc.choice)
+		}
+		for _, ch := range r.File.Choices[j].Choose(r.Runs) {
+			for _, picked := range ch.Runs {
+				k := slices.IndexFunc(r.Runs.Rows, func(x map[string]string) bool {
+					return x["sweep"] == tc.sweep && x["dataset"] == ch.Dataset && x["train_size"] == ch.TrainSize && x["model"] == ch.Model &&
+						x["method"] == ch.Method && x["seed"] == picked["seed"]
+				})
+				if k < 0 {
+					continue // the default's run of this seed is not committed yet
+				}
+				def := r.Runs.Rows[k]
+				compared++
+				for _, col := range []string{"selected_iterate", "selected_step", "test_acc", "test_worst", "val_worst"} {
+					if def[col] != picked[col] {
+						t.Errorf("%s %s seed %s: %s %s in %s, %s in the choice's pick (%s)", tc.exp, ch.Method, picked["seed"], col, def[col], tc.sweep, picked[col], picked["sweep"])
+					}
+				}
+			}
+		}
+	}
+	if compared == 0 {
+		t.Skip("no default run and choice of the same seed are committed yet")
+	}
+	t.Logf("%d runs compared", compared)
 }

@@ -81,28 +81,41 @@ func settingParts(s string) []string {
 	return strings.Split(s, "; ")
 }
 
+// The final trainings FinalTraining names.
+const (
+	TrainingCode   = "MAPLE code's" // SGD lr 1, 200 steps, a check at every step
+	TrainingShared = "shared"       // SGD lr 0.1, 500 steps, a check every 10: the baselines' default
+	// TrainingChosen is a maple search's default: both of the above, the
+	// one validation ranks first kept (--eval-also-shared).
+	TrainingChosen = "chosen on validation"
+	TrainingOwn    = "own recipe" // a baseline's published recipe
+)
+
 // FinalTraining names the recipe a summary or runs row's final model is
-// trained by, as a table's column: "MAPLE code's" (SGD lr 1, 200 steps, a
-// check at every step: what a maple search evaluates with by default),
-// "shared" (SGD lr 0.1, 500 steps, a check every 10: the baselines'
-// default), "own recipe" (a baseline at its published recipe), "other"
-// (flags that give neither), "?" (a row this build does not resolve).
+// trained by, as a table's column: TrainingCode, TrainingShared,
+// TrainingChosen (what a maple search evaluates with by default: the
+// MAPLE code's and the shared training, validation choosing per run),
+// TrainingOwn (a baseline at its published recipe), "other" (flags that
+// give none of them), "?" (a row this build does not resolve).
 func FinalTraining(r map[string]string) string {
 	rec, ok := Evaluation(r)
 	if !ok {
 		return "?"
 	}
-	as := func(method, objective string) string {
-		x, _ := Evaluation(map[string]string{"dataset": r["dataset"], "method": method, "objective": objective, "model": r["model"], "search_model": r["model"], "train_size": r["train_size"]})
+	as := func(method, objective, settings string) string {
+		x, _ := Evaluation(map[string]string{"dataset": r["dataset"], "method": method, "objective": objective, "model": r["model"], "search_model": r["model"],
+			"train_size": r["train_size"], "settings": settings})
 		return x
 	}
 	switch {
-	case rec == as("maple/irmv1", ""):
-		return "MAPLE code's"
-	case rec == as("erm", ""):
-		return "shared"
-	case baselines.HasRecipe(r["method"]) && rec == as(r["method"], r["objective"]):
-		return "own recipe"
+	case rec == as("maple/irmv1", "", ""):
+		return TrainingChosen
+	case rec == as("maple/irmv1", "", "eval-also-shared false"):
+		return TrainingCode
+	case rec == as("erm", "", ""):
+		return TrainingShared
+	case baselines.HasRecipe(r["method"]) && rec == as(r["method"], r["objective"], ""):
+		return TrainingOwn
 	}
 	return "other"
 }

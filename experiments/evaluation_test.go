@@ -10,8 +10,10 @@ func TestFinalTraining(t *testing.T) {
 	for _, c := range []struct {
 		name, method, settings, want string
 	}{
-		{"maple at its defaults", "maple/irmv1", "", "MAPLE code's"},
-		{"maple/rex at its defaults", "maple/rex", "", "MAPLE code's"},
+		{"maple at its defaults", "maple/irmv1", "", "chosen on validation"},
+		{"maple/rex at its defaults", "maple/rex", "", "chosen on validation"},
+		{"maple, the MAPLE code's alone", "maple/irmv1", "eval-also-shared false", "MAPLE code's"},
+		{"maple, a training flag given", "maple/irmv1", "eval-steps 200", "MAPLE code's"},
 		{"maple, the shared evaluation spelt out", "maple/irmv1", shared, "shared"},
 		{"the reference preset", "maple/irmv1", "recipe maple-reference", "MAPLE code's"},
 		{"erm", "erm", "", "shared"},

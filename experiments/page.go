@@ -284,6 +284,10 @@ func versus(x map[string]string, rows []map[string]string, runs *Table, alike bo
 	if !ok && alike {
 		return "its training recipe does not resolve"
 	}
+	// A final training chosen on validation between the MAPLE code's and
+	// the shared one is alike with either: its comparators are the rows
+	// trained by one of the two.
+	chosen := FinalTraining(x) == TrainingChosen
 	best := bestOnValidation(rows, func(y map[string]string) bool {
 		if strings.HasPrefix(y["method"], "maple") || y["group_labels_training"] == "yes" ||
 			y["dataset"] != x["dataset"] || y["train_size"] != x["train_size"] || y["model"] != x["model"] {
@@ -292,6 +296,10 @@ func versus(x map[string]string, rows []map[string]string, runs *Table, alike bo
 		if !alike {
 			return true
 		}
+		if chosen {
+			t := FinalTraining(y)
+			return t == TrainingCode || t == TrainingShared
+		}
 		r, ok := Evaluation(y)
 		return ok && r == recipe
 	})
@@ -299,7 +307,7 @@ func versus(x map[string]string, rows []map[string]string, runs *Table, alike bo
 		return "no such row"
 	}
 	name := best["method"]
-	if !alike {
+	if !alike || chosen {
 		name += " (" + FinalTraining(best) + ")" // which of its trainings
 	}
 	a, b := accs(runs, x["config_hash"]), accs(runs, best["config_hash"])

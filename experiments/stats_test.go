@@ -67,7 +67,9 @@ func TestWelch(t *testing.T) {
 // with a row whose final model trains by the same recipe (JTT with the
 // reference preset's evaluation ranked first on validation, n = 1, and
 // the column read "jtt: n too small" for maple on the shared one); a
-// maple row at its defaults trains by the MAPLE code's evaluation.
+// maple row at its defaults chooses between the MAPLE code's training
+// and the shared one on validation, so either is alike: its comparator
+// is named with its training.
 func TestVersusChoosesOnValidation(t *testing.T) {
 	row := func(method, settings, hash, training, acc, val string) map[string]string {
 		return map[string]string{"method": method, "settings": settings, "config_hash": hash, "group_labels_training": training, "dataset": "cmnist", "train_size": "0",
@@ -84,9 +86,10 @@ func TestVersusChoosesOnValidation(t *testing.T) {
 		row("erm", preset, "ep", "no", "25.6", "69.5"),
 		row("maple/irmv1", "recipe maple-reference", "mp", "no", "70.2", "70.4"),
 		row("maple/rex", "", "md", "no", "69.9", "69.0"),
+		row("maple/rex", "eval-also-shared false", "mc", "no", "69.9", "69.0"),
 	}
 	runs := &Table{}
-	for _, h := range []string{"m", "l", "r", "j", "o", "ep", "mp", "md"} {
+	for _, h := range []string{"m", "l", "r", "j", "o", "ep", "mp", "md", "mc"} {
 		for s, acc := range []string{"69", "70", "71"} {
 			runs.Rows = append(runs.Rows, map[string]string{"config_hash": h, "seed": fmt.Sprint(s + 1), "test_acc": acc})
 		}
@@ -98,7 +101,8 @@ func TestVersusChoosesOnValidation(t *testing.T) {
 	}{
 		{"shared evaluation", rows[0], "jtt:"},
 		{"the reference preset's evaluation", rows[6], "erm:"},
-		{"maple's default evaluation", rows[7], "erm:"},
+		{"maple's default evaluation", rows[7], "erm (MAPLE code's):"},
+		{"the MAPLE code's alone", rows[8], "erm:"},
 	} {
 		if got := versus(c.row, rows, runs, true); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: %s compared as %q, want with %s (the best validation worst-group without group labels, trained alike)", c.name, c.row["method"], got, c.want)

@@ -44,7 +44,7 @@ func Eval(ctx context.Context, dir, model string, steps int, ov runs.Overrides, 
 	if _, err := config.Memory(sp, "erm", cfg.Settings, es); err != nil {
 		return nil, nil, "", err
 	}
-	res, err := train.WeightedERM(ctx, sp, u, es, method)
+	res, err := train.ChooseWeightedERM(ctx, sp, u, es, method, nil)
 	if err != nil {
 		return nil, nil, "", err
 	}

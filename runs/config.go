@@ -104,6 +104,7 @@ func (c Config) Hash(withoutSeed bool) string {
 		// A baseline runs no search: only its seed of the search settings
 		// matters.
 		s = core.Settings{Seed: s.Seed}
+		e.AlsoShared = false // only a search's final training is chosen between two
 	} else {
 		// A search evaluates by plain weighted ERM: the baselines' own
 		// settings do not matter.

@@ -326,7 +326,7 @@ func evaluateFinal(ctx, trainCtx context.Context, r *runs.Run, eng *core.Engine,
 	if cfg.Eval.SameInit {
 		init = eng.Init()
 	}
-	res, err := train.WeightedERMFrom(trainCtx, sp, out.Weights(), cfg.Eval, "maple", init)
+	res, err := train.ChooseWeightedERM(trainCtx, sp, out.Weights(), cfg.Eval, "maple", init)
 	if ctx.Err() != nil {
 		return &runs.Summary{Status: core.StatusInterrupted, Iter: sum.Iter, Total: sum.Total}, nil
 	}

@@ -27,6 +27,10 @@ type Result struct {
 	// finite (a learning rate too high for the model): training stopped
 	// there and the checkpoint was selected among the checks before it.
 	Stopped *int `json:"stopped_at_step,omitempty"`
+	// Choice, when the final training was chosen between two
+	// (EvalSettings.AlsoShared), says which and what validation saw of
+	// each.
+	Choice *Choice `json:"choice,omitempty"`
 	Done    bool `json:"done"`
 
 	Theta []float32 `json:"-"` // parameters of the selected checkpoint

@@ -51,6 +51,14 @@ type EvalSettings struct {
 	MaskKeep float64 `json:"mask_keep,omitempty"`
 	MaskLR   float64 `json:"mask_lr,omitempty"`
 
+	// AlsoShared also trains the final weighted ERM by the shared
+	// evaluation (SharedTraining: DefaultEval's optimizer, learning
+	// rate, momentum, weight decay, steps and checks, from a fresh model)
+	// and keeps, of the two trainings, the one validation ranks first
+	// (ChooseWeightedERM; a tie keeps these settings' own). Default
+	// false; a maple search's evaluation defaults to true.
+	AlsoShared bool `json:"also_shared,omitempty"`
+
 	Optimizer string  `json:"optimizer"` // "sgd" (default) or "adam" (torch's, with LR)
 	L2        float64 `json:"l2"`        // coefficient of sum theta² added to the loss (not decoupled); default 0
 	Recipe    string  `json:"recipe"`    // the published recipe these settings follow, if any (see baselines.Recipe)

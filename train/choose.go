@@ -1,0 +1,96 @@
+package train
+
+import (
+	"context"
+
+	"github.com/maple-ood/maple/dataset"
+)
+
+// SharedTraining returns es trained as the shared evaluation trains:
+// DefaultEval's optimizer, learning rate, momentum, weight decay, steps,
+// checks and L2, from a fresh model seeded with es.Seed; the model, seed
+// and method settings are es's own.
+func SharedTraining(es EvalSettings) EvalSettings {
+	def := DefaultEval()
+	es.Optimizer, es.LR, es.Momentum, es.WeightDecay, es.L2 = def.Optimizer, def.LR, def.Momentum, def.WeightDecay, def.L2
+	es.Steps, es.EvalEvery, es.MinStep, es.SameInit = def.Steps, def.EvalEvery, def.MinStep, false
+	es.RefTrainAcc, es.AlsoShared = 0, false
+	return es
+}
+
+// Trained names which training a chosen result came from
+// (Result.Training).
+const (
+	TrainedOwn    = "own"    // the settings' own training
+	TrainedShared = "shared" // the shared evaluation (SharedTraining)
+)
+
+// ChooseWeightedERM is WeightedERMFrom, and with es.AlsoShared also the
+// same weighted ERM trained by the shared evaluation: of the two, the
+// result whose selected checkpoint validation ranks first (its
+// criterion: worst-group accuracy, or accuracy without groups), a tie
+// keeping es's own. The shared training runs first, reported as a stage
+// of two; the result records which training it came from and both
+// trainings' validation figures (Result.Choice). Where es's training is
+// the shared one already, it trains once.
+func ChooseWeightedERM(ctx context.Context, sp *dataset.Splits, u []float64, es EvalSettings, method string, init []float32) (*Result, error) {
+	if !es.AlsoShared {
+		return WeightedERMFrom(ctx, sp, u, es, method, init)
+	}
+	own := es
+	own.AlsoShared = false
+	shared := SharedTraining(es)
+	if own == shared {
+		return WeightedERMFrom(ctx, sp, u, own, method, init)
+	}
+	stage := Stage{Name: "the shared evaluation's training, which validation weighs against the final training's", N: 1, Of: 2}
+	// The shared training's checks are no progress of the final
+	// training's: they are told as a stage's steps.
+	p, _ := ctx.Value(stageKey{}).(StageProgress)
+	sctx := WithProgress(ctx, func(step, steps int, _, _ float64) {
+		if p != nil && step > 0 {
+			p(stage, step, steps)
+		}
+	})
+	alt, err := WeightedERMFrom(sctx, sp, u, shared, method, nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := WeightedERMFrom(ctx, sp, u, own, method, init)
+	if err != nil {
+		return nil, err
+	}
+	choice := &Choice{Own: figuresOf(res), Shared: figuresOf(alt), Chosen: TrainedOwn}
+	if score(alt) > score(res) {
+		res, choice.Chosen = alt, TrainedShared
+	}
+	res.Choice = choice
+	return res, nil
+}
+
+// Choice records a choice between two trainings of the final model.
+type Choice struct {
+	Chosen string        `json:"chosen"` // TrainedOwn or TrainedShared
+	Own    ChoiceFigures `json:"own"`    // the settings' own training's selected checkpoint
+	Shared ChoiceFigures `json:"shared"` // the shared evaluation's
+}
+
+// ChoiceFigures are a training's validation figures at its selected
+// checkpoint: what the choice saw.
+type ChoiceFigures struct {
+	SelectedStep int     `json:"selected_step"`
+	ValAcc       float64 `json:"val_acc"`
+	ValWorst     float64 `json:"val_worst_group_acc"`
+}
+
+func figuresOf(r *Result) ChoiceFigures {
+	return ChoiceFigures{SelectedStep: r.SelectedStep, ValAcc: r.ValAcc, ValWorst: r.ValWorst}
+}
+
+// score is a result's selection criterion at its selected checkpoint.
+func score(r *Result) float64 {
+	if r.Criterion == "val accuracy" {
+		return r.ValAcc
+	}
+	return r.ValWorst
+}
