@@ -32,6 +32,18 @@ func WriteOutcome(w io.Writer, o *runs.Outcome) {
 // (test-selected) figures, labelled as reference only.
 func WriteResult(w io.Writer, r *train.Result) {
 	fmt.Fprintf(w, "selected on validation (%s) at step %d\n", r.Criterion, r.SelectedStep)
+	if c := r.Choice; c != nil {
+		kept := "the run's own (--eval-* settings)"
+		if c.Chosen == train.TrainedShared {
+			kept = "the shared evaluation's"
+		}
+		what, own, shared := "val worst-group", c.Own.ValWorst, c.Shared.ValWorst
+		if r.Criterion == "val accuracy" {
+			what, own, shared = "val accuracy", c.Own.ValAcc, c.Shared.ValAcc
+		}
+		fmt.Fprintf(w, "  final training chosen on validation: %s; the run's own reached %s %.4f (step %d), the shared evaluation's %.4f (step %d)\n",
+			kept, what, own, c.Own.SelectedStep, shared, c.Shared.SelectedStep)
+	}
 	if r.Stopped != nil {
 		fmt.Fprintf(w, "  training stopped at step %d: its gradient was no longer finite (a learning rate too high for the model; see --eval-lr); the checkpoint is the best of the checks before\n", *r.Stopped)
 	}
