@@ -86,7 +86,7 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	fl.IntVar(&o.Trials, "trials", 20, "with --search random: draws per method (each run with every seed)")
 	fl.Uint64Var(&o.SearchSeed, "search-seed", 1, "with --search random: the seed of the draws (a rerun draws the same values)")
 	fl.BoolVar(&o.EarlyStop, "early-stop", false, "with --search random: successive halving of each method's search trials at 1/4 and 1/2 of the outer iterations on validation worst-group accuracy (the stopped runs are tagged early-stopped and resumable); one cell at a time")
-	fl.BoolVar(&o.SearchAgain, "search-again", false, "search in every maple cell; by default a cell whose search settings, seed and build a finished run in the runs directory shares (only the evaluation differs) takes that run's search and trains only its final model, with the same figures bit for bit")
+	fl.BoolVar(&o.SearchAgain, "search-again", false, "search in every maple cell; by default a cell takes the search of a finished run in the runs directory with the same dataset, search settings, seed and build (only the evaluation differs) and trains only its final model, with the same figures bit for bit")
 	registerSettings(fl, &o.Run.Config)
 	registerLabels(fl, &o.Run.Config, false)
 	fl.String("dataset", "", "")

@@ -93,14 +93,30 @@ func mapleOnly(c *runs.Config, field any) string {
 	switch field {
 	case any(&c.Eval.SameInit):
 		return " where the evaluation model is the search model"
-	case any(&c.Eval.AlsoShared):
-		var flags []string
-		for _, f := range core.TrainingFields {
-			flags = append(flags, flagName(f))
-		}
-		return " unless a flag of the final training (" + strings.Join(flags, ", ") + ") is given"
 	}
 	return ""
+}
+
+// alsoSharedHelp is --eval-also-shared's help: the shared evaluation's
+// training (train.DefaultEval) and its maple default, which depends on
+// the flags of the final training (core.TrainingFields). init sets it as
+// the row's HelpFrom: it reads the table.
+func alsoSharedHelp() string {
+	d := train.DefaultEval()
+	var flags []string
+	for _, f := range core.TrainingFields {
+		flags = append(flags, flagName(f))
+	}
+	return fmt.Sprintf("also train the final weighted ERM by the shared evaluation (SGD lr %g, momentum %g, weight decay %g, %d steps, checked every %d, from a fresh model) and keep, of the two trainings, the one validation ranks first (a tie keeps the one the other --eval-* flags describe); a maple search defaults to true unless a flag of the final training (%s) is given",
+		d.LR, d.Momentum, d.WeightDecay, d.Steps, d.EvalEvery, strings.Join(flags, ", "))
+}
+
+func init() {
+	for i := range Table {
+		if Table[i].Flag == "eval-also-shared" {
+			Table[i].HelpFrom = alsoSharedHelp
+		}
+	}
 }
 
 // mapleDefault returns the setting's value in a maple search's default
@@ -226,7 +242,7 @@ var Table = []Setting{
 	// Evaluation and baselines.
 	{Flag: "eval-same-init", Group: GroupEval, Help: "start the evaluation model from the search model's initial parameters, as the MAPLE code does (the two models must match)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.SameInit }, Default: false},
-	{Flag: "eval-also-shared", Group: GroupEval, Help: "also train the final weighted ERM by the shared evaluation (SGD lr 0.1, momentum 0.9, weight decay 0.001, 500 steps, checked every 10, from a fresh model) and keep, of the two trainings, the one validation ranks first (a tie keeps the one the other --eval-* flags describe)", Result: true, MapleOnly: true,
+	{Flag: "eval-also-shared", Group: GroupEval, Result: true, MapleOnly: true, // HelpFrom: alsoSharedHelp (init)
 		Field: func(c *runs.Config) any { return &c.Eval.AlsoShared }, Default: false},
 	{Flag: "eval-momentum", Group: GroupEval, Help: "SGD momentum of the final weighted ERM and the baselines", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.Momentum }},

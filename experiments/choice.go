@@ -12,9 +12,11 @@ import (
 // Choice is a choice among an experiment's sweeps made on validation,
 // one seed at a time ([[choice]] in the experiment file): for each
 // method, dataset, training size, model and seed, of the runs the sweeps
-// made, the one with the highest validation worst-group accuracy (the
-// criterion every figure is selected by), ties going to the sweep listed
-// first. Sweeps that differ in one choice (the final training's recipe)
+// made (every one a candidate: a random search's trials too), the one
+// with the highest validation worst-group accuracy (the criterion every
+// figure is selected by; runs.csv's figure, to 4 decimals of a percent),
+// ties going to the sweep listed first (list a run's own training first
+// to break ties as train.ChooseWeightedERM does). Sweeps that differ in one choice (the final training's recipe)
 // make it a hyperparameter chosen per run on validation: what a run that
 // trained every candidate and kept the best on validation would report.
 type Choice struct {
@@ -158,7 +160,7 @@ func choiceSection(b *strings.Builder, r Results) {
 		b.WriteString("\n\n")
 		chosen := c.Choose(r.Runs)
 		if len(chosen) == 0 {
-			b.WriteString("No run of these sweeps is committed yet.\n")
+			b.WriteString("No configuration has committed runs of every one of these sweeps yet.\n")
 			continue
 		}
 		head := []string{"dataset", "method", "chosen, per seed", "n", "test acc", "95% interval", "test worst-group", "val worst-group"}
@@ -173,7 +175,7 @@ func choiceSection(b *strings.Builder, r Results) {
 			}
 			var picks []string
 			for _, run := range ch.Runs {
-				picks = append(picks, fmt.Sprintf("%s: %s", run["seed"], sweepText(run["sweep"])))
+				picks = append(picks, fmt.Sprintf("seed %s: %s", run["seed"], sweepText(run["sweep"])))
 			}
 			if len(ch.Incomplete) > 0 {
 				if len(ch.Incomplete) == 1 {

@@ -20,8 +20,9 @@ func write(t *testing.T, text string) string {
 func TestLoad(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, err string
+		sweeps, choices int // of a file that loads
 	}{
-		{name: "good", text: "title = \"T\"\nbuild = \"openblas\"\nthreads = 2\n[[sweep]]\nname = \"a\"\nargs = [\"--methods\", \"erm,maple:rex\", \"--seeds\", \"1,2\"]\n"},
+		{name: "good", text: "title = \"T\"\nbuild = \"openblas\"\nthreads = 2\n[[sweep]]\nname = \"a\"\nargs = [\"--methods\", \"erm,maple:rex\", \"--seeds\", \"1,2\"]\n", sweeps: 1},
 		{name: "unknown key", text: "title = \"T\"\nthread = 2\n[[sweep]]\nname = \"a\"\n", err: `unknown key "thread"`},
 		{name: "no title", text: "[[sweep]]\nname = \"a\"\n", err: "no title"},
 		{name: "no sweep", text: "title = \"T\"\n", err: "no sweep"},
@@ -31,9 +32,9 @@ func TestLoad(t *testing.T) {
 		{name: "bad seeds", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\nargs = [\"--seeds\", \"1,x\"]\n", err: `--seeds "1,x"`},
 		{name: "reference names no sweep", text: "title = \"T\"\nreference = \"b\"\n[[sweep]]\nname = \"a\"\n", err: `reference "b" names no sweep`},
 		{name: "headline names no sweep", text: "title = \"T\"\nheadline = [\"erm\", \"b:erm\"]\n[[sweep]]\nname = \"a\"\n", err: `headline "b:erm" names no sweep`},
-		{name: "headline of a sweep", text: "title = \"T\"\nbuild = \"openblas\"\nthreads = 2\nheadline = [\"a:erm\"]\n[[sweep]]\nname = \"a\"\n"},
+		{name: "headline of a sweep", text: "title = \"T\"\nbuild = \"openblas\"\nthreads = 2\nheadline = [\"a:erm\"]\n[[sweep]]\nname = \"a\"\n", sweeps: 1},
 		{name: "not toml", text: "title = \n", err: "experiment file"},
-		{name: "choice", text: "title = \"T\"\nbuild = \"openblas\"\nthreads = 2\n[[sweep]]\nname = \"a\"\n[[sweep]]\nname = \"b\"\n[[choice]]\nname = \"c\"\nsweeps = [\"a\", \"b\"]\n"},
+		{name: "choice", text: "title = \"T\"\nbuild = \"openblas\"\nthreads = 2\n[[sweep]]\nname = \"a\"\n[[sweep]]\nname = \"b\"\n[[choice]]\nname = \"c\"\nsweeps = [\"a\", \"b\"]\n", sweeps: 2, choices: 1},
 		{name: "choice without name", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\n[[choice]]\nsweeps = [\"a\", \"a\"]\n", err: "a [[choice]] has no name"},
 		{name: "choice of one sweep", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\n[[choice]]\nname = \"c\"\nsweeps = [\"a\"]\n", err: "choice c: give sweeps"},
 		{name: "choice names no sweep", text: "title = \"T\"\n[[sweep]]\nname = \"a\"\n[[choice]]\nname = \"c\"\nsweeps = [\"a\", \"b\"]\n", err: `choice c: sweep "b" is not one`},
@@ -44,7 +45,7 @@ func TestLoad(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if f.Name != "exp" || f.Build != "openblas" || f.Threads != 2 || len(f.Sweeps) != 1+len(f.Choices) {
+				if f.Name != "exp" || f.Build != "openblas" || f.Threads != 2 || len(f.Sweeps) != tc.sweeps || len(f.Choices) != tc.choices {
 					t.Fatalf("loaded %+v", f)
 				}
 				return

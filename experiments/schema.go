@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -214,17 +215,42 @@ func Differences(cfg runs.Config) string {
 		def = d
 	}
 	have, want := config.Flags(cfg), config.Flags(def)
-	var parts []string
-	if cfg.Settings.Recipe != "" && cfg.Method == core.MethodMaple {
-		parts = append(parts, "recipe "+cfg.Settings.Recipe) // what the other differences are from
-	}
+	var differ []string
 	for _, k := range slices.Sorted(maps.Keys(have)) {
 		if skipped[k] || k == "recipe" || have[k] == want[k] {
 			continue
 		}
-		parts = append(parts, k+" "+have[k])
+		differ = append(differ, k)
+	}
+	var parts []string
+	if cfg.Settings.Recipe != "" && cfg.Method == core.MethodMaple {
+		parts = append(parts, "recipe "+cfg.Settings.Recipe) // what the other differences are from
+	}
+	for _, k := range differ {
+		if !derived(cfg, def, set, differ, k) {
+			parts = append(parts, k+" "+have[k])
+		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// derived tells whether the setting of flag k follows from the other
+// differing flags: the defaults def given cfg's values of those resolve
+// to cfg's value of k (--eval-also-shared false where a final training's
+// flag is given), so that naming it would spell one computation two ways.
+func derived(cfg, def runs.Config, set map[string]bool, differ []string, k string) bool {
+	given := maps.Clone(set)
+	given["eval-model"] = true
+	def.Eval.Model = cfg.Eval.Model
+	for _, s := range config.Table {
+		if s.Field == nil || s.Flag == k || !slices.Contains(differ, s.Flag) {
+			continue
+		}
+		reflect.ValueOf(s.Field(&def)).Elem().Set(reflect.ValueOf(s.Field(&cfg)).Elem())
+		given[s.Flag] = true
+	}
+	d, err := config.ResolveSet(def, given)
+	return err == nil && config.Flags(d)[k] == config.Flags(cfg)[k]
 }
 
 // WriteRuns writes rows as runs.csv.

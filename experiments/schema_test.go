@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -78,5 +80,40 @@ func TestRunsRoundTrip(t *testing.T) {
 	}
 	if back[1].KeptWeights != nil || back[1].ConflictWeight != nil || back[0].ConflictWeight == nil || *back[0].ConflictWeight != 47.25 {
 		t.Fatalf("optional columns: %+v %+v", back[0], back[1])
+	}
+}
+
+// TestDifferencesLeaveDerivedOut: a row's settings name a setting that
+// follows from the others only once: a search given a flag of its final
+// training trains by it alone (--eval-also-shared false follows), and
+// the text names the flag alone; given without such a flag, the setting
+// is named.
+func TestDifferencesLeaveDerivedOut(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*runs.Config) map[string]bool
+		want string
+	}{
+		{"a training flag", func(c *runs.Config) map[string]bool { c.Eval.Steps = 300; return map[string]bool{"eval-steps": true} }, "eval-steps 300"},
+		{"also-shared off alone", func(c *runs.Config) map[string]bool {
+			c.Eval.AlsoShared = false
+			return map[string]bool{"eval-also-shared": true}
+		}, "eval-also-shared false"},
+		{"the defaults", func(c *runs.Config) map[string]bool { return map[string]bool{} }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := runs.DefaultConfig("cmnist")
+			c.Dataset = loaders.DefaultSpec("cmnist")
+			flagDefaults(&c) // as maple run's flags start
+			set := tc.set(&c)
+			set["model"] = true
+			r, err := config.Resolve(c, set, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Differences(r); got != tc.want {
+				t.Errorf("Differences = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -38,11 +38,18 @@ func WriteResult(w io.Writer, r *train.Result) {
 			kept = "the shared evaluation's"
 		}
 		what, own, shared := "val worst-group", c.Own.ValWorst, c.Shared.ValWorst
-		if r.Criterion == "val accuracy" {
+		if r.Criterion == train.CriterionAcc {
 			what, own, shared = "val accuracy", c.Own.ValAcc, c.Shared.ValAcc
 		}
-		fmt.Fprintf(w, "  final training chosen on validation: %s; the run's own reached %s %.4f (step %d), the shared evaluation's %.4f (step %d)\n",
-			kept, what, own, c.Own.SelectedStep, shared, c.Shared.SelectedStep)
+		switch {
+		case c.OwnError != "":
+			fmt.Fprintf(w, "  final training: the shared evaluation's; the run's own failed: %s\n", c.OwnError)
+		case c.SharedError != "":
+			fmt.Fprintf(w, "  final training: the run's own; the shared evaluation's failed: %s\n", c.SharedError)
+		default:
+			fmt.Fprintf(w, "  final training chosen on validation: %s; the run's own reached %s %.4f (step %d), the shared evaluation's %.4f (step %d)\n",
+				kept, what, own, c.Own.SelectedStep, shared, c.Shared.SelectedStep)
+		}
 	}
 	if r.Stopped != nil {
 		fmt.Fprintf(w, "  training stopped at step %d: its gradient was no longer finite (a learning rate too high for the model; see --eval-lr); the checkpoint is the best of the checks before\n", *r.Stopped)

@@ -79,8 +79,16 @@ func BuildChange(cfg Config) string {
 	if cfg.Build == nil || *cfg.Build == *now {
 		return ""
 	}
-	return fmt.Sprintf("run %s started on %s and continues on %s: its results may differ in their last digits from a run on one backend (a run is repeatable bit for bit on one backend and thread count; OPENBLAS_NUM_THREADS and GOMAXPROCS set the threads)", cfg.ID, cfg.Build, now)
+	return fmt.Sprintf("run %s started on %s and continues on %s: %s (a run is repeatable bit for bit on one backend and thread count; OPENBLAS_NUM_THREADS and GOMAXPROCS set the threads)", cfg.ID, cfg.Build, now, buildChangeMark)
 }
+
+// buildChangeMark is the part of BuildChange's warning IsBuildChange
+// finds in a run's events.
+const buildChangeMark = "its results may differ in their last digits from a run on one backend"
+
+// IsBuildChange tells whether a warning is BuildChange's: the run went on
+// with another backend or thread count than it started with.
+func IsBuildChange(warning string) bool { return strings.Contains(warning, buildChangeMark) }
 
 // MethodName is how listings name the run's method: a baseline's name, or
 // maple/OBJECTIVE for a search.

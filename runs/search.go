@@ -35,10 +35,14 @@ func (c Config) SearchHash() string {
 // FindSearch returns the id of a finished run in runsDir whose search c
 // can take instead of searching again (TakeSearch), "" when there is
 // none: the same search hash, finished (done, every outer iteration
-// checkpointed), made on build (the matrix backend and thread counts the
-// float32 rounding depends on), and never steered (no learning-rate
-// change: its search is the one its settings describe). Of several, the
-// oldest.
+// checkpointed), made on build from start to end (the matrix backend and
+// thread counts the float32 rounding depends on: a run resumed on
+// another lends nothing), and never steered (no learning-rate change: its
+// search is the one its settings describe). Of several, the oldest. As a
+// resumed run does, the taker trusts the configuration hash across
+// maple's versions to name one computation (TestPinnedWeights pins the
+// arithmetic); its run.json names the lender, whose run.json names the
+// commit that searched.
 func FindSearch(runsDir string, c Config, build *Build) (string, error) {
 	want := c.SearchHash()
 	if want == "" || build == nil {
@@ -79,31 +83,53 @@ func searchFinished(dir string, cfg *Config) (bool, error) {
 		return false, err
 	}
 	for _, e := range events {
-		if e.Kind == core.EventSetLR {
+		if e.Kind == core.EventSetLR || e.Kind == core.EventWarning && IsBuildChange(e.Error) {
 			return false, nil
 		}
 	}
+	st, err := finalState(dir, cfg)
+	return st != nil, err
+}
+
+// finalState returns the checkpointed state of the run in dir when it is
+// its search's last iteration, nil otherwise.
+func finalState(dir string, cfg *Config) (*core.State, error) {
 	st, err := ReadCheckpoint(dir, func(string) {})
-	if err != nil || st == nil {
-		return false, err
+	if err != nil || st == nil || st.Iter != cfg.Settings.OuterIters {
+		return nil, err
 	}
-	return st.Iter == cfg.Settings.OuterIters, nil
+	return st, nil
 }
 
 // TakeSearch gives run r, which has not started, the finished search of
-// run from (FindSearch): its last checkpoint and its per-iteration
-// records. Run r then resumes at the end of that search and trains only
-// its own final model: the same figures, bit for bit, as searching again.
+// run from (FindSearch): its per-iteration records, then its last
+// checkpoint (the state FindSearch validated, written last: a run
+// without it has taken nothing and searches). Run r then resumes at the
+// end of that search and trains only its own final model: the same
+// figures, bit for bit, as searching again.
 func (r *Run) TakeSearch(runsDir, from string) error {
 	src := Dir(runsDir, from)
-	for _, name := range []string{CheckpointFile, MetricsFile} {
-		b, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			return fmt.Errorf("cannot take the search of run %s: %w", from, err)
-		}
-		if err := writeFileAtomic(r.Path(name), b); err != nil {
-			return fmt.Errorf("cannot take the search of run %s: %w", from, err)
-		}
+	fail := func(err error) error { return fmt.Errorf("cannot take the search of run %s: %w", from, err) }
+	cfg, err := ReadConfig(src)
+	if err != nil {
+		return fail(err)
+	}
+	st, err := finalState(src, cfg)
+	if err == nil && st == nil {
+		err = fmt.Errorf("its checkpoint is not of its last iteration")
+	}
+	if err != nil {
+		return fail(err)
+	}
+	b, err := os.ReadFile(filepath.Join(src, MetricsFile))
+	if err != nil {
+		return fail(err)
+	}
+	if err := writeFileAtomic(r.Path(MetricsFile), b); err != nil {
+		return fail(err)
+	}
+	if err := r.WriteCheckpoint(st); err != nil {
+		return fail(err)
 	}
 	return nil
 }

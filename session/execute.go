@@ -148,7 +148,11 @@ func restore(r *runs.Run, eng *core.Engine, logf func(string, ...any), warn func
 		if err := eng.Restore(st); err != nil {
 			return nil, 0, fmt.Errorf("%s does not fit this run: %w", r.Path(runs.CheckpointFile), err)
 		}
-		logf("resuming %s from its checkpoint at iteration %d", r.Config.ID, st.Iter)
+		if from := r.Config.SearchFrom; from != "" && taking(r) {
+			logf("run %s trains its final model on the search of run %s (iteration %d of %d)", r.Config.ID, from, st.Iter, r.Config.Settings.OuterIters)
+		} else {
+			logf("resuming %s from its checkpoint at iteration %d", r.Config.ID, st.Iter)
+		}
 		if m := runs.BuildChange(r.Config); m != "" {
 			warn(m)
 		}
@@ -160,6 +164,13 @@ func restore(r *runs.Run, eng *core.Engine, logf func(string, ...any), warn func
 		logf("run %s has no checkpoint yet: it starts again from iteration 1", r.Config.ID)
 	}
 	return nil, 0, nil
+}
+
+// taking tells whether run r, whose search was taken from another run,
+// starts for the first time (it has recorded no event yet).
+func taking(r *runs.Run) bool {
+	events, _ := runs.ReadEvents(r.Dir)
+	return len(events) == 0
 }
 
 // unfinished ends a search that stopped before its end: the engine's
@@ -274,7 +285,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 		recs = append(recs, runs.Printer{W: opt.Log})
 	}
 	rec := runs.Tee(recs...)
-	if st != nil {
+	if st != nil && !(r.Config.SearchFrom != "" && len(events) == 0) { // a taken search's first start is no resume
 		rec.Event(core.Event{Kind: core.EventResume, Iter: iter})
 	}
 	for _, m := range warnings {

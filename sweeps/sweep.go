@@ -255,8 +255,11 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 		}
 		if from := cfg.SearchFrom; from != "" {
 			if err := r.TakeSearch(s.Dir, from); err != nil {
+				// Nothing of the cell is kept: a rerun starts it afresh.
 				r.Close()
+				os.RemoveAll(r.Dir)
 				res.Err = err
+				logf("%-40s failed: %v", LabelText(c.Label), err)
 				return res
 			}
 			logf("%-40s takes the search of run %s (the same search settings and build): it trains only its final model", LabelText(c.Label), from)

@@ -3,6 +3,7 @@ package sweeps
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,6 +84,25 @@ func TestSweepTakesFinishedSearch(t *testing.T) {
 	f.Close()
 	if _, log := takeSearchSweep(t, other, "second", 0.05, false); strings.Contains(log, "takes the search") {
 		t.Fatalf("a cell took the search of a steered run:\n%s", log)
+	}
+	// Nor does a run resumed on another backend: its search is not the
+	// one this build computes.
+	moved := t.TempDir()
+	resumed, _ := takeSearchSweep(t, moved, "first", 0.1, false)
+	cfg, err = runs.ReadConfig(runs.Dir(moved, resumed.RunID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Build = &runs.Build{MatrixProducts: "another backend", Threads: 1, GOMAXPROCS: 1}
+	warning, _ := json.Marshal(core.Event{Kind: core.EventWarning, Iter: 3, Error: runs.BuildChange(*cfg)})
+	f, err = os.OpenFile(filepath.Join(runs.Dir(moved, resumed.RunID), runs.EventsFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(append(warning, '\n'))
+	f.Close()
+	if _, log := takeSearchSweep(t, moved, "second", 0.05, false); strings.Contains(log, "takes the search") {
+		t.Fatalf("a cell took the search of a run resumed on another backend:\n%s", log)
 	}
 	// --search-again searches even where a run lends its search.
 	if _, log := takeSearchSweep(t, dir, "third", 0.02, true); strings.Contains(log, "takes the search") {

@@ -2,6 +2,8 @@ package train
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/maple-ood/maple/dataset"
 )
@@ -52,13 +54,26 @@ func ChooseWeightedERM(ctx context.Context, sp *dataset.Splits, u []float64, es 
 			p(stage, step, steps)
 		}
 	})
-	alt, err := WeightedERMFrom(sctx, sp, u, shared, method, nil)
-	if err != nil {
+	alt, altErr := WeightedERMFrom(sctx, sp, u, shared, method, nil)
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	res, err := WeightedERMFrom(ctx, sp, u, own, method, init)
-	if err != nil {
-		return nil, err
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	// A candidate that fails (a gradient no longer finite before its first
+	// selectable check) is no candidate: the other stands, and the choice
+	// says why; the run fails only when both do.
+	switch {
+	case err != nil && altErr != nil:
+		return nil, errors.Join(err, fmt.Errorf("the shared evaluation's training too: %w", altErr))
+	case err != nil:
+		alt.Choice = &Choice{Chosen: TrainedShared, Shared: figuresOf(alt), OwnError: err.Error()}
+		return alt, nil
+	case altErr != nil:
+		res.Choice = &Choice{Chosen: TrainedOwn, Own: figuresOf(res), SharedError: altErr.Error()}
+		return res, nil
 	}
 	choice := &Choice{Own: figuresOf(res), Shared: figuresOf(alt), Chosen: TrainedOwn}
 	if score(alt) > score(res) {
@@ -73,6 +88,10 @@ type Choice struct {
 	Chosen string        `json:"chosen"` // TrainedOwn or TrainedShared
 	Own    ChoiceFigures `json:"own"`    // the settings' own training's selected checkpoint
 	Shared ChoiceFigures `json:"shared"` // the shared evaluation's
+	// OwnError and SharedError say why a training that failed was no
+	// candidate ("" for one that trained).
+	OwnError    string `json:"own_error,omitempty"`
+	SharedError string `json:"shared_error,omitempty"`
 }
 
 // ChoiceFigures are a training's validation figures at its selected
@@ -89,7 +108,7 @@ func figuresOf(r *Result) ChoiceFigures {
 
 // score is a result's selection criterion at its selected checkpoint.
 func score(r *Result) float64 {
-	if r.Criterion == "val accuracy" {
+	if r.Criterion == CriterionAcc {
 		return r.ValAcc
 	}
 	return r.ValWorst

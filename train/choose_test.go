@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/maple-ood/maple/internal/tinydata"
@@ -66,9 +67,18 @@ func TestChooseWeightedERM(t *testing.T) {
 	if !seen[TrainedOwn] || !seen[TrainedShared] {
 		t.Fatalf("the cases chose %v: want each training chosen once at least", seen)
 	}
-	es := SharedTraining(DefaultEval())
-	es.Model, es.AlsoShared = "mlp:8", true
+	// A candidate that fails is no candidate: the other stands, and the
+	// choice says why (the own training diverging before its first
+	// selectable check; the run failed outright before).
+	es := DefaultEval()
+	es.Model, es.Steps, es.EvalEvery, es.MinStep, es.LR, es.AlsoShared = "mlp:8", 200, 1, 150, 1e6, true
 	got, err := ChooseWeightedERM(ctx, sp, u, es, "maple", nil)
+	if err != nil || got.Choice == nil || got.Choice.Chosen != TrainedShared || !strings.Contains(got.Choice.OwnError, "not finite") {
+		t.Fatalf("own training diverged: %v, choice %+v; want the shared one kept and the own's error recorded", err, got)
+	}
+	es = SharedTraining(DefaultEval())
+	es.Model, es.AlsoShared = "mlp:8", true
+	got, err = ChooseWeightedERM(ctx, sp, u, es, "maple", nil)
 	if err != nil || got.Choice != nil {
 		t.Fatalf("the shared training chosen against itself: %v, choice %+v; want one training", err, got.Choice)
 	}

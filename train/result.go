@@ -1,5 +1,11 @@
 package train
 
+// The criteria a training selects its checkpoint by (Result.Criterion).
+const (
+	CriterionWorst = "val worst-group accuracy" // where the validation split has groups
+	CriterionAcc   = "val accuracy"             // where it has none
+)
+
 // Result is the evaluation of one trained model, selected on validation.
 type Result struct {
 	Method       string    `json:"method"`
@@ -31,7 +37,7 @@ type Result struct {
 	// (EvalSettings.AlsoShared), says which and what validation saw of
 	// each.
 	Choice *Choice `json:"choice,omitempty"`
-	Done    bool `json:"done"`
+	Done   bool    `json:"done"`
 
 	Theta []float32 `json:"-"` // parameters of the selected checkpoint
 	// SampleWeights are the per-sample training weights a method ended

@@ -172,9 +172,9 @@ func (tr *Trainer) CotGrad(cot []float64) {
 func (tr *Trainer) Run(ctx context.Context, method string, grad func(step int) error) (*Result, error) {
 	val, test := tr.Splits.Val, tr.Splits.Test
 	res := &Result{Method: method, Dataset: tr.Splits.Name, Model: tr.ES.Model, Seed: tr.ES.Seed, Selection: "validation",
-		Criterion: "val worst-group accuracy", GroupNames: test.GroupNames, SelectedStep: -1}
+		Criterion: CriterionWorst, GroupNames: test.GroupNames, SelectedStep: -1}
 	if len(val.GroupNames) == 0 {
-		res.Criterion = "val accuracy"
+		res.Criterion = CriterionAcc
 	}
 	vf, tf := make([]float32, val.N*tr.K), make([]float32, test.N*tr.K)
 	best, bestOracle := math.Inf(-1), math.Inf(-1)
