@@ -226,10 +226,16 @@ func Differences(cfg runs.Config) string {
 	if cfg.Settings.Recipe != "" && cfg.Method == core.MethodMaple {
 		parts = append(parts, "recipe "+cfg.Settings.Recipe) // what the other differences are from
 	}
-	for _, k := range differ {
-		if !derived(cfg, def, set, differ, k) {
-			parts = append(parts, k+" "+have[k])
+	for i := 0; i < len(differ); i++ {
+		if k := differ[i]; derived(cfg, def, set, differ, k) {
+			// Dropped, and no longer what a later one may follow from: of
+			// two that follow from each other, one is named.
+			differ = slices.Delete(differ, i, i+1)
+			i--
 		}
+	}
+	for _, k := range differ {
+		parts = append(parts, k+" "+have[k])
 	}
 	return strings.Join(parts, "; ")
 }
@@ -240,7 +246,10 @@ func Differences(cfg runs.Config) string {
 // flag is given), so that naming it would spell one computation two ways.
 func derived(cfg, def runs.Config, set map[string]bool, differ []string, k string) bool {
 	given := maps.Clone(set)
-	given["eval-model"] = true
+	for f := range skipped { // what def already shares with cfg
+		given[f] = true
+	}
+	given["recipe"] = true
 	def.Eval.Model = cfg.Eval.Model
 	for _, s := range config.Table {
 		if s.Field == nil || s.Flag == k || !slices.Contains(differ, s.Flag) {

@@ -100,6 +100,11 @@ func TestDifferencesLeaveDerivedOut(t *testing.T) {
 			return map[string]bool{"eval-also-shared": true}
 		}, "eval-also-shared false"},
 		{"the defaults", func(c *runs.Config) map[string]bool { return map[string]bool{} }, ""},
+		{"a baseline trained by the MAPLE code's recipe: nothing follows", func(c *runs.Config) map[string]bool {
+			c.Method = "erm"
+			c.Eval.LR, c.Eval.Steps, c.Eval.WeightDecay, c.Eval.EvalEvery, c.Eval.MinStep = 1, 200, 0, 1, 1
+			return map[string]bool{"method": true, "eval-lr": true, "eval-steps": true, "eval-weight-decay": true, "eval-every": true, "eval-min-step": true}
+		}, "eval-every 1; eval-lr 1; eval-min-step 1; eval-steps 200; eval-weight-decay 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := runs.DefaultConfig("cmnist")
