@@ -45,7 +45,7 @@ func ChooseWeightedERM(ctx context.Context, sp *dataset.Splits, u []float64, es 
 	if own == shared {
 		return WeightedERMFrom(ctx, sp, u, own, method, init)
 	}
-	stage := Stage{Name: "the shared evaluation's training, the other candidate", N: 1, Of: 2}
+	stage := Stage{Name: "the shared evaluation's candidate", N: 1, Of: 2}
 	// The shared training's checks are no progress of the final
 	// training's: they are told as a stage's steps.
 	p, _ := ctx.Value(stageKey{}).(StageProgress)

@@ -24,6 +24,14 @@ type (
 	SnapshotMsg struct{ Snap *core.Snapshot }
 	// EventMsg carries one event (pause, set_lr, error, ...).
 	EventMsg struct{ Event core.Event }
+	// EvalProgressMsg is the final training's progress after the search:
+	// a check of the training (Stage "") or a step of a training before it
+	// (Stage its name: the shared evaluation's candidate).
+	EvalProgressMsg struct {
+		Step, Steps int
+		Stage       string
+		ValWorst    float64 // at a check; -1 for a stage's step
+	}
 	// HistoryMsg replaces everything known so far (attach, replay).
 	HistoryMsg struct {
 		Config *runs.Config
@@ -111,6 +119,14 @@ func NewDashboard(cfg runs.Config, ctl session.Control, detached bool) *Dashboar
 		panes: []pane{newChartsPane(rec), newGroupsPane(rec), samples}, side: 1, rates: newRatesForm()}
 }
 
+// text is the progress as the dashboard's note says it.
+func (m EvalProgressMsg) text() string {
+	if m.Stage != "" {
+		return fmt.Sprintf("search done; training %s: step %d/%d", m.Stage, m.Step, m.Steps)
+	}
+	return fmt.Sprintf("search done; training the evaluation model: step %d/%d, val worst-group %.4f", m.Step, m.Steps, m.ValWorst)
+}
+
 // Init implements tea.Model.
 func (d *Dashboard) Init() tea.Cmd { return nil }
 
@@ -132,6 +148,10 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if d.note != "" && strings.HasPrefix(d.note, "checkpoint written") {
 			d.note = "" // stale once the search has moved on
+		}
+	case EvalProgressMsg:
+		if d.status == core.StatusEvaluating && !d.ended {
+			d.note = m.text()
 		}
 	case HistoryMsg:
 		if m.Config != nil {

@@ -640,3 +640,31 @@ func TestYTick(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluationProgress: after the search the dashboard says how far the
+// final training has come, the shared evaluation's candidate first, then
+// the training it selects on; once the run ended it says no more.
+func TestEvaluationProgress(t *testing.T) {
+	d := NewDashboard(testConfig(), &fakeCtl{}, false)
+	d.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	done := script(40, 40)
+	done[39].Status = core.StatusDone
+	feed(d, done)
+	for _, tc := range []struct {
+		msg  EvalProgressMsg
+		want string
+	}{
+		{EvalProgressMsg{Step: 250, Steps: 500, Stage: "the shared evaluation's candidate", ValWorst: -1}, "training the shared evaluation's candidate: step 250/500"},
+		{EvalProgressMsg{Step: 120, Steps: 200, ValWorst: 0.7123}, "training the evaluation model: step 120/200, val worst-group 0.7123"},
+	} {
+		d.Update(tc.msg)
+		if !strings.Contains(d.View().Content, tc.want) {
+			t.Errorf("after %+v the screen lacks %q:\n%s", tc.msg, tc.want, d.View().Content)
+		}
+	}
+	d.Update(EndMsg{Status: core.StatusDone})
+	d.Update(EvalProgressMsg{Step: 200, Steps: 200, ValWorst: 0.7})
+	if strings.Contains(d.View().Content, "step 200/200") {
+		t.Error("progress shown after the run ended")
+	}
+}

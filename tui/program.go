@@ -14,6 +14,7 @@ import (
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/train"
 )
 
 // IO are the terminal streams; nil fields mean the process's own.
@@ -73,8 +74,9 @@ func (l live) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // hubFeed is the feed of a hub's subscription: its snapshots and events,
-// and the search's end once (from end), until stop closes.
-func hubFeed(sub *session.Sub, end <-chan EndMsg, stop <-chan struct{}) func() tea.Msg {
+// the final training's progress (from prog), and the search's end once
+// (from end), until stop closes.
+func hubFeed(sub *session.Sub, prog <-chan EvalProgressMsg, end <-chan EndMsg, stop <-chan struct{}) func() tea.Msg {
 	return func() tea.Msg {
 		select {
 		case <-stop:
@@ -83,6 +85,8 @@ func hubFeed(sub *session.Sub, end <-chan EndMsg, stop <-chan struct{}) func() t
 			return SnapshotMsg{Snap: s}
 		case e := <-sub.Events:
 			return EventMsg{Event: e}
+		case p := <-prog:
+			return p
 		case m := <-end: // sent once: later waits block on the other cases
 			return m
 		}
@@ -127,6 +131,28 @@ func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt
 	opt.Watched = func() bool { return true } // the dashboard is someone
 	ready := make(chan session.Control, 1)
 	opt.Ready = func(c session.Control) { ready <- c }
+	// The final training's progress, latest only: the training never
+	// waits for the screen.
+	prog := make(chan EvalProgressMsg, 1)
+	tell := func(m EvalProgressMsg) {
+		for {
+			select {
+			case prog <- m:
+				return
+			default:
+			}
+			select {
+			case <-prog: // an older one nobody read yet
+			default:
+			}
+		}
+	}
+	opt.Progress = func(step, steps int, valWorst, _ float64) {
+		tell(EvalProgressMsg{Step: step, Steps: steps, ValWorst: valWorst})
+	}
+	opt.Stage = func(st train.Stage, step, steps int) {
+		tell(EvalProgressMsg{Step: step, Steps: steps, Stage: st.Name, ValWorst: -1})
+	}
 	done := make(chan result, 1)
 	go func() {
 		sum, err := session.Execute(ctx, r, sp, opt)
@@ -151,7 +177,7 @@ func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt
 	d.Update(HistoryMsg{Snaps: hist, Events: evs})
 	end := make(chan EndMsg, 1)
 	stop := make(chan struct{})
-	p := tea.NewProgram(live{d, hubFeed(sub, end, stop)}, options(ctx, tio)...)
+	p := tea.NewProgram(live{d, hubFeed(sub, prog, end, stop)}, options(ctx, tio)...)
 	final := make(chan result, 1)
 	go func() {
 		res := <-done
