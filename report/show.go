@@ -101,7 +101,7 @@ func WriteShow(w io.Writer, dir string) {
 		}
 		if cfg.Method == "maple" {
 			if cfg.SearchFrom != "" {
-				fmt.Fprintf(w, "  search: taken from run %s (the same search settings, seed and build; this run trained only its final model)\n", cfg.SearchFrom)
+				fmt.Fprintf(w, "  searched by: run %s (the same search settings, seed and build; this run trained only its final model)\n", cfg.SearchFrom)
 			}
 			snaps, _ := runs.ReadMetrics(dir)
 			writeSearchTime(w, snaps)

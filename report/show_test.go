@@ -60,7 +60,7 @@ func TestShowSearchFrom(t *testing.T) {
 		r.Close()
 		var out strings.Builder
 		WriteShow(&out, r.Dir)
-		if got := strings.Contains(out.String(), "search: taken from run "+from+" "); got != (from != "") {
+		if got := strings.Contains(out.String(), "searched by: run "+from+" "); got != (from != "") {
 			t.Errorf("search_from %q: maple show says\n%s", from, out.String())
 		}
 	}
