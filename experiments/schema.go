@@ -201,65 +201,95 @@ func selection(r *train.Result) (string, bool) {
 var skipped = map[string]bool{"dataset": true, "method": true, "objective": true, "model": true, "eval-model": true, "seed": true, "train-size": true}
 
 // Differences names the settings of cfg that differ from what `maple run`
-// gives for the same dataset, method, objective, models and recipe with
-// no other flag, as "flag value" joined by "; " in flag order.
+// gives for the same dataset, method, objective, models and (for a
+// search) recipe with no other flag, as "flag value" joined by "; " in
+// flag order: the fewest flags that, given with those, resolve to cfg's
+// every setting. A setting that follows from the named ones is left out
+// (--eval-also-shared false beside a flag of the final training), and
+// one whose default the named ones change is named even at its plain
+// default (--keep0 0.3 beside --keep 0.1).
 func Differences(cfg runs.Config) string {
-	def := runs.DefaultConfig(cfg.Dataset.Name)
-	def.Dataset = loaders.DefaultSpec(cfg.Dataset.Name)
-	flagDefaults(&def)
-	def.Dataset.Name, def.Dataset.DataDir, def.Dataset.TrainSize = cfg.Dataset.Name, cfg.Dataset.DataDir, cfg.Dataset.TrainSize
-	def.Method = cfg.Method
-	def.Settings.Objective, def.Settings.Model, def.Settings.Recipe, def.Settings.Seed = cfg.Settings.Objective, cfg.Settings.Model, cfg.Settings.Recipe, cfg.Settings.Seed
-	set := map[string]bool{"model": true}
-	if d, err := config.Resolve(def, set, cfg.Eval.Model); err == nil {
-		def = d
+	base := runs.DefaultConfig(cfg.Dataset.Name)
+	base.Dataset = loaders.DefaultSpec(cfg.Dataset.Name)
+	flagDefaults(&base)
+	base.Dataset.Name, base.Dataset.DataDir, base.Dataset.TrainSize = cfg.Dataset.Name, cfg.Dataset.DataDir, cfg.Dataset.TrainSize
+	base.Method = cfg.Method
+	base.Settings.Objective, base.Settings.Model, base.Settings.Seed = cfg.Settings.Objective, cfg.Settings.Model, cfg.Settings.Seed
+	base.Eval.Model = cfg.Eval.Model
+	recipe := cfg.Settings.Recipe != "" && cfg.Method == core.MethodMaple
+	if recipe {
+		base.Settings.Recipe = cfg.Settings.Recipe // what the other differences are from
 	}
-	have, want := config.Flags(cfg), config.Flags(def)
-	var differ []string
-	for _, k := range slices.Sorted(maps.Keys(have)) {
-		if skipped[k] || k == "recipe" || have[k] == want[k] {
-			continue
+	have := config.Flags(cfg)
+	named := map[string]bool{}
+	// resolve resolves base given cfg's value of every named setting and
+	// returns the flags the result does not share with cfg.
+	resolve := func() (differ []string, ok bool) {
+		c := base
+		given := map[string]bool{"recipe": recipe}
+		for f := range skipped {
+			given[f] = true
 		}
-		differ = append(differ, k)
+		for _, st := range config.Table {
+			if st.Field != nil && named[st.Flag] {
+				reflect.ValueOf(st.Field(&c)).Elem().Set(reflect.ValueOf(st.Field(&cfg)).Elem())
+				given[st.Flag] = true
+			}
+		}
+		d, err := config.ResolveSet(c, given)
+		if err != nil {
+			return nil, false
+		}
+		got := config.Flags(d)
+		for _, k := range slices.Sorted(maps.Keys(have)) {
+			if !skipped[k] && k != "recipe" && got[k] != have[k] {
+				differ = append(differ, k)
+			}
+		}
+		return differ, true
+	}
+	// Grow: name what the named ones do not reproduce, until they do.
+	for range len(have) {
+		differ, ok := resolve()
+		if ok && len(differ) == 0 {
+			break
+		}
+		grew := false
+		if ok {
+			for _, k := range differ {
+				grew = grew || !named[k]
+				named[k] = true
+			}
+		} else {
+			// The named ones do not resolve (a derived default conflicts
+			// with them): name every setting away from its plain default.
+			raw := config.Flags(base)
+			for _, k := range slices.Sorted(maps.Keys(have)) {
+				if !skipped[k] && k != "recipe" && raw[k] != have[k] && !named[k] {
+					named[k], grew = true, true
+				}
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	// Shrink: leave out each one the others reproduce; of two that
+	// follow from each other, one stays.
+	for _, k := range slices.Sorted(maps.Keys(named)) {
+		delete(named, k)
+		if differ, ok := resolve(); !ok || len(differ) > 0 {
+			named[k] = true
+		}
 	}
 	var parts []string
-	if cfg.Settings.Recipe != "" && cfg.Method == core.MethodMaple {
-		parts = append(parts, "recipe "+cfg.Settings.Recipe) // what the other differences are from
+	if recipe {
+		parts = append(parts, "recipe "+cfg.Settings.Recipe)
 	}
-	for i := 0; i < len(differ); i++ {
-		if k := differ[i]; derived(cfg, def, set, differ, k) {
-			// Dropped, and no longer what a later one may follow from: of
-			// two that follow from each other, one is named.
-			differ = slices.Delete(differ, i, i+1)
-			i--
-		}
-	}
-	for _, k := range differ {
+	for _, k := range slices.Sorted(maps.Keys(named)) {
 		parts = append(parts, k+" "+have[k])
 	}
 	return strings.Join(parts, "; ")
-}
-
-// derived tells whether the setting of flag k follows from the other
-// differing flags: the defaults def given cfg's values of those resolve
-// to cfg's value of k (--eval-also-shared false where a final training's
-// flag is given), so that naming it would spell one computation two ways.
-func derived(cfg, def runs.Config, set map[string]bool, differ []string, k string) bool {
-	given := maps.Clone(set)
-	for f := range skipped { // what def already shares with cfg
-		given[f] = true
-	}
-	given["recipe"] = true
-	def.Eval.Model = cfg.Eval.Model
-	for _, s := range config.Table {
-		if s.Field == nil || s.Flag == k || !slices.Contains(differ, s.Flag) {
-			continue
-		}
-		reflect.ValueOf(s.Field(&def)).Elem().Set(reflect.ValueOf(s.Field(&cfg)).Elem())
-		given[s.Flag] = true
-	}
-	d, err := config.ResolveSet(def, given)
-	return err == nil && config.Flags(d)[k] == config.Flags(cfg)[k]
 }
 
 // WriteRuns writes rows as runs.csv.

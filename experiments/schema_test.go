@@ -100,6 +100,22 @@ func TestDifferencesLeaveDerivedOut(t *testing.T) {
 			return map[string]bool{"eval-also-shared": true}
 		}, "eval-also-shared false"},
 		{"the defaults", func(c *runs.Config) map[string]bool { return map[string]bool{} }, ""},
+		{"also-shared on beside a training flag: both named", func(c *runs.Config) map[string]bool {
+			c.Eval.Steps, c.Eval.AlsoShared = 300, true
+			return map[string]bool{"eval-steps": true, "eval-also-shared": true}
+		}, "eval-also-shared true; eval-steps 300"},
+		{"keep0 at its plain default, which keep would change: both named", func(c *runs.Config) map[string]bool {
+			c.Settings.Keep, c.Settings.Keep0 = 0.1, 0.3
+			return map[string]bool{"keep": true, "keep0": true}
+		}, "keep 0.1; keep0 0.3"},
+		{"keep alone: keep0 follows", func(c *runs.Config) map[string]bool {
+			c.Settings.Keep = 0.1
+			return map[string]bool{"keep": true}
+		}, "keep 0.1"},
+		{"a baseline under the reference preset: its training named flag by flag", func(c *runs.Config) map[string]bool {
+			c.Method, c.Settings.Recipe = "erm", "maple-reference"
+			return map[string]bool{"method": true, "recipe": true}
+		}, "eval-every 1; eval-lr 1; eval-min-step 1; eval-same-init true; eval-steps 200; eval-weight-decay 0; ref-train-acc 0.68"},
 		{"a baseline trained by the MAPLE code's recipe: nothing follows", func(c *runs.Config) map[string]bool {
 			c.Method = "erm"
 			c.Eval.LR, c.Eval.Steps, c.Eval.WeightDecay, c.Eval.EvalEvery, c.Eval.MinStep = 1, 200, 0, 1, 1

@@ -33,20 +33,20 @@ func WriteOutcome(w io.Writer, o *runs.Outcome) {
 func WriteResult(w io.Writer, r *train.Result) {
 	fmt.Fprintf(w, "selected on validation (%s) at step %d\n", r.Criterion, r.SelectedStep)
 	if c := r.Choice; c != nil {
-		kept := "the run's own (--eval-* settings)"
-		if c.Chosen == train.TrainedShared {
-			kept = "the shared evaluation's"
-		}
-		what, own, shared := "val worst-group", c.Own.ValWorst, c.Shared.ValWorst
-		if r.Criterion == train.CriterionAcc {
-			what, own, shared = "val accuracy", c.Own.ValAcc, c.Shared.ValAcc
-		}
 		switch {
 		case c.OwnError != "":
 			fmt.Fprintf(w, "  final training: the shared evaluation's; the run's own failed: %s\n", c.OwnError)
 		case c.SharedError != "":
 			fmt.Fprintf(w, "  final training: the run's own; the shared evaluation's failed: %s\n", c.SharedError)
-		default:
+		case c.Own != nil && c.Shared != nil:
+			kept := "the run's own (--eval-* settings)"
+			if c.Chosen == train.TrainedShared {
+				kept = "the shared evaluation's"
+			}
+			what, own, shared := "val worst-group", c.Own.ValWorst, c.Shared.ValWorst
+			if r.Criterion == train.CriterionAcc {
+				what, own, shared = "val accuracy", c.Own.ValAcc, c.Shared.ValAcc
+			}
 			fmt.Fprintf(w, "  final training chosen on validation: %s; the run's own reached %s %.4f (step %d), the shared evaluation's %.4f (step %d)\n",
 				kept, what, own, c.Own.SelectedStep, shared, c.Shared.SelectedStep)
 		}

@@ -25,8 +25,8 @@ func TestWriteResultChoice(t *testing.T) {
 			if tc.chosen == "own failed" {
 				r.Choice = &train.Choice{Chosen: train.TrainedShared, OwnError: "gradient is not finite"}
 			} else if tc.chosen != "" {
-				r.Choice = &train.Choice{Chosen: tc.chosen, Own: train.ChoiceFigures{SelectedStep: 7, ValAcc: 0.9, ValWorst: 0.5},
-					Shared: train.ChoiceFigures{SelectedStep: 40, ValAcc: 0.8, ValWorst: 0.6}}
+				r.Choice = &train.Choice{Chosen: tc.chosen, Own: &train.ChoiceFigures{SelectedStep: 7, ValAcc: 0.9, ValWorst: 0.5},
+					Shared: &train.ChoiceFigures{SelectedStep: 40, ValAcc: 0.8, ValWorst: 0.6}}
 			}
 			var b strings.Builder
 			WriteResult(&b, r)

@@ -255,14 +255,18 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 		}
 		if from := cfg.SearchFrom; from != "" {
 			if err := r.TakeSearch(s.Dir, from); err != nil {
-				// Nothing of the cell is kept: a rerun starts it afresh.
+				// Nothing of it is kept: the cell searches instead.
 				r.Close()
 				os.RemoveAll(r.Dir)
-				res.Err = err
-				logf("%-40s failed: %v", LabelText(c.Label), err)
-				return res
+				logf("%-40s %v; it searches instead", LabelText(c.Label), err)
+				cfg.SearchFrom = ""
+				if r, err = runs.Create(s.Dir, cfg); err != nil {
+					res.Err = err
+					return res
+				}
+			} else {
+				logf("%-40s takes the search of run %s (the same search settings and build): it trains only its final model", LabelText(c.Label), from)
 			}
-			logf("%-40s takes the search of run %s (the same search settings and build): it trains only its final model", LabelText(c.Label), from)
 		}
 	}
 	defer r.Close()

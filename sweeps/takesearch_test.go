@@ -104,6 +104,21 @@ func TestSweepTakesFinishedSearch(t *testing.T) {
 	if _, log := takeSearchSweep(t, moved, "second", 0.05, false); strings.Contains(log, "takes the search") {
 		t.Fatalf("a cell took the search of a run resumed on another backend:\n%s", log)
 	}
+	// A search that cannot be taken (its records gone) leaves nothing
+	// behind: the cell searches instead.
+	gone := t.TempDir()
+	lender, _ := takeSearchSweep(t, gone, "first", 0.1, false)
+	if err := os.Remove(filepath.Join(runs.Dir(gone, lender.RunID), runs.MetricsFile)); err != nil {
+		t.Fatal(err)
+	}
+	if res, log := takeSearchSweep(t, gone, "second", 0.05, false); !strings.Contains(log, "it searches instead") {
+		t.Fatalf("a search whose records are gone: %+v\n%s", res, log)
+	} else if cfg, err := runs.ReadConfig(runs.Dir(gone, res.RunID)); err != nil || cfg.SearchFrom != "" {
+		t.Fatalf("the cell that searched records search_from %q (%v)", cfg.SearchFrom, err)
+	}
+	if infos, _ := runs.List(gone); len(infos) != 2 {
+		t.Fatalf("%d runs after a failed take, want 2 (the lender and the cell)", len(infos))
+	}
 	// --search-again searches even where a run lends its search.
 	if _, log := takeSearchSweep(t, dir, "third", 0.02, true); strings.Contains(log, "takes the search") {
 		t.Fatalf("--search-again took a search:\n%s", log)

@@ -62,18 +62,26 @@ func ChooseWeightedERM(ctx context.Context, sp *dataset.Splits, u []float64, es 
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	// A candidate that fails (a gradient no longer finite before its first
-	// selectable check) is no candidate: the other stands, and the choice
-	// says why; the run fails only when both do.
+	// A candidate whose gradient stopped being finite before its first
+	// selectable check is no candidate: the other stands, and the choice
+	// says why; the run fails when both do, or on any other error.
+	diverged := func(err error) bool { return errors.Is(err, ErrNotFinite) }
 	switch {
-	case err != nil && altErr != nil:
-		return nil, errors.Join(err, fmt.Errorf("the shared evaluation's training too: %w", altErr))
-	case err != nil:
+	case err != nil && (altErr == nil && diverged(err)):
 		alt.Choice = &Choice{Chosen: TrainedShared, Shared: figuresOf(alt), OwnError: err.Error()}
 		return alt, nil
-	case altErr != nil:
+	case altErr != nil && err == nil && diverged(altErr):
 		res.Choice = &Choice{Chosen: TrainedOwn, Own: figuresOf(res), SharedError: altErr.Error()}
 		return res, nil
+	case err != nil || altErr != nil:
+		var errs []error
+		if err != nil {
+			errs = append(errs, fmt.Errorf("the final training: %w", err))
+		}
+		if altErr != nil {
+			errs = append(errs, fmt.Errorf("the shared evaluation's candidate: %w", altErr))
+		}
+		return nil, errors.Join(errs...)
 	}
 	choice := &Choice{Own: figuresOf(res), Shared: figuresOf(alt), Chosen: TrainedOwn}
 	if score(alt) > score(res) {
@@ -85,9 +93,9 @@ func ChooseWeightedERM(ctx context.Context, sp *dataset.Splits, u []float64, es 
 
 // Choice records a choice between two trainings of the final model.
 type Choice struct {
-	Chosen string        `json:"chosen"` // TrainedOwn or TrainedShared
-	Own    ChoiceFigures `json:"own"`    // the settings' own training's selected checkpoint
-	Shared ChoiceFigures `json:"shared"` // the shared evaluation's
+	Chosen string         `json:"chosen"`           // TrainedOwn or TrainedShared
+	Own    *ChoiceFigures `json:"own,omitempty"`    // the settings' own training's selected checkpoint; nil when it failed
+	Shared *ChoiceFigures `json:"shared,omitempty"` // the shared evaluation's; nil when it failed
 	// OwnError and SharedError say why a training that failed was no
 	// candidate ("" for one that trained).
 	OwnError    string `json:"own_error,omitempty"`
@@ -102,8 +110,8 @@ type ChoiceFigures struct {
 	ValWorst     float64 `json:"val_worst_group_acc"`
 }
 
-func figuresOf(r *Result) ChoiceFigures {
-	return ChoiceFigures{SelectedStep: r.SelectedStep, ValAcc: r.ValAcc, ValWorst: r.ValWorst}
+func figuresOf(r *Result) *ChoiceFigures {
+	return &ChoiceFigures{SelectedStep: r.SelectedStep, ValAcc: r.ValAcc, ValWorst: r.ValWorst}
 }
 
 // score is a result's selection criterion at its selected checkpoint.

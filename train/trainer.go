@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"context"
 	"fmt"
 	"math"
@@ -232,7 +233,7 @@ func (tr *Trainer) Run(ctx context.Context, method string, grad func(step int) e
 		}
 		if !finite32(tr.Grad) {
 			if res.SelectedStep < 0 {
-				return nil, fmt.Errorf("%s: gradient is not finite at step %d, before any checkpoint could be selected; lower the learning rate", method, step)
+				return nil, fmt.Errorf("%s: %w at step %d, before any checkpoint could be selected; lower the learning rate", method, ErrNotFinite, step)
 			}
 			// Diverged: the checkpoints so far stand, as the MAPLE code's
 			// best-so-far tracking keeps them; the result says where.
@@ -245,6 +246,11 @@ func (tr *Trainer) Run(ctx context.Context, method string, grad func(step int) e
 	res.Done = true
 	return res, nil
 }
+
+// ErrNotFinite is a training's error when its gradient stopped being
+// finite before any checkpoint could be selected (a learning rate too
+// high for the model).
+var ErrNotFinite = errors.New("gradient is not finite")
 
 // finite32 tells whether every value is a finite number.
 func finite32(v []float32) bool {

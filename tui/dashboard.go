@@ -92,6 +92,9 @@ type Dashboard struct {
 	side          int // the pane beside the first on a wide terminal
 	showHelp      bool
 	confirmQuit   bool
+	// progress is the final training's progress after the search, shown
+	// where no note is (a question, an export's files) until the run ends.
+	progress string
 	editing       bool
 	now           func() time.Time
 	// keysFrom drops keys typed before it: type-ahead meant for the runs
@@ -143,7 +146,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			d.status = m.Snap.Status
 			if m.Snap.Status == core.StatusDone && !d.ended && !d.detached {
 				d.status = core.StatusEvaluating
-				d.note = "search done; training the evaluation model on the learned weights"
+				d.progress = "search done; training the evaluation model on the learned weights"
 			}
 		}
 		if d.note != "" && strings.HasPrefix(d.note, "checkpoint written") {
@@ -151,7 +154,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case EvalProgressMsg:
 		if d.status == core.StatusEvaluating && !d.ended {
-			d.note = m.text()
+			d.progress = m.text()
 		}
 	case HistoryMsg:
 		if m.Config != nil {
@@ -465,9 +468,13 @@ func (d *Dashboard) footer(w int) string {
 	} else {
 		keys = shortHelp(d.help, d.offered().ShortHelp())
 	}
-	if d.note != "" {
+	note := d.note
+	if note == "" && d.status == core.StatusEvaluating && !d.ended {
+		note = d.progress
+	}
+	if note != "" {
 		// Wrapped, not cut: an export's file list or a result is long.
-		return lipgloss.NewStyle().Width(w).Render(d.note) + "\n" + keys
+		return lipgloss.NewStyle().Width(w).Render(note) + "\n" + keys
 	}
 	return keys
 }

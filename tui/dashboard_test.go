@@ -643,7 +643,8 @@ func TestYTick(t *testing.T) {
 
 // TestEvaluationProgress: after the search the dashboard says how far the
 // final training has come, the shared evaluation's candidate first, then
-// the training it selects on; once the run ended it says no more.
+// the training it selects on, beneath a question or another note; once
+// the run ended it says no more.
 func TestEvaluationProgress(t *testing.T) {
 	d := NewDashboard(testConfig(), &fakeCtl{}, false)
 	d.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -661,6 +662,16 @@ func TestEvaluationProgress(t *testing.T) {
 		if !strings.Contains(d.View().Content, tc.want) {
 			t.Errorf("after %+v the screen lacks %q:\n%s", tc.msg, tc.want, d.View().Content)
 		}
+	}
+	// A question stays until answered: the progress goes on beneath it.
+	press(d, "q")
+	d.Update(EvalProgressMsg{Step: 121, Steps: 200, ValWorst: 0.7124})
+	if v := d.View().Content; !strings.Contains(v, "Leave when it ends? y/n") || strings.Contains(v, "step 121/200") {
+		t.Errorf("the quit question was replaced by the progress:\n%s", v)
+	}
+	press(d, "n")
+	if v := d.View().Content; !strings.Contains(v, "step 121/200") {
+		t.Errorf("after n the progress is not shown again:\n%s", v)
 	}
 	d.Update(EndMsg{Status: core.StatusDone})
 	d.Update(EvalProgressMsg{Step: 200, Steps: 200, ValWorst: 0.7})
