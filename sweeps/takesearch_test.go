@@ -124,4 +124,3 @@ func TestSweepTakesFinishedSearch(t *testing.T) {
 		t.Fatalf("--search-again took a search:\n%s", log)
 	}
 }
-

@@ -1,8 +1,8 @@
 package train
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"

@@ -110,7 +110,7 @@ func (f *runForm) set() map[string]bool {
 func (f *runForm) config() (runs.Config, error) {
 	cfg := f.cfg
 	cfg.ID, cfg.Started, cfg.Sweep, cfg.Cell, cfg.Args, cfg.Name = "", time.Time{}, "", "", nil, "" // a name names one run
-	cfg.SearchFrom = "" // a new run searches
+	cfg.SearchFrom = ""                                                                             // a new run searches
 	for i, fl := range formFields {
 		if err := fl.Set(&cfg, strings.TrimSpace(f.inputs[i].Value())); err != nil {
 			return cfg, fmt.Errorf("--%s: %v", fl.Flag, err)

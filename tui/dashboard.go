@@ -95,8 +95,8 @@ type Dashboard struct {
 	// progress is the final training's progress after the search, shown
 	// where no note is (a question, an export's files) until the run ends.
 	progress string
-	editing       bool
-	now           func() time.Time
+	editing  bool
+	now      func() time.Time
 	// keysFrom drops keys typed before it: type-ahead meant for the runs
 	// browser must not steer a search it attached to.
 	keysFrom time.Time
