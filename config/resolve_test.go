@@ -181,6 +181,9 @@ func TestDefaultsArePresetOnValidation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if def.SearchHash() != ref.SearchHash() {
+				t.Errorf("search hashes differ: defaults %s, preset %s: a sweep would not take one's search for the other", def.SearchHash(), ref.SearchHash())
+			}
 			if !def.Eval.AlsoShared || ref.Eval.AlsoShared {
 				t.Errorf("also-shared: defaults %v, preset %v; want true, false", def.Eval.AlsoShared, ref.Eval.AlsoShared)
 			}

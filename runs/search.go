@@ -14,7 +14,9 @@ import (
 // SearchHash identifies what a search computes: a hash of the dataset
 // spec (less its location) and the search settings, the seed among them.
 // Two maple runs with one search hash search alike, bit for bit on one
-// build, whatever their evaluation settings. It is "" for a run whose
+// build, whatever their evaluation settings or the name of the preset
+// their settings came from (the maple-reference preset with its outer
+// objective on validation searches as the defaults do). It is "" for a run whose
 // search cannot be shared: a baseline (no search), or a search that
 // evaluates every iterate (--eval-each-iter: the evaluation settings are
 // part of its records).
@@ -24,10 +26,12 @@ func (c Config) SearchHash() string {
 	}
 	d := c.Dataset
 	d.DataDir, d.Offline = "", false
+	s := c.Settings.Canonical()
+	s.Recipe = "" // a preset's name, which the search does not read: its settings are spelt out beside it
 	b, _ := json.Marshal(struct {
 		Dataset any
 		Search  core.Settings
-	}{d, c.Settings.Canonical()})
+	}{d, s})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:8])
 }
