@@ -23,6 +23,7 @@ const WidthsFigure = "widths"
 type widthLine struct {
 	method, label string
 	size          string
+	settings      string // the row's settings ("" on a method's defaults)
 	points        []widthPoint
 }
 
@@ -85,7 +86,7 @@ func widthLines(t *Table) ([]*widthLine, error) {
 			if r["settings"] != "" {
 				label += " [" + settingsLabel(r) + "]"
 			}
-			l = &widthLine{method: r["method"], label: label, size: size}
+			l = &widthLine{method: r["method"], label: label, size: size, settings: r["settings"]}
 			index[key] = l
 			out = append(out, l)
 		}
@@ -123,6 +124,32 @@ func settingsLabel(r map[string]string) string {
 	return r["settings"]
 }
 
+// lineStyle is a width line's colour and dash pattern, as indices.
+type lineStyle struct{ colour, dash int }
+
+// widthStyles gives each line a colour per method and a dash pattern per
+// training size and settings (a baseline by another final training), so
+// that no two lines look alike.
+func widthStyles(lines []*widthLine) []lineStyle {
+	var methods, kinds []string
+	out := make([]lineStyle, len(lines))
+	for i, l := range lines {
+		if !slices.Contains(methods, l.method) {
+			methods = append(methods, l.method)
+		}
+		if k := l.size + "\x00" + l.settings; !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+		out[i] = lineStyle{slices.Index(methods, l.method), slices.Index(kinds, l.size+"\x00"+l.settings)}
+	}
+	return out
+}
+
+// widthDashes are the width figure's dash patterns: solid, dashed,
+// dash-dot, dotted, long dashes, dash-dot-dot.
+var widthDashes = append(slices.Clone(iterDashes), []vg.Length{vg.Points(1.5), vg.Points(2)}, []vg.Length{vg.Points(10), vg.Points(3)},
+	[]vg.Length{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2), vg.Points(1.5), vg.Points(2)})
+
 // widths is how many distinct widths the line has.
 func (l *widthLine) widths() int {
 	n := 0
@@ -156,18 +183,10 @@ func WidthFigureOf(t *Table) (png, svg []byte, ok bool, err error) {
 		p.Title.TextStyle.Font.Size = 11
 		p.Add(plotter.NewGrid())
 	}
-	methods, sizes := []string{}, []string{}
-	for _, l := range lines {
-		if !slices.Contains(methods, l.method) {
-			methods = append(methods, l.method)
-		}
-		if !slices.Contains(sizes, l.size) {
-			sizes = append(sizes, l.size)
-		}
-	}
-	for _, l := range lines {
-		colour := iterColours[slices.Index(methods, l.method)%len(iterColours)]
-		dashes := iterDashes[slices.Index(sizes, l.size)%len(iterDashes)]
+	styles := widthStyles(lines)
+	for i, l := range lines {
+		colour := iterColours[styles[i].colour%len(iterColours)]
+		dashes := widthDashes[styles[i].dash%len(widthDashes)]
 		var thumb *plotter.Line
 		for _, panel := range []struct {
 			p        *plot.Plot

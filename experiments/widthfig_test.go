@@ -80,3 +80,28 @@ func TestSettingsLabel(t *testing.T) {
 		})
 	}
 }
+
+// TestWidthStyles: no two lines of the width figure look alike: a
+// method's line by another final training, or at another training size,
+// has its own dash pattern (the MAPLE code's ERM was drawn as the shared
+// one's twin).
+func TestWidthStyles(t *testing.T) {
+	lines := []*widthLine{
+		{method: "erm", size: "all"},
+		{method: "oracle", size: "all"},
+		{method: "erm", size: "all", settings: "eval-lr 1"},
+		{method: "erm", size: "10000"},
+		{method: "oracle", size: "all", settings: "eval-lr 1"},
+	}
+	styles := widthStyles(lines)
+	for i := range lines {
+		for j := range i {
+			if styles[i] == styles[j] {
+				t.Errorf("lines %d and %d (%+v, %+v) share colour and dashes %+v", j, i, *lines[j], *lines[i], styles[i])
+			}
+		}
+	}
+	if styles[0].colour != styles[2].colour || styles[1].colour != styles[4].colour {
+		t.Errorf("a method's lines differ in colour: %+v", styles)
+	}
+}
