@@ -16,10 +16,10 @@ import (
 // Two maple runs with one search hash search alike, bit for bit on one
 // build, whatever their evaluation settings or the name of the preset
 // their settings came from (the maple-reference preset with its outer
-// objective on validation searches as the defaults do). It is "" for a run whose
-// search cannot be shared: a baseline (no search), or a search that
-// evaluates every iterate (--eval-each-iter: the evaluation settings are
-// part of its records).
+// objective on validation searches as the defaults do). It is "" for a
+// run whose search cannot be shared: a baseline (no search), or a search
+// that evaluates every iterate (--eval-each-iter: the evaluation
+// settings are part of its records).
 func (c Config) SearchHash() string {
 	if c.Method != core.MethodMaple || c.Settings.EvalEachIter {
 		return ""

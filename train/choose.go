@@ -21,7 +21,7 @@ func SharedTraining(es EvalSettings) EvalSettings {
 }
 
 // Trained names which training a chosen result came from
-// (Result.Training).
+// (Choice.Chosen).
 const (
 	TrainedOwn    = "own"    // the settings' own training
 	TrainedShared = "shared" // the shared evaluation (SharedTraining)
