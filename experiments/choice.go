@@ -81,11 +81,7 @@ func (c Choice) Choose(runs *Table) []Chosen {
 		})
 		for _, s := range seeds {
 			rs := slices.Clone(cands[k][s])
-			complete := true
-			for _, sw := range c.Sweeps {
-				complete = complete && slices.ContainsFunc(rs, func(r map[string]string) bool { return r["sweep"] == sw })
-			}
-			if !complete {
+			if slices.ContainsFunc(c.Sweeps, func(sw string) bool { return !hasSweep(rs, sw) }) {
 				ch.Incomplete = append(ch.Incomplete, s)
 				continue
 			}
@@ -108,13 +104,18 @@ func (c Choice) everySweep(bySeed map[string][]map[string]string) bool {
 	for _, sw := range c.Sweeps {
 		found := false
 		for _, rs := range bySeed {
-			found = found || slices.ContainsFunc(rs, func(r map[string]string) bool { return r["sweep"] == sw })
+			found = found || hasSweep(rs, sw)
 		}
 		if !found {
 			return false
 		}
 	}
 	return true
+}
+
+// hasSweep tells whether one of rs is a run of sweep sw.
+func hasSweep(rs []map[string]string, sw string) bool {
+	return slices.ContainsFunc(rs, func(r map[string]string) bool { return r["sweep"] == sw })
 }
 
 // column returns the chosen runs' figures in column col.

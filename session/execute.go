@@ -139,7 +139,7 @@ func runBaseline(ctx, trainCtx context.Context, r *runs.Run, sp *dataset.Splits,
 // restore gives eng the state of r's checkpoint, if it has one, and
 // returns it and its iteration (0 for a run that starts from the
 // beginning, also one stopped before its first checkpoint).
-func restore(r *runs.Run, eng *core.Engine, logf func(string, ...any), warn func(string)) (*core.State, int, error) {
+func restore(r *runs.Run, eng *core.Engine, firstStart bool, logf func(string, ...any), warn func(string)) (*core.State, int, error) {
 	st, err := runs.ReadCheckpoint(r.Dir, func(m string) { warn(m + "; using the previous checkpoint") })
 	if err != nil {
 		return nil, 0, err
@@ -148,7 +148,7 @@ func restore(r *runs.Run, eng *core.Engine, logf func(string, ...any), warn func
 		if err := eng.Restore(st); err != nil {
 			return nil, 0, fmt.Errorf("%s does not fit this run: %w", r.Path(runs.CheckpointFile), err)
 		}
-		if from := r.Config.SearchFrom; from != "" && taking(r) {
+		if from := r.Config.SearchFrom; from != "" && firstStart {
 			logf("run %s trains its final model on the search of run %s (iteration %d of %d)", r.Config.ID, from, st.Iter, r.Config.Settings.OuterIters)
 		} else {
 			logf("resuming %s from its checkpoint at iteration %d", r.Config.ID, st.Iter)
@@ -164,13 +164,6 @@ func restore(r *runs.Run, eng *core.Engine, logf func(string, ...any), warn func
 		logf("run %s has no checkpoint yet: it starts again from iteration 1", r.Config.ID)
 	}
 	return nil, 0, nil
-}
-
-// taking tells whether run r, whose search was taken from another run,
-// starts for the first time (it has recorded no event yet).
-func taking(r *runs.Run) bool {
-	events, _ := runs.ReadEvents(r.Dir)
-	return len(events) == 0
 }
 
 // unfinished ends a search that stopped before its end: the engine's
@@ -252,7 +245,11 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 		logf("warning: %s", m)
 		warnings = append(warnings, m)
 	}
-	st, iter, err := restore(r, eng, logf, warn)
+	// A run that took another's search starts at that search's end: its
+	// first start (no event recorded yet) is no resume.
+	events, _ := runs.ReadEvents(r.Dir)
+	taken := r.Config.SearchFrom != "" && len(events) == 0
+	st, iter, err := restore(r, eng, taken, logf, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +266,6 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 	if len(hist) > 0 {
 		eng.Elapsed = hist[len(hist)-1].Elapsed
 	}
-	events, _ := runs.ReadEvents(r.Dir)
 	hub := opt.Hub
 	if hub == nil {
 		hub = NewHub()
@@ -285,7 +281,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 		recs = append(recs, runs.Printer{W: opt.Log})
 	}
 	rec := runs.Tee(recs...)
-	if st != nil && !(r.Config.SearchFrom != "" && len(events) == 0) { // a taken search's first start is no resume
+	if st != nil && !taken {
 		rec.Event(core.Event{Kind: core.EventResume, Iter: iter})
 	}
 	for _, m := range warnings {
