@@ -164,7 +164,17 @@ func choiceSection(b *strings.Builder, r Results) {
 			b.WriteString("No configuration has committed runs of every one of these sweeps yet.\n")
 			continue
 		}
+		models := false // a model column where the configurations differ in it (a width study)
+		for _, ch := range chosen {
+			models = models || ch.Model != chosen[0].Model
+		}
 		head := []string{"dataset", "method", "chosen, per seed", "n", "test acc", "95% interval", "test worst-group", "val worst-group"}
+		if models {
+			head = slices.Insert(head, 1, "model")
+			slices.SortStableFunc(chosen, func(a, b Chosen) int {
+				return cmp.Or(cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.TrainSize, b.TrainSize), cmp.Compare(ModelWidth(a.Model), ModelWidth(b.Model)))
+			})
+		}
 		for _, sw := range c.Sweeps {
 			head = append(head, sweepText(sw)+" alone (test acc, same seeds)")
 		}
@@ -187,6 +197,9 @@ func choiceSection(b *strings.Builder, r Results) {
 			}
 			acc, worst, vw := Describe(ch.column("test_acc")), Describe(ch.column("test_worst")), Describe(ch.column("val_worst"))
 			cells := []string{data, ch.Method, strings.Join(picks, "; "), strconv.Itoa(acc.N), stat1(acc), interval(num(acc.Lo), num(acc.Hi)), stat1(worst), stat1(vw)}
+			if models {
+				cells = slices.Insert(cells, 1, ch.Model)
+			}
 			for _, sw := range c.Sweeps {
 				if m, ok := ch.sweepMean(r.Runs, sw); ok {
 					cells = append(cells, fmt.Sprintf("%.1f", m))

@@ -106,3 +106,45 @@ func TestDefaultIsChoice(t *testing.T) {
 	}
 	t.Logf("%d runs compared", compared)
 }
+
+// TestChoiceTableModels: a choice whose configurations differ in their
+// model (a width study) names each row's model, rows in order of width;
+// one whose configurations share a model has no model column.
+func TestChoiceTableModels(t *testing.T) {
+	runs, err := ParseCSV(`sweep,dataset,train_size,model,method,seed,val_worst,test_acc,test_worst
+a,cm,0,mlp:390,oracle,1,70,71,60
+b,cm,0,mlp:390,oracle,1,72,65,61
+a,cm,0,mlp:64,oracle,1,70,60,50
+b,cm,0,mlp:64,oracle,1,69,75,63
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		runs  *Table
+		lines []string // the table's header and rows, each a prefix of its line
+	}{
+		{"two widths", runs, []string{"| dataset | model | method |", "| cm | mlp:64 | oracle | seed 1: a |", "| cm | mlp:390 | oracle | seed 1: b |"}},
+		{"one width", &Table{Rows: runs.Rows[:2]}, []string{"| dataset | method |", "| cm | oracle | seed 1: b |"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			choiceSection(&b, Results{File: &File{Choices: []Choice{{Name: "c", Sweeps: []string{"a", "b"}}}}, Runs: tc.runs})
+			var table []string
+			for _, l := range strings.Split(b.String(), "\n") {
+				if strings.HasPrefix(l, "| ") {
+					table = append(table, l)
+				}
+			}
+			if len(table) != len(tc.lines) {
+				t.Fatalf("%d table lines, want %d:\n%s", len(table), len(tc.lines), b.String())
+			}
+			for i, want := range tc.lines {
+				if !strings.HasPrefix(table[i], want) {
+					t.Errorf("line %d: %q, want it to start %q", i, table[i], want)
+				}
+			}
+		})
+	}
+}
