@@ -119,9 +119,12 @@ func hasSweep(rs []map[string]string, sw string) bool {
 }
 
 // column returns the chosen runs' figures in column col.
-func (ch Chosen) column(col string) []float64 {
+func (ch Chosen) column(col string) []float64 { return column(ch.Runs, col) }
+
+// column returns the figures of rows in column col (those that parse).
+func column(rows []map[string]string, col string) []float64 {
 	var v []float64
-	for _, r := range ch.Runs {
+	for _, r := range rows {
 		if x, err := strconv.ParseFloat(r[col], 64); err == nil {
 			v = append(v, x)
 		}

@@ -361,48 +361,72 @@ func welchText(a, b []float64) string {
 	return fmt.Sprintf("%+.1f, p = %.2g", diff, p)
 }
 
-// versusOracle compares a maple row with the oracle trained the same way:
-// the paper's yardstick, "near the oracle", as like with like. For a row
-// whose final training is chosen on validation (maple's default) the
-// oracle's runs are chosen per seed the same way, by a [[choice]] of the
-// experiment among sweeps that trained the oracle by the candidates; for
-// a row trained by one recipe, the oracle row trained by that recipe.
-// The difference of the mean test accuracies (over the oracle's chosen
-// seeds) and Welch's p.
+// versusOracle compares a maple row with the oracle trained the same way
+// (oracleRuns): the paper's yardstick, "near the oracle", as like with
+// like. The difference of the mean test accuracies (over the oracle's
+// chosen seeds) and Welch's p.
 func versusOracle(x map[string]string, rows []map[string]string, r Results) string {
 	if !strings.HasPrefix(x["method"], "maple") || r.Runs == nil {
 		return ""
 	}
+	oracle, why := oracleRuns(x, rows, r)
+	if oracle == nil {
+		return why
+	}
+	return welchText(accs(r.Runs, x["config_hash"]), column(oracle, "test_acc"))
+}
+
+// oracleRuns returns the runs (runs.csv's rows) of the oracle of a row's
+// dataset, training size and model trained the same way: for a row whose
+// final training is chosen on validation (maple's default), the oracle's
+// runs chosen per seed the same way, by a [[choice]] of the experiment
+// among sweeps that trained the oracle by the candidates; for a row
+// trained by one recipe, the oracle row trained by that recipe; for a
+// baseline at its published recipe, the oracle at its own (the shared
+// evaluation). Where there is none, why says so.
+func oracleRuns(x map[string]string, rows []map[string]string, r Results) (runs []map[string]string, why string) {
 	same := func(dataset, size, model string) bool {
 		return dataset == x["dataset"] && size == x["train_size"] && model == x["model"]
 	}
-	var oracle []float64
-	if FinalTraining(x) == TrainingChosen {
+	training := FinalTraining(x)
+	if training == TrainingChosen {
 		for _, c := range r.File.Choices {
 			for _, ch := range c.Choose(r.Runs) {
 				if ch.Method == "oracle" && same(ch.Dataset, ch.TrainSize, ch.Model) && len(ch.Runs) > 0 {
-					oracle = ch.column("test_acc")
+					runs = ch.Runs
 				}
 			}
 		}
-		if oracle == nil {
-			return "no oracle chosen the same way"
+		if runs == nil {
+			return nil, "no oracle chosen the same way"
 		}
-	} else {
-		recipe, ok := Evaluation(x)
-		if !ok {
-			return "its training recipe does not resolve"
-		}
-		o := bestOnValidation(rows, func(y map[string]string) bool {
-			rec, ok := Evaluation(y)
-			return y["method"] == "oracle" && same(y["dataset"], y["train_size"], y["model"]) && ok && rec == recipe
-		})
-		if o == nil {
-			return "no oracle trained the same way"
-		}
-		oracle = accs(r.Runs, o["config_hash"])
+		return runs, ""
 	}
-	return welchText(accs(r.Runs, x["config_hash"]), oracle)
+	recipe, ok := Evaluation(x)
+	if !ok {
+		return nil, "its training recipe does not resolve"
+	}
+	o := bestOnValidation(rows, func(y map[string]string) bool {
+		if y["method"] != "oracle" || !same(y["dataset"], y["train_size"], y["model"]) {
+			return false
+		}
+		if training == TrainingOwn {
+			return y["settings"] == ""
+		}
+		rec, ok := Evaluation(y)
+		return ok && rec == recipe
+	})
+	if o == nil {
+		return nil, "no oracle trained the same way"
+	}
+	seen := map[string]bool{} // a configuration two sweeps ran counts each seed once, as accs does
+	for _, run := range r.Runs.Rows {
+		if run["config_hash"] == o["config_hash"] && !seen[run["seed"]] {
+			seen[run["seed"]] = true
+			runs = append(runs, run)
+		}
+	}
+	return runs, ""
 }
 
 // bestOnValidation returns the row keep admits with the highest mean
@@ -524,6 +548,18 @@ func widthsFigure(b *strings.Builder, docs string, r Results) {
 		return
 	}
 	fmt.Fprintf(b, "\nThe same rows against the model's width (the first hidden layer's), one line per method and training size: mean test accuracy (left) and test worst-group accuracy (right), ± sample sd where n > 1.\n\n![%s: accuracy against model width](%s/%s.png)\n", r.File.Name, dir, WidthsFigure)
+	if _, err := os.Stat(filepath.Join(docs, dir, GapsFigure+".png")); err != nil {
+		return
+	}
+	_, _, below, _, err := GapFigureOf(r)
+	if err != nil {
+		return // TestPagesUpToDate reports it
+	}
+	fmt.Fprintf(b, "\nThe paper's claim, MAPLE near the oracle at every width: each row's mean less the mean of the oracle of its training size and width trained the same way (for maple's rows the table's last column; at maple's default, the oracle's final training chosen per seed on validation; a baseline at its published recipe against the oracle at its own), in points; 0 is the oracle.")
+	if len(below) > 0 {
+		fmt.Fprintf(b, " Below %d points, cut at the panel's floor: %s.", gapFloor, strings.Join(below, "; "))
+	}
+	fmt.Fprintf(b, "\n\n![%s: accuracy less the oracle's against model width](%s/%s.png)\n", r.File.Name, dir, GapsFigure)
 }
 
 // iterationsFigure shows an experiment's per-iteration figure below its
@@ -553,6 +589,9 @@ func WritePages(docs, readme string) error {
 				return fmt.Errorf("experiment %s: %w", r.File.Name, err)
 			}
 			if err := WriteWidthFigure(ResultsDir(docs, r.File.Name), r.Summary); err != nil {
+				return fmt.Errorf("experiment %s: %w", r.File.Name, err)
+			}
+			if err := WriteGapFigure(ResultsDir(docs, r.File.Name), r); err != nil {
 				return fmt.Errorf("experiment %s: %w", r.File.Name, err)
 			}
 		}

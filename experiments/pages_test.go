@@ -86,21 +86,33 @@ func TestPagesUpToDate(t *testing.T) {
 					r.File.Name, MethodsFigure, ext, err, r.File.Name)
 			}
 		}
-		// So is the width figure, where a method ran at two widths.
+		// So are the width figure, where a method ran at two widths, and
+		// the gap figure beside it.
 		png, svg, ok, err := WidthFigureOf(r.Summary)
 		if err != nil {
 			t.Errorf("experiment %s: %v", r.File.Name, err)
 			continue
 		}
-		base = filepath.Join(ResultsDir(docs, r.File.Name), WidthsFigure)
-		for ext, want := range map[string][]byte{".png": png, ".svg": svg} {
-			have, err := os.ReadFile(base + ext)
-			switch {
-			case !ok && err == nil:
-				t.Errorf("experiment %s: %s%s, but no method of summary.csv ran at two widths", r.File.Name, WidthsFigure, ext)
-			case ok && (err != nil || !bytes.Equal(have, want)):
-				t.Errorf("experiment %s: %s%s differs from what summary.csv gives (%v): run go test ./experiments -run TestPagesUpToDate -update (or maple reproduce %s --no-run)",
-					r.File.Name, WidthsFigure, ext, err, r.File.Name)
+		gapPNG, gapSVG, _, gapOK, err := GapFigureOf(r)
+		if err != nil {
+			t.Errorf("experiment %s: %v", r.File.Name, err)
+			continue
+		}
+		for _, fig := range []struct {
+			name     string
+			ok       bool
+			png, svg []byte
+		}{{WidthsFigure, ok, png, svg}, {GapsFigure, gapOK, gapPNG, gapSVG}} {
+			base = filepath.Join(ResultsDir(docs, r.File.Name), fig.name)
+			for ext, want := range map[string][]byte{".png": fig.png, ".svg": fig.svg} {
+				have, err := os.ReadFile(base + ext)
+				switch {
+				case !fig.ok && err == nil:
+					t.Errorf("experiment %s: %s%s, but no method of summary.csv ran at two widths", r.File.Name, fig.name, ext)
+				case fig.ok && (err != nil || !bytes.Equal(have, want)):
+					t.Errorf("experiment %s: %s%s differs from what the committed CSVs give (%v): run go test ./experiments -run TestPagesUpToDate -update (or maple reproduce %s --no-run)",
+						r.File.Name, fig.name, ext, err, r.File.Name)
+				}
 			}
 		}
 	}

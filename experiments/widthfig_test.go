@@ -1,8 +1,12 @@
 package experiments
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -103,5 +107,80 @@ func TestWidthStyles(t *testing.T) {
 	}
 	if styles[0].colour != styles[2].colour || styles[1].colour != styles[4].colour {
 		t.Errorf("a method's lines differ in colour: %+v", styles)
+	}
+}
+
+// TestGapFigure: each row less the oracle of its width trained the same
+// way: maple on its default against the oracle's runs chosen per seed on
+// validation, a baseline at its published recipe against the oracle at
+// its own, one trained by the MAPLE code's recipe against the oracle
+// trained by it; a line below the floor is named; no figure without an
+// oracle beside the rows.
+func TestGapFigure(t *testing.T) {
+	const code = "eval-every 1; eval-lr 1; eval-min-step 1; eval-steps 200; eval-weight-decay 0"
+	summary := &Table{Header: summaryHeader}
+	runs := &Table{}
+	add := func(sweep, method, settings, model string, accs, vals [2]float64) {
+		hash := sweep + method + model
+		var mean float64
+		for i, a := range accs {
+			runs.Rows = append(runs.Rows, map[string]string{"sweep": sweep, "config_hash": hash, "dataset": "cmnist", "train_size": "0", "model": model,
+				"method": method, "seed": strconv.Itoa(i + 1), "test_acc": fmt.Sprint(a), "test_worst": fmt.Sprint(a - 1), "val_worst": fmt.Sprint(vals[i])})
+			mean += a / 2
+		}
+		summary.Rows = append(summary.Rows, map[string]string{"sweep": sweep, "dataset": "cmnist", "train_size": "0", "model": model, "search_model": model,
+			"method": method, "settings": settings, "config_hash": hash, "test_acc_mean": fmt.Sprint(mean), "test_worst_mean": fmt.Sprint(mean - 1), "val_worst_mean": "70"})
+	}
+	for _, m := range []string{"mlp:64,64", "mlp:390,390"} {
+		// Validation ranks the MAPLE code's oracle first at seed 1, the
+		// shared one at seed 2.
+		add("shared", "oracle", "", m, [2]float64{70, 80}, [2]float64{73, 72})
+		add("alike", "oracle", code, m, [2]float64{72, 60}, [2]float64{74, 71})
+		add("maple", "maple/rex", "", m, [2]float64{70, 71}, [2]float64{70, 70})
+		add("shared", "irmv1", "", m, [2]float64{60, 61}, [2]float64{70, 70})
+		add("alike", "erm", code, m, [2]float64{10, 12}, [2]float64{70, 70})
+	}
+	r := Results{File: &File{Choices: []Choice{{Name: "c", Sweeps: []string{"alike", "shared"}}}}, Summary: summary, Runs: runs}
+	lines, err := gapLines(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, l := range lines {
+		if len(l.points) != 2 || l.points[0].x != 64 || l.points[0].acc != l.points[1].acc {
+			t.Fatalf("%s: points %+v, want the same gap at widths 64 and 390", l.label, l.points)
+		}
+		got[l.label] = l.points[0].acc
+	}
+	for label, want := range map[string]float64{
+		"cmnist maple/rex, n=all":                   70.5 - 76, // the oracle chosen per seed: 72 (MAPLE code's), 80 (shared)
+		"cmnist irmv1, n=all":                       60.5 - 75, // the oracle at its own recipe
+		"cmnist erm, n=all [MAPLE code's training]": 11 - 66,   // the oracle trained alike
+	} {
+		if g, ok := got[label]; !ok || math.Abs(g-want) > 1e-9 {
+			t.Errorf("%s: gap %v (%v), want %v; lines %v", label, g, ok, want, got)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("lines %v, want 3 (the oracle's own rows are no line)", got)
+	}
+	_, _, below, ok, err := GapFigureOf(r)
+	if err != nil || !ok || strings.Join(below, "; ") != "cmnist erm, n=all [MAPLE code's training]" {
+		t.Errorf("figure %v %v, below the floor %q; want ERM named", ok, err, below)
+	}
+	noOracle := &Table{Header: summaryHeader}
+	for _, x := range summary.Rows {
+		if x["method"] != "oracle" {
+			noOracle.Rows = append(noOracle.Rows, x)
+		}
+	}
+	noOracleRuns := &Table{}
+	for _, x := range runs.Rows {
+		if x["method"] != "oracle" {
+			noOracleRuns.Rows = append(noOracleRuns.Rows, x)
+		}
+	}
+	if _, _, _, ok, err := GapFigureOf(Results{File: r.File, Summary: noOracle, Runs: noOracleRuns}); ok || err != nil {
+		t.Errorf("a gap figure (%v, %v) without an oracle", ok, err)
 	}
 }
