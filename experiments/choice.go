@@ -175,7 +175,7 @@ func choiceSection(b *strings.Builder, r Results) {
 		if models {
 			head = slices.Insert(head, 1, "model")
 			slices.SortStableFunc(chosen, func(a, b Chosen) int {
-				return cmp.Or(cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.TrainSize, b.TrainSize), cmp.Compare(ModelWidth(a.Model), ModelWidth(b.Model)))
+				return cmp.Or(cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(sizeOrder(a.TrainSize), sizeOrder(b.TrainSize)), cmp.Compare(ModelWidth(a.Model), ModelWidth(b.Model)))
 			})
 		}
 		for _, sw := range c.Sweeps {
@@ -221,4 +221,14 @@ func stat1(s Stat) string {
 		return "-"
 	}
 	return pm(num(s.Mean), num(s.SD))
+}
+
+// sizeOrder orders training sizes by number, every image ("0" or "")
+// last.
+func sizeOrder(v string) uint64 {
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil || n == 0 {
+		return math.MaxUint64
+	}
+	return n
 }

@@ -108,7 +108,8 @@ func TestDefaultIsChoice(t *testing.T) {
 }
 
 // TestChoiceTableModels: a choice whose configurations differ in their
-// model (a width study) names each row's model, rows in order of width;
+// model (a width study) names each row's model, rows in order of
+// training size (every image last) and width;
 // one whose configurations share a model has no model column.
 func TestChoiceTableModels(t *testing.T) {
 	runs, err := ParseCSV(`sweep,dataset,train_size,model,method,seed,val_worst,test_acc,test_worst
@@ -116,6 +117,10 @@ a,cm,0,mlp:390,oracle,1,70,71,60
 b,cm,0,mlp:390,oracle,1,72,65,61
 a,cm,0,mlp:64,oracle,1,70,60,50
 b,cm,0,mlp:64,oracle,1,69,75,63
+a,cm,10000,mlp:64,oracle,1,70,60,50
+b,cm,10000,mlp:64,oracle,1,69,75,63
+a,cm,5000,mlp:64,oracle,1,70,60,50
+b,cm,5000,mlp:64,oracle,1,69,75,63
 `)
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +130,8 @@ b,cm,0,mlp:64,oracle,1,69,75,63
 		runs  *Table
 		lines []string // the table's header and rows, each a prefix of its line
 	}{
-		{"two widths", runs, []string{"| dataset | model | method |", "| cm | mlp:64 | oracle | seed 1: a |", "| cm | mlp:390 | oracle | seed 1: b |"}},
+		{"two widths, three sizes", runs, []string{"| dataset | model | method |", "| cm n=5000 | mlp:64 | oracle | seed 1: a |", "| cm n=10000 | mlp:64 | oracle | seed 1: a |",
+			"| cm | mlp:64 | oracle | seed 1: a |", "| cm | mlp:390 | oracle | seed 1: b |"}},
 		{"one width", &Table{Rows: runs.Rows[:2]}, []string{"| dataset | method |", "| cm | oracle | seed 1: b |"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -311,12 +311,7 @@ func versus(x map[string]string, rows []map[string]string, runs *Table, alike bo
 	if !alike || chosen {
 		name += " (" + FinalTraining(best) + ")" // which of its trainings
 	}
-	a, b := accs(runs, x["config_hash"]), accs(runs, best["config_hash"])
-	diff, _, _, p, ok := Welch(a, b)
-	if !ok {
-		return fmt.Sprintf("%s: n too small", name)
-	}
-	return fmt.Sprintf("%s: %+.1f, p = %.2g", name, diff, p)
+	return name + ": " + welchText(accs(runs, x["config_hash"]), accs(runs, best["config_hash"]))
 }
 
 // versusReference compares a row with the row of the reference sweep
@@ -354,11 +349,20 @@ func welchText(a, b []float64) string {
 		}
 		d := stat.Mean(a, nil) - stat.Mean(b, nil)
 		if len(a) < 2 || len(b) < 2 {
-			return fmt.Sprintf("%+.1f (n too small for a test)", d)
+			return signed(d) + " (n too small for a test)"
 		}
-		return fmt.Sprintf("%+.1f (no spread: no test)", d)
+		return signed(d) + " (no spread: no test)"
 	}
-	return fmt.Sprintf("%+.1f, p = %.2g", diff, p)
+	return fmt.Sprintf("%s, p = %.2g", signed(diff), p)
+}
+
+// signed prints a difference with its sign to one decimal, a difference
+// that rounds to zero as "+0.0" (never "-0.0").
+func signed(d float64) string {
+	if t := fmt.Sprintf("%+.1f", d); t != "-0.0" {
+		return t
+	}
+	return "+0.0"
 }
 
 // versusOracle compares a maple row with the oracle trained the same way
@@ -376,42 +380,53 @@ func versusOracle(x map[string]string, rows []map[string]string, r Results) stri
 	return welchText(accs(r.Runs, x["config_hash"]), column(oracle, "test_acc"))
 }
 
-// oracleRuns returns the runs (runs.csv's rows) of the oracle of a row's
-// dataset, training size and model trained the same way: for a row whose
-// final training is chosen on validation (maple's default), the oracle's
-// runs chosen per seed the same way, by a [[choice]] of the experiment
-// among sweeps that trained the oracle by the candidates; for a row
-// trained by one recipe, the oracle row trained by that recipe; for a
-// baseline at its published recipe, the oracle at its own (the shared
-// evaluation). Where there is none, why says so.
+// oracleRuns returns the runs (runs.csv's rows, one per seed) of the
+// oracle of a row's dataset, training size and model trained the same
+// way: for a row whose final training is chosen on validation (maple's
+// default), the oracle's runs chosen per seed the same way, by the first
+// [[choice]] of the experiment whose sweeps trained the oracle by the
+// two candidates, the MAPLE code's training and the shared one, and by
+// nothing else; for a row trained by one recipe, the oracle row trained
+// by that recipe; for a baseline at its published recipe, the oracle at
+// the shared evaluation (the oracle has no published recipe). Where
+// there is none, why says so.
 func oracleRuns(x map[string]string, rows []map[string]string, r Results) (runs []map[string]string, why string) {
-	same := func(dataset, size, model string) bool {
-		return dataset == x["dataset"] && size == x["train_size"] && model == x["model"]
+	oracle := func(y map[string]string) bool {
+		return y["method"] == "oracle" && y["dataset"] == x["dataset"] && y["train_size"] == x["train_size"] && y["model"] == x["model"]
+	}
+	if !slices.ContainsFunc(rows, oracle) {
+		return nil, "no oracle at this size and model"
 	}
 	training := FinalTraining(x)
 	if training == TrainingChosen {
 		for _, c := range r.File.Choices {
+			trainings := map[string]bool{}
+			for _, y := range rows {
+				if oracle(y) && slices.ContainsFunc(strings.Fields(y["sweep"]), func(sw string) bool { return slices.Contains(c.Sweeps, sw) }) {
+					trainings[FinalTraining(y)] = true
+				}
+			}
+			if len(trainings) != 2 || !trainings[TrainingCode] || !trainings[TrainingShared] {
+				continue // not the choice maple's runs make
+			}
 			for _, ch := range c.Choose(r.Runs) {
-				if ch.Method == "oracle" && same(ch.Dataset, ch.TrainSize, ch.Model) && len(ch.Runs) > 0 {
-					runs = ch.Runs
+				if ch.Method == "oracle" && ch.Dataset == x["dataset"] && ch.TrainSize == x["train_size"] && ch.Model == x["model"] && len(ch.Runs) > 0 {
+					return ch.Runs, ""
 				}
 			}
 		}
-		if runs == nil {
-			return nil, "no oracle chosen the same way"
-		}
-		return runs, ""
+		return nil, "no oracle chosen the same way"
 	}
 	recipe, ok := Evaluation(x)
 	if !ok {
 		return nil, "its training recipe does not resolve"
 	}
 	o := bestOnValidation(rows, func(y map[string]string) bool {
-		if y["method"] != "oracle" || !same(y["dataset"], y["train_size"], y["model"]) {
+		if !oracle(y) {
 			return false
 		}
 		if training == TrainingOwn {
-			return y["settings"] == ""
+			return FinalTraining(y) == TrainingShared
 		}
 		rec, ok := Evaluation(y)
 		return ok && rec == recipe
@@ -419,14 +434,7 @@ func oracleRuns(x map[string]string, rows []map[string]string, r Results) (runs 
 	if o == nil {
 		return nil, "no oracle trained the same way"
 	}
-	seen := map[string]bool{} // a configuration two sweeps ran counts each seed once, as accs does
-	for _, run := range r.Runs.Rows {
-		if run["config_hash"] == o["config_hash"] && !seen[run["seed"]] {
-			seen[run["seed"]] = true
-			runs = append(runs, run)
-		}
-	}
-	return runs, ""
+	return runsOf(r.Runs, o["config_hash"]), ""
 }
 
 // bestOnValidation returns the row keep admits with the highest mean
@@ -451,17 +459,19 @@ func bestOnValidation(rows []map[string]string, keep func(map[string]string) boo
 }
 
 // accs returns the test accuracies of the runs of one configuration.
-func accs(runs *Table, hash string) []float64 {
-	var out []float64
+func accs(runs *Table, hash string) []float64 { return column(runsOf(runs, hash), "test_acc") }
+
+// runsOf returns the runs of one configuration, one per seed (a
+// configuration two sweeps ran counts each seed once).
+func runsOf(runs *Table, hash string) []map[string]string {
+	var out []map[string]string
 	seen := map[string]bool{}
 	for _, r := range runs.Rows {
 		if r["config_hash"] != hash || seen[r["seed"]] {
 			continue
 		}
 		seen[r["seed"]] = true
-		if v, err := strconv.ParseFloat(r["test_acc"], 64); err == nil {
-			out = append(out, v)
-		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -551,13 +561,20 @@ func widthsFigure(b *strings.Builder, docs string, r Results) {
 	if _, err := os.Stat(filepath.Join(docs, dir, GapsFigure+".png")); err != nil {
 		return
 	}
-	_, _, below, _, err := GapFigureOf(r)
+	lines, left, err := gapLines(r)
 	if err != nil {
 		return // TestPagesUpToDate reports it
 	}
-	fmt.Fprintf(b, "\nThe paper's claim, MAPLE near the oracle at every width: each row's mean less the mean of the oracle of its training size and width trained the same way (for maple's rows the table's last column; at maple's default, the oracle's final training chosen per seed on validation; a baseline at its published recipe against the oracle at its own), in points; 0 is the oracle.")
-	if len(below) > 0 {
-		fmt.Fprintf(b, " Below %d points, cut at the panel's floor: %s.", gapFloor, strings.Join(below, "; "))
+	fmt.Fprintf(b, "\nTo test the paper's claim, MAPLE near the oracle at every width: each row's mean less the mean of the oracle of its training size and width trained the same way (for maple's rows, the table's last column: at maple's default, the oracle's final training chosen per seed on validation; a baseline at its published recipe against the oracle at the shared evaluation), in points; 0 is the oracle.")
+	if left > 0 {
+		fmt.Fprintf(b, " %d rows have no such oracle beside them yet and are left out.", left)
+	}
+	acc, worst := gapsBelow(lines)
+	if len(acc) > 0 {
+		fmt.Fprintf(b, " Below %d points, cut at the panels' floor: %s.", gapFloor, strings.Join(acc, "; "))
+	}
+	if len(worst) > 0 {
+		fmt.Fprintf(b, " Below %d points in the worst-group panel alone: %s.", gapFloor, strings.Join(worst, "; "))
 	}
 	fmt.Fprintf(b, "\n\n![%s: accuracy less the oracle's against model width](%s/%s.png)\n", r.File.Name, dir, GapsFigure)
 }

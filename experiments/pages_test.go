@@ -93,22 +93,22 @@ func TestPagesUpToDate(t *testing.T) {
 			t.Errorf("experiment %s: %v", r.File.Name, err)
 			continue
 		}
-		gapPNG, gapSVG, _, gapOK, err := GapFigureOf(r)
+		gapPNG, gapSVG, gapOK, err := GapFigureOf(r)
 		if err != nil {
 			t.Errorf("experiment %s: %v", r.File.Name, err)
 			continue
 		}
 		for _, fig := range []struct {
-			name     string
-			ok       bool
-			png, svg []byte
-		}{{WidthsFigure, ok, png, svg}, {GapsFigure, gapOK, gapPNG, gapSVG}} {
+			name, none string // none: why there is no such figure
+			ok         bool
+			png, svg   []byte
+		}{{WidthsFigure, "no method of summary.csv ran at two widths", ok, png, svg}, {GapsFigure, "no method ran at two widths with an oracle beside it", gapOK, gapPNG, gapSVG}} {
 			base = filepath.Join(ResultsDir(docs, r.File.Name), fig.name)
 			for ext, want := range map[string][]byte{".png": fig.png, ".svg": fig.svg} {
 				have, err := os.ReadFile(base + ext)
 				switch {
 				case !fig.ok && err == nil:
-					t.Errorf("experiment %s: %s%s, but no method of summary.csv ran at two widths", r.File.Name, fig.name, ext)
+					t.Errorf("experiment %s: %s%s, but %s", r.File.Name, fig.name, ext, fig.none)
 				case fig.ok && (err != nil || !bytes.Equal(have, want)):
 					t.Errorf("experiment %s: %s%s differs from what the committed CSVs give (%v): run go test ./experiments -run TestPagesUpToDate -update (or maple reproduce %s --no-run)",
 						r.File.Name, fig.name, ext, err, r.File.Name)

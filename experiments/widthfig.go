@@ -185,17 +185,41 @@ func WidthFigureOf(t *Table) (png, svg []byte, ok bool, err error) {
 // drawWidths draws lines against width in two panels, test accuracy
 // (left) and test worst-group accuracy (right), each from yMin to yMax
 // (a line beyond is cut at the panel's edge), with a grey rule at 0
-// where the range spans it.
+// beneath the lines where the range spans it.
 func drawWidths(lines []*widthLine, styles []lineStyle, what, title, leftTitle, rightTitle string, yMin, yMax float64) (png, svg []byte, err error) {
+	var widths []float64 // a tick at each width that ran
+	for _, l := range lines {
+		for _, pt := range l.points {
+			if !slices.Contains(widths, pt.x) {
+				widths = append(widths, pt.x)
+			}
+		}
+	}
+	slices.Sort(widths)
+	ticks := make(plot.ConstantTicks, len(widths))
+	for i, w := range widths {
+		ticks[i] = plot.Tick{Value: w, Label: strconv.Itoa(int(w))}
+	}
+	pad := max(8, (widths[len(widths)-1]-widths[0])*0.04) // the lines clear of the edges
 	left, right := plot.New(), plot.New()
 	left.Title.Text, right.Title.Text = leftTitle, rightTitle
-	legend := newLegend()
 	for _, p := range []*plot.Plot{left, right} {
 		p.X.Label.Text = "hidden width"
 		p.Title.TextStyle.Font.Size = 11
+		p.X.Tick.Marker = ticks
+		p.X.Min, p.X.Max = widths[0]-pad, widths[len(widths)-1]+pad
+		p.Y.Min, p.Y.Max = yMin, yMax
 		p.Add(plotter.NewGrid())
+		if yMin < 0 && yMax > 0 {
+			zero, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: 0}, {X: p.X.Max, Y: 0}})
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", what, err)
+			}
+			zero.Color, zero.Width = color.Gray{Y: 90}, vg.Points(1)
+			p.Add(zero)
+		}
 	}
-	var widths []float64 // a tick at each width that ran
+	legend := newLegend()
 	for i, l := range lines {
 		colour := iterColours[styles[i].colour%len(iterColours)]
 		dashes := widthDashes[styles[i].dash%len(widthDashes)]
@@ -230,30 +254,6 @@ func drawWidths(lines []*widthLine, styles []lineStyle, what, title, leftTitle, 
 			thumb = ln
 		}
 		legend.Add(l.label, thumb)
-		for _, pt := range l.points {
-			if !slices.Contains(widths, pt.x) {
-				widths = append(widths, pt.x)
-			}
-		}
-	}
-	slices.Sort(widths)
-	ticks := make(plot.ConstantTicks, len(widths))
-	for i, w := range widths {
-		ticks[i] = plot.Tick{Value: w, Label: strconv.Itoa(int(w))}
-	}
-	pad := max(8, (widths[len(widths)-1]-widths[0])*0.04) // the lines clear of the edges
-	for _, p := range []*plot.Plot{left, right} {
-		p.X.Tick.Marker = ticks
-		p.X.Min, p.X.Max = widths[0]-pad, widths[len(widths)-1]+pad
-		p.Y.Min, p.Y.Max = yMin, yMax
-		if yMin < 0 && yMax > 0 {
-			zero, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: 0}, {X: p.X.Max, Y: 0}})
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", what, err)
-			}
-			zero.Color, zero.Width = color.Gray{Y: 90}, vg.Points(1)
-			p.Add(zero)
-		}
 	}
 	return twoPanels(what, title, left, right, legend, len(lines))
 }
@@ -273,62 +273,74 @@ const gapFloor = -15
 // (oracleRuns: at maple's default, the oracle's final training chosen per
 // seed on validation): mean test and test worst-group accuracy less the
 // oracle's means, a line per method, training size and settings, a point
-// per width. A row with no such oracle is left out.
-func gapLines(r Results) ([]*widthLine, error) {
+// per width. A row with no such oracle is left out, and counted in left.
+func gapLines(r Results) (lines []*widthLine, left int, err error) {
 	if r.Summary == nil || r.Runs == nil {
-		return nil, nil
+		return nil, 0, nil
 	}
 	gaps := &Table{Header: r.Summary.Header}
-	for i, x := range r.Summary.Rows {
+	for _, x := range r.Summary.Rows {
 		if x["method"] == "oracle" || ModelWidth(x["model"]) <= 0 {
 			continue
 		}
 		oracle, _ := oracleRuns(x, r.Summary.Rows, r)
 		if oracle == nil {
+			left++
 			continue
 		}
 		g := maps.Clone(x)
 		for _, c := range [][2]string{{"test_acc_mean", "test_acc"}, {"test_worst_mean", "test_worst"}} {
-			v, err := strconv.ParseFloat(x[c[0]], 64)
-			if err != nil {
-				return nil, fmt.Errorf("%s row %d: %s %q: want a number", SummaryFile, i+2, c[0], x[c[0]])
-			}
-			g[c[0]] = strconv.FormatFloat(v-Describe(column(oracle, c[1])).Mean, 'f', -1, 64)
+			if v, err := strconv.ParseFloat(x[c[0]], 64); err == nil {
+				g[c[0]] = strconv.FormatFloat(v-Describe(column(oracle, c[1])).Mean, 'f', -1, 64)
+			} // else widthLines names the row and column
 		}
 		g["test_acc_sd"], g["test_worst_sd"] = "", "" // a difference of means: no bars
 		gaps.Rows = append(gaps.Rows, g)
 	}
-	return widthLines(gaps)
+	lines, err = widthLines(gaps)
+	return lines, left, err
+}
+
+// gapsBelow names the gap lines cut at gapFloor: in the test accuracy
+// panel (and so, nearly always, the worst-group one too), and in the
+// worst-group panel alone.
+func gapsBelow(lines []*widthLine) (acc, worstOnly []string) {
+	for _, l := range lines {
+		a := slices.ContainsFunc(l.points, func(p widthPoint) bool { return p.acc < gapFloor })
+		w := slices.ContainsFunc(l.points, func(p widthPoint) bool { return p.worst < gapFloor })
+		switch {
+		case a:
+			acc = append(acc, l.label)
+		case w:
+			worstOnly = append(worstOnly, l.label)
+		}
+	}
+	return acc, worstOnly
 }
 
 // GapFigureOf draws the gap figure (gapLines) where some method ran at
-// two widths or more: test accuracy (left) and test worst-group accuracy
-// (right) less the oracle's, in points, from gapFloor up. below names the
-// lines cut at the floor; ok is false, and nothing is drawn, where no
-// method has two widths with an oracle beside them.
-func GapFigureOf(r Results) (png, svg []byte, below []string, ok bool, err error) {
-	lines, err := gapLines(r)
+// two widths or more beside an oracle: test accuracy (left) and test
+// worst-group accuracy (right) less the oracle's, in points, from
+// gapFloor up. ok is false, and nothing is drawn, where no method has
+// two widths with an oracle beside them.
+func GapFigureOf(r Results) (png, svg []byte, ok bool, err error) {
+	lines, _, err := gapLines(r)
 	if err != nil {
-		return nil, nil, nil, false, err
+		return nil, nil, false, err
 	}
 	if !slices.ContainsFunc(lines, func(l *widthLine) bool { return l.widths() > 1 }) {
-		return nil, nil, nil, false, nil
+		return nil, nil, false, nil
 	}
 	top := 2.0
 	for _, l := range lines {
-		cut := false
 		for _, p := range l.points {
 			top = max(top, math.Ceil(p.acc)+1, math.Ceil(p.worst)+1)
-			cut = cut || p.acc < gapFloor || p.worst < gapFloor
-		}
-		if cut {
-			below = append(below, l.label)
 		}
 	}
 	// Each line in its colour and dash of the width figure.
 	all, err := widthLines(r.Summary)
 	if err != nil {
-		return nil, nil, nil, false, err
+		return nil, nil, false, err
 	}
 	allStyles, styles := widthStyles(all), make([]lineStyle, len(lines))
 	for i, l := range lines {
@@ -338,7 +350,20 @@ func GapFigureOf(r Results) (png, svg []byte, below []string, ok bool, err error
 	}
 	png, svg, err = drawWidths(lines, styles, "the gap figure", "Accuracy less the oracle's trained the same way, against model width: difference of the means over seeds, in points",
 		"test accuracy less the oracle's", "test worst-group accuracy less the oracle's", gapFloor, top)
-	return png, svg, below, err == nil, err
+	return png, svg, err == nil, err
+}
+
+// WriteGapFigure writes GapFigureOf's PNG and SVG of r into dir, or
+// removes them where r has no method at two widths beside an oracle.
+func WriteGapFigure(dir string, r Results) error {
+	png, svg, ok, err := GapFigureOf(r)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return removeFigure(dir, GapsFigure)
+	}
+	return writeFigure(dir, GapsFigure, png, svg, nil)
 }
 
 // WriteWidthFigure writes WidthFigureOf's PNG and SVG of summary into
@@ -352,17 +377,4 @@ func WriteWidthFigure(dir string, summary *Table) error {
 		return removeFigure(dir, WidthsFigure)
 	}
 	return writeFigure(dir, WidthsFigure, png, svg, nil)
-}
-
-// WriteGapFigure writes GapFigureOf's PNG and SVG of r into dir, or
-// removes them where r has no method at two widths beside an oracle.
-func WriteGapFigure(dir string, r Results) error {
-	png, svg, _, ok, err := GapFigureOf(r)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return removeFigure(dir, GapsFigure)
-	}
-	return writeFigure(dir, GapsFigure, png, svg, nil)
 }

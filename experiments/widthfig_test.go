@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,74 +114,90 @@ func TestWidthStyles(t *testing.T) {
 // TestGapFigure: each row less the oracle of its width trained the same
 // way: maple on its default against the oracle's runs chosen per seed on
 // validation, a baseline at its published recipe against the oracle at
-// its own, one trained by the MAPLE code's recipe against the oracle
-// trained by it; a line below the floor is named; no figure without an
-// oracle beside the rows.
+// the shared evaluation (not the one validation ranks first), one
+// trained by the MAPLE code's recipe against the oracle trained by it;
+// a row without an oracle at its size is left out and counted; lines
+// below the floor are named by panel; no figure without an oracle.
 func TestGapFigure(t *testing.T) {
 	const code = "eval-every 1; eval-lr 1; eval-min-step 1; eval-steps 200; eval-weight-decay 0"
 	summary := &Table{Header: summaryHeader}
 	runs := &Table{}
-	add := func(sweep, method, settings, model string, accs, vals [2]float64) {
-		hash := sweep + method + model
-		var mean float64
+	// add records two seeds of a configuration; its test worst-group
+	// accuracy is its test accuracy less drop.
+	add := func(sweep, method, settings, model, size string, accs, vals [2]float64, drop float64) {
+		hash := sweep + method + model + size
 		for i, a := range accs {
-			runs.Rows = append(runs.Rows, map[string]string{"sweep": sweep, "config_hash": hash, "dataset": "cmnist", "train_size": "0", "model": model,
-				"method": method, "seed": strconv.Itoa(i + 1), "test_acc": fmt.Sprint(a), "test_worst": fmt.Sprint(a - 1), "val_worst": fmt.Sprint(vals[i])})
-			mean += a / 2
+			runs.Rows = append(runs.Rows, map[string]string{"sweep": sweep, "config_hash": hash, "dataset": "cmnist", "train_size": size, "model": model,
+				"method": method, "settings": settings, "seed": strconv.Itoa(i + 1), "test_acc": fmt.Sprint(a), "test_worst": fmt.Sprint(a - drop), "val_worst": fmt.Sprint(vals[i])})
 		}
-		summary.Rows = append(summary.Rows, map[string]string{"sweep": sweep, "dataset": "cmnist", "train_size": "0", "model": model, "search_model": model,
-			"method": method, "settings": settings, "config_hash": hash, "test_acc_mean": fmt.Sprint(mean), "test_worst_mean": fmt.Sprint(mean - 1), "val_worst_mean": "70"})
+		mean := (accs[0] + accs[1]) / 2
+		summary.Rows = append(summary.Rows, map[string]string{"sweep": sweep, "dataset": "cmnist", "train_size": size, "model": model, "search_model": model,
+			"method": method, "settings": settings, "config_hash": hash, "test_acc_mean": fmt.Sprint(mean), "test_worst_mean": fmt.Sprint(mean - drop),
+			"val_worst_mean": fmt.Sprint((vals[0] + vals[1]) / 2)})
 	}
-	for _, m := range []string{"mlp:64,64", "mlp:390,390"} {
+	for _, m := range []struct {
+		model string
+		up    float64 // the oracles' accuracy above width 64's
+	}{{"mlp:64,64", 0}, {"mlp:390,390", 2}} {
 		// Validation ranks the MAPLE code's oracle first at seed 1, the
-		// shared one at seed 2.
-		add("shared", "oracle", "", m, [2]float64{70, 80}, [2]float64{73, 72})
-		add("alike", "oracle", code, m, [2]float64{72, 60}, [2]float64{74, 71})
-		add("maple", "maple/rex", "", m, [2]float64{70, 71}, [2]float64{70, 70})
-		add("shared", "irmv1", "", m, [2]float64{60, 61}, [2]float64{70, 70})
-		add("alike", "erm", code, m, [2]float64{10, 12}, [2]float64{70, 70})
+		// shared one at seed 2, and the MAPLE code's first on the mean.
+		add("shared", "oracle", "", m.model, "0", [2]float64{70 + m.up, 80 + m.up}, [2]float64{73, 72}, 1)
+		add("alike", "oracle", code, m.model, "0", [2]float64{72 + m.up, 60 + m.up}, [2]float64{75, 71}, 1)
+		add("maple", "maple/rex", "", m.model, "0", [2]float64{70, 71}, [2]float64{70, 70}, 1)
+		add("shared", "irmv1", "", m.model, "0", [2]float64{65, 66}, [2]float64{70, 70}, 1)
+		add("alike", "erm", code, m.model, "0", [2]float64{10, 12}, [2]float64{70, 70}, 1)
+		add("shared", "rex", "", m.model, "0", [2]float64{74, 75}, [2]float64{70, 70}, 30)
+		add("shared", "irmv1", "", m.model, "10000", [2]float64{60, 61}, [2]float64{70, 70}, 1)
 	}
 	r := Results{File: &File{Choices: []Choice{{Name: "c", Sweeps: []string{"alike", "shared"}}}}, Summary: summary, Runs: runs}
-	lines, err := gapLines(r)
+	lines, left, err := gapLines(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]float64{}
+	if left != 2 {
+		t.Errorf("%d rows left out, want 2 (irmv1 at 10000 images, where no oracle ran)", left)
+	}
+	got := map[string][]float64{}
 	for _, l := range lines {
-		if len(l.points) != 2 || l.points[0].x != 64 || l.points[0].acc != l.points[1].acc {
-			t.Fatalf("%s: points %+v, want the same gap at widths 64 and 390", l.label, l.points)
+		for _, p := range l.points {
+			got[l.label] = append(got[l.label], p.x, p.acc)
 		}
-		got[l.label] = l.points[0].acc
 	}
-	for label, want := range map[string]float64{
-		"cmnist maple/rex, n=all":                   70.5 - 76, // the oracle chosen per seed: 72 (MAPLE code's), 80 (shared)
-		"cmnist irmv1, n=all":                       60.5 - 75, // the oracle at its own recipe
-		"cmnist erm, n=all [MAPLE code's training]": 11 - 66,   // the oracle trained alike
+	for _, tc := range []struct {
+		name, label string
+		want        []float64 // width, gap; width, gap
+	}{
+		{"maple against the oracle chosen per seed: 72 (MAPLE code's) and 80 (shared)", "cmnist maple/rex, n=all", []float64{64, 70.5 - 76, 390, 70.5 - 78}},
+		{"a published recipe against the shared oracle", "cmnist irmv1, n=all", []float64{64, 65.5 - 75, 390, 65.5 - 77}},
+		{"the MAPLE code's training against the oracle trained by it", "cmnist erm, n=all [MAPLE code's training]", []float64{64, 11 - 66, 390, 11 - 68}},
 	} {
-		if g, ok := got[label]; !ok || math.Abs(g-want) > 1e-9 {
-			t.Errorf("%s: gap %v (%v), want %v; lines %v", label, g, ok, want, got)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			g := got[tc.label]
+			if len(g) != len(tc.want) {
+				t.Fatalf("points %v, want %v; lines %v", g, tc.want, got)
+			}
+			for i := range g {
+				if math.Abs(g[i]-tc.want[i]) > 1e-9 {
+					t.Fatalf("points %v, want %v", g, tc.want)
+				}
+			}
+		})
 	}
-	if len(got) != 3 {
-		t.Errorf("lines %v, want 3 (the oracle's own rows are no line)", got)
+	if len(got) != 4 {
+		t.Errorf("lines %v, want 4 (the oracle's own rows are no line)", got)
 	}
-	_, _, below, ok, err := GapFigureOf(r)
-	if err != nil || !ok || strings.Join(below, "; ") != "cmnist erm, n=all [MAPLE code's training]" {
-		t.Errorf("figure %v %v, below the floor %q; want ERM named", ok, err, below)
+	acc, worst := gapsBelow(lines)
+	if strings.Join(acc, "; ") != "cmnist erm, n=all [MAPLE code's training]" || strings.Join(worst, "; ") != "cmnist rex, n=all" {
+		t.Errorf("below the floor: %q in both panels, %q in the worst-group one; want ERM, then REx", acc, worst)
 	}
-	noOracle := &Table{Header: summaryHeader}
-	for _, x := range summary.Rows {
-		if x["method"] != "oracle" {
-			noOracle.Rows = append(noOracle.Rows, x)
-		}
+	if _, _, ok, err := GapFigureOf(r); !ok || err != nil {
+		t.Errorf("no gap figure (%v, %v)", ok, err)
 	}
-	noOracleRuns := &Table{}
-	for _, x := range runs.Rows {
-		if x["method"] != "oracle" {
-			noOracleRuns.Rows = append(noOracleRuns.Rows, x)
-		}
-	}
-	if _, _, _, ok, err := GapFigureOf(Results{File: r.File, Summary: noOracle, Runs: noOracleRuns}); ok || err != nil {
+	noOracle := Results{File: r.File, Summary: &Table{Header: summaryHeader, Rows: slices.DeleteFunc(slices.Clone(summary.Rows), isOracle)},
+		Runs: &Table{Rows: slices.DeleteFunc(slices.Clone(runs.Rows), isOracle)}}
+	if _, _, ok, err := GapFigureOf(noOracle); ok || err != nil {
 		t.Errorf("a gap figure (%v, %v) without an oracle", ok, err)
 	}
 }
+
+func isOracle(r map[string]string) bool { return r["method"] == "oracle" }
