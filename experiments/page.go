@@ -104,6 +104,13 @@ How every figure was chosen, and which labels it used:
   compares every row instead with that sweep's row of the same method,
   dataset, training size and model (the one validation ranks first,
   should the sweep have several).
+- **Near the oracle.** Each maple row is also compared with the oracle
+  of its dataset, training size and model trained the same way (column
+  "vs the oracle, same training"): at maple's default, whose final
+  training is chosen per run on validation between the MAPLE code's and
+  the shared one, the oracle's final training chosen per seed the same
+  way (the experiment's choice between those two trainings); a row
+  trained by one recipe, the oracle trained by it.
 
 `)
 	for _, r := range all {
