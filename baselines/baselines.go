@@ -3,7 +3,6 @@ package baselines
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -188,14 +187,4 @@ func Supervision(method, objective string) core.Supervision {
 		return s.supervision()
 	}
 	return core.SupervisionNone
-}
-
-// finite tells whether every value is a finite number.
-func finite(v ...float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
 }

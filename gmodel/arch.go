@@ -179,7 +179,7 @@ func names() []string {
 func parse(spec string) (kind, string, error) {
 	rest, ok := strings.CutPrefix(strings.TrimSpace(spec), "g:")
 	if !ok {
-		return kind{}, "", fmt.Errorf("model %q: a gorgonia spec starts with g:", spec)
+		return kind{}, "", fmt.Errorf("model %q: a gorgonia spec starts with \"g:\"", spec)
 	}
 	name, args, _ := strings.Cut(rest, ":")
 	kindsMu.RLock()

@@ -160,7 +160,6 @@ func ReadEvents(dir string) ([]core.Event, error) {
 type jsonLine struct {
 	n   int    // 1-based line number
 	raw []byte // without the newline
-	err error  // why it does not parse
 }
 
 func readLines(path string) ([]jsonLine, error) {

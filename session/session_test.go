@@ -371,6 +371,7 @@ func TestSocket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer srv.Close()
 	c2, err := Attach(r.Dir)
 	if err != nil {
 		t.Fatal(err)
