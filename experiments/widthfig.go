@@ -187,6 +187,15 @@ func WidthFigureOf(t *Table) (png, svg []byte, ok bool, err error) {
 // (a line beyond is cut at the panel's edge), with a grey rule at 0
 // beneath the lines where the range spans it.
 func drawWidths(lines []*widthLine, styles []lineStyle, what, title, leftTitle, rightTitle string, yMin, yMax float64) (png, svg []byte, err error) {
+	left, right, legend, err := widthPlots(lines, styles, what, leftTitle, rightTitle, yMin, yMax)
+	if err != nil {
+		return nil, nil, err
+	}
+	return twoPanels(what, title, left, right, legend, len(lines))
+}
+
+// widthPlots builds drawWidths' two panels and legend.
+func widthPlots(lines []*widthLine, styles []lineStyle, what, leftTitle, rightTitle string, yMin, yMax float64) (left, right *plot.Plot, legend plot.Legend, err error) {
 	var widths []float64 // a tick at each width that ran
 	for _, l := range lines {
 		for _, pt := range l.points {
@@ -201,25 +210,24 @@ func drawWidths(lines []*widthLine, styles []lineStyle, what, title, leftTitle, 
 		ticks[i] = plot.Tick{Value: w, Label: strconv.Itoa(int(w))}
 	}
 	pad := max(8, (widths[len(widths)-1]-widths[0])*0.04) // the lines clear of the edges
-	left, right := plot.New(), plot.New()
+	xMin, xMax := widths[0]-pad, widths[len(widths)-1]+pad
+	left, right = plot.New(), plot.New()
 	left.Title.Text, right.Title.Text = leftTitle, rightTitle
 	for _, p := range []*plot.Plot{left, right} {
 		p.X.Label.Text = "hidden width"
 		p.Title.TextStyle.Font.Size = 11
 		p.X.Tick.Marker = ticks
-		p.X.Min, p.X.Max = widths[0]-pad, widths[len(widths)-1]+pad
-		p.Y.Min, p.Y.Max = yMin, yMax
 		p.Add(plotter.NewGrid())
-		if yMin < 0 && yMax > 0 {
-			zero, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: 0}, {X: p.X.Max, Y: 0}})
+		if yMin < 0 && yMax > 0 { // beneath the lines
+			zero, err := plotter.NewLine(plotter.XYs{{X: xMin, Y: 0}, {X: xMax, Y: 0}})
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", what, err)
+				return nil, nil, plot.Legend{}, fmt.Errorf("%s: %w", what, err)
 			}
 			zero.Color, zero.Width = color.Gray{Y: 90}, vg.Points(1)
 			p.Add(zero)
 		}
 	}
-	legend := newLegend()
+	legend = newLegend()
 	for i, l := range lines {
 		colour := iterColours[styles[i].colour%len(iterColours)]
 		dashes := widthDashes[styles[i].dash%len(widthDashes)]
@@ -238,7 +246,7 @@ func drawWidths(lines []*widthLine, styles []lineStyle, what, title, leftTitle, 
 			}
 			ln, pts, err := plotter.NewLinePoints(xy)
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", what, err)
+				return nil, nil, plot.Legend{}, fmt.Errorf("%s: %w", what, err)
 			}
 			ln.Color, ln.Width, ln.Dashes = colour, vg.Points(1.6), dashes
 			pts.GlyphStyle = draw.GlyphStyle{Color: colour, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
@@ -247,7 +255,7 @@ func drawWidths(lines []*widthLine, styles []lineStyle, what, title, leftTitle, 
 				plotter.YErrors
 			}{xy, ye})
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", what, err)
+				return nil, nil, plot.Legend{}, fmt.Errorf("%s: %w", what, err)
 			}
 			eb.Color = colour
 			panel.p.Add(ln, pts, eb)
@@ -255,7 +263,12 @@ func drawWidths(lines []*widthLine, styles []lineStyle, what, title, leftTitle, 
 		}
 		legend.Add(l.label, thumb)
 	}
-	return twoPanels(what, title, left, right, legend, len(lines))
+	// The ranges last: adding a plotter widens them to its data.
+	for _, p := range []*plot.Plot{left, right} {
+		p.X.Min, p.X.Max = xMin, xMax
+		p.Y.Min, p.Y.Max = yMin, yMax
+	}
+	return left, right, legend, nil
 }
 
 // GapsFigure is the base name of the figure of each method's accuracy

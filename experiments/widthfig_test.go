@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
 )
 
 // TestWidthFigure: a figure where a method ran at two widths or more,
@@ -189,6 +191,16 @@ func TestGapFigure(t *testing.T) {
 	acc, worst := gapsBelow(lines)
 	if strings.Join(acc, "; ") != "cmnist erm, n=all [MAPLE code's training]" || strings.Join(worst, "; ") != "cmnist rex, n=all" {
 		t.Errorf("below the floor: %q in both panels, %q in the worst-group one; want ERM, then REx", acc, worst)
+	}
+	// The panels keep their range with a line below it (ERM).
+	lp, rp, _, err := widthPlots(lines, make([]lineStyle, len(lines)), "the gap figure", "", "", gapFloor, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*plot.Plot{lp, rp} {
+		if p.Y.Min != gapFloor || p.Y.Max != 5 || p.X.Min >= 64 || p.X.Max <= 390 {
+			t.Errorf("panel %q: y from %v to %v, x from %v to %v; want y from %d to 5 and x around 64-390", p.Title.Text, p.Y.Min, p.Y.Max, p.X.Min, p.X.Max, gapFloor)
+		}
 	}
 	if _, _, ok, err := GapFigureOf(r); !ok || err != nil {
 		t.Errorf("no gap figure (%v, %v)", ok, err)
