@@ -573,7 +573,10 @@ func widthsFigure(b *strings.Builder, docs string, r Results) {
 		return // TestPagesUpToDate reports it
 	}
 	fmt.Fprintf(b, "\nTo test the paper's claim, MAPLE near the oracle at every width: each row's mean less the mean of the oracle of its training size and width trained the same way (for maple's rows, the table's last column: at maple's default, the oracle's final training chosen per seed on validation; a baseline at its published recipe against the oracle at the shared evaluation), in points; 0 is the oracle.")
-	if left > 0 {
+	switch {
+	case left == 1:
+		b.WriteString(" 1 row has no such oracle beside it yet and is left out.")
+	case left > 1:
 		fmt.Fprintf(b, " %d rows have no such oracle beside them yet and are left out.", left)
 	}
 	acc, worst := gapsBelow(lines)
