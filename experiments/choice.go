@@ -175,7 +175,7 @@ func choiceSection(b *strings.Builder, r Results) {
 		if models {
 			head = slices.Insert(head, 1, "model")
 			slices.SortStableFunc(chosen, func(a, b Chosen) int {
-				return cmp.Or(cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(sizeOrder(a.TrainSize), sizeOrder(b.TrainSize)), cmp.Compare(ModelWidth(a.Model), ModelWidth(b.Model)))
+				return cmp.Or(cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(sizeOrder(a.TrainSize), sizeOrder(b.TrainSize)), compareModels(a.Model, b.Model))
 			})
 		}
 		for _, sw := range c.Sweeps {
@@ -231,4 +231,10 @@ func sizeOrder(v string) uint64 {
 		return math.MaxUint64
 	}
 	return n
+}
+
+// compareModels orders model specs of one shape by their first layer's
+// width as a number (mlp:64,64 before mlp:128,128), shapes by name.
+func compareModels(a, b string) int {
+	return cmp.Or(cmp.Compare(modelShape(a), modelShape(b)), cmp.Compare(ModelWidth(a), ModelWidth(b)), cmp.Compare(a, b))
 }

@@ -124,8 +124,8 @@ func Collect(runsDir string, exp *File) ([]Run, error) {
 }
 
 // sortRows orders rows as Collect returns them: by sweep (in the file's
-// order), dataset, size, model, method (as the sweep names them),
-// settings and seed.
+// order), dataset, size (every image last), model (by width as a
+// number), method (as the sweep names them), settings and seed.
 func sortRows(exp *File, out []Run) {
 	order, methods := map[string]int{}, map[string]int{}
 	for i, s := range exp.Sweeps {
@@ -145,9 +145,9 @@ func sortRows(exp *File, out []Run) {
 		case a.Dataset != b.Dataset:
 			return a.Dataset < b.Dataset
 		case a.TrainSize != b.TrainSize:
-			return a.TrainSize < b.TrainSize
+			return sizeOrder(strconv.Itoa(a.TrainSize)) < sizeOrder(strconv.Itoa(b.TrainSize))
 		case a.Model != b.Model:
-			return a.Model < b.Model
+			return compareModels(a.Model, b.Model) < 0
 		case a.Method != b.Method:
 			if methods[a.Method] != methods[b.Method] {
 				return methods[a.Method] < methods[b.Method]

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -136,5 +137,40 @@ func TestDifferencesLeaveDerivedOut(t *testing.T) {
 				t.Errorf("Differences = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestSortRowsOrder orders rows as a reader of a width study expects:
+// training sizes ascending with every image last, models by width as a
+// number (64 before 128), methods as the sweep lists them.
+func TestSortRowsOrder(t *testing.T) {
+	exp := &File{Sweeps: []Sweep{{Name: "w", Args: []string{"--methods", "oracle,maple:rex"}}}}
+	var rows []Run
+	for _, size := range []int{0, 10000, 2500} {
+		for _, model := range []string{"mlp:390,390", "mlp:64,64", "mlp:128,128"} {
+			for _, method := range []string{"maple/rex", "oracle"} {
+				rows = append(rows, Run{Sweep: "w", Dataset: "cmnist", TrainSize: size, Model: model, Method: method, Seed: 1})
+			}
+		}
+	}
+	sortRows(exp, rows)
+	var got []string
+	for _, r := range rows {
+		if r.Method == "oracle" {
+			got = append(got, fmt.Sprintf("%d %s", r.TrainSize, r.Model))
+		}
+	}
+	want := []string{
+		"2500 mlp:64,64", "2500 mlp:128,128", "2500 mlp:390,390",
+		"10000 mlp:64,64", "10000 mlp:128,128", "10000 mlp:390,390",
+		"0 mlp:64,64", "0 mlp:128,128", "0 mlp:390,390",
+	}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("order:\n got %q\nwant %q", got, want)
+	}
+	for i := 0; i < len(rows); i += 2 {
+		if rows[i].Method != "oracle" || rows[i+1].Method != "maple/rex" {
+			t.Errorf("rows %d-%d: methods %s, %s; want oracle, maple/rex as the sweep lists them", i, i+1, rows[i].Method, rows[i+1].Method)
+		}
 	}
 }
