@@ -68,8 +68,8 @@ func TestWelch(t *testing.T) {
 // reference preset's evaluation ranked first on validation, n = 1, and
 // the column read "jtt: n too small" for maple on the shared one); a
 // maple row at its defaults chooses between the MAPLE code's training
-// and the shared one on validation, so either is alike: its comparator
-// is named with its training.
+// and the shared one on validation: its comparators are the baselines
+// chosen the same way (TestVersusChosenAlike), none here.
 func TestVersusChoosesOnValidation(t *testing.T) {
 	row := func(method, settings, hash, training, acc, val string) map[string]string {
 		return map[string]string{"method": method, "settings": settings, "config_hash": hash, "group_labels_training": training, "dataset": "cmnist", "train_size": "0",
@@ -101,16 +101,16 @@ func TestVersusChoosesOnValidation(t *testing.T) {
 	}{
 		{"shared evaluation", rows[0], "jtt:"},
 		{"the reference preset's evaluation", rows[6], "erm:"},
-		{"maple's default evaluation", rows[7], "erm (MAPLE code's):"},
+		{"maple's default evaluation, with no baseline chosen the same way", rows[7], "no baseline chosen the same way"},
 		{"the MAPLE code's alone", rows[8], "erm:"},
 	} {
-		if got := versus(c.row, rows, runs, true); !strings.HasPrefix(got, c.want) {
+		if got := versus(c.row, rows, Results{File: &File{}, Runs: runs}, true); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: %s compared as %q, want with %s (the best validation worst-group without group labels, trained alike)", c.name, c.row["method"], got, c.want)
 		}
 	}
 	// Of every training: the best validation worst-group without group
 	// labels whatever its recipe (ERM at the preset's, 69.5; not LfF).
-	if got := versus(rows[0], rows, runs, false); !strings.HasPrefix(got, "erm (MAPLE code's):") {
+	if got := versus(rows[0], rows, Results{File: &File{}, Runs: runs}, false); !strings.HasPrefix(got, "erm (MAPLE code's):") {
 		t.Errorf("any training: maple/rex compared as %q, want with erm (the best validation worst-group without group labels)", got)
 	}
 }
@@ -262,13 +262,13 @@ func TestVersusOracle(t *testing.T) {
 		want    string
 	}{
 		{"the default against the oracle chosen per seed on validation", []Choice{choice("c", "alike", "shared")}, rows[0],
-			welchText([]float64{70, 71, 72}, []float64{73, 81, 75})},
+			welchText([]float64{70, 71, 72}, []float64{73, 81, 75}) + " (oracle 76.3)"},
 		{"the first choice between the two trainings", []Choice{choice("c", "alike", "shared"), choice("d", "shared", "alike")}, rows[0],
-			welchText([]float64{70, 71, 72}, []float64{73, 81, 75})},
+			welchText([]float64{70, 71, 72}, []float64{73, 81, 75}) + " (oracle 76.3)"},
 		{"a choice among other trainings is no yardstick", []Choice{choice("o", "other", "shared"), choice("c", "shared", "alike")}, rows[0],
-			welchText([]float64{70, 71, 72}, []float64{73, 81, 82})},
+			welchText([]float64{70, 71, 72}, []float64{73, 81, 82}) + " (oracle 78.7)"},
 		{"the MAPLE code's training alone against the oracle trained by it, each seed once", nil, rows[1],
-			welchText([]float64{70, 71, 72}, []float64{73, 74, 75})},
+			welchText([]float64{70, 71, 72}, []float64{73, 74, 75}) + " (oracle 74.0)"},
 		{"no choice", nil, rows[0], "no oracle chosen the same way"},
 		{"no oracle at that size", []Choice{choice("c", "alike", "shared")}, rows[4], "no oracle at this size and model"},
 		{"not a maple row", []Choice{choice("c", "alike", "shared")}, rows[5], ""},
@@ -278,5 +278,75 @@ func TestVersusOracle(t *testing.T) {
 				t.Errorf("%q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestVersusChosenAlike: a maple row at its default (final training
+// chosen per run on validation) is compared with the baselines whose
+// final training is chosen per seed the same way, the one whose chosen
+// runs validation ranks first: JTT here, whose choice per seed (shared,
+// MAPLE code's, shared) beats ERM on validation though neither of JTT's
+// trainings alone does; not IRMv1 at its own recipe (no such choice),
+// nor the oracle (it reads oracle data).
+func TestVersusChosenAlike(t *testing.T) {
+	const preset = "eval-every 1; eval-lr 1; eval-min-step 1; eval-steps 200; eval-weight-decay 0"
+	row := func(sweep, method, settings, hash, labels string) map[string]string {
+		return map[string]string{"sweep": sweep, "method": method, "settings": settings, "config_hash": hash, "dataset": "cmnist", "train_size": "0",
+			"model": "mlp:390,390", "group_labels_training": labels}
+	}
+	rows := []map[string]string{
+		row("m", "maple/rex", "", "md", "no"),
+		row("alike", "jtt", preset, "ja", "no"),
+		row("shared", "jtt", "", "js", "no"),
+		row("alike", "erm", preset, "ea", "no"),
+		row("shared", "erm", "", "es", "no"),
+		row("shared", "irmv1", "", "i", "no"),
+		row("alike", "oracle", preset, "oa", "yes"),
+		row("shared", "oracle", "", "os", "yes"),
+	}
+	runs := &Table{}
+	add := func(x map[string]string, seed int, acc, val float64) {
+		runs.Rows = append(runs.Rows, map[string]string{"sweep": x["sweep"], "config_hash": x["config_hash"], "dataset": "cmnist", "train_size": "0",
+			"model": x["model"], "method": x["method"], "settings": x["settings"], "seed": fmt.Sprint(seed), "test_acc": fmt.Sprint(acc), "val_worst": fmt.Sprint(val)})
+	}
+	for s := range 3 {
+		add(rows[0], s+1, float64(70+s), 70)
+		add(rows[1], s+1, float64(1+s), []float64{60, 80, 60}[s])
+		add(rows[2], s+1, float64(10*(s+1)), []float64{70, 50, 70}[s])
+		add(rows[3], s+1, 40, 72)
+		add(rows[4], s+1, 50, 10)
+		add(rows[5], s+1, 99, 99)
+		add(rows[6], s+1, 99, 99)
+		add(rows[7], s+1, 99, 99)
+	}
+	want := "jtt (chosen on validation): " + welchText([]float64{70, 71, 72}, []float64{10, 2, 30})
+	r := Results{File: &File{Choices: []Choice{{Name: "c", Sweeps: []string{"alike", "shared"}}}}, Runs: runs}
+	if got := versus(rows[0], rows, r, true); got != want {
+		t.Errorf("maple's default compared as %q, want %q", got, want)
+	}
+	// Without the choice there is nothing trained the same way.
+	r.File.Choices = nil
+	if got := versus(rows[0], rows, r, true); got != "no baseline chosen the same way" {
+		t.Errorf("without a choice: %q", got)
+	}
+}
+
+// TestSigned: a difference keeps its sign, one that rounds to zero has
+// none.
+func TestSigned(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		d    float64
+		want string
+	}{
+		{"positive", 1.26, "+1.3"},
+		{"negative", -0.44, "-0.4"},
+		{"rounds to zero from below", -0.007, "0.0"},
+		{"rounds to zero from above", 0.04, "0.0"},
+		{"zero", 0, "0.0"},
+	} {
+		if got := signed(c.d); got != c.want {
+			t.Errorf("%s: signed(%v) = %q, want %q", c.name, c.d, got, c.want)
+		}
 	}
 }
