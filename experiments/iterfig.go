@@ -245,24 +245,58 @@ func IterationFigure(t *Table) (png, svg []byte, err error) {
 // twoPanels draws a figure of two plots side by side under a title, the
 // legend of entries lines below them, as PNG and SVG.
 func twoPanels(what, title string, left, right *plot.Plot, legend plot.Legend, entries int) (png, svg []byte, err error) {
-	entry := legend.TextStyle.Rectangle("M").Max.Y
-	legendH := vg.Length(entries)*(entry+legend.Padding) + 0.3*vg.Inch
-	h := iterTitleH + iterPanelH + legendH
-	titleStyle := legend.TextStyle
+	return panelRows(what, title, []panelRow{{left: left, right: right, legend: legend, entries: entries}})
+}
+
+// panelRow is one row of a figure: an optional heading, two plots side
+// by side and the legend of its entries lines below them.
+type panelRow struct {
+	heading     string
+	left, right *plot.Plot
+	legend      plot.Legend
+	entries     int
+}
+
+// panelRows draws rows of two plots each, one below the other under a
+// title, as PNG and SVG.
+func panelRows(what, title string, rows []panelRow) (png, svg []byte, err error) {
+	const headingH = 0.35 * vg.Inch
+	h := iterTitleH
+	heights := make([]vg.Length, len(rows))
+	for i, r := range rows {
+		entry := r.legend.TextStyle.Rectangle("M").Max.Y
+		heights[i] = iterPanelH + vg.Length(r.entries)*(entry+r.legend.Padding) + 0.3*vg.Inch
+		if r.heading != "" {
+			heights[i] += headingH
+		}
+		h += heights[i]
+	}
+	titleStyle := newLegend().TextStyle
 	titleStyle.Font.Size = 12
+	headingStyle := titleStyle
+	headingStyle.Font.Size = 11.5
 	paint := func(c draw.Canvas) {
 		c.FillText(titleStyle, vg.Point{X: c.Min.X + vg.Points(12), Y: c.Max.Y - iterTitleH/2 - 6}, title)
-		panels := c
-		panels.Max.Y -= iterTitleH
-		panels.Min.Y = panels.Max.Y - iterPanelH
-		tiles := draw.Tiles{Cols: 2, Rows: 1, PadX: 0.4 * vg.Inch, PadLeft: vg.Points(6), PadRight: vg.Points(12)}
-		cs := plot.Align([][]*plot.Plot{{left, right}}, tiles, panels)
-		left.Draw(cs[0][0])
-		right.Draw(cs[0][1])
-		leg := c
-		leg.Max.Y = panels.Min.Y - 0.15*vg.Inch
-		leg.Min.X += vg.Points(12)
-		legend.Draw(leg)
+		top := c.Max.Y - iterTitleH
+		for i, r := range rows {
+			y := top
+			if r.heading != "" {
+				c.FillText(headingStyle, vg.Point{X: c.Min.X + vg.Points(12), Y: y - headingH/2 - 5}, r.heading)
+				y -= headingH
+			}
+			panels := c
+			panels.Max.Y, panels.Min.Y = y, y-iterPanelH
+			tiles := draw.Tiles{Cols: 2, Rows: 1, PadX: 0.4 * vg.Inch, PadLeft: vg.Points(6), PadRight: vg.Points(12)}
+			cs := plot.Align([][]*plot.Plot{{r.left, r.right}}, tiles, panels)
+			r.left.Draw(cs[0][0])
+			r.right.Draw(cs[0][1])
+			leg := c
+			leg.Max.Y = panels.Min.Y - 0.15*vg.Inch
+			leg.Min.Y = top - heights[i]
+			leg.Min.X += vg.Points(12)
+			r.legend.Draw(leg)
+			top -= heights[i]
+		}
 	}
 	return render(what, iterFigW, h, paint)
 }

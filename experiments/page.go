@@ -622,7 +622,7 @@ func widthsFigure(b *strings.Builder, docs string, r Results) {
 	if _, err := os.Stat(filepath.Join(docs, dir, WidthsFigure+".png")); err != nil {
 		return
 	}
-	fmt.Fprintf(b, "\nThe same rows against the model's width (the first hidden layer's), one line per method and training size: mean test accuracy (left) and test worst-group accuracy (right), ± sample sd where n > 1.\n\n![%s: accuracy against model width](%s/%s.png)\n", r.File.Name, dir, WidthsFigure)
+	fmt.Fprintf(b, "\nThe same rows against the model's width (the first hidden layer's), one line per method, a row of panels per training size: mean test accuracy (left) and test worst-group accuracy (right), ± sample sd where n > 1. The differences the paper's claim is about, a few points, are read in the next figure, which draws each line less its oracle's.\n\n![%s: accuracy against model width](%s/%s.png)\n", r.File.Name, dir, WidthsFigure)
 	if _, err := os.Stat(filepath.Join(docs, dir, GapsFigure+".png")); err != nil {
 		return
 	}

@@ -185,13 +185,52 @@ func WidthFigureOf(t *Table) (png, svg []byte, ok bool, err error) {
 // drawWidths draws lines against width in two panels, test accuracy
 // (left) and test worst-group accuracy (right), each from yMin to yMax
 // (a line beyond is cut at the panel's edge), with a grey rule at 0
-// beneath the lines where the range spans it.
+// beneath the lines where the range spans it: a row of panels per
+// training size (ascending, every image last), each headed by its size
+// where there are several, so that a panel holds one size's lines.
 func drawWidths(lines []*widthLine, styles []lineStyle, what, title, leftTitle, rightTitle string, yMin, yMax float64) (png, svg []byte, err error) {
-	left, right, legend, err := widthPlots(lines, styles, what, leftTitle, rightTitle, yMin, yMax)
-	if err != nil {
-		return nil, nil, err
+	sizes := lineSizes(lines)
+	var rows []panelRow
+	for _, size := range sizes {
+		var ls []*widthLine
+		var ss []lineStyle
+		for i, l := range lines {
+			if l.size == size {
+				ls, ss = append(ls, l), append(ss, styles[i])
+			}
+		}
+		left, right, legend, err := widthPlots(ls, ss, what, leftTitle, rightTitle, yMin, yMax)
+		if err != nil {
+			return nil, nil, err
+		}
+		row := panelRow{left: left, right: right, legend: legend, entries: len(ls)}
+		if len(sizes) > 1 {
+			row.heading = sizeHeading(size)
+		}
+		rows = append(rows, row)
 	}
-	return twoPanels(what, title, left, right, legend, len(lines))
+	return panelRows(what, title, rows)
+}
+
+// lineSizes are the training sizes of lines, ascending, every image
+// ("all") last: the width figures' rows of panels.
+func lineSizes(lines []*widthLine) []string {
+	var sizes []string
+	for _, l := range lines {
+		if !slices.Contains(sizes, l.size) {
+			sizes = append(sizes, l.size)
+		}
+	}
+	slices.SortStableFunc(sizes, func(a, b string) int { return cmp.Compare(sizeOrder(a), sizeOrder(b)) })
+	return sizes
+}
+
+// sizeHeading names a training size in a figure's heading.
+func sizeHeading(size string) string {
+	if size == "all" {
+		return "Every training image"
+	}
+	return size + " training images"
 }
 
 // widthPlots builds drawWidths' two panels and legend.

@@ -33,6 +33,10 @@ func TestWidthFigure(t *testing.T) {
 	if len(lines) != 3 || lines[0].label != "cmnist erm, n=all" || lines[0].points[0].x != 64 || lines[0].points[0].acc != 20.5 || lines[0].points[1].accSD != 0.4 || lines[2].label != "cmnist erm, n=10000" {
 		t.Fatalf("lines: %+v %+v %+v", *lines[0], *lines[1], *lines[2])
 	}
+	// A row of panels per training size, ascending, every image last.
+	if got := lineSizes(lines); !slices.Equal(got, []string{"10000", "all"}) {
+		t.Errorf("rows of panels %q, want 10000 then all", got)
+	}
 	dir := t.TempDir()
 	if err := WriteWidthFigure(dir, two); err != nil {
 		t.Fatal(err)
