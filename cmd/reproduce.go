@@ -49,7 +49,8 @@ first seed of every sweep before the second (rerunning resumes, as
 maple sweep does), then writes docs/results/NAME/runs.csv (one row per
 run), summary.csv (mean, sd, n, 95% interval per configuration) and its
 figure; for searches on data whose groups pair the label with an
-attribute (ColoredMNIST's colour, the linear case's spurious feature) also
+attribute (ColoredMNIST's colour, mnist-fashion's digit, the
+linear case's spurious feature) also
 iterations.csv (one row per search and outer iteration, from its
 metrics.jsonl) and its figure; and it regenerates docs/RESULTS.md and
 the README's headline table. Run it from the checkout's top directory.

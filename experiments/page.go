@@ -179,6 +179,7 @@ func section(b *strings.Builder, docs string, r Results) {
 	if r.Runs != nil && len(r.Runs.Rows) < want {
 		fmt.Fprintf(b, " **In progress: %d of its %d runs finished**; the table is of those.", len(r.Runs.Rows), want)
 	}
+	b.WriteString(provenance(r.Runs))
 	b.WriteString("\n\n")
 	rows := r.Summary.Rows
 	varying := func(col string) bool {
@@ -249,6 +250,33 @@ func section(b *strings.Builder, docs string, r Results) {
 		}
 		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 	}
+}
+
+// provenance says how many of an experiment's runs were made by a
+// binary whose commit does not identify its code (built from a checkout
+// with uncommitted changes: a commit ending "-dirty") or record no
+// backend or thread count; "" when every run is identified.
+func provenance(runs *Table) string {
+	if runs == nil {
+		return ""
+	}
+	dirty, unrecorded := 0, 0
+	for _, r := range runs.Rows {
+		if strings.HasSuffix(r["commit"], "-dirty") {
+			dirty++
+		}
+		if r["backend"] == "" || r["threads"] == "" {
+			unrecorded++
+		}
+	}
+	var parts []string
+	if dirty > 0 {
+		parts = append(parts, fmt.Sprintf(" %d of its %d runs were made by a binary built from a checkout with uncommitted changes (a commit ending `-dirty` in runs.csv): the commit names their code only up to those changes.", dirty, len(runs.Rows)))
+	}
+	if unrecorded > 0 {
+		parts = append(parts, fmt.Sprintf(" %d record no backend or thread count: the build and threads above are the file's word for them, not the runs'.", unrecorded))
+	}
+	return strings.Join(parts, "")
 }
 
 func size(v string) string {

@@ -350,3 +350,28 @@ func TestSigned(t *testing.T) {
 		}
 	}
 }
+
+// TestProvenance counts the runs whose commit does not identify their
+// code and those that record no backend or thread count.
+func TestProvenance(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		rows []map[string]string
+		want []string // substrings; none for ""
+	}{
+		{"every run identified", []map[string]string{{"commit": "abc", "backend": "pure Go", "threads": "2"}}, nil},
+		{"one dirty of two", []map[string]string{{"commit": "abc-dirty", "backend": "b", "threads": "2"}, {"commit": "abc", "backend": "b", "threads": "2"}},
+			[]string{"1 of its 2 runs were made by a binary built from a checkout with uncommitted changes"}},
+		{"no backend", []map[string]string{{"commit": "abc", "backend": "", "threads": ""}}, []string{"1 record no backend or thread count"}},
+	} {
+		got := provenance(&Table{Rows: c.rows})
+		if len(c.want) == 0 && got != "" {
+			t.Errorf("%s: %q, want nothing", c.name, got)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q, want it to say %q", c.name, got, w)
+			}
+		}
+	}
+}
