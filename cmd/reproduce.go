@@ -30,6 +30,13 @@ type ReproduceOptions struct {
 	// that a rerun on another machine goes on where the files stand).
 	Rerun bool
 	Jobs  int // runs at a time
+	// Sweeps, when given, are the only sweeps of the experiment to run
+	// (default: every one); the files are written from every sweep's
+	// runs all the same.
+	Sweeps []string
+	// Seeds, when given, are the only seeds to run (default: every
+	// seed the sweeps name).
+	Seeds []uint
 }
 
 // NewCmdReproduce builds `maple reproduce`; runF replaces the run
@@ -68,7 +75,8 @@ directory always replaces its committed row.`,
   maple reproduce synthetic              # run (or resume) one and write its results
   maple reproduce synthetic --check --runs-dir "$(mktemp -d)"   # rerun from scratch, compare with the committed runs.csv
   maple reproduce ablation --no-run      # write the files from the runs finished so far
-  maple reproduce cmnist --rerun         # train every cell on this build, committed or not`,
+  maple reproduce cmnist --rerun         # train every cell on this build, committed or not
+  maple reproduce ablation --sweeps abl-preset-wd,abl-defaults --seeds 1   # run part of it first`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -84,6 +92,8 @@ directory always replaces its committed row.`,
 	c.Flags().BoolVar(&o.NoRun, "no-run", false, "run nothing: write the experiment's files from its runs finished so far")
 	c.Flags().IntVar(&o.Jobs, "jobs", 1, "runs at a time")
 	c.Flags().BoolVar(&o.Rerun, "rerun", false, "train every cell on this build, also those whose rows are committed (by default a committed row stands for its cell)")
+	c.Flags().StringSliceVar(&o.Sweeps, "sweeps", nil, "run only these of the experiment's sweeps, comma-separated (default every one); the files are written from every sweep's runs")
+	c.Flags().UintSliceVar(&o.Seeds, "seeds", nil, "run only these seeds, comma-separated (default every seed the sweeps name)")
 	return c
 }
 
@@ -101,6 +111,9 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 	if o.Jobs < 1 {
 		return usageError{fmt.Errorf("--jobs %d: want at least 1", o.Jobs)}
 	}
+	if (len(o.Sweeps) > 0 || len(o.Seeds) > 0) && (o.Check || o.NoRun) {
+		return usageError{errors.New("--sweeps and --seeds choose what to run; --check reruns the whole experiment and --no-run runs nothing: give one of them")}
+	}
 	path, err := experiments.Find(o.Name)
 	if err != nil {
 		return usageError{err}
@@ -110,6 +123,10 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		return usageError{err}
 	}
 	docs := filepath.Dir(filepath.Dir(path)) // docs/experiments/NAME.toml -> docs
+	only, err := reproduceFilter(exp, o.Sweeps, o.Seeds)
+	if err != nil {
+		return usageError{err}
+	}
 	if tags := buildTags(); tags != exp.Build {
 		fmt.Fprintf(f.Err, "warning: experiment %s's figures were made by a binary built with %s; this one is built with %s: the float32 rounding, and so the figures, may differ\n",
 			exp.Name, tagsText(exp.Build), tagsText(tags))
@@ -135,7 +152,7 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		if o.Rerun {
 			skip = &experiments.Committed{}
 		}
-		if err := runExperiment(ctx, f, exp, o.Jobs, skip); err != nil {
+		if err := runExperiment(ctx, f, exp, o.Jobs, skip, only); err != nil {
 			return err
 		}
 	}
@@ -191,16 +208,36 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 	return nil
 }
 
+// reproduceFilter checks --sweeps and --seeds against the experiment
+// and returns which of its sweeps and seeds to run.
+func reproduceFilter(exp *experiments.File, sweepNames []string, seeds []uint) (func(sweep string, seed uint64) bool, error) {
+	names := exp.SweepNames()
+	for _, n := range sweepNames {
+		if !slices.Contains(names, n) {
+			return nil, fmt.Errorf("--sweeps: experiment %s has no sweep %q; its sweeps: %s", exp.Name, n, strings.Join(names, ", "))
+		}
+	}
+	all := exp.Seeds()
+	for _, s := range seeds {
+		if !slices.Contains(all, uint64(s)) {
+			return nil, fmt.Errorf("--seeds: experiment %s's sweeps run no seed %d; they run seeds %s", exp.Name, s, strings.Trim(fmt.Sprint(all), "[]"))
+		}
+	}
+	return func(sweep string, seed uint64) bool {
+		return (len(sweepNames) == 0 || slices.Contains(sweepNames, sweep)) && (len(seeds) == 0 || slices.Contains(seeds, uint(seed)))
+	}, nil
+}
+
 // runExperiment runs the experiment's sweeps, seed by seed: the first
 // seed of every sweep before the second, leaving out the cells whose
-// rows are committed.
-func runExperiment(ctx context.Context, f *Factory, exp *experiments.File, jobs int, committed *experiments.Committed) error {
+// rows are committed and the sweeps and seeds only leaves out.
+func runExperiment(ctx context.Context, f *Factory, exp *experiments.File, jobs int, committed *experiments.Committed, only func(sweep string, seed uint64) bool) error {
 	sub := *f
 	sub.Out = io.Discard // each sweep's table: the experiment's files replace them
 	for _, seed := range exp.Seeds() {
 		for _, s := range exp.Sweeps {
 			seeds, _ := s.Seeds()
-			if !slices.Contains(seeds, seed) {
+			if !slices.Contains(seeds, seed) || !only(s.Name, seed) {
 				continue
 			}
 			fmt.Fprintf(f.Err, "== %s: sweep %s, seed %d\n", exp.Name, s.Name, seed)

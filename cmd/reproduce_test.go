@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,5 +166,59 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 	out, err = run(t.TempDir(), true)
 	if err == nil || !strings.Contains(out, `test_acc "99.9999" committed`) || !strings.Contains(err.Error(), "1 differences") {
 		t.Fatalf("--check of a changed figure: %v\n%s", err, out)
+	}
+}
+
+// TestReproduceSubset: --sweeps and --seeds run part of an experiment
+// (the files are written from what has run); a sweep or seed the
+// experiment does not have is a usage error naming the flag, before
+// anything is written.
+func TestReproduceSubset(t *testing.T) {
+	top := t.TempDir()
+	docs := filepath.Join(top, "docs")
+	if err := os.MkdirAll(filepath.Join(docs, "experiments"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exp := filepath.Join(docs, "experiments", "tiny.toml")
+	os.WriteFile(exp, []byte(`title = "Tiny"
+[[sweep]]
+name = "a"
+args = ["--datasets", "synthetic", "--methods", "erm", "--seeds", "1,2", "--eval-steps", "20"]
+[[sweep]]
+name = "b"
+args = ["--datasets", "synthetic", "--methods", "upweight", "--seeds", "1,2", "--eval-steps", "20"]
+`), 0o644)
+	runsDir := t.TempDir()
+	run := func(o ReproduceOptions) (string, error) {
+		errs := new(bytes.Buffer)
+		o.F = &Factory{In: strings.NewReader(""), Out: new(bytes.Buffer), Err: errs, RunsDir: runsDir, Terminal: func() bool { return false }}
+		o.Name, o.Jobs = exp, 1
+		err := reproduceRun(context.Background(), &o)
+		return errs.String(), err
+	}
+	for _, c := range []struct {
+		name string
+		o    ReproduceOptions
+		want string
+	}{
+		{"no such sweep", ReproduceOptions{Sweeps: []string{"c"}}, `--sweeps: experiment tiny has no sweep "c"; its sweeps: a, b`},
+		{"no such seed", ReproduceOptions{Seeds: []uint{3}}, "--seeds: experiment tiny's sweeps run no seed 3; they run seeds 1 2"},
+		{"with --no-run", ReproduceOptions{Sweeps: []string{"a"}, NoRun: true}, "--sweeps and --seeds choose what to run"},
+	} {
+		_, err := run(c.o)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want a usage error saying %q", c.name, err, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(docs, "results")); err == nil {
+		t.Error("a usage error wrote results")
+	}
+	if _, err := run(ReproduceOptions{Sweeps: []string{"b"}, Seeds: []uint{2}}); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := experiments.ReadCSV(filepath.Join(docs, "results", "tiny", "runs.csv"))
+	if err != nil || len(tab.Rows) != 1 || tab.Rows[0]["sweep"] != "b" || tab.Rows[0]["seed"] != "2" {
+		t.Fatalf("runs.csv: %v %v, want sweep b's seed 2 alone", err, tab)
 	}
 }
