@@ -16,13 +16,7 @@ import (
 // and pages, and checks a rerun against them: --check passes on the same
 // figures and fails, naming the figure, when a committed digit differs.
 func TestReproduce(t *testing.T) {
-	top := t.TempDir()
-	docs := filepath.Join(top, "docs")
-	if err := os.MkdirAll(filepath.Join(docs, "experiments"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	exp := filepath.Join(docs, "experiments", "tiny.toml")
-	os.WriteFile(exp, []byte(`title = "Tiny"
+	top, docs, exp := tinyExperiment(t, `title = "Tiny"
 headline = ["erm"]
 [[sweep]]
 name = "tiny"
@@ -30,7 +24,7 @@ args = ["--datasets", "synthetic", "--methods", "erm,upweight", "--seeds", "1,2"
 [[sweep]]
 name = "tiny-search"
 args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--outer-iters", "3", "--inner-steps", "10", "--eval-steps", "50"]
-`), 0o644)
+`)
 	readme := filepath.Join(top, "README.md")
 	os.WriteFile(readme, []byte("# x\n"+experiments.HeadlineStart+"\n"+experiments.HeadlineEnd+"\n"), 0o644)
 	run := func(runsDir string, check bool) (string, error) {
@@ -174,20 +168,14 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 // experiment does not have is a usage error naming the flag, before
 // anything is written.
 func TestReproduceSubset(t *testing.T) {
-	top := t.TempDir()
-	docs := filepath.Join(top, "docs")
-	if err := os.MkdirAll(filepath.Join(docs, "experiments"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	exp := filepath.Join(docs, "experiments", "tiny.toml")
-	os.WriteFile(exp, []byte(`title = "Tiny"
+	_, docs, exp := tinyExperiment(t, `title = "Tiny"
 [[sweep]]
 name = "a"
 args = ["--datasets", "synthetic", "--methods", "erm", "--seeds", "1,2", "--eval-steps", "20"]
 [[sweep]]
 name = "b"
 args = ["--datasets", "synthetic", "--methods", "upweight", "--seeds", "1,2", "--eval-steps", "20"]
-`), 0o644)
+`)
 	runsDir := t.TempDir()
 	run := func(o ReproduceOptions) (string, error) {
 		errs := new(bytes.Buffer)
@@ -221,4 +209,20 @@ args = ["--datasets", "synthetic", "--methods", "upweight", "--seeds", "1,2", "-
 	if err != nil || len(tab.Rows) != 1 || tab.Rows[0]["sweep"] != "b" || tab.Rows[0]["seed"] != "2" {
 		t.Fatalf("runs.csv: %v %v, want sweep b's seed 2 alone", err, tab)
 	}
+}
+
+// tinyExperiment writes an experiment file of the given text as
+// TOP/docs/experiments/tiny.toml in a temporary directory.
+func tinyExperiment(t *testing.T, text string) (top, docs, exp string) {
+	t.Helper()
+	top = t.TempDir()
+	docs = filepath.Join(top, "docs")
+	if err := os.MkdirAll(filepath.Join(docs, "experiments"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exp = filepath.Join(docs, "experiments", "tiny.toml")
+	if err := os.WriteFile(exp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return top, docs, exp
 }
