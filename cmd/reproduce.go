@@ -82,6 +82,9 @@ directory always replaces its committed row.`,
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
+			if cmd.Flags().Changed("sweeps") && len(o.Sweeps) == 0 { // --seeds "" fails to parse
+				return usageError{errors.New("--sweeps is empty: give one or more of the experiment's sweeps, comma-separated, or leave the flag out to run them all")}
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -223,9 +226,16 @@ func reproduceFilter(exp *experiments.File, sweepNames []string, seeds []uint) (
 			return nil, fmt.Errorf("--seeds: experiment %s's sweeps run no seed %d; they run seeds %s", exp.Name, s, strings.Trim(fmt.Sprint(all), "[]"))
 		}
 	}
-	return func(sweep string, seed uint64) bool {
+	only := func(sweep string, seed uint64) bool {
 		return (len(sweepNames) == 0 || slices.Contains(sweepNames, sweep)) && (len(seeds) == 0 || slices.Contains(seeds, uint(seed)))
-	}, nil
+	}
+	for _, s := range exp.Sweeps {
+		ss, _ := s.Seeds()
+		if slices.ContainsFunc(ss, func(seed uint64) bool { return only(s.Name, seed) }) {
+			return only, nil
+		}
+	}
+	return nil, fmt.Errorf("--sweeps and --seeds: none of sweeps %s runs seeds %s: nothing to run", strings.Join(sweepNames, ", "), strings.Trim(fmt.Sprint(seeds), "[]"))
 }
 
 // runExperiment runs the experiment's sweeps, seed by seed: the first

@@ -175,6 +175,9 @@ args = ["--datasets", "synthetic", "--methods", "erm", "--seeds", "1,2", "--eval
 [[sweep]]
 name = "b"
 args = ["--datasets", "synthetic", "--methods", "upweight", "--seeds", "1,2", "--eval-steps", "20"]
+[[sweep]]
+name = "c1"
+args = ["--datasets", "synthetic", "--methods", "upweight", "--seeds", "1", "--eval-steps", "20"]
 `)
 	runsDir := t.TempDir()
 	run := func(o ReproduceOptions) (string, error) {
@@ -189,14 +192,29 @@ args = ["--datasets", "synthetic", "--methods", "upweight", "--seeds", "1,2", "-
 		o    ReproduceOptions
 		want string
 	}{
-		{"no such sweep", ReproduceOptions{Sweeps: []string{"c"}}, `--sweeps: experiment tiny has no sweep "c"; its sweeps: a, b`},
+		{"no such sweep", ReproduceOptions{Sweeps: []string{"c"}}, `--sweeps: experiment tiny has no sweep "c"; its sweeps: a, b, c1`},
 		{"no such seed", ReproduceOptions{Seeds: []uint{3}}, "--seeds: experiment tiny's sweeps run no seed 3; they run seeds 1 2"},
 		{"with --no-run", ReproduceOptions{Sweeps: []string{"a"}, NoRun: true}, "--sweeps and --seeds choose what to run"},
+		{"with --check", ReproduceOptions{Sweeps: []string{"a"}, Check: true}, "--sweeps and --seeds choose what to run"},
+		{"seeds with --no-run", ReproduceOptions{Seeds: []uint{1}, NoRun: true}, "--sweeps and --seeds choose what to run"},
+		{"a sweep without the seed", ReproduceOptions{Sweeps: []string{"c1"}, Seeds: []uint{2}}, "none of sweeps c1 runs seeds 2: nothing to run"},
 	} {
 		_, err := run(c.o)
 		var u usageError
 		if !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want a usage error saying %q", c.name, err, c.want)
+		}
+	}
+	for flag, want := range map[string]string{"--sweeps": "--sweeps is empty", "--seeds": `invalid argument "" for "--seeds" flag`} {
+		c := NewCmdReproduce(&Factory{Out: new(bytes.Buffer), Err: new(bytes.Buffer)}, func(*ReproduceOptions) error {
+			t.Errorf("%s given empty: the command ran", flag)
+			return nil
+		})
+		c.SetArgs([]string{exp, flag, ""})
+		c.SetOut(new(bytes.Buffer))
+		c.SetErr(new(bytes.Buffer))
+		if err := c.Execute(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s \"\": %v, want an error saying %q", flag, err, want)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(docs, "results")); err == nil {

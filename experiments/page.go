@@ -437,6 +437,9 @@ func versusOracle(x map[string]string, rows []map[string]string, r Results) stri
 		return why
 	}
 	o := column(oracle, "test_acc")
+	if len(o) == 0 {
+		return "the oracle's runs have no test accuracy"
+	}
 	return fmt.Sprintf("%s (oracle %.1f)", welchText(accs(r.Runs, x["config_hash"]), o), stat.Mean(o, nil))
 }
 
@@ -603,11 +606,21 @@ func Headline(all []Results) string {
 					data += " n=" + s
 				}
 				fmt.Fprintf(&b, "| [%s](docs/experiments/%s.toml) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.File.Name, r.File.Name, data, x["method"], FinalTraining(x), x["supervision"],
-					x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]), pm(x["test_worst_mean"], x["test_worst_sd"]), versus(x, r.Summary.Rows, r, true), versusOracle(x, r.Summary.Rows, r))
+					x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]), pm(x["test_worst_mean"], x["test_worst_sd"]), headlineVersus(x, r), versusOracle(x, r.Summary.Rows, r))
 			}
 		}
 	}
 	return b.String()
+}
+
+// headlineVersus is the headline's comparison of a row: with the best
+// method without group labels trained alike, or, in an experiment with
+// a reference sweep, with that sweep's row (as its table compares).
+func headlineVersus(x map[string]string, r Results) string {
+	if r.File.Reference != "" {
+		return versusReference(x, r.Summary.Rows, r.Runs, r.File.Reference)
+	}
+	return versus(x, r.Summary.Rows, r, true)
 }
 
 // Splice returns text with the part between the headline markers
