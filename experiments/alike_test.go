@@ -217,3 +217,36 @@ func TestCompareModelsShapes(t *testing.T) {
 		t.Errorf("%q, want %q", ms, want)
 	}
 }
+
+// TestChosenAlikeOneConfigurationEach: a choice whose sweeps trained a
+// method by the MAPLE code's recipe in two configurations is not the
+// choice maple's runs make (each of them trains one final model by each
+// recipe), and gives no comparator.
+func TestChosenAlikeOneConfigurationEach(t *testing.T) {
+	const preset = "eval-every 1; eval-lr 1; eval-min-step 1; eval-steps 200; eval-weight-decay 0"
+	row := func(sweep, settings, hash string) map[string]string {
+		return map[string]string{"sweep": sweep, "method": "jtt", "settings": settings, "config_hash": hash, "dataset": "cmnist", "train_size": "0",
+			"model": "mlp:390,390", "group_labels_training": "no"}
+	}
+	x := map[string]string{"sweep": "m", "method": "maple/rex", "settings": "", "config_hash": "md", "dataset": "cmnist", "train_size": "0", "model": "mlp:390,390"}
+	rows := []map[string]string{x, row("alike", preset, "ja"), row("alike-b", preset+"; beta 0.5", "jb"), row("shared", "", "js")}
+	if got := FinalTraining(rows[2]); got != TrainingCode {
+		t.Fatalf("fixture: %q trains by %q, want the MAPLE code's", rows[2]["settings"], got)
+	}
+	runs := &Table{}
+	for _, y := range rows {
+		for s := range 2 {
+			runs.Rows = append(runs.Rows, map[string]string{"sweep": y["sweep"], "config_hash": y["config_hash"], "dataset": "cmnist", "train_size": "0", "model": "mlp:390,390",
+				"method": y["method"], "settings": y["settings"], "seed": fmt.Sprint(s + 1), "test_acc": "60", "val_worst": "60"})
+		}
+	}
+	keep := func(y map[string]string) bool { return y["method"] == "jtt" }
+	three := Results{File: &File{Choices: []Choice{{Name: "c", Sweeps: []string{"alike", "alike-b", "shared"}}}}, Runs: runs}
+	if got := chosenAlike(x, rows, three, keep); len(got) != 0 {
+		t.Errorf("two configurations by the MAPLE code's recipe: chosen %v, want none", got)
+	}
+	two := Results{File: &File{Choices: []Choice{{Name: "c", Sweeps: []string{"alike", "shared"}}}}, Runs: runs}
+	if got := chosenAlike(x, rows, two, keep); len(got) != 1 || len(got[0].runs) != 2 {
+		t.Errorf("one configuration by each: chosen %v, want jtt's two seeds", got)
+	}
+}

@@ -498,7 +498,8 @@ type alikeRuns struct {
 // per seed as a maple search at its default chooses its final training:
 // by the first [[choice]] of the experiment whose sweeps trained the
 // method by the two candidates, the MAPLE code's training and the shared
-// one, and by nothing else. A method no such choice covers is left out.
+// one, one configuration each, and by nothing else. A method no such
+// choice covers is left out.
 func chosenAlike(x map[string]string, rows []map[string]string, r Results, keep func(map[string]string) bool) []alikeRuns {
 	if r.File == nil {
 		return nil
@@ -513,14 +514,14 @@ func chosenAlike(x map[string]string, rows []map[string]string, r Results, keep 
 		done[m] = true
 	choices:
 		for _, c := range r.File.Choices {
-			trainings := map[string]bool{}
+			trainings := map[string]int{} // configurations per final training
 			for _, z := range rows {
 				if z["method"] == m && keep(z) && slices.ContainsFunc(strings.Fields(z["sweep"]), func(sw string) bool { return slices.Contains(c.Sweeps, sw) }) {
-					trainings[FinalTraining(z)] = true
+					trainings[FinalTraining(z)]++
 				}
 			}
-			if len(trainings) != 2 || !trainings[TrainingCode] || !trainings[TrainingShared] {
-				continue // not the choice maple's runs make
+			if len(trainings) != 2 || trainings[TrainingCode] != 1 || trainings[TrainingShared] != 1 {
+				continue // not the choice maple's runs make: one configuration by each of the two trainings
 			}
 			for _, ch := range c.Choose(r.Runs) {
 				if ch.Method == m && ch.Dataset == x["dataset"] && ch.TrainSize == x["train_size"] && ch.Model == x["model"] && len(ch.Runs) > 0 {
