@@ -335,22 +335,11 @@ func versus(x map[string]string, rows []map[string]string, r Results, alike bool
 			y["dataset"] == x["dataset"] && y["train_size"] == x["train_size"] && y["model"] == x["model"]
 	}
 	if alike && FinalTraining(x) == TrainingChosen {
-		var name string
-		var best []map[string]string
-		bestVal := math.Inf(-1)
-		for _, c := range chosenAlike(x, rows, r, admissible) {
-			v := stat.Mean(column(c.runs, "val_worst"), nil)
-			if math.IsNaN(v) {
-				v = math.Inf(-1)
-			}
-			if best == nil || v > bestVal {
-				name, best, bestVal = c.method, c.runs, v
-			}
-		}
-		if best == nil {
+		best, ok := highest(chosenAlike(x, rows, r, admissible), func(c alikeRuns) float64 { return stat.Mean(column(c.runs, "val_worst"), nil) })
+		if !ok {
 			return "no baseline chosen the same way"
 		}
-		return name + " (" + TrainingChosen + "): " + welchText(accs(r.Runs, x["config_hash"]), column(best, "test_acc"))
+		return best.method + " (" + TrainingChosen + "): " + welchText(accs(r.Runs, x["config_hash"]), column(best.runs, "test_acc"))
 	}
 	best := bestOnValidation(rows, func(y map[string]string) bool {
 		if !admissible(y) {
@@ -538,21 +527,30 @@ func chosenAlike(x map[string]string, rows []map[string]string, r Results, keep 
 // validation worst-group accuracy (a row without one ranks last), nil
 // when keep admits none.
 func bestOnValidation(rows []map[string]string, keep func(map[string]string) bool) map[string]string {
-	var best map[string]string
-	bestVal := math.Inf(-1)
-	for _, y := range rows {
-		if !keep(y) {
-			continue
-		}
+	best, _ := highest(slices.DeleteFunc(slices.Clone(rows), func(y map[string]string) bool { return !keep(y) }), func(y map[string]string) float64 {
 		v, err := strconv.ParseFloat(y["val_worst_mean"], 64)
 		if err != nil {
+			return math.NaN()
+		}
+		return v
+	})
+	return best
+}
+
+// highest returns the first of xs with the highest score, a NaN score
+// ranking last; ok is false when xs is empty.
+func highest[T any](xs []T, score func(T) float64) (best T, ok bool) {
+	bestVal := math.Inf(-1)
+	for _, x := range xs {
+		v := score(x)
+		if math.IsNaN(v) {
 			v = math.Inf(-1)
 		}
-		if best == nil || v > bestVal {
-			best, bestVal = y, v
+		if !ok || v > bestVal {
+			best, bestVal, ok = x, v, true
 		}
 	}
-	return best
+	return best, ok
 }
 
 // accs returns the test accuracies of the runs of one configuration.
