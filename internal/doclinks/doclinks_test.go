@@ -35,7 +35,7 @@ func TestCheck(t *testing.T) {
 			"`[in code](nowhere.md)`\n" +
 			"```\n[in a fence](nowhere.md)\n```\n" +
 			"[own missing](#results-2)\n")},
-		"docs/A.md": {Data: []byte("# A\n\n## A section\n\n<a id=\"explicit\"></a>\n[up](../README.md#top) [explicit](#explicit) [escaped](../docs/fig%20one.png)\n[out](../../x.md) [abs](/docs/A.md)\n[line](../code.go#L10)\n")},
+		"docs/A.md":        {Data: []byte("# A\n\n## A section\n\n<a id=\"explicit\"></a>\n[up](../README.md#top) [explicit](#explicit) [escaped](../docs/fig%20one.png)\n[out](../../x.md) [abs](/docs/A.md)\n[line](../code.go#L10)\n")},
 		"docs/fig.png":     {Data: []byte{}},
 		"docs/fig one.png": {Data: []byte{}},
 		"code.go":          {Data: []byte("package x\n")},
