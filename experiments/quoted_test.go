@@ -12,8 +12,12 @@ import (
 	"testing"
 )
 
-// plusMinus is a quoted "mean ± sd", one decimal each, as the pages print them.
-var plusMinus = regexp.MustCompile(`\b\d+\.\d ± \d+\.\d\b`)
+var (
+	// plusMinus is a quoted "mean ± sd", one decimal each, as the pages print them.
+	plusMinus = regexp.MustCompile(`\b\d+\.\d ± \d+\.\d\b`)
+	// pValue is a quoted Welch's p, as the results page prints it.
+	pValue = regexp.MustCompile(`\bp = \d+(?:\.\d+)?(?:e-\d+)?\b`)
+)
 
 // csvMeans gives every "mean ± sd" that a CSV under dir states in a pair
 // of columns X_mean and X_sd, rounded to one decimal as the pages print.
@@ -82,8 +86,9 @@ func prose(text string) []string {
 // CSV under docs/results states (current or archived), or one the pages
 // that state figures of their own give (the generated RESULTS.md, whose
 // like-with-like means are computed from the CSVs; the archive's and the
-// side by side's pages, for figures of earlier builds). A figure typed
-// wrong, or left behind when its CSV changed, fails here.
+// side by side's pages, for figures of earlier builds); every Welch's
+// "p = X" one those pages print. A figure typed wrong, or left behind
+// when its CSV changed, fails here.
 func TestQuotedFiguresExist(t *testing.T) {
 	root := ".."
 	known, err := csvMeans(filepath.Join(root, "docs", "results"))
@@ -102,6 +107,9 @@ func TestQuotedFiguresExist(t *testing.T) {
 			for _, q := range plusMinus.FindAllString(l, -1) {
 				known[q] = true
 			}
+			for _, q := range pValue.FindAllString(l, -1) {
+				known[q] = true
+			}
 		}
 	}
 	checked := 0
@@ -111,10 +119,10 @@ func TestQuotedFiguresExist(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, l := range prose(string(b)) {
-			for _, q := range plusMinus.FindAllString(l, -1) {
+			for _, q := range append(plusMinus.FindAllString(l, -1), pValue.FindAllString(l, -1)...) {
 				checked++
 				if !known[q] {
-					t.Errorf("%s:%d: %q is in no results CSV nor on a results page", page, i+1, q)
+					t.Errorf("%s:%d: %q is in no results CSV nor on a results page (mend the figure, or regenerate the pages with maple reproduce NAME --no-run)", page, i+1, q)
 				}
 			}
 		}
