@@ -116,6 +116,7 @@ func Collect(runsDir string, exp *File) ([]Run, error) {
 		r := row(exp.Name, f.ID, f.Config, f.Summary)
 		if f.Config.Method == core.MethodMaple {
 			r.ConflictWeight, r.KeepPct = selectedShares(f.Dir, f.Summary.SelectedIter)
+			r.Minutes += earlierMinutes(f.Dir)
 		}
 		out = append(out, r)
 	}
@@ -512,6 +513,31 @@ func selectedShares(dir string, selected int) (conflict, keep *float64) {
 	}
 	k := 100 * s.KeepFrac
 	return conflictShare(s), &k
+}
+
+// earlierMinutes is the time, in minutes, that the processes before the
+// last one spent on a search's iterations: the summary's seconds are the
+// last process's alone, and a run resumed at iteration k had spent the
+// elapsed time its metrics record at iteration k (pauses excluded). 0
+// for a run never resumed, or resumed before its first iteration.
+func earlierMinutes(dir string) float64 {
+	ev, _ := runs.ReadEvents(dir) // a damaged line is skipped
+	from := 0
+	for _, e := range ev {
+		if e.Kind == core.EventResume {
+			from = e.Iter
+		}
+	}
+	if from == 0 {
+		return 0
+	}
+	snaps, _ := runs.ReadMetrics(dir)
+	for i := len(snaps) - 1; i >= 0; i-- {
+		if snaps[i].Iter == from {
+			return snaps[i].Elapsed / 60
+		}
+	}
+	return 0
 }
 
 // selectedRecord returns the record of the selected iterate among snaps,

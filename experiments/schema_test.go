@@ -13,6 +13,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/train"
 )
 
 // TestSelectedShares reads the selected iterate's record: the weight on
@@ -46,6 +47,87 @@ func TestSelectedShares(t *testing.T) {
 	}
 	if c, k := selectedShares(t.TempDir(), 1); c != nil || k != nil {
 		t.Fatal("a run without records has shares")
+	}
+}
+
+// TestEarlierMinutes counts the time a resumed search spent before its
+// last resume, from the elapsed time its metrics record there.
+func TestEarlierMinutes(t *testing.T) {
+	write := func(dir, name string, lines ...any) {
+		var text []string
+		for _, l := range lines {
+			b, _ := json.Marshal(l)
+			text = append(text, string(b))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(text, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snaps := []any{core.Snapshot{Iter: 1, Elapsed: 60}, core.Snapshot{Iter: 2, Elapsed: 150}, core.Snapshot{Iter: 3, Elapsed: 240}, core.Snapshot{Iter: 4, Elapsed: 330}}
+	for _, tc := range []struct {
+		name   string
+		events []any
+		want   float64
+	}{
+		{"never resumed", nil, 0},
+		{"resumed at iteration 2", []any{core.Event{Kind: core.EventResume, Iter: 2}, core.Event{Kind: core.EventEvaluate, Iter: 4}}, 2.5},
+		{"resumed twice: the last resume counts", []any{core.Event{Kind: core.EventResume, Iter: 1}, core.Event{Kind: core.EventResume, Iter: 3}}, 4},
+		{"resumed after its last iteration, to evaluate", []any{core.Event{Kind: core.EventResume, Iter: 4}}, 5.5},
+		{"resumed before its first iteration", []any{core.Event{Kind: core.EventResume, Iter: 0}}, 0},
+		{"resumed at an iteration with no record", []any{core.Event{Kind: core.EventResume, Iter: 7}}, 0},
+		{"other events only", []any{core.Event{Kind: core.EventEvaluate, Iter: 4}}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(dir, runs.MetricsFile, snaps...)
+			if tc.events != nil {
+				write(dir, runs.EventsFile, tc.events...)
+			}
+			if got := earlierMinutes(dir); math.Abs(got-tc.want) > 1e-12 {
+				t.Errorf("earlierMinutes = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCollectResumedMinutes: a search resumed at iteration 2 records
+// in its summary the last process's seconds alone; its row's minutes add
+// the time its metrics record before the resume.
+func TestCollectResumedMinutes(t *testing.T) {
+	dir := t.TempDir()
+	cfg := runs.DefaultConfig("synthetic")
+	cfg.Method, cfg.Sweep = core.MethodMaple, "s"
+	r, err := runs.Create(dir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for name, lines := range map[string][]any{
+		runs.MetricsFile: {core.Snapshot{Iter: 1, Elapsed: 60}, core.Snapshot{Iter: 2, Elapsed: 120}, core.Snapshot{Iter: 3, Elapsed: 180}},
+		runs.EventsFile:  {core.Event{Kind: core.EventResume, Iter: 2}, core.Event{Kind: core.EventEvaluate, Iter: 3}},
+	} {
+		var text []string
+		for _, l := range lines {
+			b, _ := json.Marshal(l)
+			text = append(text, string(b))
+		}
+		if err := os.WriteFile(filepath.Join(r.Dir, name), []byte(strings.Join(text, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := &runs.Summary{Done: true, Status: core.StatusDone, Iter: 3, Total: 3, Seconds: 90, Result: &train.Result{TestAcc: 0.7}}
+	if err := r.WriteSummary(sum); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Collect(dir, &File{Name: "x", Sweeps: []Sweep{{Name: "s"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(rows))
+	}
+	if want := 3.5; math.Abs(rows[0].Minutes-want) > 1e-12 { // 120 s before the resume, 90 s after
+		t.Errorf("minutes %v, want %v", rows[0].Minutes, want)
 	}
 }
 
