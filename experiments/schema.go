@@ -116,7 +116,9 @@ func Collect(runsDir string, exp *File) ([]Run, error) {
 		r := row(exp.Name, f.ID, f.Config, f.Summary)
 		if f.Config.Method == core.MethodMaple {
 			r.ConflictWeight, r.KeepPct = selectedShares(f.Dir, f.Summary.SelectedIter)
-			r.Minutes += earlierMinutes(f.Dir)
+			if f.Config.SearchFrom == "" { // a taken search's earlier time is the other run's
+				r.Minutes += earlierMinutes(f.Dir)
+			}
 		}
 		out = append(out, r)
 	}

@@ -129,6 +129,19 @@ func TestCollectResumedMinutes(t *testing.T) {
 	if want := 3.5; math.Abs(rows[0].Minutes-want) > 1e-12 { // 120 s before the resume, 90 s after
 		t.Errorf("minutes %v, want %v", rows[0].Minutes, want)
 	}
+	// A run that took another run's search (its metrics copied, elapsed
+	// times and all) and was then resumed counts its own time alone: the
+	// search's is the other run's.
+	cfg.SearchFrom = "20260101-000000-01"
+	if err := runs.WriteJSONAtomic(filepath.Join(r.Dir, runs.ConfigFile), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err = Collect(dir, &File{Name: "x", Sweeps: []Sweep{{Name: "s"}}}); err != nil || len(rows) != 1 {
+		t.Fatalf("rows %v, err %v", rows, err)
+	}
+	if want := 1.5; math.Abs(rows[0].Minutes-want) > 1e-12 {
+		t.Errorf("a taken search's minutes %v, want %v", rows[0].Minutes, want)
+	}
 }
 
 // TestRunsRoundTrip writes rows and reads them back: every column the
