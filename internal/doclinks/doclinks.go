@@ -23,7 +23,7 @@ func (b Broken) String() string {
 }
 
 var (
-	// a link or image: [text](target) or [text](target "title"); text may hold one level of brackets.
+	// the target of an inline link or image: ](target) or ](target "title")
 	linkRE   = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
 	anchorRE = regexp.MustCompile(`<a\s+(?:id|name)="([^"]+)"`)
 	codeRE   = regexp.MustCompile("`+[^`]*`+")
@@ -85,7 +85,7 @@ func parse(text string) page {
 			p.anchors[m[1]] = true
 		}
 		if m := headRE.FindStringSubmatch(line); m != nil {
-			s := Slug(codeMarks(m[2]))
+			s := Slug(m[2])
 			if n := seen[s]; n > 0 {
 				p.anchors[fmt.Sprintf("%s-%d", s, n)] = true
 			} else {
@@ -99,10 +99,6 @@ func parse(text string) page {
 	}
 	return p
 }
-
-// codeMarks drops the backquotes of inline code, keeping its text, as a
-// heading's slug does.
-func codeMarks(s string) string { return strings.ReplaceAll(s, "`", "") }
 
 // Check reads every .md file of fsys (except under directories named
 // testdata or starting with '.') and returns the links that do not
