@@ -14,6 +14,7 @@ func TestSlug(t *testing.T) {
 		{"punctuation dropped", "Model width (the paper's Figure 2, ColoredMNIST)", "model-width-the-papers-figure-2-coloredmnist"},
 		{"slash and dots dropped", "Ablation (ColoredMNIST, maple/irmv1) v0.9", "ablation-coloredmnist-mapleirmv1-v09"},
 		{"hyphen and underscore kept", "keep_pct and set-up", "keep_pct-and-set-up"},
+		{"code and emphasis marks dropped", "Run `maple reproduce` **now**", "run-maple-reproduce-now"},
 		{"link text kept", "See [the paper](PAPER.md) now", "see-the-paper-now"},
 		{"non-ASCII letters kept, dash dropped", "Größe — width", "größe--width"},
 	} {
