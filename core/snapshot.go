@@ -119,6 +119,11 @@ type Event struct {
 	Error string         `json:"error,omitempty"`
 	// Export is the checkpoint iteration an export event wrote out.
 	Export int `json:"export_iter,omitempty"`
+	// Restart marks a resume event written by a new process that took
+	// the search up from its checkpoint (maple resume, a rerun sweep),
+	// not by a paused search's unpausing; runs recorded before the field
+	// existed leave it false on both.
+	Restart bool `json:"restart,omitempty"`
 }
 
 // Recorder receives what the engine reports, synchronously, from the

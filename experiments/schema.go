@@ -519,15 +519,25 @@ func selectedShares(dir string, selected int) (conflict, keep *float64) {
 
 // earlierMinutes is the time, in minutes, that the processes before the
 // last one spent on a search's iterations: the summary's seconds are the
-// last process's alone, and a run resumed at iteration k had spent the
+// last process's alone, and a run restarted at iteration k had spent the
 // elapsed time its metrics record at iteration k (pauses excluded). 0
-// for a run never resumed, or resumed before its first iteration.
+// for a run never restarted, or restarted before its first iteration.
+// A restart is a resume event marked so; in runs recorded before the
+// mark, a resume that follows no pause (an unpausing follows one), so
+// that a search paused, stopped and restarted counts as its last
+// process alone, as it did before.
 func earlierMinutes(dir string) float64 {
 	ev, _ := runs.ReadEvents(dir) // a damaged line is skipped
-	from := 0
+	from, paused := 0, false
 	for _, e := range ev {
-		if e.Kind == core.EventResume {
-			from = e.Iter
+		switch e.Kind {
+		case core.EventPause:
+			paused = true
+		case core.EventResume:
+			if e.Restart || !paused {
+				from = e.Iter
+			}
+			paused = false
 		}
 	}
 	if from == 0 {

@@ -76,6 +76,10 @@ func TestEarlierMinutes(t *testing.T) {
 		{"resumed before its first iteration", []any{core.Event{Kind: core.EventResume, Iter: 0}}, 0},
 		{"resumed at an iteration with no record", []any{core.Event{Kind: core.EventResume, Iter: 7}}, 0},
 		{"other events only", []any{core.Event{Kind: core.EventEvaluate, Iter: 4}}, 0},
+		{"paused and unpaused in one process", []any{core.Event{Kind: core.EventPause, Iter: 2}, core.Event{Kind: core.EventResume, Iter: 2}}, 0},
+		{"restarted, then paused and unpaused", []any{core.Event{Kind: core.EventResume, Iter: 1, Restart: true}, core.Event{Kind: core.EventPause, Iter: 3}, core.Event{Kind: core.EventResume, Iter: 3}}, 1},
+		{"paused, stopped and restarted (marked)", []any{core.Event{Kind: core.EventPause, Iter: 2}, core.Event{Kind: core.EventStop, Iter: 2}, core.Event{Kind: core.EventResume, Iter: 2, Restart: true}}, 2.5},
+		{"paused, stopped and restarted (unmarked: the last process alone)", []any{core.Event{Kind: core.EventPause, Iter: 2}, core.Event{Kind: core.EventStop, Iter: 2}, core.Event{Kind: core.EventResume, Iter: 2}}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -282,7 +282,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 	}
 	rec := runs.Tee(recs...)
 	if st != nil && !taken {
-		rec.Event(core.Event{Kind: core.EventResume, Iter: iter})
+		rec.Event(core.Event{Kind: core.EventResume, Iter: iter, Restart: true})
 	}
 	for _, m := range warnings {
 		rec.Event(core.Event{Kind: core.EventWarning, Iter: iter, Error: m})

@@ -602,6 +602,15 @@ func TestResumeKeepsGoodRecords(t *testing.T) {
 	if !warned {
 		t.Errorf("no warning event for the damaged line: %+v", events)
 	}
+	// The new process's resume is marked a restart (an unpausing is not):
+	// a search's minutes count the iterations before it.
+	restarted := false
+	for _, e := range events {
+		restarted = restarted || (e.Kind == core.EventResume && e.Restart && e.Iter == 6)
+	}
+	if !restarted {
+		t.Errorf("no resume event marked a restart at iteration 6: %+v", events)
+	}
 	if in := runs.Stat(rd); in.Status != core.StatusDone || !strings.Contains(in.Problem, "set aside") {
 		t.Errorf("ls after resume: %+v", in)
 	}
