@@ -35,8 +35,10 @@ var (
 
 // Slug is GitHub's anchor for a heading's text: lower case, every
 // character but letters, digits, '-', '_' and spaces dropped, each space
-// a '-'. Markdown emphasis and inline code marks are dropped with the
-// rest; a link's text stays, its target goes.
+// a '-'. Markdown emphasis with '*' and inline code marks are dropped
+// with the rest (emphasis with '_' keeps its underscores here, where
+// GitHub drops them; maple's headings use none); a link's text stays,
+// its target goes.
 func Slug(heading string) string {
 	heading = inlineLinkRE.ReplaceAllString(heading, "$1")
 	var b strings.Builder
