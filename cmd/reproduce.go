@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -61,7 +62,9 @@ linear case's spurious feature) also
 iterations.csv (one row per search and outer iteration, from its
 metrics.jsonl) and its figure; and it regenerates docs/RESULTS.md and
 the README's headline table. Run it from the checkout's top directory.
-Without NAME it lists the experiments.
+Without NAME it lists the experiments, how many runs each has committed
+and an estimate of the time its missing runs would take (each sweep's
+missing cells at the mean minutes of its committed runs).
 
 Run directories are not kept on every machine; the committed CSVs are.
 A cell whose row runs.csv has already (same sweep, configuration and
@@ -71,7 +74,7 @@ committed row of another sweep's run of its configuration and seed, of
 this experiment or of another made with the same build and threads;
 --rerun trains every cell on this build, and a cell finished in the runs
 directory always replaces its committed row.`,
-		Example: `  maple reproduce                        # the experiments, and how many runs each has committed
+		Example: `  maple reproduce                        # the experiments, the runs each has committed, the time left
   maple reproduce synthetic              # run (or resume) one and write its results
   maple reproduce synthetic --check --runs-dir "$(mktemp -d)"   # rerun from scratch, compare with the committed runs.csv
   maple reproduce ablation --no-run      # write the files from the runs finished so far
@@ -385,7 +388,7 @@ func listExperiments(f *Factory) error {
 		return usageError{fmt.Errorf("no experiment files in %s: run maple reproduce from the top directory of a checkout of maple", experiments.Dir)}
 	}
 	tw := tabwriter.NewWriter(f.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tRUNS COMMITTED\tTITLE")
+	fmt.Fprintln(tw, "NAME\tRUNS COMMITTED\tTIME LEFT (ESTIMATE)\tTITLE")
 	for _, r := range all {
 		n, want := 0, 0
 		if r.Runs != nil {
@@ -394,7 +397,36 @@ func listExperiments(f *Factory) error {
 		for _, s := range r.File.Sweeps {
 			want += s.Cells()
 		}
-		fmt.Fprintf(tw, "%s\t%d of %d\t%s\n", r.File.Name, n, want, r.File.Title)
+		fmt.Fprintf(tw, "%s\t%d of %d\t%s\t%s\n", r.File.Name, n, want, timeLeft(r.TimeLeft()), r.File.Title)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f.Out, "(time left: each sweep's missing cells at the mean minutes of its committed runs, on the machine that ran them)")
+	return err
+}
+
+// timeLeft words an experiment's estimate: "-" when nothing is left,
+// minutes under 90, else hours; cells of sweeps with no timed run yet
+// are counted apart.
+func timeLeft(minutes float64, untimed int) string {
+	var parts []string
+	switch {
+	case minutes == 0:
+	case minutes < 90:
+		parts = append(parts, fmt.Sprintf("%.0f min", math.Ceil(minutes)))
+	default:
+		parts = append(parts, fmt.Sprintf("%.1f h", minutes/60))
+	}
+	if untimed > 0 {
+		noun := "cells"
+		if untimed == 1 {
+			noun = "cell"
+		}
+		parts = append(parts, fmt.Sprintf("%d untimed %s", untimed, noun))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " + ")
 }

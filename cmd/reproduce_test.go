@@ -244,3 +244,25 @@ func tinyExperiment(t *testing.T, text string) (top, docs, exp string) {
 	}
 	return top, docs, exp
 }
+
+func TestTimeLeftWords(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		minutes float64
+		untimed int
+		want    string
+	}{
+		{"nothing left", 0, 0, "-"},
+		{"minutes, rounded up", 40.2, 0, "41 min"},
+		{"hours from 90 minutes", 90, 0, "1.5 h"},
+		{"untimed cells alone", 0, 3, "3 untimed cells"},
+		{"one untimed cell", 0, 1, "1 untimed cell"},
+		{"both", 294, 21, "4.9 h + 21 untimed cells"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := timeLeft(tc.minutes, tc.untimed); got != tc.want {
+				t.Errorf("timeLeft(%v, %d) = %q, want %q", tc.minutes, tc.untimed, got, tc.want)
+			}
+		})
+	}
+}

@@ -752,3 +752,33 @@ func share(v string) string {
 	}
 	return fmt.Sprintf("%.1f%%", x)
 }
+
+// TimeLeft estimates the minutes the experiment's cells without a
+// committed row would take: per sweep, its missing cells times the mean
+// `minutes` of its committed rows (measured where those ran). A sweep
+// with no timed row yet counts its missing cells in untimed instead.
+func (r Results) TimeLeft() (minutes float64, untimed int) {
+	for _, s := range r.File.Sweeps {
+		done, sum, timed := 0, 0.0, 0
+		if r.Runs != nil {
+			for _, row := range r.Runs.Rows {
+				if row["sweep"] != s.Name {
+					continue
+				}
+				done++
+				if m, err := strconv.ParseFloat(row["minutes"], 64); err == nil && m > 0 {
+					sum, timed = sum+m, timed+1
+				}
+			}
+		}
+		left := max(s.Cells()-done, 0)
+		switch {
+		case left == 0:
+		case timed > 0:
+			minutes += float64(left) * sum / float64(timed)
+		default:
+			untimed += left
+		}
+	}
+	return minutes, untimed
+}
