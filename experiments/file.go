@@ -50,6 +50,11 @@ type File struct {
 type Sweep struct {
 	Name string   `toml:"name"`
 	Args []string `toml:"args"`
+	// Against names the sweep this one's rows are compared with instead
+	// of the file's reference (an ablation's row that adds one choice to
+	// a baseline configuration, compared with that configuration).
+	// Default "": the file's reference.
+	Against string `toml:"against"`
 }
 
 // reserved are the flags an experiment's sweep may not give: maple
@@ -129,6 +134,15 @@ func (f *File) check() error {
 	}
 	if f.Reference != "" && !seen[f.Reference] {
 		return fmt.Errorf("reference %q names no sweep of the file: give the name of one of its [[sweep]]s", f.Reference)
+	}
+	for _, s := range f.Sweeps {
+		switch {
+		case s.Against == "":
+		case f.Reference == "":
+			return fmt.Errorf("sweep %s: against = %q without a reference: give the file a reference = \"SWEEP\" first", s.Name, s.Against)
+		case s.Against == s.Name || !seen[s.Against]:
+			return fmt.Errorf("sweep %s: against = %q names no other sweep of the file: give the name of another [[sweep]]", s.Name, s.Against)
+		}
 	}
 	for _, c := range f.Choices {
 		if c.Name == "" {
@@ -232,6 +246,20 @@ func (f *File) Seeds() []uint64 {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
+}
+
+// referenceOf is the sweep a summary row (whose "sweep" lists the
+// sweeps it belongs to) is compared with: the first of its sweeps that
+// names one with against, else the file's reference.
+func (f *File) referenceOf(sweeps string) string {
+	for _, name := range strings.Fields(sweeps) {
+		for _, s := range f.Sweeps {
+			if s.Name == name && s.Against != "" {
+				return s.Against
+			}
+		}
+	}
+	return f.Reference
 }
 
 // SweepNames returns the names of the experiment's sweeps.

@@ -212,7 +212,13 @@ func section(b *strings.Builder, docs string, r Results) {
 		head = append(head, "u on a≠y", "kept")
 	}
 	if f.Reference != "" {
-		head = append(head, "vs "+sweepText(f.Reference)+" (test acc, Welch)")
+		against := ""
+		for _, s := range f.Sweeps {
+			if s.Against != "" {
+				against = ", or the sweep named"
+			}
+		}
+		head = append(head, "vs "+sweepText(f.Reference)+against+" (test acc, Welch)")
 	} else {
 		head = append(head, "vs best without group labels, same training (on validation)", "vs best without group labels, any training (on validation)",
 			"vs the oracle, same training (test acc, Welch)")
@@ -244,7 +250,7 @@ func section(b *strings.Builder, docs string, r Results) {
 			cells = append(cells, share(x["conflict_weight_pct_mean"]), share(x["keep_pct_mean"]))
 		}
 		if f.Reference != "" {
-			cells = append(cells, versusReference(x, rows, r.Runs, f.Reference))
+			cells = append(cells, versusAgainst(x, rows, r.Runs, f))
 		} else {
 			cells = append(cells, versus(x, rows, r, true), versus(x, rows, r, false), versusOracle(x, rows, r))
 		}
@@ -384,6 +390,18 @@ func versusReference(x map[string]string, rows []map[string]string, runs *Table,
 		return "no reference row"
 	}
 	return welchText(accs(runs, x["config_hash"]), accs(runs, anchor["config_hash"]))
+}
+
+// versusAgainst is versusReference with the sweep a row is compared
+// with: the file's reference, or the one its sweep names with against,
+// then named in the cell.
+func versusAgainst(x map[string]string, rows []map[string]string, runs *Table, f *File) string {
+	ref := f.referenceOf(x["sweep"])
+	text := versusReference(x, rows, runs, ref)
+	if ref != f.Reference && text != "reference" {
+		return "vs " + sweepText(ref) + ": " + text
+	}
+	return text
 }
 
 // welchText prints the difference of a's and b's means and Welch's p;
@@ -617,7 +635,7 @@ func Headline(all []Results) string {
 // a reference sweep, with that sweep's row (as its table compares).
 func headlineVersus(x map[string]string, r Results) string {
 	if r.File.Reference != "" {
-		return versusReference(x, r.Summary.Rows, r.Runs, r.File.Reference)
+		return versusAgainst(x, r.Summary.Rows, r.Runs, r.File)
 	}
 	return versus(x, r.Summary.Rows, r, true)
 }

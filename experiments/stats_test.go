@@ -193,6 +193,42 @@ func TestVersusReference(t *testing.T) {
 	}
 }
 
+// TestVersusAgainst: a sweep that names its own comparison (against) is
+// compared with that sweep's row, named in the cell; the others, and
+// the named sweep itself, with the file's reference.
+func TestVersusAgainst(t *testing.T) {
+	f := &File{Reference: "abl-preset", Sweeps: []Sweep{{Name: "abl-preset"}, {Name: "abl-defaults"}, {Name: "abl-defaults-train", Against: "abl-defaults"},
+		{Name: "abl-preset-val"}, {Name: "abl-both", Against: "abl-defaults"}}}
+	row := func(sweep, hash string) map[string]string {
+		return map[string]string{"method": "maple/irmv1", "sweep": sweep, "config_hash": hash, "dataset": "cmnist", "train_size": "0", "model": "m"}
+	}
+	rows := []map[string]string{row("abl-preset", "p"), row("abl-defaults", "d"), row("abl-defaults-train", "t"), row("abl-preset-val", "v"), row("abl-preset-val abl-both", "b")}
+	runs := &Table{}
+	for hash, accs := range map[string][]float64{"p": {70, 71, 72}, "d": {60, 61, 62}, "t": {63, 64, 65}, "v": {69, 70, 71}, "b": {59}} {
+		for i, a := range accs {
+			runs.Rows = append(runs.Rows, map[string]string{"config_hash": hash, "seed": fmt.Sprint(i + 1), "test_acc": fmt.Sprint(a)})
+		}
+	}
+	_, _, _, pT, _ := Welch([]float64{63, 64, 65}, []float64{60, 61, 62})
+	_, _, _, pD, _ := Welch([]float64{60, 61, 62}, []float64{70, 71, 72})
+	_, _, _, pV, _ := Welch([]float64{69, 70, 71}, []float64{70, 71, 72})
+	for _, c := range []struct {
+		name string
+		row  map[string]string
+		want string
+	}{
+		{"the file's reference", rows[0], "reference"},
+		{"the named sweep: against the file's reference", rows[1], fmt.Sprintf("-10.0, p = %.2g", pD)},
+		{"a sweep with against", rows[2], fmt.Sprintf("vs abl-defaults: +3.0, p = %.2g", pT)},
+		{"a sweep without", rows[3], fmt.Sprintf("-1.0, p = %.2g", pV)},
+		{"a row two sweeps ran, one with against", rows[4], "vs abl-defaults: -2.0 (n too small for a test)"},
+	} {
+		if got := versusAgainst(c.row, rows, runs, f); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 // TestHeadlineDefaults: a headline method with a row on its defaults
 // shows that row alone, not also its rows with other settings.
 func TestHeadlineDefaults(t *testing.T) {
