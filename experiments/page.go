@@ -108,7 +108,8 @@ How every figure was chosen, and which labels it used:
   experiment that names a reference sweep (an ablation's full recipe)
   compares every row instead with that sweep's row of the same method,
   dataset, training size and model (the one validation ranks first,
-  should the sweep have several).
+  should the sweep have several), or with the row of the sweep its own
+  sweep names (against), named in the cell.
 - **Near the oracle.** Each maple row is also compared with the oracle
   of its dataset, training size and model trained the same way (column
   "vs the oracle, same training"): at maple's default, whose final
