@@ -16,19 +16,32 @@ import (
 	"github.com/maple-ood/maple/train"
 )
 
+// writeJSONL writes one JSON line per value to dir/name.
+func writeJSONL(t *testing.T, dir, name string, lines ...any) {
+	t.Helper()
+	var text []string
+	for _, l := range lines {
+		b, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = append(text, string(b))
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(text, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSelectedShares reads the selected iterate's record: the weight on
 // the groups whose attribute disagrees with the label, and the samples
 // kept.
 func TestSelectedShares(t *testing.T) {
 	dir := t.TempDir()
-	var lines []string
+	var snaps []any
 	for i, frac := range [][]float64{{0.4, 0.1, 0.1, 0.4}, {0.3, 0.2, 0.25, 0.25}} {
-		b, _ := json.Marshal(core.Snapshot{Iter: i + 1, KeepFrac: 0.3 + 0.1*float64(i), GroupNames: []string{"y=0,a=0", "y=0,a=1", "y=1,a=0", "y=1,a=1"}, GroupFrac: frac})
-		lines = append(lines, string(b))
+		snaps = append(snaps, core.Snapshot{Iter: i + 1, KeepFrac: 0.3 + 0.1*float64(i), GroupNames: []string{"y=0,a=0", "y=0,a=1", "y=1,a=0", "y=1,a=1"}, GroupFrac: frac})
 	}
-	if err := os.WriteFile(filepath.Join(dir, runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeJSONL(t, dir, runs.MetricsFile, snaps...)
 	for _, tc := range []struct {
 		name           string
 		selected       int
@@ -53,16 +66,6 @@ func TestSelectedShares(t *testing.T) {
 // TestEarlierMinutes counts the time a resumed search spent before its
 // last resume, from the elapsed time its metrics record there.
 func TestEarlierMinutes(t *testing.T) {
-	write := func(dir, name string, lines ...any) {
-		var text []string
-		for _, l := range lines {
-			b, _ := json.Marshal(l)
-			text = append(text, string(b))
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Join(text, "\n")+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
 	snaps := []any{core.Snapshot{Iter: 1, Elapsed: 60}, core.Snapshot{Iter: 2, Elapsed: 150}, core.Snapshot{Iter: 3, Elapsed: 240}, core.Snapshot{Iter: 4, Elapsed: 330}}
 	for _, tc := range []struct {
 		name   string
@@ -83,9 +86,9 @@ func TestEarlierMinutes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			write(dir, runs.MetricsFile, snaps...)
+			writeJSONL(t, dir, runs.MetricsFile, snaps...)
 			if tc.events != nil {
-				write(dir, runs.EventsFile, tc.events...)
+				writeJSONL(t, dir, runs.EventsFile, tc.events...)
 			}
 			if got := earlierMinutes(dir); math.Abs(got-tc.want) > 1e-12 {
 				t.Errorf("earlierMinutes = %v, want %v", got, tc.want)
@@ -106,19 +109,8 @@ func TestCollectResumedMinutes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	for name, lines := range map[string][]any{
-		runs.MetricsFile: {core.Snapshot{Iter: 1, Elapsed: 60}, core.Snapshot{Iter: 2, Elapsed: 120}, core.Snapshot{Iter: 3, Elapsed: 180}},
-		runs.EventsFile:  {core.Event{Kind: core.EventResume, Iter: 2}, core.Event{Kind: core.EventEvaluate, Iter: 3}},
-	} {
-		var text []string
-		for _, l := range lines {
-			b, _ := json.Marshal(l)
-			text = append(text, string(b))
-		}
-		if err := os.WriteFile(filepath.Join(r.Dir, name), []byte(strings.Join(text, "\n")+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeJSONL(t, r.Dir, runs.MetricsFile, core.Snapshot{Iter: 1, Elapsed: 60}, core.Snapshot{Iter: 2, Elapsed: 120}, core.Snapshot{Iter: 3, Elapsed: 180})
+	writeJSONL(t, r.Dir, runs.EventsFile, core.Event{Kind: core.EventResume, Iter: 2, Restart: true}, core.Event{Kind: core.EventEvaluate, Iter: 3})
 	sum := &runs.Summary{Done: true, Status: core.StatusDone, Iter: 3, Total: 3, Seconds: 90, Result: &train.Result{TestAcc: 0.7}}
 	if err := r.WriteSummary(sum); err != nil {
 		t.Fatal(err)
