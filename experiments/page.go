@@ -99,7 +99,9 @@ How every figure was chosen, and which labels it used:
   figure is selected by; a comparator chosen by test accuracy would pick,
   on ColoredMNIST, a model that inverts colour: high test accuracy, a
   worst group near 0): the difference of the mean test accuracies and the
-  two-sided p-value of Welch's t-test (n >= 2 on both sides). A maple
+  two-sided p-value of Welch's t-test (n >= 2 on both sides; a row of
+  one run, which no test can judge, gives its difference from the
+  other side's run at the same seed, "at seed N"). A maple
   row at its default, whose final training is chosen per run on
   validation between the MAPLE code's and the shared one, is compared
   with the baselines whose final training is chosen per seed the same
@@ -346,7 +348,7 @@ func versus(x map[string]string, rows []map[string]string, r Results, alike bool
 		if !ok {
 			return "no baseline chosen the same way"
 		}
-		return best.method + " (" + TrainingChosen + "): " + welchText(accs(r.Runs, x["config_hash"]), column(best.runs, "test_acc"))
+		return best.method + " (" + TrainingChosen + "): " + compareText(runsOf(r.Runs, x["config_hash"]), best.runs)
 	}
 	best := bestOnValidation(rows, func(y map[string]string) bool {
 		if !admissible(y) {
@@ -365,7 +367,7 @@ func versus(x map[string]string, rows []map[string]string, r Results, alike bool
 	if !alike {
 		name += " (" + FinalTraining(best) + ")" // which of its trainings
 	}
-	return name + ": " + welchText(accs(r.Runs, x["config_hash"]), accs(r.Runs, best["config_hash"]))
+	return name + ": " + compareText(runsOf(r.Runs, x["config_hash"]), runsOf(r.Runs, best["config_hash"]))
 }
 
 // versusReference compares a row with the row of the reference sweep
@@ -390,7 +392,7 @@ func versusReference(x map[string]string, rows []map[string]string, runs *Table,
 	if anchor == nil {
 		return "no reference row"
 	}
-	return welchText(accs(runs, x["config_hash"]), accs(runs, anchor["config_hash"]))
+	return compareText(runsOf(runs, x["config_hash"]), runsOf(runs, anchor["config_hash"]))
 }
 
 // versusAgainst is versusReference with the sweep a row is compared
@@ -403,6 +405,38 @@ func versusAgainst(x map[string]string, rows []map[string]string, runs *Table, f
 		return "vs " + sweepText(ref) + ": " + text
 	}
 	return text
+}
+
+// compareText is welchText over two sets of runs (runs.csv's rows, one
+// per seed). A row of one run cannot be tested, and its difference from
+// the other side's mean would mix the seeds' spread into it: it is
+// taken with the other side's run at the same seed where there is one,
+// and says which seed.
+func compareText(a, b []map[string]string) string {
+	if d, _, seed, ok := atSameSeed(a, b); ok {
+		return signed(d) + " at seed " + seed + " (n too small for a test)"
+	}
+	return welchText(column(a, "test_acc"), column(b, "test_acc"))
+}
+
+// atSameSeed returns, for a single run a beside several runs b, the
+// difference of their test accuracies at a's seed, b's accuracy there
+// and the seed; ok is false where a is not one run or b has no run at
+// its seed.
+func atSameSeed(a, b []map[string]string) (diff, other float64, seed string, ok bool) {
+	if len(a) != 1 || len(b) < 2 {
+		return 0, 0, "", false
+	}
+	x, err := strconv.ParseFloat(a[0]["test_acc"], 64)
+	if err != nil {
+		return 0, 0, "", false
+	}
+	for _, y := range b {
+		if v, err := strconv.ParseFloat(y["test_acc"], 64); err == nil && y["seed"] == a[0]["seed"] {
+			return x - v, v, y["seed"], true
+		}
+	}
+	return 0, 0, "", false
 }
 
 // welchText prints the difference of a's and b's means and Welch's p;
@@ -448,7 +482,11 @@ func versusOracle(x map[string]string, rows []map[string]string, r Results) stri
 	if len(o) == 0 {
 		return "the oracle's runs have no test accuracy"
 	}
-	return fmt.Sprintf("%s (oracle %.1f)", welchText(accs(r.Runs, x["config_hash"]), o), stat.Mean(o, nil))
+	own := runsOf(r.Runs, x["config_hash"])
+	if _, v, seed, ok := atSameSeed(own, oracle); ok {
+		return fmt.Sprintf("%s (oracle %.1f at seed %s)", compareText(own, oracle), v, seed)
+	}
+	return fmt.Sprintf("%s (oracle %.1f)", compareText(own, oracle), stat.Mean(o, nil))
 }
 
 // oracleRuns returns the runs (runs.csv's rows, one per seed) of the
@@ -571,9 +609,6 @@ func highest[T any](xs []T, score func(T) float64) (best T, ok bool) {
 	}
 	return best, ok
 }
-
-// accs returns the test accuracies of the runs of one configuration.
-func accs(runs *Table, hash string) []float64 { return column(runsOf(runs, hash), "test_acc") }
 
 // runsOf returns the runs of one configuration, one per seed (a
 // configuration two sweeps ran counts each seed once).

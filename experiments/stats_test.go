@@ -118,7 +118,8 @@ func TestVersusChoosesOnValidation(t *testing.T) {
 // TestVersusReference: in an experiment with a reference sweep (an
 // ablation's full recipe) each row is compared with the reference row of
 // its method, Welch's test on the runs' test accuracies; the reference
-// row says so, a row with one run gives the difference alone, and a
+// row says so, a row with one run gives the difference alone (from the
+// reference's run at its seed where there is one), and a
 // method the reference sweep did not run has nothing to compare with.
 func TestVersusReference(t *testing.T) {
 	rows := []map[string]string{
@@ -131,8 +132,9 @@ func TestVersusReference(t *testing.T) {
 		{"method": "maple/irmv1", "sweep": "abl-new", "config_hash": "n", "dataset": "cmnist", "train_size": "0", "model": "m"},
 		{"method": "maple/irmv1", "sweep": "abl-preset-val abl-twice", "config_hash": "v", "dataset": "cmnist", "train_size": "0", "model": "m"},
 		{"method": "maple/irmv1", "sweep": "abl-other", "config_hash": "d", "dataset": "synthetic", "train_size": "0", "model": "m"},
+		{"method": "maple/irmv1", "sweep": "abl-seed7", "config_hash": "z", "dataset": "cmnist", "train_size": "0", "model": "m"},
 	}
-	runs := &Table{}
+	runs := &Table{Rows: []map[string]string{{"config_hash": "z", "seed": "7", "test_acc": "68.5"}}}
 	add := func(hash string, accs ...float64) {
 		for i, a := range accs {
 			runs.Rows = append(runs.Rows, map[string]string{"config_hash": hash, "seed": fmt.Sprint(i + 1), "test_acc": fmt.Sprint(a)})
@@ -154,7 +156,8 @@ func TestVersusReference(t *testing.T) {
 	}{
 		{"the reference itself", rows[0], "reference"},
 		{"three seeds each", rows[1], fmt.Sprintf("-4.0, p = %.2g", p)},
-		{"one seed", rows[2], "-2.5 (n too small for a test)"},
+		{"one seed: against the reference's run at that seed", rows[2], "-1.5 at seed 1 (n too small for a test)"},
+		{"one seed the reference did not run: against its mean", rows[9], "-2.5 (n too small for a test)"},
 		{"a method the reference did not run", rows[3], "no reference row"},
 		{"another training size", rows[4], "no reference row"},
 		{"no spread on one side", rows[5], fmt.Sprintf("-2.0, p = %.2g", pFlat)},
@@ -221,7 +224,7 @@ func TestVersusAgainst(t *testing.T) {
 		{"the named sweep: against the file's reference", rows[1], fmt.Sprintf("-10.0, p = %.2g", pD)},
 		{"a sweep with against", rows[2], fmt.Sprintf("vs abl-defaults: +3.0, p = %.2g", pT)},
 		{"a sweep without", rows[3], fmt.Sprintf("-1.0, p = %.2g", pV)},
-		{"a row two sweeps ran, one with against", rows[4], "vs abl-defaults: -2.0 (n too small for a test)"},
+		{"a row two sweeps ran, one with against", rows[4], "vs abl-defaults: -1.0 at seed 1 (n too small for a test)"},
 	} {
 		if got := versusAgainst(c.row, rows, runs, f); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
@@ -250,7 +253,8 @@ func TestHeadlineDefaults(t *testing.T) {
 // not on test, by the first [[choice]] between the MAPLE code's training
 // and the shared one (a choice among other sweeps is no yardstick); a row
 // trained by the MAPLE code's recipe alone is compared with the oracle
-// trained by it, each seed once where two sweeps ran it; the oracle of
+// trained by it, each seed once where two sweeps ran it (a row of one
+// run with the oracle's run at its seed); the oracle of
 // another size is none; rows of other methods are left blank.
 func TestVersusOracle(t *testing.T) {
 	const preset = "eval-every 1; eval-lr 1; eval-min-step 1; eval-steps 200; eval-weight-decay 0"
@@ -267,6 +271,7 @@ func TestVersusOracle(t *testing.T) {
 		row("shared", "erm", "", "e", "0"),
 		row("other", "oracle", "eval-lr 0.5", "oo", "0"),
 		row("shared", "oracle", "", "os10k", "5000"),
+		row("one", "maple/rex", "eval-also-shared false; keep 0.5", "m1", "0"),
 	}
 	runs := &Table{}
 	add := func(x map[string]string, sweep string, seed int, acc, val float64) {
@@ -275,6 +280,9 @@ func TestVersusOracle(t *testing.T) {
 	}
 	for s, acc := range []float64{70, 71, 72} {
 		add(rows[0], "m", s+1, acc, 70)
+		if s == 2 {
+			add(rows[8], "one", s+1, acc, 70)
+		}
 		add(rows[1], "mc", s+1, acc, 70)
 		add(rows[4], "m", s+1, acc, 70)
 		add(rows[5], "shared", s+1, 20, 10)
@@ -305,6 +313,7 @@ func TestVersusOracle(t *testing.T) {
 			welchText([]float64{70, 71, 72}, []float64{73, 81, 82}) + " (oracle 78.7)"},
 		{"the MAPLE code's training alone against the oracle trained by it, each seed once", nil, rows[1],
 			welchText([]float64{70, 71, 72}, []float64{73, 74, 75}) + " (oracle 74.0)"},
+		{"one seed: against the oracle's run at that seed", nil, rows[8], "-3.0 at seed 3 (n too small for a test) (oracle 75.0 at seed 3)"},
 		{"no choice", nil, rows[0], "no oracle chosen the same way"},
 		{"no oracle at that size", []Choice{choice("c", "alike", "shared")}, rows[4], "no oracle at this size and model"},
 		{"not a maple row", []Choice{choice("c", "alike", "shared")}, rows[5], ""},
