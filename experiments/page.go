@@ -101,7 +101,8 @@ How every figure was chosen, and which labels it used:
   worst group near 0): the difference of the mean test accuracies and the
   two-sided p-value of Welch's t-test (n >= 2 on both sides; a row of
   one run, which no test can judge, gives its difference from the
-  other side's run at the same seed, "at seed N"). A maple
+  other side's run at the same seed, "at seed N", where there is one).
+  A maple
   row at its default, whose final training is chosen per run on
   validation between the MAPLE code's and the shared one, is compared
   with the baselines whose final training is chosen per seed the same
@@ -408,35 +409,52 @@ func versusAgainst(x map[string]string, rows []map[string]string, runs *Table, f
 }
 
 // compareText is welchText over two sets of runs (runs.csv's rows, one
-// per seed). A row of one run cannot be tested, and its difference from
-// the other side's mean would mix the seeds' spread into it: it is
-// taken with the other side's run at the same seed where there is one,
-// and says which seed.
+// per seed). Where either side is a single run no test can be made, and
+// a difference from the other side's mean would mix the seeds' spread
+// into it: the difference is taken at that run's seed where the other
+// side has a run there, and says which seed; where it has none, the
+// difference of the means says that no seed is shared.
 func compareText(a, b []map[string]string) string {
 	if d, _, seed, ok := atSameSeed(a, b); ok {
 		return signed(d) + " at seed " + seed + " (n too small for a test)"
 	}
-	return welchText(column(a, "test_acc"), column(b, "test_acc"))
+	x, y := column(a, "test_acc"), column(b, "test_acc")
+	if (len(x) == 1 || len(y) == 1) && len(x) > 0 && len(y) > 0 {
+		return signed(stat.Mean(x, nil)-stat.Mean(y, nil)) + " (n too small for a test; no run at a common seed)"
+	}
+	return welchText(x, y)
 }
 
-// atSameSeed returns, for a single run a beside several runs b, the
-// difference of their test accuracies at a's seed, b's accuracy there
-// and the seed; ok is false where a is not one run or b has no run at
-// its seed.
+// atSameSeed returns, where a or b is a single run and the other side
+// has a run at its seed, the difference of the two runs' test accuracies
+// (a's less b's), b's accuracy and the seed; ok is false otherwise.
 func atSameSeed(a, b []map[string]string) (diff, other float64, seed string, ok bool) {
-	if len(a) != 1 || len(b) < 2 {
+	switch {
+	case len(a) == 1:
+		seed = a[0]["seed"]
+	case len(b) == 1:
+		seed = b[0]["seed"]
+	default:
 		return 0, 0, "", false
 	}
-	x, err := strconv.ParseFloat(a[0]["test_acc"], 64)
-	if err != nil {
+	x, okA := accAt(a, seed)
+	v, okB := accAt(b, seed)
+	if !okA || !okB {
 		return 0, 0, "", false
 	}
-	for _, y := range b {
-		if v, err := strconv.ParseFloat(y["test_acc"], 64); err == nil && y["seed"] == a[0]["seed"] {
-			return x - v, v, y["seed"], true
+	return x - v, v, seed, true
+}
+
+// accAt returns the test accuracy of the run at seed, the first where
+// there are several.
+func accAt(runs []map[string]string, seed string) (float64, bool) {
+	for _, r := range runs {
+		if r["seed"] == seed {
+			v, err := strconv.ParseFloat(r["test_acc"], 64)
+			return v, err == nil
 		}
 	}
-	return 0, 0, "", false
+	return 0, false
 }
 
 // welchText prints the difference of a's and b's means and Welch's p;

@@ -157,7 +157,7 @@ func TestVersusReference(t *testing.T) {
 		{"the reference itself", rows[0], "reference"},
 		{"three seeds each", rows[1], fmt.Sprintf("-4.0, p = %.2g", p)},
 		{"one seed: against the reference's run at that seed", rows[2], "-1.5 at seed 1 (n too small for a test)"},
-		{"one seed the reference did not run: against its mean", rows[9], "-2.5 (n too small for a test)"},
+		{"one seed the reference did not run: against its mean, said", rows[9], "-2.5 (n too small for a test; no run at a common seed)"},
 		{"a method the reference did not run", rows[3], "no reference row"},
 		{"another training size", rows[4], "no reference row"},
 		{"no spread on one side", rows[5], fmt.Sprintf("-2.0, p = %.2g", pFlat)},
@@ -181,6 +181,32 @@ func TestVersusReference(t *testing.T) {
 	add("t2", 70, 71, 72)
 	if got, want := versusReference(trials[2], trials, runs, "rs"), "-1.0, p = "; !strings.HasPrefix(got, want) {
 		t.Errorf("against a reference sweep of two trials: %q, want %q... (the validation-best trial)", got, want)
+	}
+	// Single runs on either side: at the common seed where there is one.
+	single := []map[string]string{
+		{"method": "maple/rex", "sweep": "one-ref", "config_hash": "r1", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/rex", "sweep": "one-same", "config_hash": "a1", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/rex", "sweep": "one-other", "config_hash": "b1", "dataset": "cmnist", "train_size": "0", "model": "m"},
+		{"method": "maple/rex", "sweep": "three", "config_hash": "m3", "dataset": "cmnist", "train_size": "0", "model": "m"},
+	}
+	for _, r := range []struct {
+		hash, seed string
+		acc        float64
+	}{{"r1", "2", 60}, {"a1", "2", 61}, {"b1", "3", 63}, {"m3", "1", 50}, {"m3", "2", 55}, {"m3", "3", 70}} {
+		runs.Rows = append(runs.Rows, map[string]string{"config_hash": r.hash, "seed": r.seed, "test_acc": fmt.Sprint(r.acc)})
+	}
+	for _, c := range []struct {
+		name string
+		row  map[string]string
+		want string
+	}{
+		{"one run each, the same seed", single[1], "+1.0 at seed 2 (n too small for a test)"},
+		{"one run each, other seeds", single[2], "+3.0 (n too small for a test; no run at a common seed)"},
+		{"three runs against one: at its seed", single[3], "-5.0 at seed 2 (n too small for a test)"},
+	} {
+		if got := versusReference(c.row, single, runs, "one-ref"); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 	flat := []map[string]string{
 		{"method": "maple/rex", "sweep": "flat-ref", "config_hash": "fr", "dataset": "cmnist", "train_size": "0", "model": "m"},
