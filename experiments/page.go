@@ -409,20 +409,24 @@ func versusAgainst(x map[string]string, rows []map[string]string, runs *Table, f
 }
 
 // compareText is welchText over two sets of runs (runs.csv's rows, one
-// per seed). Where either side is a single run no test can be made, and
-// a difference from the other side's mean would mix the seeds' spread
-// into it: the difference is taken at that run's seed where the other
-// side has a run there, and says which seed; where it has none, the
-// difference of the means says that no seed is shared.
+// per seed); see compareRuns.
 func compareText(a, b []map[string]string) string {
-	if d, _, seed, ok := atSameSeed(a, b); ok {
-		return signed(d) + " at seed " + seed + " (n too small for a test)"
+	text, _, _ := compareRuns(a, b)
+	return text
+}
+
+// compareRuns compares two sets of runs. Where either side is a single
+// run no test can be made, and a difference from the other side's mean
+// would mix the seeds' spread into it: the difference is taken at that
+// run's seed where the other side has a run there, and says which seed;
+// seed and other (the other side's accuracy there) are then set. Where
+// no seed is shared, welchText gives the difference of the means and
+// says so.
+func compareRuns(a, b []map[string]string) (text, seed string, other float64) {
+	if d, v, s, ok := atSameSeed(a, b); ok {
+		return signed(d) + " at seed " + s + " (n too small for a test)", s, v
 	}
-	x, y := column(a, "test_acc"), column(b, "test_acc")
-	if (len(x) == 1 || len(y) == 1) && len(x) > 0 && len(y) > 0 {
-		return signed(stat.Mean(x, nil)-stat.Mean(y, nil)) + " (n too small for a test; no run at a common seed)"
-	}
-	return welchText(x, y)
+	return welchText(column(a, "test_acc"), column(b, "test_acc")), "", 0
 }
 
 // atSameSeed returns, where a or b is a single run and the other side
@@ -458,7 +462,9 @@ func accAt(runs []map[string]string, seed string) (float64, bool) {
 }
 
 // welchText prints the difference of a's and b's means and Welch's p;
-// the difference alone where the test cannot be made.
+// the difference alone where the test cannot be made. A side of a
+// single run reaches it only from compareRuns, where the other side has
+// no run at that seed: the text says so.
 func welchText(a, b []float64) string {
 	diff, _, _, p, ok := Welch(a, b)
 	if !ok {
@@ -467,7 +473,7 @@ func welchText(a, b []float64) string {
 		}
 		d := stat.Mean(a, nil) - stat.Mean(b, nil)
 		if len(a) < 2 || len(b) < 2 {
-			return signed(d) + " (n too small for a test)"
+			return signed(d) + " (n too small for a test; no run at a common seed)"
 		}
 		return signed(d) + " (no spread: no test)"
 	}
@@ -501,10 +507,11 @@ func versusOracle(x map[string]string, rows []map[string]string, r Results) stri
 		return "the oracle's runs have no test accuracy"
 	}
 	own := runsOf(r.Runs, x["config_hash"])
-	if _, v, seed, ok := atSameSeed(own, oracle); ok {
-		return fmt.Sprintf("%s (oracle %.1f at seed %s)", compareText(own, oracle), v, seed)
+	text, seed, v := compareRuns(own, oracle)
+	if seed != "" {
+		return fmt.Sprintf("%s (oracle %.1f at seed %s)", text, v, seed)
 	}
-	return fmt.Sprintf("%s (oracle %.1f)", compareText(own, oracle), stat.Mean(o, nil))
+	return fmt.Sprintf("%s (oracle %.1f)", text, stat.Mean(o, nil))
 }
 
 // oracleRuns returns the runs (runs.csv's rows, one per seed) of the
