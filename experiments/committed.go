@@ -243,9 +243,16 @@ func IterationsOf(t *Table) ([]Iteration, error) {
 			TrainSize: int(num("train_size")), Model: m["model"], Method: m["method"], Settings: m["settings"], Seed: uint64(num("seed")),
 			Iter: int(num("iter")), OuterRisk: num("outer_risk"), SearchValWorst: num("search_val_worst"), KeepPct: num("keep_pct"),
 			Selected: m["selected"] == "yes"}
-		if m["conflict_weight_pct"] != "" {
-			v := num("conflict_weight_pct")
-			it.ConflictWeight = &v
+		// Columns a row may leave empty: no such groups, or recorded
+		// after the row was committed.
+		for _, c := range []struct {
+			col   string
+			field **float64
+		}{{"conflict_weight_pct", &it.ConflictWeight}, {"keep_grad_norm", &it.KeepGrad}, {"keep_high_pct", &it.KeepHigh}} {
+			if m[c.col] != "" {
+				v := num(c.col)
+				*c.field = &v
+			}
 		}
 		if err != nil {
 			return nil, err

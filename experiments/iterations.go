@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -36,6 +37,13 @@ type Iteration struct {
 	// whose attribute disagrees with the label, as runs.csv's
 	// conflict_weight_pct (nil for a dataset without such groups).
 	ConflictWeight *float64
+	// KeepGrad is the norm of the outer objective's gradient in the keep
+	// scores s before clipping (the dashboard's |dR/ds|); KeepHigh is the
+	// share (%) of training samples whose keep probability is 0.95 or
+	// more (the top bin of the dashboard's keep histogram). Both are nil
+	// in rows committed before they were recorded, and KeepHigh in
+	// records without the histogram.
+	KeepGrad, KeepHigh *float64
 	// Selected marks the iterate the run's final training used (runs.csv's
 	// selected_iterate; the last one for a run that selected none).
 	Selected bool
@@ -43,19 +51,26 @@ type Iteration struct {
 
 // iterationsHeader is iterations.csv's header, in column order.
 var iterationsHeader = []string{"experiment", "sweep", "run_id", "config_hash", "dataset", "train_size", "model", "method", "settings", "seed",
-	"iter", "outer_risk", "search_val_worst", "keep_pct", "conflict_weight_pct", "selected"}
+	"iter", "outer_risk", "search_val_worst", "keep_pct", "conflict_weight_pct", "selected",
+	"keep_grad_norm", "keep_high_pct"}
 
 // IterationsFile is an experiment's per-iteration CSV, beside runs.csv.
 const IterationsFile = "iterations.csv"
 
 func (it Iteration) cells() []string {
-	conflict := ""
+	conflict, grad, high := "", "", ""
 	if it.ConflictWeight != nil {
 		conflict = pct(*it.ConflictWeight)
 	}
+	if it.KeepGrad != nil {
+		grad = strconv.FormatFloat(*it.KeepGrad, 'g', 3, 64)
+	}
+	if it.KeepHigh != nil {
+		high = pct(*it.KeepHigh)
+	}
 	return []string{it.Experiment, it.Sweep, it.RunID, it.ConfigHash, it.Dataset, strconv.Itoa(it.TrainSize), it.Model, it.Method, it.Settings,
 		strconv.FormatUint(it.Seed, 10), strconv.Itoa(it.Iter), strconv.FormatFloat(it.OuterRisk, 'g', 6, 64), pct(it.SearchValWorst),
-		pct(it.KeepPct), conflict, yesNo(it.Selected)}
+		pct(it.KeepPct), conflict, yesNo(it.Selected), grad, high}
 }
 
 // isSearch tells a maple search's row (which has an outer objective)
@@ -102,11 +117,30 @@ func runIterations(dir string, r Run) ([]Iteration, error) {
 	selected := selectedRecord(snaps, r.SelectedIterate)
 	out := make([]Iteration, 0, len(snaps))
 	for _, s := range snaps {
+		grad := s.KeepNorm
 		out = append(out, Iteration{Experiment: r.Experiment, Sweep: r.Sweep, RunID: r.RunID, ConfigHash: r.ConfigHash, Dataset: r.Dataset,
 			TrainSize: r.TrainSize, Model: r.Model, Method: r.Method, Settings: r.Settings, Seed: r.Seed, Iter: s.Iter, OuterRisk: s.OuterRisk,
-			SearchValWorst: 100 * s.ValWorst, KeepPct: 100 * s.KeepFrac, ConflictWeight: conflictShare(s), Selected: s == selected})
+			SearchValWorst: 100 * s.ValWorst, KeepPct: 100 * s.KeepFrac, ConflictWeight: conflictShare(s), Selected: s == selected,
+			KeepGrad: &grad, KeepHigh: keepHigh(s.KeepHist)})
 	}
 	return out, err
+}
+
+// keepHigh is the share (%) of h's samples in its top bin, nil without
+// a histogram or samples.
+func keepHigh(h *core.Histogram) *float64 {
+	if h == nil || len(h.Counts) == 0 {
+		return nil
+	}
+	n := 0
+	for _, c := range h.Counts {
+		n += c
+	}
+	if n == 0 {
+		return nil
+	}
+	v := 100 * float64(h.Counts[len(h.Counts)-1]) / float64(n)
+	return &v
 }
 
 // WriteIterations writes its as iterations.csv in dir. Where no row has

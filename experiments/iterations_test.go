@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -26,11 +27,13 @@ func fixtureRow(id string, selected int, seed uint64) Run {
 		Method: "maple/irmv1", Objective: "irmv1", Settings: "keep 0.3; keep0 0.3", Seed: seed, SelectedIterate: selected}
 }
 
-const iterationsCSVHeader = "experiment,sweep,run_id,config_hash,dataset,train_size,model,method,settings,seed,iter,outer_risk,search_val_worst,keep_pct,conflict_weight_pct,selected\n"
+const iterationsCSVHeader = "experiment,sweep,run_id,config_hash,dataset,train_size,model,method,settings,seed,iter,outer_risk,search_val_worst,keep_pct,conflict_weight_pct,selected,keep_grad_norm,keep_high_pct\n"
 
 // TestIterations checks iterations.csv's rows against the metrics.jsonl
 // fixtures: one row per record, the shares in %, the selected iterate
-// flagged as runs.csv selects it, a damaged line skipped and said, and
+// flagged as runs.csv selects it, the keep scores' gradient norm and
+// the share of keep probabilities in the histogram's top bin (empty
+// without a histogram), a damaged line skipped and said, and
 // no row for a baseline or a run without records.
 func TestIterations(t *testing.T) {
 	for _, tc := range []struct {
@@ -42,32 +45,32 @@ func TestIterations(t *testing.T) {
 		{
 			name: "a search on grouped data, iterate 2 selected",
 			rows: []Run{fixtureRow(groupedRun, 2, 1)},
-			want: `e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no
-e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.125,62.5000,15.0000,50.0000,yes
-e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.000123457,50.0000,30.0000,40.0000,no
+			want: `e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no,25,30.0000
+e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.125,62.5000,15.0000,50.0000,yes,0.00019,10.0000
+e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.000123457,50.0000,30.0000,40.0000,no,0,
 `,
 		},
 		{
 			name: "no iterate selected: the last",
 			rows: []Run{fixtureRow(groupedRun, 0, 1)},
-			want: `e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no
-e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.125,62.5000,15.0000,50.0000,no
-e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.000123457,50.0000,30.0000,40.0000,yes
+			want: `e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no,25,30.0000
+e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.125,62.5000,15.0000,50.0000,no,0.00019,10.0000
+e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.000123457,50.0000,30.0000,40.0000,yes,0,
 `,
 		},
 		{
 			name: "a damaged line is skipped and said",
 			rows: []Run{fixtureRow(damagedRun, 3, 2)},
-			want: `e,s,20260101-000000-02,h2,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,2,1,0.5,25.0000,100.0000,20.0000,no
-e,s,20260101-000000-02,h2,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,2,3,0.25,75.0000,100.0000,50.0000,yes
+			want: `e,s,20260101-000000-02,h2,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,2,1,0.5,25.0000,100.0000,20.0000,no,0,
+e,s,20260101-000000-02,h2,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,2,3,0.25,75.0000,100.0000,50.0000,yes,0,
 `,
 			warns: []string{"run 20260101-000000-02: ", "metrics.jsonl: line 2 damaged and skipped; its other iterations are used"},
 		},
 		{
 			name: "groups without an attribute: no share",
 			rows: []Run{fixtureRow(ungroupedRun, 1, 1)},
-			want: `e,s,20260101-000000-03,h3,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,1,50.0000,100.0000,,yes
-e,s,20260101-000000-03,h3,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.75,40.0000,100.0000,,no
+			want: `e,s,20260101-000000-03,h3,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,1,50.0000,100.0000,,yes,0,
+e,s,20260101-000000-03,h3,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.75,40.0000,100.0000,,no,0,
 `,
 		},
 		{
@@ -77,7 +80,7 @@ e,s,20260101-000000-03,h3,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.7
 		{
 			name:  "a run without records is left out, and said",
 			rows:  []Run{fixtureRow("20260101-000000-09", 1, 1), fixtureRow(groupedRun, 2, 1)},
-			want:  "e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no\ne,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.125,62.5000,15.0000,50.0000,yes\ne,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.000123457,50.0000,30.0000,40.0000,no\n",
+			want:  "e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no,25,30.0000\ne,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.125,62.5000,15.0000,50.0000,yes,0.00019,10.0000\ne,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.000123457,50.0000,30.0000,40.0000,no,0,\n",
 			warns: []string{"run 20260101-000000-09: its iterations are left out: no records in "},
 		},
 	} {
@@ -250,6 +253,60 @@ func TestIterTicks(t *testing.T) {
 			}
 			if strings.Join(labels, " ") != tc.labels || between != tc.between {
 				t.Errorf("labels %q and %d between, want %q and %d", labels, between, tc.labels, tc.between)
+			}
+		})
+	}
+}
+
+// TestIterationsOf reads iterations.csv's rows back as written, and rows
+// committed before the keep columns were recorded (no such columns) with
+// those left unset rather than zero.
+func TestIterationsOf(t *testing.T) {
+	its := Iterations(fixtureRuns, []Run{fixtureRow(groupedRun, 2, 1)}, nil)
+	var b strings.Builder
+	if err := writeIterationsCSV(&b, its); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, csv  string
+		grad, high []string // per row: the value, or "" for unset
+	}{
+		{"as written", b.String(), []string{"25", "0.00019", "0"}, []string{"30", "10", ""}},
+		{"committed before the keep columns", strings.Join(func() []string {
+			var lines []string
+			for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+				f := strings.Split(l, ",")
+				lines = append(lines, strings.Join(f[:len(f)-2], ","))
+			}
+			return lines
+		}(), "\n") + "\n", []string{"", "", ""}, []string{"", "", ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), IterationsFile)
+			if err := os.WriteFile(path, []byte(tc.csv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tab, err := ReadCSV(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := IterationsOf(tab)
+			if err != nil || len(got) != 3 {
+				t.Fatalf("IterationsOf: %d rows, %v; want 3", len(got), err)
+			}
+			text := func(p *float64) string {
+				if p == nil {
+					return ""
+				}
+				return strconv.FormatFloat(*p, 'g', -1, 64)
+			}
+			for i, it := range got {
+				if text(it.KeepGrad) != tc.grad[i] || text(it.KeepHigh) != tc.high[i] {
+					t.Errorf("row %d: keep_grad_norm %q, keep_high_pct %q; want %q, %q", i+1, text(it.KeepGrad), text(it.KeepHigh), tc.grad[i], tc.high[i])
+				}
+				if it.ConflictWeight == nil || it.Iter != i+1 {
+					t.Errorf("row %d: iteration %d, share %v: the other columns are lost", i+1, it.Iter, it.ConflictWeight)
+				}
 			}
 		})
 	}
