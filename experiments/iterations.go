@@ -41,8 +41,8 @@ type Iteration struct {
 	// scores s before clipping (the dashboard's |dR/ds|); KeepHigh is the
 	// share (%) of training samples whose keep probability is 0.95 or
 	// more (the top bin of the dashboard's keep histogram). Both are nil
-	// in rows committed before they were recorded, and KeepHigh in
-	// records without the histogram.
+	// in rows kept from a commit made before they were recorded, and
+	// KeepHigh in records without the histogram.
 	KeepGrad, KeepHigh *float64
 	// Selected marks the iterate the run's final training used (runs.csv's
 	// selected_iterate; the last one for a run that selected none).
