@@ -427,12 +427,26 @@ func TestMaskEps(t *testing.T) {
 	if m0 != m1 || d0 != d1 {
 		t.Errorf("MaskEps with eps 0 = (%g, %g), Mask (%g, %g)", m1, d1, m0, d0)
 	}
-	// At s = 0 and tau 1.63 the code's derivative is ~1e-13 of Mask's
-	// clamp: a sample pushed to 0 stays there.
-	_, dc := Mask(0, 0, 2, 1.634)
-	_, de := MaskEps(0, 0, 2, 1.634, eps)
-	if !(de < 1e-6*dc) {
-		t.Errorf("at s = 0, tau 1.634: eps-form derivative %g, clamp-form %g; want the first far smaller", de, dc)
+	// At s = 0 the code's derivative is e^{-(tau-1) log(1e-6/eps)} of
+	// Mask's clamp, as MaskEps's comment says: 1.3e-9 at tau 1.63.
+	for _, tau := range []float64{1.0334, 1.0691, 1.634} {
+		_, dc := Mask(0, 0, 2, tau)
+		_, de := MaskEps(0, 0, 2, tau, eps)
+		if want := math.Exp(-(tau - 1) * math.Log(1e-6/eps)); relErr(de/dc, want, 0) > 1e-3 {
+			t.Errorf("at s = 0, tau %g: eps-form derivative / clamp-form = %g, want %g", tau, de/dc, want)
+		}
+	}
+	// At s = 1 the code's derivative is exactly 0 (its sigmoid rounds to
+	// 1) at every tau, the clamp's tau e^{-(tau-1) log 1e6 - (G1-G0) tau}.
+	for _, g := range []float64{-5, 0, 5} {
+		for _, tau := range []float64{1, 1.0334, 1.634} {
+			_, dc := Mask(1, 0, g, tau)
+			_, de := MaskEps(1, 0, g, tau, eps)
+			want := tau * math.Exp(-(tau-1)*math.Log(1e6)-g*tau)
+			if de != 0 || relErr(dc, want, 0) > 1e-3 {
+				t.Errorf("at s = 1, G1-G0 %g, tau %g: eps-form derivative %g, clamp-form %g; want 0 and %g", g, tau, de, dc, want)
+			}
+		}
 	}
 }
 

@@ -33,7 +33,7 @@ const iterationsCSVHeader = "experiment,sweep,run_id,config_hash,dataset,train_s
 // fixtures: one row per record, the shares in %, the selected iterate
 // flagged as runs.csv selects it, the keep scores' gradient norm and
 // the share of keep probabilities in the histogram's top bin (empty
-// without a histogram), a damaged line skipped and said, and
+// without a histogram or with an empty one), a damaged line skipped and said, and
 // no row for a baseline or a run without records.
 func TestIterations(t *testing.T) {
 	for _, tc := range []struct {
@@ -45,7 +45,7 @@ func TestIterations(t *testing.T) {
 		{
 			name: "a search on grouped data, iterate 2 selected",
 			rows: []Run{fixtureRow(groupedRun, 2, 1)},
-			want: `e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no,25,30.0000
+			want: `e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no,1.23,30.0000
 e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.125,62.5000,15.0000,50.0000,yes,0.00019,10.0000
 e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.000123457,50.0000,30.0000,40.0000,no,0,
 `,
@@ -53,7 +53,7 @@ e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.0
 		{
 			name: "no iterate selected: the last",
 			rows: []Run{fixtureRow(groupedRun, 0, 1)},
-			want: `e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no,25,30.0000
+			want: `e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no,1.23,30.0000
 e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.125,62.5000,15.0000,50.0000,no,0.00019,10.0000
 e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.000123457,50.0000,30.0000,40.0000,yes,0,
 `,
@@ -80,7 +80,7 @@ e,s,20260101-000000-03,h3,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.7
 		{
 			name:  "a run without records is left out, and said",
 			rows:  []Run{fixtureRow("20260101-000000-09", 1, 1), fixtureRow(groupedRun, 2, 1)},
-			want:  "e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no,25,30.0000\ne,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.125,62.5000,15.0000,50.0000,yes,0.00019,10.0000\ne,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.000123457,50.0000,30.0000,40.0000,no,0,\n",
+			want:  "e,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,1,0.5,25.0000,30.0000,20.0000,no,1.23,30.0000\ne,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,2,0.125,62.5000,15.0000,50.0000,yes,0.00019,10.0000\ne,s,20260101-000000-01,h1,cmnist,0,mlp:8,maple/irmv1,keep 0.3; keep0 0.3,1,3,0.000123457,50.0000,30.0000,40.0000,no,0,\n",
 			warns: []string{"run 20260101-000000-09: its iterations are left out: no records in "},
 		},
 	} {
@@ -271,7 +271,7 @@ func TestIterationsOf(t *testing.T) {
 		name, csv  string
 		grad, high []string // per row: the value, or "" for unset
 	}{
-		{"as written", b.String(), []string{"25", "0.00019", "0"}, []string{"30", "10", ""}},
+		{"as written", b.String(), []string{"1.23", "0.00019", "0"}, []string{"30", "10", ""}},
 		{"committed before the keep columns", strings.Join(func() []string {
 			var lines []string
 			for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
