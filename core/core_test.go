@@ -427,13 +427,18 @@ func TestMaskEps(t *testing.T) {
 	if m0 != m1 || d0 != d1 {
 		t.Errorf("MaskEps with eps 0 = (%g, %g), Mask (%g, %g)", m1, d1, m0, d0)
 	}
-	// At s = 0 the code's derivative is e^{-(tau-1) log(1e-6/eps)} of
-	// Mask's clamp, as MaskEps's comment says: 1.3e-9 at tau 1.63.
-	for _, tau := range []float64{1.0334, 1.0691, 1.634} {
-		_, dc := Mask(0, 0, 2, tau)
-		_, de := MaskEps(0, 0, 2, tau, eps)
-		if want := math.Exp(-(tau - 1) * math.Log(1e-6/eps)); relErr(de/dc, want, 0) > 1e-3 {
-			t.Errorf("at s = 0, tau %g: eps-form derivative / clamp-form = %g, want %g", tau, de/dc, want)
+	// At s = 0 the eps form's derivative is e^{-(tau-1) log(1e-6/eps)}
+	// of Mask's clamp, as MaskEps's comment says: 1.3e-9 at tau 1.63
+	// with the code's eps; at the second of 30 iterations (tau 1.0334)
+	// 0.34, 0.43 and 0.54 with 1e-20, 1e-17 and 1e-14, as the ablation's
+	// experiment file quotes.
+	for _, e := range []float64{eps, 1e-17, 1e-14} {
+		for _, tau := range []float64{Temperature(1, 30), 1.0691, 1.634} {
+			_, dc := Mask(0, 0, 2, tau)
+			_, de := MaskEps(0, 0, 2, tau, e)
+			if want := math.Exp(-(tau - 1) * math.Log(1e-6/e)); relErr(de/dc, want, 0) > 1e-3 {
+				t.Errorf("at s = 0, eps %g, tau %g: eps-form derivative / clamp-form = %g, want %g", e, tau, de/dc, want)
+			}
 		}
 	}
 	// At s = 1 the code's derivative is exactly 0 (its sigmoid rounds to
@@ -447,6 +452,37 @@ func TestMaskEps(t *testing.T) {
 				t.Errorf("at s = 1, G1-G0 %g, tau %g: eps-form derivative %g, clamp-form %g; want 0 and %g", g, tau, de, dc, want)
 			}
 		}
+	}
+}
+
+// TestMaskEpsZeroAtOne counts, over the mask's draws (G1 - G0 is
+// logistic; a grid of its quantiles), how often a keep probability at 1
+// gets a straight-through derivative of exactly 0 at the second of 30
+// iterations' temperature: all but a few in 100000 with the MAPLE code's
+// eps 1e-20, 97% with 1e-17, 4% with 1e-14 (the figures the ablation's
+// experiment file quotes for its sweeps abl-preset-eps1e-17 and -14).
+func TestMaskEpsZeroAtOne(t *testing.T) {
+	tau := Temperature(1, 30)
+	const n = 1000000
+	for _, c := range []struct {
+		name   string
+		eps    float64
+		lo, hi float64 // the share of draws with a zero derivative
+	}{
+		{"the code's 1e-20", 1e-20, 0.99995, 1}, {"1e-17", 1e-17, 0.965, 0.975}, {"1e-14", 1e-14, 0.035, 0.045},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			zero := 0
+			for i := range n {
+				q := (float64(i) + 0.5) / n
+				if _, d := MaskEps(1, 0, math.Log(q/(1-q)), tau, c.eps); d == 0 {
+					zero++
+				}
+			}
+			if f := float64(zero) / n; f < c.lo || f > c.hi {
+				t.Errorf("derivative 0 at s = 1 for %.5f of the draws, want [%g, %g]", f, c.lo, c.hi)
+			}
+		})
 	}
 }
 
