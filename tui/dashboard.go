@@ -407,9 +407,13 @@ func (d *Dashboard) header(w int) string {
 	}
 	st := statusText(d.status, d.stopping)
 	title := styles.Title.Render("maple")
-	line1 := wrapItems([]string{title + " " + c.ID, c.Dataset.Name, method, "model " + c.Settings.Model, st}, w)
+	model := "model " + c.Settings.Model
+	if p := c.Settings.Precision; p != "" && p != "f32" { // the inner products' precision, where it is not the default
+		model += " " + p
+	}
+	line1 := wrapItems([]string{title + " " + c.ID, c.Dataset.Name, method, model, st}, w)
 	if strings.Contains(line1, "\n") { // narrow: the status first, the rest on as many lines as it needs
-		line1 = wrapItems([]string{title + " " + st, c.ID, c.Dataset.Name, method, "model " + c.Settings.Model}, w)
+		line1 = wrapItems([]string{title + " " + st, c.ID, c.Dataset.Name, method, model}, w)
 	}
 	total := c.Settings.OuterIters
 	iter, elapsed, eta := 0, 0.0, "?"

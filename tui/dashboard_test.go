@@ -679,3 +679,32 @@ func TestEvaluationProgress(t *testing.T) {
 		t.Error("progress shown after the run ended")
 	}
 }
+
+// TestHeaderNamesPrecision: a search whose inner products run in bf16
+// says so beside its model in the header, at every width; an f32 one
+// (the default, recorded as "" or "f32") names no precision.
+func TestHeaderNamesPrecision(t *testing.T) {
+	for _, tc := range []struct {
+		name, precision string
+		want            bool
+	}{
+		{"default", "", false},
+		{"f32", "f32", false},
+		{"bf16", "bf16", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig()
+			cfg.Settings.Precision = tc.precision
+			d := NewDashboard(cfg, &fakeCtl{}, false)
+			for _, w := range []int{60, 120, 200} {
+				h := ansi.Strip(d.header(w))
+				if got := strings.Contains(h, "bf16"); got != tc.want {
+					t.Errorf("width %d: header names bf16 %v, want %v:\n%s", w, got, tc.want, h)
+				}
+				if strings.Contains(h, "f32") {
+					t.Errorf("width %d: header names f32:\n%s", w, h)
+				}
+			}
+		})
+	}
+}
