@@ -53,6 +53,11 @@ func Evaluation(r map[string]string) (recipe string, ok bool) {
 	}
 	for _, part := range settingParts(r["settings"]) {
 		flag, value, _ := strings.Cut(part, " ")
+		if flag == "precision" {
+			// The search's products only: the final training is float32,
+			// and resolving bf16 would depend on this machine's CPU.
+			continue
+		}
 		ok = ok && give(flag, value)
 	}
 	if !ok {

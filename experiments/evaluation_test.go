@@ -21,6 +21,9 @@ func TestFinalTraining(t *testing.T) {
 		{"irmv1 at its paper's recipe", "irmv1", "", "own recipe"},
 		{"erm at another rate", "erm", "eval-lr 0.5", "other"},
 		{"a method this build does not know", "nosuch", "", "?"},
+		// bf16 changes the search's products only, and the page must not
+		// depend on whether this machine's CPU has bf16.
+		{"maple with its search in bf16", "maple/irmv1", "precision bf16", "chosen on validation"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := map[string]string{"dataset": "cmnist", "method": c.method, "settings": c.settings, "model": "mlp:390,390", "train_size": "0"}
