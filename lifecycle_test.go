@@ -64,9 +64,14 @@ func TestLifecycle(t *testing.T) {
 	bin := buildMaple(t)
 	tm := newTmux(t)
 	ref := t.TempDir()
+	start := time.Now()
 	if out, err := exec.Command(bin, append(lifeArgs, "--headless", "--runs-dir", ref)...).CombinedOutput(); err != nil {
 		t.Fatalf("reference run: %v\n%s", err, out)
 	}
+	// The signals fall within the reference run's own duration, so that
+	// most meet a live search on a fast machine as on a slow one (fixed
+	// moments of 0.3-4 s missed most runs on a fast idle machine).
+	span := time.Since(start)
 	want := finish(t, bin, ref)
 	rng := rand.New(rand.NewPCG(11, 0))
 	signals := []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP}
@@ -79,7 +84,7 @@ func TestLifecycle(t *testing.T) {
 	}
 	var trials []trial
 	for i := range 20 {
-		trials = append(trials, trial{i: i, sig: signals[rng.IntN(3)], after: time.Duration(300+rng.IntN(3700)) * time.Millisecond,
+		trials = append(trials, trial{i: i, sig: signals[rng.IntN(3)], after: time.Duration((0.1 + 0.8*rng.Float64()) * float64(span)),
 			tmux: i%2 == 0, runsDir: t.TempDir()})
 	}
 	var wg sync.WaitGroup
@@ -151,7 +156,7 @@ func TestLifecycle(t *testing.T) {
 	if interrupted[true] < 5 || interrupted[false] < 5 {
 		t.Errorf("signals interrupted %d dashboard and %d headless runs of 10 each; want most", interrupted[true], interrupted[false])
 	}
-	t.Logf("signals interrupted %d dashboard and %d headless runs of 10 each", interrupted[true], interrupted[false])
+	t.Logf("signals interrupted %d dashboard and %d headless runs of 10 each (signals within the reference run's %v)", interrupted[true], interrupted[false], span.Round(time.Millisecond))
 	slices.Sort(exits)
 	if len(exits) > 0 {
 		load, _ := os.ReadFile("/proc/loadavg")
