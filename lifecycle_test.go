@@ -55,8 +55,9 @@ func finish(t *testing.T, bin, runsDir string) []byte {
 	return w
 }
 
-// TestLifecycle sends SIGTERM, SIGINT or SIGHUP at 20 random moments to
-// the real binary, with the dashboard (under tmux) and headless: every
+// TestLifecycle sends SIGTERM, SIGINT or SIGHUP at 20 random moments
+// within the reference run's duration to the real binary, with the
+// dashboard (under tmux) and headless: every
 // process exits (none hangs; how long exits take is logged) and releases
 // its run, and every run resumes to weights byte-identical to an
 // uninterrupted run's.
