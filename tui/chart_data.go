@@ -111,17 +111,79 @@ func pointColumn(i, n, cols int) int {
 }
 
 // resample puts the values vs, taken at the increasing times ts, on
-// cols evenly spaced times from t0 to t1: linear between two points, NaN
-// before the first or after the last time, or next to a NaN point.
+// cols evenly spaced times from t0 to t1. Each column stands for the
+// times within half a column of its own. A column with points in that
+// span takes one of their values, the one picked as largest-triangle-
+// three-buckets picks it (Steinarsson 2013: the point that makes the
+// largest triangle with the column before's value and the mean of the
+// column after's points), so that a one-point peak or dip among many
+// points per column is drawn, not stepped over; NaN points are left
+// out, and a column of NaN points only is NaN. A column without points
+// is linear between the points either side: NaN before the first or
+// after the last time, or next to a NaN point.
 func resample(ts, vs []float64, t0, t1 float64, cols int) []float64 {
 	out := make([]float64, cols)
-	j := 0
-	for k := range out {
-		t := t0
-		if cols > 1 {
-			t = t0 + float64(k)*(t1-t0)/float64(cols-1)
+	step := 0.0
+	if cols > 1 {
+		step = (t1 - t0) / float64(cols-1)
+	}
+	centre := func(k int) float64 { return t0 + float64(k)*step }
+	// span is the points [a, b) whose times fall in column k's span.
+	span := func(k, from int) (a, b int) {
+		a = from
+		for a < len(ts) && k > 0 && ts[a] < centre(k)-step/2 {
+			a++
 		}
+		b = a
+		for b < len(ts) && (k == cols-1 || ts[b] < centre(k)+step/2) {
+			b++
+		}
+		return a, b
+	}
+	// mean is the mean time and value of the points [a, b) that are not NaN.
+	mean := func(a, b int) (t, v float64, ok bool) {
+		n := 0
+		for i := a; i < b; i++ {
+			if !math.IsNaN(vs[i]) {
+				t, v, n = t+ts[i], v+vs[i], n+1
+			}
+		}
+		return t / float64(n), v / float64(n), n > 0
+	}
+	prevT, prevV, prev := 0.0, 0.0, false // the column before's pick
+	j, from := 0, 0
+	for k := range out {
+		t := centre(k)
 		out[k] = math.NaN()
+		a, b := span(k, from)
+		from = b
+		if a < b { // the column's own points
+			na, nb := span(k+1, b)
+			nextT, nextV, next := mean(na, nb)
+			best, pick := -1.0, -1
+			for i := a; i < b; i++ {
+				if math.IsNaN(vs[i]) {
+					continue
+				}
+				var area float64
+				switch {
+				case prev && next:
+					area = math.Abs((prevT-nextT)*(vs[i]-prevV) - (prevT-ts[i])*(nextV-prevV))
+				case prev:
+					area = math.Abs(vs[i] - prevV)
+				case next:
+					area = math.Abs(vs[i] - nextV)
+				}
+				if area > best {
+					best, pick = area, i
+				}
+			}
+			prev = pick >= 0
+			if prev {
+				prevT, prevV, out[k] = ts[pick], vs[pick], vs[pick]
+			}
+			continue
+		}
 		for j+1 < len(ts) && ts[j+1] <= t {
 			j++
 		}
@@ -133,6 +195,7 @@ func resample(ts, vs []float64, t0, t1 float64, cols int) []float64 {
 			f := (t - ts[j]) / (ts[j+1] - ts[j])
 			out[k] = vs[j] + f*(vs[j+1]-vs[j])
 		}
+		prevT, prevV, prev = t, out[k], !math.IsNaN(out[k])
 	}
 	return out
 }

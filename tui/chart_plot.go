@@ -102,8 +102,22 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 			}
 			return -1
 		}
-	} else if c.wall {
-		caption += " (no wall time recorded)"
+	} else {
+		if c.wall {
+			caption += " (no wall time recorded)"
+		}
+		if n > cols {
+			// More points than columns: each column takes one of its
+			// points, peaks and dips kept (asciigraph's own stretching
+			// would interpolate between points and step over them).
+			idx := make([]float64, n)
+			for j := range idx {
+				idx[j] = float64(j)
+			}
+			for i := range all {
+				all[i].data = resample(idx, all[i].data, 0, float64(n-1), cols)
+			}
+		}
 	}
 	var yfmt func(float64) string // yFormat's
 	if logged {
@@ -285,8 +299,8 @@ func drawPlot(s plotSpec, w, h int) string {
 	for i, c := range s.colors {
 		colors[i] = styles.SeriesANSI[c%len(styles.SeriesANSI)]
 	}
-	// The axis spans the series' own extremes: resampled to the plot's
-	// columns, a one-point peak or dip can fall between two of them.
+	// The axis spans the series' extremes (those drawn: resample keeps
+	// a column's peak or dip).
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range data {
 		for _, x := range v {

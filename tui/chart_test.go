@@ -347,3 +347,70 @@ func TestPlotKeepsPeaks(t *testing.T) {
 		t.Errorf("y labels %v do not span the series' 0.31 to 0.7241:\n%s", labels, out)
 	}
 }
+
+// TestPlotDrawsPeaks: a search of 300 iterations drawn 48 columns wide
+// puts six points in a column; a one-point spike (outer risk 0.0615 at
+// iteration 2, as a REx search on synthetic data has it) and a
+// one-point dip are drawn, each on the row of its axis label, in the
+// index and the wall-time view. Stretched by asciigraph the spike was
+// drawn at half its height and, by iteration 88, not at all.
+func TestPlotDrawsPeaks(t *testing.T) {
+	const n = 300
+	c := newChartView()
+	c.times = make([]float64, n)
+	v := make([]float64, n)
+	for i := range v {
+		c.xs = append(c.xs, i+1)
+		c.times[i] = float64(i) * 0.5
+		v[i] = 0.001 + 0.0001*float64(i%2)
+	}
+	v[1], v[201] = 0.0615, 0.0002
+	c.plots = []chartPlot{{title: "outer risk", lines: []chartLine{{values: v}}}}
+	for _, wall := range []bool{false, true} {
+		c.wall = wall
+		out := ansi.Strip(c.plot(c.plots[0], 60, 12))
+		var rows []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "┤") || strings.Contains(l, "┼") {
+				rows = append(rows, l)
+			}
+		}
+		if len(rows) < 3 {
+			t.Fatalf("wall %v: no plot rows:\n%s", wall, out)
+		}
+		// The top row is labelled with the spike, the bottom one with
+		// the dip; each must carry a piece of the line past the axis.
+		for _, r := range []string{rows[0], rows[len(rows)-1]} {
+			axis := strings.IndexAny(r, "┤┼")
+			if strings.TrimSpace(r[axis+len("┤"):]) == "" {
+				t.Errorf("wall %v: row %q draws nothing:\n%s", wall, r, out)
+			}
+		}
+		if !strings.HasPrefix(strings.TrimSpace(rows[0]), "0.06") {
+			t.Errorf("wall %v: top label not the spike's 0.0615:\n%s", wall, out)
+		}
+	}
+}
+
+// TestResampleKeepsExtremes: with many points per column each column
+// takes one of its own points, a lone peak and dip among them.
+func TestResampleKeepsExtremes(t *testing.T) {
+	ts := make([]float64, 100)
+	vs := make([]float64, 100)
+	for i := range ts {
+		ts[i], vs[i] = float64(i), 5
+	}
+	vs[33], vs[71] = 9, 1
+	got := resample(ts, vs, 0, 99, 10)
+	lo, hi := got[0], got[0]
+	for _, x := range got {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	if lo != 1 || hi != 9 {
+		t.Errorf("resample to 10 columns spans %v to %v, want 1 to 9: %v", lo, hi, got)
+	}
+	vs[50] = math.NaN()
+	if got := resample(ts[50:51], vs[50:51], 50, 50, 1); !math.IsNaN(got[0]) {
+		t.Errorf("a column of a NaN point alone: %v, want NaN", got)
+	}
+}
