@@ -17,6 +17,7 @@ import (
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/setting"
 	"github.com/maple-ood/maple/tui"
 )
 
@@ -228,6 +229,10 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	}
 	o.ID = filepath.Base(dir) // a prefix, a suffix or "latest" resolved
 	r, rates, extra, err := session.Reopen(o.F.RunsDir, o.ID, o.Config, o.Set)
+	var bad *setting.Error
+	if errors.As(err, &bad) {
+		return usageError{err} // a flag's value refused: exit 2, as for run
+	}
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,12 @@ package cmd
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/maple-ood/maple/runs"
 )
 
 // TestUsageErrors: bad commands, arguments and flag values exit 2 with a
@@ -78,5 +82,41 @@ func TestHelpAndCompletionDetails(t *testing.T) {
 	}
 	if c := exec("__complete", "export", "x", "--format", ""); !strings.Contains(c, "npy") || !strings.Contains(c, "metrics-csv") || strings.Contains(c, "markdown") {
 		t.Errorf("completion of export --format:\n%s", c)
+	}
+}
+
+// TestResumeRefusesBadValues: a bad value of one of resume's flags is a
+// usage error (exit 2, as the same value given to run is; it was 1),
+// and the run's settings are left as they were.
+func TestResumeRefusesBadValues(t *testing.T) {
+	runsDir := t.TempDir()
+	r, err := runs.Create(runsDir, runs.DefaultConfig("synthetic"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := r.Config.ID
+	r.Close()
+	before, _ := os.ReadFile(filepath.Join(runsDir, id, runs.ConfigFile))
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a negative inner rate", []string{"--inner-lr", "-1"}, "--inner-lr -1: want"},
+		{"a keep rate not a number", []string{"--keep-lr", "nan"}, "--keep-lr"},
+		{"a negative weight rate", []string{"--weight-lr", "-0.5"}, "--weight-lr -0.5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			f := &Factory{In: strings.NewReader(""), Out: &out, Err: &out, RunsDir: runsDir, Terminal: func() bool { return false }}
+			root := NewCmdRoot(f)
+			root.SetArgs(append([]string{"resume", id, "--headless"}, tc.args...))
+			if code := ExitCode(f, root.Execute()); code != ExitUsage || !strings.Contains(out.String(), tc.want) {
+				t.Errorf("exit %d, want %d; output %q, want it to contain %q", code, ExitUsage, out.String(), tc.want)
+			}
+			if after, _ := os.ReadFile(filepath.Join(runsDir, id, runs.ConfigFile)); !bytes.Equal(after, before) {
+				t.Errorf("run.json changed")
+			}
+		})
 	}
 }

@@ -43,6 +43,7 @@ func WriteList(w io.Writer, list []runs.Info) error {
 
 // ShowData is what `maple show --json` prints.
 type ShowData struct {
+	Dir     string        `json:"dir"` // the run's directory, absolute
 	Info    runs.Info     `json:"info"`
 	Config  *runs.Config  `json:"config"`
 	Summary *runs.Summary `json:"summary"`
@@ -54,6 +55,7 @@ type ShowData struct {
 func ReadShow(dir string) (ShowData, []error) {
 	var d ShowData
 	var cerr, serr, eerr error
+	d.Dir, _ = filepath.Abs(dir)
 	d.Info = runs.Stat(dir)
 	d.Config, cerr = runs.ReadConfig(dir)
 	d.Summary, serr = runs.ReadSummary(dir)
@@ -77,6 +79,7 @@ func WriteShow(w io.Writer, dir string) {
 		fmt.Fprintf(w, ", iteration %d/%d", info.Iter, info.Total)
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintf(w, "directory %s\n", d.Dir)
 	if info.Name != "" || len(info.Tags) > 0 {
 		fmt.Fprintf(w, "name %q, tags [%s]\n", info.Name, strings.Join(info.Tags, " "))
 	}
