@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -147,5 +148,33 @@ func TestValidate(t *testing.T) {
 	d.Y[1] = 2
 	if err := d.Validate(); err == nil {
 		t.Error("label 2 of a binary dataset accepted")
+	}
+}
+
+// TestSyntheticTrainSize: --train-size gives exactly that many training
+// samples (100000 gave 100001: each environment's size was rounded), and
+// the default size's data are unchanged by asking for them.
+func TestSyntheticTrainSize(t *testing.T) {
+	for _, n := range []int{100000, 99999, 50000, 9000, 777} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			s, err := syntheticSource{}.Load(Spec{TrainSize: n}, LoadInput{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Train.N != n {
+				t.Errorf("train %d, want %d", s.Train.N, n)
+			}
+			if s.Oracle.Train.N != n {
+				t.Errorf("oracle train %d, want %d", s.Oracle.Train.N, n)
+			}
+			if v := float64(s.Val.N) / float64(s.Val.N+n); v < 0.099 || v > 0.101 {
+				t.Errorf("val %d of %d: fraction %.4f, want about 0.1", s.Val.N, s.Val.N+n, v)
+			}
+		})
+	}
+	def, _ := Synthetic(DefaultSynthetic())
+	same, _ := syntheticSource{}.Load(Spec{TrainSize: def.Train.N}, LoadInput{Seed: 1})
+	if !slices.Equal(def.Train.X, same.Train.X) || !slices.Equal(def.Val.Y, same.Val.Y) {
+		t.Error("--train-size 9000 (the default's size) changed the data")
 	}
 }
