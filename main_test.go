@@ -206,7 +206,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"run", "--method", "magic"}, `--method "magic"`},
 		{[]string{"run", "--keep", "2"}, "--keep 2: want a finite number in (0, 1]"},
 		{[]string{"run", "--method", "irmv1", "--penalty-anneal", "-1"}, "--penalty-anneal -1: want at least 0"},
-		{[]string{"data", "cmnist", "--data-dir", t.TempDir(), "--offline"}, "is missing"},
+		{[]string{"data", "cmnist", "--data-dir", t.TempDir(), "--offline"}, "is missing; put the published file there or leave out --offline to download it (docs/DATASETS.md"},
 	} {
 		out, err := exec.Command(bin, append(c.args, rd...)...).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), c.want) || strings.Contains(string(out), "panic") {

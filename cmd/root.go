@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -128,6 +130,15 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 			return usageError{fmt.Errorf("--runs-dir %s: %w", f.RunsDir, err)}
 		}
 		f.RunsDir = abs
+		// A runs directory that cannot be one is refused here, naming
+		// the flag, before a command reads or creates anything in it.
+		fi, err := os.Stat(abs)
+		switch {
+		case err == nil && !fi.IsDir(), errors.Is(err, syscall.ENOTDIR):
+			return usageError{fmt.Errorf("--runs-dir %s: it or a directory above it is a file (the flag, else $MAPLE_RUNS_DIR, names the runs directory): give a directory; it is created when missing", abs)}
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return usageError{fmt.Errorf("--runs-dir %s: %w", abs, errors.Unwrap(err))}
+		}
 		return nil
 	}
 	root.AddCommand(NewCmdRun(f, nil), NewCmdResume(f, nil), NewCmdLs(f, nil), NewCmdShow(f, nil), NewCmdExport(f, nil),

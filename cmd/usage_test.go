@@ -120,3 +120,37 @@ func TestResumeRefusesBadValues(t *testing.T) {
 		})
 	}
 }
+
+// TestRunsDirAFile: a --runs-dir that is a file, or below one, is refused
+// by every command with a message that names the flag (ls said "open
+// ...: not a directory", show "no run", sweep "mkdir ...").
+func TestRunsDirAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "afile")
+	os.WriteFile(file, []byte("x"), 0o600)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"ls", []string{"ls"}},
+		{"the runs list", nil},
+		{"show", []string{"show", "latest"}},
+		{"sweep", []string{"sweep", "--name", "s", "--datasets", "synthetic", "--methods", "erm", "--seeds", "1"}},
+		{"run", []string{"run", "--method", "erm", "--headless"}},
+	} {
+		for _, dir := range []string{file, filepath.Join(file, "runs")} {
+			t.Run(tc.name+" "+filepath.Base(dir), func(t *testing.T) {
+				var out bytes.Buffer
+				f := &Factory{In: strings.NewReader(""), Out: &out, Err: &out, RunsDir: t.TempDir(), Terminal: func() bool { return false }}
+				root := NewCmdRoot(f)
+				root.SetArgs(append(tc.args, "--runs-dir", dir))
+				want := "--runs-dir " + dir + ": it or a directory above it is a file"
+				if code := ExitCode(f, root.Execute()); code != ExitUsage || !strings.Contains(out.String(), want) {
+					t.Errorf("exit %d, want %d; output %q, want it to contain %q", code, ExitUsage, out.String(), want)
+				}
+			})
+		}
+	}
+	if b, _ := os.ReadFile(file); string(b) != "x" {
+		t.Errorf("the file was changed: %q", b)
+	}
+}

@@ -81,7 +81,11 @@ func (fe *Fetcher) Path(f PublicFile) (string, error) {
 		return "", fmt.Errorf("%w", err)
 	}
 	if fe.Offline || len(f.Mirrors) == 0 {
-		return "", fmt.Errorf("%s is missing; put the published file there (see README: Datasets) or allow downloads", p)
+		how := "it has no download source: put the published file there"
+		if len(f.Mirrors) > 0 {
+			how = "put the published file there or leave out --offline to download it"
+		}
+		return "", fmt.Errorf("%s is missing; %s (docs/DATASETS.md lists each dataset's files)", p, how)
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return "", fmt.Errorf("cannot create %s: %w", filepath.Dir(p), err)
