@@ -178,6 +178,12 @@ func ExitCode(f *Factory, err error) int {
 		return ExitOK
 	case errors.Is(err, errInterrupted):
 		return session.ExitInterrupted
+	case closedOutput(err):
+		// The reader of the output went away (`maple ls | head -1`): what
+		// it read is all it wanted, so the command ends quietly, as a
+		// tool that SIGPIPE ends would (the process takes SIGPIPE itself,
+		// so that a search goes on when its output pipe closes).
+		return ExitOK
 	}
 	fmt.Fprintln(f.Err, "maple:", config.FlagError(err))
 	var u usageError
@@ -185,4 +191,12 @@ func ExitCode(f *Factory, err error) int {
 		return ExitUsage
 	}
 	return ExitFailed
+}
+
+// closedOutput tells whether err is a write to standard output or error
+// whose reader has closed the pipe (EPIPE), not a socket's or a file's.
+func closedOutput(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && errors.Is(pe.Err, syscall.EPIPE) &&
+		(pe.Path == os.Stdout.Name() || pe.Path == os.Stderr.Name())
 }
