@@ -38,9 +38,10 @@ type LsOptions struct {
 func NewCmdLs(f *Factory, runF func(*LsOptions) error) *cobra.Command {
 	o := &LsOptions{F: f}
 	c := &cobra.Command{
-		Use:   "ls",
-		Short: "List the runs (the runs browser on a terminal)",
-		Args:  noArgs,
+		Use:     "ls",
+		Aliases: []string{"list"},
+		Short:   "List the runs (the runs browser on a terminal)",
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(o)

@@ -100,6 +100,7 @@ directory always replaces its committed row.`,
 	c.Flags().BoolVar(&o.Rerun, "rerun", false, "train every cell on this build, also those whose rows are committed (by default a committed row stands for its cell)")
 	c.Flags().StringSliceVar(&o.Sweeps, "sweeps", nil, "run only these of the experiment's sweeps, comma-separated (default every one); the files are written from every sweep's runs")
 	c.Flags().UintSliceVar(&o.Seeds, "seeds", nil, "run only these seeds, comma-separated (default every seed the sweeps name)")
+	c.Flags().Lookup("seeds").DefValue = "" // the help states the default, not "[]"
 	return c
 }
 

@@ -50,6 +50,9 @@ type Factory struct {
 	// dashboard and the browser need both; /dev/null is not one).
 	Terminal func() bool
 	RunsDir  string
+	// helpErr is a usage error found while printing help (`maple bogus
+	// --help` names no command), which ExitCode reports.
+	helpErr error
 }
 
 // NewFactory returns the factory of this process: its standard streams,
@@ -167,12 +170,27 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 			}})
 	registerCompletion(f, root)
 	addHelp(root)
+	// `maple bogus --help`: cobra finds no command and would print the
+	// root's help; say instead that there is no such command.
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if c == root {
+			if err := noArgs(c, c.Flags().Args()); err != nil {
+				f.helpErr = err
+				return
+			}
+		}
+		help(c, args)
+	})
 	return root
 }
 
 // ExitCode reports err (when not nil) on f's error stream and returns the
 // process's exit code: 0, 1 (failed), 2 (usage) or 130 (interrupted).
 func ExitCode(f *Factory, err error) int {
+	if err == nil {
+		err = f.helpErr
+	}
 	switch {
 	case err == nil:
 		return ExitOK

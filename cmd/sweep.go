@@ -93,6 +93,7 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	fl.String("method", "", "")
 	fl.MarkHidden("dataset")
 	fl.MarkHidden("method")
+	fl.MarkHidden("seed") // --seeds
 	return c
 }
 

@@ -36,9 +36,10 @@ type TableOptions struct {
 func NewCmdTable(f *Factory, runF func(*TableOptions) error) *cobra.Command {
 	o := &TableOptions{F: f}
 	c := &cobra.Command{
-		Use:   "table [--sweep NAME[,NAME...]]",
-		Short: "Print the results table of a sweep, of several as one (a grid split over sweeps), or of every finished run",
-		Args:  noArgs,
+		Use:        "table [--sweep NAME[,NAME...]]",
+		SuggestFor: []string{"compare"}, // runs are compared by their sweep's table (or the browser)
+		Short:      "Print the results table of a sweep, of several as one (a grid split over sweeps), or of every finished run",
+		Args:       noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(o)

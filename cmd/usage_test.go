@@ -29,6 +29,8 @@ func TestUsageErrors(t *testing.T) {
 		{"show of no run", []string{"show", "NOSUCH"}, `no run "NOSUCH"`},
 		{"an extra argument", []string{"show", "a", "b"}, `"b" is one argument too many`},
 		{"an argument to ls", []string{"ls", "x"}, "maple ls takes no arguments"},
+		{"help of an unknown command", []string{"bogus", "--help"}, `unknown command "bogus"`},
+		{"compare, which table does", []string{"compare", "a", "b"}, `unknown command "compare"; did you mean table?`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
@@ -65,7 +67,8 @@ func TestDefaultRunsDir(t *testing.T) {
 
 // TestHelpAndCompletionDetails: run --help prints no empty "(default )",
 // and completion of export --format offers the export formats (issue 25,
-// defect 8).
+// defect 8); sweep --help does not list --seed, which a sweep refuses,
+// reproduce --help no "(default [])", and list is ls.
 func TestHelpAndCompletionDetails(t *testing.T) {
 	exec := func(args ...string) string {
 		var out bytes.Buffer
@@ -79,6 +82,15 @@ func TestHelpAndCompletionDetails(t *testing.T) {
 	}
 	if h := exec("run", "--help"); strings.Contains(h, "(default )") || !strings.Contains(h, "--penalty") {
 		t.Errorf("run --help:\n%s", h)
+	}
+	if h := exec("sweep", "--help"); strings.Contains(h, "--seed ") || !strings.Contains(h, "--seeds") {
+		t.Errorf("sweep --help lists --seed, which a sweep refuses:\n%s", h)
+	}
+	if h := exec("reproduce", "--help"); strings.Contains(h, "(default [])") {
+		t.Errorf("reproduce --help:\n%s", h)
+	}
+	if h := exec("list", "--help"); !strings.Contains(h, "List the runs") {
+		t.Errorf("list --help is not ls's:\n%s", h)
 	}
 	if c := exec("__complete", "export", "x", "--format", ""); !strings.Contains(c, "npy") || !strings.Contains(c, "metrics-csv") || strings.Contains(c, "markdown") {
 		t.Errorf("completion of export --format:\n%s", c)
