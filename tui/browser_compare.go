@@ -262,7 +262,22 @@ func (v *compareView) lines(values, times [][]float64) (lines []chartLine, note 
 			l.times, _, _ = spread(ts, bandSD)
 		}
 		lines = append(lines, l)
-		note = fmt.Sprintf(" (%d seeds of one configuration: mean %s)", len(vs), v.band)
+		seeds := map[string]bool{}
+		for i, d := range values {
+			if d != nil {
+				seeds[c.flat[i]["--seed"]] = true
+			}
+		}
+		switch { // a seed can repeat: another build's run, or a rerun
+		case len(seeds) == len(vs):
+			note = fmt.Sprintf(" (%d seeds of one configuration: mean %s)", len(vs), v.band)
+		case len(seeds) == 1:
+			for sd := range seeds {
+				note = fmt.Sprintf(" (%d runs of one configuration, all of seed %s: mean %s)", len(vs), sd, v.band)
+			}
+		default:
+			note = fmt.Sprintf(" (%d runs of one configuration, %d distinct seeds: mean %s)", len(vs), len(seeds), v.band)
+		}
 	}
 	return lines, note
 }

@@ -621,7 +621,8 @@ func TestBrowserFollowsRunningBaseline(t *testing.T) {
 // TestCompareBaselines: comparing baselines (no search, no iterations)
 // draws their training curves against the step, where the search's
 // charts said 'waiting for the first iteration'; a comparison with a
-// search keeps the search's charts.
+// search keeps the search's charts. Two runs of one seed are not "2
+// seeds".
 func TestCompareBaselines(t *testing.T) {
 	dir := fakeRuns(t)
 	list, err := runs.List(dir)
@@ -644,7 +645,7 @@ func TestCompareBaselines(t *testing.T) {
 	}
 	out := ansi.Strip(compare(dir, []string{erm, other}, 120, 40, false))
 	if !strings.Contains(out, "over the training") || !strings.Contains(out, "training step →") || strings.Contains(out, "waiting for the first iteration") ||
-		!strings.Contains(out, "501") || !strings.Contains(out, "2 seeds of one configuration") {
+		!strings.Contains(out, "501") || !strings.Contains(out, "2 runs of one configuration, all of seed 1") {
 		t.Errorf("baselines:\n%s", out)
 	}
 	// Without colour each line has characters of its own, named in the
