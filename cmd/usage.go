@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -47,6 +49,18 @@ func noArgs(c *cobra.Command, args []string) error {
 // nearest flag names for an unknown one.
 func flagError(c *cobra.Command, err error) error {
 	msg := err.Error()
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) {
+		fl, v := bad.GetFlag(), bad.GetValue()
+		if v == "" {
+			v = `""`
+		}
+		want := wantOf(bad.Unwrap())
+		if strings.HasSuffix(fl.Value.Type(), "Slice") && strings.HasPrefix(want, "want a ") {
+			want = "want a list, comma-separated, each " + strings.TrimPrefix(want, "want ")
+		}
+		return usageError{fmt.Errorf("--%s %s: %s (see maple %s --help)", fl.Name, v, want, c.Name())}
+	}
 	name, ok := strings.CutPrefix(msg, "unknown flag: --")
 	if !ok {
 		return usageError{err}
@@ -61,6 +75,30 @@ func flagError(c *cobra.Command, err error) error {
 		msg += "; did you mean " + strings.Join(near, " or ") + "?"
 	}
 	return usageError{fmt.Errorf("%s (see maple %s --help)", msg, c.Name())}
+}
+
+// wantOf says in words what a flag's parser refused: what kind of value
+// it wants (strconv's "strconv.ParseUint: parsing "-1": invalid syntax"
+// says it to a Go programmer only), or the parser's own words.
+func wantOf(cause error) string {
+	var ne *strconv.NumError
+	if !errors.As(cause, &ne) {
+		return cause.Error()
+	}
+	if errors.Is(ne.Err, strconv.ErrRange) {
+		return "out of range"
+	}
+	switch ne.Func {
+	case "ParseUint":
+		return "want a whole number, 0 or more"
+	case "ParseInt":
+		return "want a whole number"
+	case "ParseFloat":
+		return "want a number"
+	case "ParseBool":
+		return "want true or false"
+	}
+	return cause.Error()
 }
 
 // editDistance is the Levenshtein distance of a and b.

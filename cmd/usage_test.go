@@ -30,6 +30,10 @@ func TestUsageErrors(t *testing.T) {
 		{"an extra argument", []string{"show", "a", "b"}, `"b" is one argument too many`},
 		{"an argument to ls", []string{"ls", "x"}, "maple ls takes no arguments"},
 		{"help of an unknown command", []string{"bogus", "--help"}, `unknown command "bogus"`},
+		{"a negative seed, said without strconv", []string{"run", "--seed", "-1"}, "--seed -1: want a whole number, 0 or more (see"},
+		{"a float for a count", []string{"run", "--outer-iters", "1e3"}, "--outer-iters 1e3: want a whole number (see"},
+		{"a word for a rate", []string{"resume", "x", "--inner-lr", "abc"}, "--inner-lr abc: want a number"},
+		{"an empty list", []string{"reproduce", "x", "--seeds", ""}, `--seeds "": want a list, comma-separated, each a whole number, 0 or more`},
 		{"compare, which table does", []string{"compare", "a", "b"}, `unknown command "compare"; did you mean table?`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
