@@ -65,7 +65,8 @@ from the experiment's finished runs (one row each in its ` + "`runs.csv`" + `,
 with run id, commit and configuration hash), and checked against those
 files by a test. Figures are percentages on the test split: the mean over
 seeds, the sample standard deviation (n-1), n, and the 95% interval of
-the mean (Student's t, n-1 degrees of freedom).
+the mean (Student's t, n-1 degrees of freedom), cut to 0-100, the
+range of an accuracy, where the seeds' spread takes it past either end.
 
 How every figure was chosen, and which labels it used:
 
@@ -308,13 +309,18 @@ func pm(mean, sd string) string {
 	return fmt.Sprintf("%.1f", m)
 }
 
+// interval prints a 95% interval of an accuracy's mean with one
+// decimal, cut to the accuracy's range ("-" without one).
 func interval(lo, hi string) string {
 	l, err1 := strconv.ParseFloat(lo, 64)
 	h, err2 := strconv.ParseFloat(hi, 64)
 	if err1 != nil || err2 != nil {
 		return "-"
 	}
-	return fmt.Sprintf("[%.1f, %.1f]", l, h)
+	// An accuracy lies in 0-100; Student's interval over few seeds of a
+	// wide spread reaches past either end (t = 4.3 at 2 degrees of
+	// freedom, 12.7 at 1).
+	return fmt.Sprintf("[%.1f, %.1f]", max(l, 0), min(h, 100))
 }
 
 // versus compares a maple row with the row of the same dataset, size and

@@ -446,3 +446,21 @@ func TestProvenance(t *testing.T) {
 		}
 	}
 }
+
+// TestIntervalCut: the page's 95% interval of an accuracy stays within
+// 0-100 (3 seeds of a wide spread read [-3.8, 126.2]); within the range it is
+// printed as summary.csv holds it.
+func TestIntervalCut(t *testing.T) {
+	for _, tc := range []struct{ name, lo, hi, want string }{
+		{"past both ends", "-3.8", "126.2", "[0.0, 100.0]"},
+		{"past the top", "61.3", "100.04", "[61.3, 100.0]"},
+		{"within", "69.51", "71.12", "[69.5, 71.1]"},
+		{"none", "", "", "-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := interval(tc.lo, tc.hi); got != tc.want {
+				t.Errorf("interval(%s, %s) = %s, want %s", tc.lo, tc.hi, got, tc.want)
+			}
+		})
+	}
+}
