@@ -96,6 +96,7 @@ type Dashboard struct {
 	// where no note is (a question, an export's files) until the run ends.
 	progress string
 	editing  bool
+	filling  bool // a read of metrics.jsonl for iterations the feed passed over is under way
 	now      func() time.Time
 	// keysFrom drops keys typed before it: type-ahead meant for the runs
 	// browser must not steer a search it attached to.
@@ -133,6 +134,30 @@ func (m EvalProgressMsg) text() string {
 // Init implements tea.Model.
 func (d *Dashboard) Init() tea.Cmd { return nil }
 
+// recordedMsg carries the run's iterations as metrics.jsonl records them.
+type recordedMsg struct{ snaps []*core.Snapshot }
+
+// fillGaps returns have with the iterations it lacks between its first
+// and last taken from recorded, in order of iteration.
+func fillGaps(have, recorded []*core.Snapshot) []*core.Snapshot {
+	if len(have) < 2 {
+		return have
+	}
+	out := make([]*core.Snapshot, 0, len(have))
+	j := 0
+	for i, s := range have {
+		if i > 0 {
+			for ; j < len(recorded) && recorded[j].Iter < s.Iter; j++ {
+				if recorded[j].Iter > out[len(out)-1].Iter {
+					out = append(out, recorded[j])
+				}
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 // Update implements tea.Model.
 func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m := msg.(type) {
@@ -141,6 +166,19 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.ColorProfileMsg:
 		return d, d.broadcast(m)
 	case SnapshotMsg:
+		var fill tea.Cmd
+		if last := d.last(); last != nil && m.Snap.Iter > last.Iter+1 && d.dir != "" && !d.filling {
+			// The live feed keeps the latest iteration only (the search
+			// never waits for a screen): the ones it passed over are
+			// read from the run's metrics.jsonl, so that the charts have
+			// a point per iteration.
+			d.filling = true
+			dir := d.dir
+			fill = func() tea.Msg {
+				snaps, _ := runs.ReadMetrics(dir) // a damaged line is left out: its iteration stays a gap
+				return recordedMsg{snaps}
+			}
+		}
 		d.snaps = append(d.snaps, m.Snap)
 		if d.status != core.StatusPaused && !d.stopping {
 			d.status = m.Snap.Status
@@ -152,6 +190,10 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if d.note != "" && strings.HasPrefix(d.note, "checkpoint written") {
 			d.note = "" // stale once the search has moved on
 		}
+		return d, fill
+	case recordedMsg:
+		d.filling = false
+		d.snaps = fillGaps(d.snaps, m.snaps)
 	case EvalProgressMsg:
 		if d.status == core.StatusEvaluating && !d.ended {
 			d.progress = m.text()

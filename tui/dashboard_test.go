@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -706,5 +707,111 @@ func TestHeaderNamesPrecision(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFeedGapsFilled: the live feed keeps only the latest iteration, so
+// a dashboard that falls behind (maple attach at 200x60 on a fast
+// search) sees iterations 1, 2, then 9; it reads the ones passed over
+// from the run's metrics.jsonl, and its charts have a point per
+// iteration (their x axis read 1 17 33 49 70 95 while the search was at
+// 100).
+func TestFeedGapsFilled(t *testing.T) {
+	dir := t.TempDir()
+	snaps := script(12, 12)
+	var lines []string
+	for _, s := range snaps[:10] {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+	}
+	if err := os.WriteFile(filepath.Join(dir, runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := NewDashboard(testConfig(), &fakeCtl{}, true)
+	d.SetDir(dir)
+	d.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	feed(d, snaps[:2])
+	_, cmd := d.Update(SnapshotMsg{Snap: snaps[8]})
+	if cmd == nil {
+		t.Fatal("a gap from iteration 2 to 9 read nothing")
+	}
+	_, again := d.Update(SnapshotMsg{Snap: snaps[11]}) // a second gap while the read is under way
+	if again != nil {
+		t.Error("a second read was started while one is under way")
+	}
+	d.Update(cmd())
+	var iters []int
+	for _, s := range d.snaps {
+		iters = append(iters, s.Iter)
+	}
+	// The file has 1 to 10: 11 is not written yet, and its gap stays
+	// until the next read.
+	if fmt.Sprint(iters) != "[1 2 3 4 5 6 7 8 9 10 12]" {
+		t.Errorf("iterations %v, want 1 to 10, then 12", iters)
+	}
+	_, cmd = d.Update(SnapshotMsg{Snap: script(14, 12)[13]})
+	if cmd == nil {
+		t.Fatal("a later gap read nothing")
+	}
+}
+
+// TestFillGaps: iterations taken from the record go between the first
+// and the last the feed brought, never before, after, or twice.
+func TestFillGaps(t *testing.T) {
+	at := func(iters ...int) []*core.Snapshot {
+		var out []*core.Snapshot
+		for _, i := range iters {
+			out = append(out, &core.Snapshot{Iter: i})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name           string
+		have, recorded []*core.Snapshot
+		want           string
+	}{
+		{"a gap", at(1, 2, 6), at(1, 2, 3, 4, 5, 6, 7), "[1 2 3 4 5 6]"},
+		{"two gaps", at(3, 5, 9), at(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), "[3 4 5 6 7 8 9]"},
+		{"the record behind", at(1, 2, 8), at(1, 2, 3, 4), "[1 2 3 4 8]"},
+		{"no gap", at(1, 2, 3), at(1, 2, 3), "[1 2 3]"},
+		{"one iteration", at(5), at(1, 2, 3, 4, 5), "[5]"},
+		{"an empty record", at(1, 4), nil, "[1 4]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []int
+			for _, s := range fillGaps(tc.have, tc.recorded) {
+				got = append(got, s.Iter)
+			}
+			if fmt.Sprint(got) != tc.want {
+				t.Errorf("got %v, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestAttachedEndShowsResult: an attached view of a search that
+// finishes shows its result once the socket closes (it said only "the
+// search has ended"; the figures were in a replay only).
+func TestAttachedEndShowsResult(t *testing.T) {
+	r, err := runs.Create(t.TempDir(), testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	res := &train.Result{TestAcc: 0.7123, TestWorst: 0.6987, SelectedStep: 42}
+	if err := r.WriteSummary(&runs.Summary{Done: true, Status: core.StatusDone, Iter: 30, Total: 30, Result: res}); err != nil {
+		t.Fatal(err)
+	}
+	d := NewDashboard(testConfig(), &fakeCtl{}, true)
+	d.SetDir(r.Dir)
+	d.Update(endOf(r.Dir, core.StatusDone))
+	if !strings.Contains(d.note, "test acc 0.7123 · test worst-group 0.6987") || !strings.Contains(d.note, "step 42") {
+		t.Errorf("note %q, want the result", d.note)
+	}
+	if m := endOf(r.Dir, core.StatusStopped); m.Result != nil {
+		t.Errorf("a stopped run's end carries a result: %+v", m.Result)
 	}
 }

@@ -112,8 +112,20 @@ func clientFeed(cl *session.Client, dir string) func() tea.Msg {
 			}
 		}
 		ended = true
-		return EndMsg{Status: endedAs(dir, time.Second)}
+		return endOf(dir, endedAs(dir, time.Second))
 	}
+}
+
+// endOf is how the run in dir ended, as an attached view learns it when
+// the socket closes: its status, and a finished run's result from its
+// summary (the search's process trained the final model before it
+// closed the socket), which the dashboard's note shows.
+func endOf(dir string, st core.Status) EndMsg {
+	end := EndMsg{Status: st}
+	if sum, _ := runs.ReadSummary(dir); st == core.StatusDone && sum != nil && sum.Result != nil {
+		end.Result = &runs.Outcome{Result: sum.Result, Status: sum.Status, Seconds: sum.Seconds}
+	}
+	return end
 }
 
 // RunSearch runs the search of r (on sp; nil loads it) in this process
