@@ -479,12 +479,24 @@ func TestListHasEvals(t *testing.T) {
 		t.Fatalf("info %+v", in)
 	}
 	var out strings.Builder
-	if err := WriteList(&out, []runs.Info{in}); err != nil {
+	next := in // a run listed after it
+	next.ID, next.Evals = "20261128-010957-01", nil
+	if err := WriteList(&out, []runs.Info{in, next}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 3 || !strings.Contains(lines[2], "└ eval mlp:8") || !strings.Contains(lines[2], "65.0%") || !strings.Contains(lines[2], "70.0%") {
+	if len(lines) != 4 || !strings.Contains(lines[2], "└ eval mlp:8") || !strings.Contains(lines[2], "65.0%") || !strings.Contains(lines[2], "70.0%") {
 		t.Errorf("list:\n%s", out.String())
+	}
+	// The rows after an eval row stay aligned: every column starts where
+	// the header's does (they were cut off from STARTED on).
+	for _, col := range []string{"STARTED", "TIME", "NAME", "TAGS"} {
+		at := strings.Index(lines[0], col)
+		for _, l := range []string{lines[1], lines[3]} {
+			if r := []rune(l); at > len(r) || at > 0 && r[at-1] != ' ' || at < len(r) && r[at] == ' ' {
+				t.Errorf("column %s (at %d) not aligned in %q:\n%s", col, at, l, out.String())
+			}
+		}
 	}
 	os.WriteFile(filepath.Join(r.Dir, "eval-cnn.json"), []byte("{"), 0o600)
 	if in := runs.Stat(r.Dir); len(in.Evals) != 1 || !strings.Contains(in.Problem, "eval-cnn.json: damaged") {

@@ -35,7 +35,9 @@ func WriteList(w io.Writer, list []runs.Info) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Dataset, in.Method, status, it, pct(in.BestVal), pct(in.TestWorst), pct(in.TestAcc), sweep,
 			in.StartedText(), in.DurationText(), in.NameText(), in.TagsText())
 		for _, e := range in.Evals { // maple eval results: the weights under another model
-			fmt.Fprintf(tw, "\t\t└ eval %s\tdone\t-\t-\t%s\t%s\t%s\n", e.Model, pct(e.TestWorst), pct(e.TestAcc), sweep)
+			// Every column, so that the rows after it stay aligned (tabwriter
+			// aligns a column over a run of lines that all have it).
+			fmt.Fprintf(tw, "\t\t└ eval %s\tdone\t-\t-\t%s\t%s\t%s\t\t\t\t\n", e.Model, pct(e.TestWorst), pct(e.TestAcc), sweep)
 		}
 	}
 	return tw.Flush()
