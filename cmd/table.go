@@ -41,6 +41,9 @@ func NewCmdTable(f *Factory, runF func(*TableOptions) error) *cobra.Command {
 		Short:      "Print the results table of a sweep, of several as one (a grid split over sweeps), or of every finished run",
 		Args:       noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.PerRun && !cmd.Flags().Changed("format") {
+				o.Format = "csv" // the one format of a row per run
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -49,7 +52,7 @@ func NewCmdTable(f *Factory, runF func(*TableOptions) error) *cobra.Command {
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the rows as JSON")
 	c.Flags().StringSliceVar(&o.GroupBy, "group-by", nil, "pool the runs by these settings (flags such as objective, keep, model; or method, dataset, seed, sweep), one row per group, instead of by configuration")
-	c.Flags().BoolVar(&o.PerRun, "per-run", false, "one row per finished run (with --format csv or --json) instead of mean ± sd over seeds")
+	c.Flags().BoolVar(&o.PerRun, "per-run", false, "one row per finished run, as csv (or --json), instead of mean ± sd over seeds")
 	c.Flags().StringSliceVar(&o.Sweeps, "sweep", nil, "only the runs of this sweep (repeat it, or separate names by commas, for one table of several)")
 	c.Flags().StringVar(&o.Format, "format", "text", "text, markdown or csv")
 	return c
@@ -90,7 +93,7 @@ func tableRun(o *TableOptions) error {
 			return writeJSON(f, append([]report.RunRow{}, rows...))
 		}
 		if o.Format != "csv" {
-			return usageError{fmt.Errorf("--per-run writes csv or --json; give --format csv")}
+			return usageError{fmt.Errorf("--format %s: --per-run writes csv or --json; leave --format out", o.Format)}
 		}
 		return report.WriteRunsCSV(f.Out, rows)
 	}

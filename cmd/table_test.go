@@ -42,3 +42,33 @@ func TestTableWithoutFinishedRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestPerRunFormat: --per-run alone writes csv (it was refused: the
+// default format is text); --per-run with a table format is refused,
+// naming the format.
+func TestPerRunFormat(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"per-run alone", []string{"--per-run"}, "csv"},
+		{"per-run as csv", []string{"--per-run", "--format", "csv"}, "csv"},
+		{"a table", nil, "text"},
+		{"per-run as markdown is passed on to be refused", []string{"--per-run", "--format", "markdown"}, "markdown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got string
+			c := NewCmdTable(&Factory{}, func(o *TableOptions) error { got = o.Format; return nil })
+			c.SetArgs(tc.args)
+			if err := c.Execute(); err != nil || got != tc.want {
+				t.Errorf("format %q (err %v), want %q", got, err, tc.want)
+			}
+		})
+	}
+	var out, errOut bytes.Buffer
+	f := &Factory{Out: &out, Err: &errOut, RunsDir: t.TempDir(), Terminal: func() bool { return false }}
+	if err := tableRun(&TableOptions{F: f, PerRun: true, Format: "markdown"}); err == nil || !strings.Contains(err.Error(), "--format markdown: --per-run writes csv or --json") {
+		t.Errorf("per-run as markdown: %v", err)
+	}
+}
