@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,7 +31,7 @@ type Export struct {
 	// 0 means the weights after the last iteration (--select-iterate final).
 	Iterate    int      `json:"iterate"`
 	Which      string   `json:"which"`      // Iterate in words
-	TrainWith  string   `json:"train_with"` // the file to train with: u.npy
+	TrainWith  string   `json:"train_with"` // the file to train with: u.npy (weights.csv's column u when only csv is written)
 	N          int      `json:"n"`          // training samples, rows of every file
 	GroupNames []string `json:"group_names"`
 	EnvNames   []string `json:"env_names"`
@@ -143,6 +144,9 @@ func writeExports(dir string, cfg *Config, status core.Status, iteration int, ou
 		default:
 			return fmt.Errorf("export format %q: want csv or npy", f)
 		}
+	}
+	if !slices.Contains(man.Files, UNPY) {
+		man.TrainWith = WeightsCSV + " (its column u)" // csv alone
 	}
 	return WriteJSONAtomic(filepath.Join(dir, ExportJSON), man)
 }
