@@ -185,13 +185,15 @@ const settingsWidth = 100
 // flag and its value (config.Setting.Value), wrapped under the group's
 // name; a setting whose value is empty (none given) is left out.
 func writeSettings(w io.Writer, cfg runs.Config) {
+	eff := cfg // the data settings as the run used them: a dataset's own label noise, not its sentinel -1
+	eff.Dataset = cfg.Dataset.Effective()
 	for _, g := range append(slices.Clone(config.Groups), "") {
 		var items []string
 		for _, st := range config.Table {
 			if st.Group != g || !st.Applies(cfg) {
 				continue
 			}
-			if v := st.Value(cfg); v != "" {
+			if v := st.Value(eff); v != "" {
 				items = append(items, st.Flag+" "+v)
 			}
 		}
