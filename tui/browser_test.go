@@ -790,3 +790,13 @@ func TestReplayWithoutColour(t *testing.T) {
 		t.Errorf("replay without colour (mode %v):\n%s", b.mode, out)
 	}
 }
+
+// TestBrowserHelpExplainsStatusMark: the help page says what a STATUS
+// ending in ! means (a damaged file), which it did not.
+func TestBrowserHelpExplainsStatusMark(t *testing.T) {
+	b := newBrowser(fakeRuns(t), 120, 40)
+	bpress(b, keyMsg("?"))
+	if out := ansi.Strip(b.Render()); !strings.Contains(strings.Join(strings.Fields(out), " "), "A STATUS ending in ! (done!) has a damaged file") {
+		t.Errorf("help page:\n%s", out)
+	}
+}
