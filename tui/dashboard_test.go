@@ -815,3 +815,18 @@ func TestAttachedEndShowsResult(t *testing.T) {
 		t.Errorf("a stopped run's end carries a result: %+v", m.Result)
 	}
 }
+
+// TestRatesFormFooterNarrow: at 60 columns the learning-rate form's
+// footer still shows how to apply and cancel (it showed the two field
+// keys and was cut before them).
+func TestRatesFormFooterNarrow(t *testing.T) {
+	d := NewDashboard(testConfig(), &fakeCtl{}, false)
+	d.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	feed(d, script(3, 10))
+	press(d, "l")
+	out := ansi.Strip(d.Render())
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if foot := lines[len(lines)-1]; !strings.Contains(foot, "enter") || !strings.Contains(foot, "esc cancel") {
+		t.Errorf("footer %q lacks enter and esc:\n%s", foot, out)
+	}
+}

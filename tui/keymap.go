@@ -88,7 +88,8 @@ func newFormKeys(apply string) formKeys {
 	}
 }
 
-func (k formKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Next, k.Prev, k.Apply, k.Cancel} }
+// ShortHelp puts enter and esc first: a narrow footer keeps them.
+func (k formKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Apply, k.Cancel, k.Next, k.Prev} }
 func (k formKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // confirmKeys answer a yes/no question; a second Ctrl-C is a yes.
