@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"maps"
 	"math"
 	"slices"
@@ -325,13 +326,7 @@ func (v *compareView) content() string {
 	c := v.c
 	w := max(40, v.w)
 	// wrap wraps a line at the width, its further lines indented.
-	wrap := func(s string) string {
-		lines := strings.Split(lipgloss.NewStyle().Width(w-4).Render(s), "\n")
-		for i := 1; i < len(lines); i++ {
-			lines[i] = "    " + lines[i]
-		}
-		return strings.Join(lines, "\n")
-	}
+	wrap := func(s string) string { return wrapSpaces(s, w-4, "    ") }
 	var text []string
 	if len(c.groups) > 0 {
 		text = v.groupText(wrap)
@@ -404,7 +399,7 @@ func (v *compareView) groupText(wrap func(string) string) []string {
 		for i, m := range g.members {
 			names[i] = c.names[m]
 		}
-		text = append(text, wrap("  "+g.name+": "+g.result), wrap(styles.Dim.Render("    runs: "+strings.Join(names, ", "))))
+		text = append(text, wrap("  "+g.name+": "+g.result), styles.Dim.Render(wrap("    runs: "+strings.Join(names, ", "))))
 	}
 	return text
 }
@@ -459,4 +454,39 @@ func onSteps(curves [][]train.CheckPoint) (steps []int, values [][]float64) {
 		values[i] = v
 	}
 	return steps, values
+}
+
+// wrapSpaces wraps s at spaces into lines of at most w cells, the lines
+// after the first starting with indent: a run id (20261128-010216-01)
+// is never split at its hyphens, as a word wrap that breaks there would.
+// A word wider than a line is cut. s is plain text (style it after).
+func wrapSpaces(s string, w int, indent string) string {
+	if strings.Contains(s, "\n") { // each line wrapped on its own
+		parts := strings.Split(s, "\n")
+		for i, p := range parts {
+			parts[i] = wrapSpaces(p, w, indent)
+		}
+		return strings.Join(parts, "\n")
+	}
+	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	var lines []string
+	line := lead
+	for _, word := range strings.Fields(s) {
+		switch {
+		case strings.TrimSpace(line) == "":
+			line += word
+		case lipgloss.Width(line)+1+lipgloss.Width(word) > w:
+			lines = append(lines, line)
+			line = indent + word
+		default:
+			line += " " + word
+		}
+	}
+	lines = append(lines, line)
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			lines[i] = ansi.Hardwrap(l, w, true)
+		}
+	}
+	return strings.Join(lines, "\n")
 }

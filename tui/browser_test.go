@@ -800,3 +800,29 @@ func TestBrowserHelpExplainsStatusMark(t *testing.T) {
 		t.Errorf("help page:\n%s", out)
 	}
 }
+
+// TestCompareKeepsIDsWhole: at 60 columns the comparison's text wraps
+// at spaces, never inside a run id (it broke "20261128-" from
+// "010357-01" at the hyphen).
+func TestCompareKeepsIDsWhole(t *testing.T) {
+	dir := fakeRuns(t)
+	list, err := runs.List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{list[0].ID, list[1].ID, list[2].ID}
+	out := ansi.Strip(compare(dir, ids, 60, 40, true))
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(strings.TrimRight(l, " "), "-") && strings.Contains(l, "2026") {
+			t.Errorf("a line ends inside a run id: %q\n%s", l, out)
+		}
+	}
+	for _, id := range ids {
+		if !strings.Contains(out, id) {
+			t.Errorf("run id %s not whole on any line:\n%s", id, out)
+		}
+	}
+	if got := wrapSpaces("  a 20261128-010216-01 → 20261128-010357-01", 30, "    "); got != "  a 20261128-010216-01 →\n    20261128-010357-01" {
+		t.Errorf("wrapSpaces: %q", got)
+	}
+}
