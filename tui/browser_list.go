@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -245,10 +246,13 @@ func (b *runList) refresh() {
 		return
 	}
 	// Narrower terminals drop the start, time and tags columns, then the
-	// sweep column, then the best-validation column (the sort still uses
-	// them).
+	// sweep column, then the best-validation column, then the dataset and
+	// the iteration, so that the test figures stay (the sort still uses
+	// them all).
 	show := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
 	switch {
+	case b.width < 75:
+		show = b.fitting([]int{0, 2, 3, 6, 7, 4, 1})
 	case b.width < 150 && b.width >= 110:
 		show = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 11} // the name stays; start and time go
 	case b.width < 90:
@@ -274,6 +278,31 @@ func (b *runList) refresh() {
 		cols[j] = table.Column{Title: c, Width: max(widths[j], len([]rune(c)))}
 	}
 	setTable(&b.tbl, cols, rows)
+}
+
+// fitting is the columns of order (most wanted first) that fit the
+// width together, each as wide as its widest cell, in the table's order:
+// a narrow terminal shows whole columns, never a header cut short
+// ("TEST" for TEST WG).
+func (b *runList) fitting(order []int) []int {
+	used := 0
+	var show []int
+	for _, c := range order {
+		w := len([]rune(browserCols[c]))
+		if c == b.sortCol {
+			w += 2 // " ▲"
+		}
+		for _, in := range b.view {
+			w = max(w, len([]rune(b.row(in)[c])))
+		}
+		if used+w+2 > b.width && len(show) > 0 {
+			break
+		}
+		used += w + 2 // the cell's padding, a space either side
+		show = append(show, c)
+	}
+	slices.Sort(show)
+	return show
 }
 
 func (b *runList) current() (runs.Info, bool) {

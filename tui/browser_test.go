@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
@@ -824,5 +827,41 @@ func TestCompareKeepsIDsWhole(t *testing.T) {
 	}
 	if got := wrapSpaces("  a 20261128-010216-01 → 20261128-010357-01", 30, "    "); got != "  a 20261128-010216-01 →\n    20261128-010357-01" {
 		t.Errorf("wrapSpaces: %q", got)
+	}
+}
+
+// TestListNarrowWholeColumns: on a narrow terminal the list shows whole
+// columns, the test figures before the dataset and iteration; it showed
+// ID, DATASET, METHOD and STATUS at 60 columns and cut TEST WG's header
+// to "TEST".
+func TestListNarrowWholeColumns(t *testing.T) {
+	dir := fakeRuns(t)
+	for _, tc := range []struct {
+		w    int
+		want []string
+	}{
+		{60, []string{"ID ▲", "METHOD", "STATUS", "TEST WG"}},
+		{74, []string{"ID ▲", "METHOD", "STATUS", "TEST WG", "TEST", "ITER"}},
+	} {
+		b := newBrowser(dir, tc.w, 20)
+		lines := strings.Split(ansi.Strip(b.Render()), "\n")
+		head := strings.TrimSpace(lines[1])
+		var got []string
+		for _, h := range regexp.MustCompile(`\s{2,}`).Split(head, -1) {
+			got = append(got, h)
+			if !slices.Contains(browserCols, strings.TrimSuffix(strings.TrimSuffix(h, " ▲"), " ▼")) {
+				t.Errorf("%d columns: header %q is no whole column title: %q", tc.w, h, head)
+			}
+		}
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%d columns: no %s in %q", tc.w, w, head)
+			}
+		}
+		for _, l := range lines {
+			if lipgloss.Width(l) > tc.w {
+				t.Errorf("%d columns: a line of %d: %q", tc.w, lipgloss.Width(l), l)
+			}
+		}
 	}
 }
