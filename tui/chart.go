@@ -93,10 +93,26 @@ func (c *chartView) waiting() string {
 }
 
 // setData gives the view its points: the iterations xs, the charts and
-// the rate-change marks. Points only added at the end keep the cursor
-// and window; a following window moves on with the latest.
+// the rate-change marks. The cursor and the window stay on their
+// iterations, also when points come between them (iterations the live
+// feed passed over, read back from the run's records); a following
+// window moves on with the latest.
 func (c *chartView) setData(xs []int, times []float64, plots []chartPlot, marks []int) {
 	n := len(xs)
+	// moved is where the point at index i of the old points is now.
+	moved := func(i int) int {
+		if i < 0 || i >= len(c.xs) || (i < n && xs[i] == c.xs[i]) {
+			return i
+		}
+		if k := slices.Index(xs, c.xs[i]); k >= 0 {
+			return k
+		}
+		return i
+	}
+	if c.zoomed && !c.follow && c.win.hi > c.win.lo {
+		c.win = xWindow{moved(c.win.lo), moved(c.win.hi-1) + 1}
+	}
+	c.cursor = moved(c.cursor)
 	if c.zoomed && c.follow {
 		span := c.win.hi - c.win.lo
 		c.win = xWindow{max(0, n-span), n}

@@ -118,10 +118,20 @@ func pointColumn(i, n, cols int) int {
 // largest triangle with the column before's value and the mean of the
 // column after's points), so that a one-point peak or dip among many
 // points per column is drawn, not stepped over; NaN points are left
-// out, and a column of NaN points only is NaN. A column without points
+// out, and a column of NaN points only is NaN (a point whose time is NaN
+// is left out too). A column without points
 // is linear between the points either side: NaN before the first or
 // after the last time, or next to a NaN point.
 func resample(ts, vs []float64, t0, t1 float64, cols int) []float64 {
+	if slices.ContainsFunc(ts, math.IsNaN) { // a point without a time has no place on the axis
+		var kt, kv []float64
+		for i, t := range ts {
+			if !math.IsNaN(t) {
+				kt, kv = append(kt, t), append(kv, vs[i])
+			}
+		}
+		ts, vs = kt, kv
+	}
 	out := make([]float64, cols)
 	step := 0.0
 	if cols > 1 {

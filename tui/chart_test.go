@@ -413,4 +413,11 @@ func TestResampleKeepsExtremes(t *testing.T) {
 	if got := resample(ts[50:51], vs[50:51], 50, 50, 1); !math.IsNaN(got[0]) {
 		t.Errorf("a column of a NaN point alone: %v, want NaN", got)
 	}
+	// Points without a time (a line's times padded with NaN) are left
+	// out: they made the column before them NaN, and the last column
+	// took a value from past them.
+	nan := math.NaN()
+	if got := resample([]float64{0, 1, 2, 3, nan, nan}, []float64{1, 1, 1, 1, 50, 60}, 0, 3, 4); fmt.Sprint(got) != "[1 1 1 1]" {
+		t.Errorf("points without a time: %v, want [1 1 1 1]", got)
+	}
 }

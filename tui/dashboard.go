@@ -96,7 +96,8 @@ type Dashboard struct {
 	// where no note is (a question, an export's files) until the run ends.
 	progress string
 	editing  bool
-	filling  bool // a read of metrics.jsonl for iterations the feed passed over is under way
+	filling  bool      // a read of metrics.jsonl for iterations the feed passed over is under way
+	filled   time.Time // when the last such read came back
 	now      func() time.Time
 	// keysFrom drops keys typed before it: type-ahead meant for the runs
 	// browser must not steer a search it attached to.
@@ -174,9 +175,15 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// a point per iteration.
 			d.filling = true
 			dir := d.dir
-			fill = func() tea.Msg {
+			read := func() tea.Msg {
 				snaps, _ := runs.ReadMetrics(dir) // a damaged line is left out: its iteration stays a gap
 				return recordedMsg{snaps}
+			}
+			fill = read
+			// At most a read a second: a view that keeps falling behind
+			// reads the whole file each time.
+			if wait := d.filled.Add(time.Second).Sub(d.now()); wait > 0 {
+				fill = tea.Tick(wait, func(time.Time) tea.Msg { return read() })
 			}
 		}
 		d.snaps = append(d.snaps, m.Snap)
@@ -192,7 +199,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return d, fill
 	case recordedMsg:
-		d.filling = false
+		d.filling, d.filled = false, d.now()
 		d.snaps = fillGaps(d.snaps, m.snaps)
 	case EvalProgressMsg:
 		if d.status == core.StatusEvaluating && !d.ended {

@@ -830,3 +830,32 @@ func TestRatesFormFooterNarrow(t *testing.T) {
 		t.Errorf("footer %q lacks enter and esc:\n%s", foot, out)
 	}
 }
+
+// TestFillKeepsCursor: the iterations read back into a gap come before
+// the cursor's point, and the cursor stays on its iteration (it moved
+// from iteration 9 to 3).
+func TestFillKeepsCursor(t *testing.T) {
+	dir := t.TempDir()
+	snaps := script(12, 12)
+	var lines []string
+	for _, s := range snaps {
+		b, _ := json.Marshal(s)
+		lines = append(lines, string(b))
+	}
+	os.WriteFile(filepath.Join(dir, runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	d := NewDashboard(testConfig(), &fakeCtl{}, true)
+	d.SetDir(dir)
+	d.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	feed(d, snaps[:2])
+	_, fill := d.Update(SnapshotMsg{Snap: snaps[8]})
+	d.Update(SnapshotMsg{Snap: snaps[9]})
+	press(d, "left") // the cursor on iteration 9
+	if out := ansi.Strip(d.Render()); !strings.Contains(out, "cursor iteration 9") {
+		t.Fatalf("no cursor on iteration 9:\n%s", out)
+	}
+	d.Update(fill())
+	d.Update(SnapshotMsg{Snap: snaps[10]})
+	if out := ansi.Strip(d.Render()); !strings.Contains(out, "cursor iteration 9") {
+		t.Errorf("the cursor left iteration 9 when 3 to 8 came:\n%s", out)
+	}
+}
