@@ -141,7 +141,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Dataset.Name }, Default: "synthetic"},
 	{Flag: "data-dir", Group: GroupData, Help: "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)", Form: true, Resume: "the data directory, when it moved since the run started",
 		Field: func(c *runs.Config) any { return &c.Dataset.DataDir }, Default: ""},
-	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all)", Result: true, Form: true,
+	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all; synthetic generates within one sample of it)", Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.TrainSize }, Default: 0},
 	{Flag: "method", Values: func() []string { return baselines.Methods }, Group: GroupEval, HelpFrom: func() string {
 		return core.MethodMaple + ", or a baseline: " + strings.Join(baselines.Methods[1:], ", ")

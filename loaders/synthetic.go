@@ -27,10 +27,6 @@ type SyntheticConfig struct {
 	PerEnv   int       // samples per training environment; default 5000
 	TestN    int       // test samples; default 5000
 	ValFrac  float64   // seeded fraction of training held out for validation; default 0.1
-	// TrainN, when above 0, is the exact number of training samples left
-	// after the validation split (the rest of the environments' samples
-	// validate); default 0: 1 - ValFrac of them, rounded.
-	TrainN int
 }
 
 // DefaultSynthetic returns the defaults documented on SyntheticConfig.
@@ -136,9 +132,6 @@ func Synthetic(c SyntheticConfig) (*Splits, error) {
 	split := func(all *Dataset) (*Dataset, *Dataset) {
 		perm := rand.New(rand.NewPCG(c.Seed, 4)).Perm(all.N)
 		nv := int(math.Round(c.ValFrac * float64(all.N)))
-		if c.TrainN > 0 && c.TrainN < all.N {
-			nv = all.N - c.TrainN
-		}
 		val, train := perm[:nv], perm[nv:]
 		slices.Sort(val)
 		slices.Sort(train)
@@ -198,10 +191,8 @@ func (syntheticSource) Load(d Spec, in LoadInput) (*Splits, error) {
 	c := DefaultSynthetic()
 	c.Seed = in.Seed
 	if d.TrainSize > 0 {
-		// Training is (1 - ValFrac) of both envs together, exactly
-		// TrainSize of them.
-		c.PerEnv = int(math.Ceil(float64(d.TrainSize)/(1-c.ValFrac)/2 - 1e-9))
-		c.TrainN = d.TrainSize
+		// Training is (1 - ValFrac) of both envs together.
+		c.PerEnv = int(float64(d.TrainSize)/(1-c.ValFrac)/2 + 0.5)
 	}
 	if d.Corr != "" {
 		c.TrainP, c.TestP = []float64{in.Corr[0], in.Corr[1]}, in.Corr[2]
