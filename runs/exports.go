@@ -29,14 +29,17 @@ type Export struct {
 	Iteration  int          `json:"iteration"` // outer iterations of the checkpoint exported
 	// Iterate is the search iterate whose weights these are (1-based);
 	// 0 means the weights after the last iteration (--select-iterate final).
-	Iterate    int      `json:"iterate"`
-	Which      string   `json:"which"`      // Iterate in words
-	TrainWith  string   `json:"train_with"` // the file to train with: u.npy (weights.csv's column u when only csv is written)
-	N          int      `json:"n"`          // training samples, rows of every file
-	GroupNames []string `json:"group_names"`
-	EnvNames   []string `json:"env_names"`
-	LabelNames []string `json:"label_names,omitempty"` // when the data named its classes: label i is label_names[i]
-	Files      []string `json:"files"`
+	Iterate   int    `json:"iterate"`
+	Which     string `json:"which"`      // Iterate in words
+	TrainWith string `json:"train_with"` // the file to train with: u.npy, or weights.csv when only csv is written
+	// TrainColumn is the column of TrainWith to train with when it is a
+	// table (weights.csv: u); "" for u.npy.
+	TrainColumn string   `json:"train_column,omitempty"`
+	N           int      `json:"n"` // training samples, rows of every file
+	GroupNames  []string `json:"group_names"`
+	EnvNames    []string `json:"env_names"`
+	LabelNames  []string `json:"label_names,omitempty"` // when the data named its classes: label i is label_names[i]
+	Files       []string `json:"files"`
 }
 
 // Export file names besides weights.npy, keep_prob.npy and weights.csv.
@@ -145,8 +148,8 @@ func writeExports(dir string, cfg *Config, status core.Status, iteration int, ou
 			return fmt.Errorf("export format %q: want csv or npy", f)
 		}
 	}
-	if !slices.Contains(man.Files, UNPY) {
-		man.TrainWith = WeightsCSV + " (its column u)" // csv alone
+	if !slices.Contains(man.Files, UNPY) { // csv alone
+		man.TrainWith, man.TrainColumn = WeightsCSV, "u"
 	}
 	return WriteJSONAtomic(filepath.Join(dir, ExportJSON), man)
 }

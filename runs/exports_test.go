@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/maple-ood/maple/core"
@@ -11,8 +12,8 @@ import (
 )
 
 // TestExportTrainWith: export.json names the file to train with among
-// those written: u.npy, or weights.csv's column u when only csv is
-// written (it named u.npy, which that directory does not hold).
+// those written: u.npy, or weights.csv and its column u when only csv
+// is written (it named u.npy, which that directory does not hold).
 func TestExportTrainWith(t *testing.T) {
 	train := &dataset.Dataset{N: 2, Y: []int32{0, 1}, Env: []int32{0, 0}, Group: []int32{0, 1}, ID: []int64{7, 9},
 		GroupNames: []string{"a", "b"}, EnvNames: []string{"e"}}
@@ -22,10 +23,11 @@ func TestExportTrainWith(t *testing.T) {
 		name    string
 		formats []string
 		want    string
+		column  string
 	}{
-		{"npy", []string{"npy"}, UNPY},
-		{"both", nil, UNPY},
-		{"csv alone", []string{"csv"}, WeightsCSV + " (its column u)"},
+		{"npy", []string{"npy"}, UNPY, ""},
+		{"both", nil, UNPY, ""},
+		{"csv alone", []string{"csv"}, WeightsCSV, "u"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -40,8 +42,11 @@ func TestExportTrainWith(t *testing.T) {
 			if err := json.Unmarshal(b, &man); err != nil {
 				t.Fatal(err)
 			}
-			if man.TrainWith != tc.want {
-				t.Errorf("train_with %q, want %q (files %v)", man.TrainWith, tc.want, man.Files)
+			if man.TrainWith != tc.want || man.TrainColumn != tc.column {
+				t.Errorf("train_with %q, column %q; want %q, %q (files %v)", man.TrainWith, man.TrainColumn, tc.want, tc.column, man.Files)
+			}
+			if !slices.Contains(man.Files, man.TrainWith) {
+				t.Errorf("train_with %q is not among the files written, %v", man.TrainWith, man.Files)
 			}
 		})
 	}
