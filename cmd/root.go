@@ -182,6 +182,20 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		}
 		help(c, args)
 	})
+	// `maple help bogus` likewise (cobra's help command prints the root's
+	// help for a topic it cannot find under a root that takes no
+	// arguments); its completion of topics stays cobra's.
+	root.InitDefaultHelpCmd()
+	if hc, _, err := root.Find([]string{"help"}); err == nil && hc != root {
+		hc.Run = nil
+		hc.RunE = func(_ *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || c == root && len(rest) > 0 {
+				return noArgs(root, rest)
+			}
+			return c.Help()
+		}
+	}
 	return root
 }
 

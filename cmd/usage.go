@@ -56,6 +56,9 @@ func flagError(c *cobra.Command, err error) error {
 			v = `""`
 		}
 		want := wantOf(bad.Unwrap())
+		if fl.Value.Type() == "duration" {
+			want = "want a duration such as 90s, 5m or 1h30m" // not time's "time: invalid duration"
+		}
 		if strings.HasSuffix(fl.Value.Type(), "Slice") && strings.HasPrefix(want, "want a ") {
 			want = "want a list, comma-separated, each " + strings.TrimPrefix(want, "want ")
 		}
@@ -86,7 +89,7 @@ func wantOf(cause error) string {
 		return cause.Error()
 	}
 	if errors.Is(ne.Err, strconv.ErrRange) {
-		return "out of range"
+		return "out of range: give a smaller number"
 	}
 	switch ne.Func {
 	case "ParseUint":

@@ -30,10 +30,12 @@ func TestUsageErrors(t *testing.T) {
 		{"an extra argument", []string{"show", "a", "b"}, `"b" is one argument too many`},
 		{"an argument to ls", []string{"ls", "x"}, "maple ls takes no arguments"},
 		{"help of an unknown command", []string{"bogus", "--help"}, `unknown command "bogus"`},
+		{"help on no such topic", []string{"help", "bogus"}, `unknown command "bogus"`},
 		{"a negative seed, said without strconv", []string{"run", "--seed", "-1"}, "--seed -1: want a whole number, 0 or more (see"},
 		{"a float for a count", []string{"run", "--outer-iters", "1e3"}, "--outer-iters 1e3: want a whole number (see"},
 		{"a word for a rate", []string{"resume", "x", "--inner-lr", "abc"}, "--inner-lr abc: want a number"},
 		{"an empty list", []string{"reproduce", "x", "--seeds", ""}, `--seeds "": want a list, comma-separated, each a whole number, 0 or more`},
+		{"a duration without a unit", []string{"stop", "x", "--wait", "abc"}, "--wait abc: want a duration such as 90s, 5m or 1h30m"},
 		{"compare, which table does", []string{"compare", "a", "b"}, `unknown command "compare"; did you mean table?`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,6 +94,12 @@ func TestHelpAndCompletionDetails(t *testing.T) {
 	}
 	if h := exec("reproduce", "--help"); strings.Contains(h, "(default [])") {
 		t.Errorf("reproduce --help:\n%s", h)
+	}
+	if c := exec("__complete", "help", "sw"); !strings.Contains(c, "sweep") {
+		t.Errorf("completion of help's topics:\n%s", c)
+	}
+	if h := exec("help", "sweep"); !strings.Contains(h, "Run a grid of datasets") {
+		t.Errorf("help sweep:\n%s", h)
 	}
 	if h := exec("list", "--help"); !strings.Contains(h, "List the runs") {
 		t.Errorf("list --help is not ls's:\n%s", h)
