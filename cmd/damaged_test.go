@@ -86,3 +86,25 @@ func TestDamagedMetricsLine(t *testing.T) {
 		}
 	}
 }
+
+// TestShowNamesDamagedMetrics: maple show names a damaged metrics line,
+// as maple ls marks the run "(damaged file)" (show said nothing of it).
+func TestShowNamesDamagedMetrics(t *testing.T) {
+	runsDir := t.TempDir()
+	dir := damagedMetricsRun(t, runsDir)
+	var out bytes.Buffer
+	f := &Factory{Out: &out, Err: &out, RunsDir: runsDir, Terminal: func() bool { return false }}
+	if err := showRun(&ShowOptions{F: f, ID: filepath.Base(dir)}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "problem:") || !strings.Contains(out.String(), "metrics.jsonl") {
+		t.Errorf("maple show:\n%s", out.String())
+	}
+	out.Reset()
+	if err := showRun(&ShowOptions{F: f, ID: filepath.Base(dir), JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "problem:") {
+		t.Errorf("maple show --json says nothing of the damaged line on stderr:\n%s", out.String())
+	}
+}

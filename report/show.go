@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -56,17 +57,21 @@ type ShowData struct {
 // problems met reading it.
 func ReadShow(dir string) (ShowData, []error) {
 	var d ShowData
-	var cerr, serr, eerr error
+	var eerr error
 	d.Dir, _ = filepath.Abs(dir)
 	d.Info = runs.Stat(dir)
-	d.Config, cerr = runs.ReadConfig(dir)
-	d.Summary, serr = runs.ReadSummary(dir)
+	d.Config, _ = runs.ReadConfig(dir) // its error, and the summary's, are among Info's problems
+	d.Summary, _ = runs.ReadSummary(dir)
 	d.Events, eerr = runs.ReadEvents(dir)
 	var errs []error
-	for _, e := range []error{cerr, serr, eerr} {
-		if e != nil {
-			errs = append(errs, e)
-		}
+	if d.Info.Problem != "" {
+		// The problems maple ls marks "(damaged file)": a damaged
+		// run.json, metrics line, summary, checkpoint or eval file, and
+		// records set aside by a resume.
+		errs = append(errs, errors.New(d.Info.Problem))
+	}
+	if eerr != nil {
+		errs = append(errs, eerr)
 	}
 	return d, errs
 }

@@ -43,7 +43,11 @@ func replay(dir string, st core.Status, w, h int) (*Dashboard, string, error) {
 		} else if p := runs.LastProgress(dir); sum == nil && p != "" {
 			pending = "no result yet; " + p
 		}
-		return nil, baselineText(cfg, sum, pending, w, h), nil
+		text := baselineText(cfg, sum, pending, w, h)
+		if p := runs.Stat(dir).Problem; p != "" { // the list's "!"
+			text = ansi.Wrap("problem: "+p, max(w, 20), "") + "\n" + text
+		}
+		return nil, text, nil
 	}
 	snaps, _ := runs.ReadMetrics(dir)
 	events, _ := runs.ReadEvents(dir)
@@ -56,6 +60,9 @@ func replay(dir string, st core.Status, w, h int) (*Dashboard, string, error) {
 	if sum != nil && sum.Result != nil {
 		r := sum.Result
 		d.note = fmt.Sprintf("result (selected on validation, step %d): val worst-group %.4f · test acc %.4f · test worst-group %.4f", r.SelectedStep, r.ValWorst, r.TestAcc, r.TestWorst)
+	}
+	if p := runs.Stat(dir).Problem; p != "" { // the list's "!"
+		d.note = strings.TrimSuffix("a damaged file (maple show "+cfg.ID+" names it) · "+d.note, " · ")
 	}
 	return d, "", nil
 }

@@ -865,3 +865,33 @@ func TestListNarrowWholeColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayNamesDamagedFile: a run's page says it has a damaged file,
+// as the list's "!" does (the page said nothing of it).
+func TestReplayNamesDamagedFile(t *testing.T) {
+	dir := fakeRuns(t)
+	list, err := runs.List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range list {
+		rd := runs.Dir(dir, in.ID)
+		f, err := os.OpenFile(filepath.Join(rd, runs.MetricsFile), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(`{"iter": 9, "outer_ri` + "\n") // a cut line
+		f.Close()
+		d, text, err := replay(rd, core.StatusDone, 120, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := text
+		if d != nil {
+			got = d.note
+		}
+		if !strings.Contains(got, "damaged") {
+			t.Errorf("%s (%s): the page says nothing of the damaged line: %q", in.ID, in.Method, got)
+		}
+	}
+}
