@@ -181,7 +181,8 @@ func TestUnwritableAndFullDisk(t *testing.T) {
 	ro := filepath.Join(t.TempDir(), "ro")
 	os.WriteFile(ro, nil, 0o644) // a file where the runs dir should be
 	out, err := runMaple(t, nil, append(searchArgs, "--runs-dir", filepath.Join(ro, "runs"))...)
-	if err == nil || !strings.Contains(out, "cannot create the runs directory") {
+	// Refused before anything is created, naming the flag (exit 2).
+	if err == nil || !strings.Contains(out, "--runs-dir "+filepath.Join(ro, "runs")+": it or a directory above it is a file") {
 		t.Errorf("unwritable runs dir: %v\n%s", err, out)
 	}
 }
