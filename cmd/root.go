@@ -212,9 +212,9 @@ func ExitCode(f *Factory, err error) int {
 		return session.ExitInterrupted
 	case closedOutput(err):
 		// The reader of the output went away (`maple ls | head -1`): what
-		// it read is all it wanted, so the command ends quietly, as a
-		// tool that SIGPIPE ends would (the process takes SIGPIPE itself,
-		// so that a search goes on when its output pipe closes).
+		// it read is all it wanted, so the command ends quietly, with 0
+		// (the process takes SIGPIPE itself, so that a search goes on
+		// when its output pipe closes; a tool SIGPIPE ends exits 141).
 		return ExitOK
 	}
 	fmt.Fprintln(f.Err, "maple:", config.FlagError(err))

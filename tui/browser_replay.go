@@ -93,7 +93,8 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, pending string, w, h int)
 	// Wrapped, not cut at the screen's edge: a cut "step 250" read as 25.
 	text := ansi.Wrap(sb.String(), max(w, 20), "")
 	room := h - strings.Count(text, "\n") - 2
-	if hint := ansi.Wrap(fmt.Sprintf("(the training curve needs a taller screen, or: maple export %s --format training-csv)", cfg.ID), max(w, 20), ""); len(r.Curve) >= 2 && room < 8 && strings.Count(hint, "\n") < room {
+	// The hint wraps at spaces: the run id stays whole.
+	if hint := wrapSpaces(fmt.Sprintf("(the training curve needs a taller screen, or: maple export %s --format training-csv)", cfg.ID), max(w, 20), ""); len(r.Curve) >= 2 && room < 8 && strings.Count(hint, "\n") < room {
 		text += styles.Dim.Render(hint) + "\n"
 	}
 	if len(r.Curve) >= 2 && room >= 8 {
