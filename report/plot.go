@@ -37,9 +37,30 @@ type series struct {
 	dash bool
 }
 
+// upTo marks an axis as Marker does, without ticks above max: an
+// accuracy axis that runs past 1 to leave room for the legend is not
+// labelled 1.1 or 1.25.
+type upTo struct {
+	plot.Ticker
+	max float64
+}
+
+func (u upTo) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range u.Ticker.Ticks(lo, hi) {
+		if t.Value <= u.max+1e-9 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 func linePlot(title, xlabel, ylabel string, ss []series) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xlabel, ylabel
+	if ylabel == "accuracy" {
+		p.Y.Tick.Marker = upTo{p.Y.Tick.Marker, 1}
+	}
 	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
 	for i, s := range ss {

@@ -658,3 +658,30 @@ func TestShowBaselineNotDone(t *testing.T) {
 		}
 	}
 }
+
+// TestAccuracyAxisUpTo1: an accuracy figure's axis runs past 1 to leave
+// room for its legend, but is labelled no higher than 1 (its ticks read
+// 1.1 and 1.25).
+func TestAccuracyAxisUpTo1(t *testing.T) {
+	xy := plotter.XYs{{X: 1, Y: 0.3}, {X: 2, Y: 0.95}, {X: 3, Y: 0.99}}
+	p, err := linePlot("t", "step", "accuracy", []series{{name: "val", xy: xy}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
+	if p.Y.Max <= 1 {
+		t.Fatalf("the axis ends at %v: the test needs one past 1", p.Y.Max)
+	}
+	var labels []string
+	for _, tk := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+		if tk.Value > 1 {
+			t.Errorf("a tick at %v (%q)", tk.Value, tk.Label)
+		}
+	}
+	if len(labels) < 2 {
+		t.Errorf("labels %v: too few", labels)
+	}
+}
