@@ -81,6 +81,26 @@ func linePlot(title, xlabel, ylabel string, ss []series) (*plot.Plot, error) {
 	return p, nil
 }
 
+// logScale puts p's y axis on a log scale when its values xy are all
+// positive and span more than two orders of magnitude, where one spike
+// would flatten the rest of a linear curve (the legend's room above the
+// curve kept, as a factor).
+func logScale(p *plot.Plot, xy plotter.XYs) {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range xy {
+		if !(v.Y > 0) || math.IsInf(v.Y, 0) {
+			return // a value a log scale cannot show
+		}
+		lo, hi = min(lo, v.Y), max(hi, v.Y)
+	}
+	if len(xy) == 0 || hi/lo <= 100 {
+		return
+	}
+	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	p.Y.Min, p.Y.Max = lo, hi*math.Pow(hi/lo, 0.35)
+	p.Y.Label.Text += " (log scale)"
+}
+
 // markIterate draws a dotted vertical line at the selected iterate.
 func markIterate(p *plot.Plot, it int) error {
 	if it <= 0 {
@@ -283,8 +303,10 @@ func searchFigures(snaps []*core.Snapshot, name string, add func(string, *plot.P
 	if err := add("histogram", p, err); err != nil {
 		return err
 	}
-	p, err = linePlot("outer risk, "+name, "outer iteration", "R", []series{{name: "outer risk", xy: over(snaps, func(s *core.Snapshot) float64 { return s.OuterRisk })}})
+	risk := over(snaps, func(s *core.Snapshot) float64 { return s.OuterRisk })
+	p, err = linePlot("outer risk, "+name, "outer iteration", "R", []series{{name: "outer risk", xy: risk}})
 	if err == nil {
+		logScale(p, risk)
 		err = markIterate(p, sel)
 	}
 	if err := add("risk", p, err); err != nil {

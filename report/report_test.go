@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"gonum.org/v1/plot"
 	"image/png"
 	"math"
 	"os"
@@ -683,5 +684,40 @@ func TestAccuracyAxisUpTo1(t *testing.T) {
 	}
 	if len(labels) < 2 {
 		t.Errorf("labels %v: too few", labels)
+	}
+}
+
+// TestRiskLogScale: an outer risk spanning more than two orders of
+// magnitude (one spike of 131 among values near 1e-3) is drawn on a log
+// scale, where a linear axis flattened the rest of the curve; one with a
+// value of 0, or within a factor of 100, stays linear.
+func TestRiskLogScale(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ys   []float64
+		log  bool
+	}{
+		{"a spike", []float64{0.002, 131, 0.001, 0.0012}, true},
+		{"a zero", []float64{0.002, 131, 0, 0.0012}, false},
+		{"a narrow span", []float64{0.02, 0.5, 0.01}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var xy plotter.XYs
+			for i, y := range tc.ys {
+				xy = append(xy, plotter.XY{X: float64(i + 1), Y: y})
+			}
+			p, err := linePlot("r", "outer iteration", "R", []series{{name: "outer risk", xy: xy}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			logScale(p, xy)
+			_, isLog := p.Y.Scale.(plot.LogScale)
+			if isLog != tc.log {
+				t.Errorf("log scale %v, want %v", isLog, tc.log)
+			}
+			if isLog && (p.Y.Min > 0.001 || p.Y.Max < 131) {
+				t.Errorf("axis %v to %v does not hold the values", p.Y.Min, p.Y.Max)
+			}
+		})
 	}
 }
