@@ -135,6 +135,10 @@ func (m EvalProgressMsg) text() string {
 // Init implements tea.Model.
 func (d *Dashboard) Init() tea.Cmd { return nil }
 
+// fillWait is how long a read of metrics.jsonl for the iterations the
+// feed passed over waits: until a second after the last one came back.
+func (d *Dashboard) fillWait() time.Duration { return d.filled.Add(time.Second).Sub(d.now()) }
+
 // recordedMsg carries the run's iterations as metrics.jsonl records them.
 type recordedMsg struct{ snaps []*core.Snapshot }
 
@@ -182,7 +186,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			fill = read
 			// At most a read a second: a view that keeps falling behind
 			// reads the whole file each time.
-			if wait := d.filled.Add(time.Second).Sub(d.now()); wait > 0 {
+			if wait := d.fillWait(); wait > 0 {
 				fill = tea.Tick(wait, func(time.Time) tea.Msg { return read() })
 			}
 		}

@@ -859,3 +859,25 @@ func TestFillKeepsCursor(t *testing.T) {
 		t.Errorf("the cursor left iteration 9 when 3 to 8 came:\n%s", out)
 	}
 }
+
+// TestFillAtMostOnceASecond: a view that keeps falling behind reads
+// metrics.jsonl at most once a second: the first read at once, the next
+// a second after the previous one came back.
+func TestFillAtMostOnceASecond(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	now := t0
+	d := NewDashboard(testConfig(), &fakeCtl{}, true)
+	d.now = func() time.Time { return now }
+	if w := d.fillWait(); w > 0 {
+		t.Errorf("the first read waits %v", w)
+	}
+	d.Update(recordedMsg{})
+	now = t0.Add(100 * time.Millisecond)
+	if w := d.fillWait(); w != 900*time.Millisecond {
+		t.Errorf("a read 0.1 s after the last waits %v, want 0.9 s", w)
+	}
+	now = t0.Add(2 * time.Second)
+	if w := d.fillWait(); w > 0 {
+		t.Errorf("a read 2 s after the last waits %v", w)
+	}
+}
