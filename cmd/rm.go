@@ -118,7 +118,10 @@ func resolveTargets(base string, names []string) ([]target, []string, error) {
 				n++
 			}
 		}
-		_, rerr := os.Stat(filepath.Join(runs.SweepsDir(base), name+".json"))
+		rerr := errors.New("no record")
+		if rec, err := runs.SweepFile(base, name, ".json"); err == nil {
+			_, rerr = os.Stat(rec)
+		}
 		if n == 0 && rerr != nil {
 			return nil, nil, usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", name, base)}
 		}
@@ -220,8 +223,11 @@ var claimOf = regexp.MustCompile(`^[0-9a-f]{16}\.lock$`)
 // moveSweepRecord deletes, archives or restores a sweep's record; a
 // deleted sweep's cell claims go too.
 func moveSweepRecord(runsDir, name string, o *RmOptions) error {
-	live := filepath.Join(runs.SweepsDir(runsDir), name+".json")
-	kept := filepath.Join(runs.SweepsDir(runs.ArchiveDir(runsDir)), name+".json")
+	live, err := runs.SweepFile(runsDir, name, ".json")
+	if err != nil {
+		return nil // runs of a sweep so named, which has no record
+	}
+	kept, _ := runs.SweepFile(runs.ArchiveDir(runsDir), name, ".json")
 	mv := func(src, dst string) error {
 		if _, err := os.Stat(src); err != nil {
 			return nil // a sweep without a record (its runs only)

@@ -46,6 +46,22 @@ func TestRmAndArchive(t *testing.T) {
 		return err == nil
 	}
 
+	t.Run("a name that climbs out of the runs directory deletes nothing there", func(t *testing.T) {
+		// maple rm ../../victim --yes deleted victim.json two levels up.
+		victim := filepath.Join(filepath.Dir(dir), "victim.json")
+		os.WriteFile(victim, []byte(`{"hello":1}`), 0o600)
+		for _, verb := range []bool{false, true} { // rm, archive
+			f, _, _ := newF(false, "")
+			// .sweeps/../../victim.json is the runs directory's parent's.
+			err := rmRun(&RmOptions{F: f, Names: []string{"../../victim"}, Yes: true, Archive: verb})
+			if ExitCode(f, err) != ExitUsage {
+				t.Errorf("archive %v: error %v, want a usage error", verb, err)
+			}
+			if _, err := os.Stat(victim); err != nil {
+				t.Fatalf("archive %v: %s is gone", verb, victim)
+			}
+		}
+	})
 	t.Run("rm without a terminal needs --yes", func(t *testing.T) {
 		f, _, _ := newF(false, "")
 		err := rmRun(&RmOptions{F: f, Names: []string{"20260101-000000-01"}})

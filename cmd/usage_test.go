@@ -31,6 +31,8 @@ func TestUsageErrors(t *testing.T) {
 		{"an argument to ls", []string{"ls", "x"}, "maple ls takes no arguments"},
 		{"help of an unknown command", []string{"bogus", "--help"}, `unknown command "bogus"`},
 		{"help on no such topic", []string{"help", "bogus"}, `unknown command "bogus"`},
+		{"a sweep name that climbs out", []string{"sweep", "--name", "../../x", "--print-commands"}, `--name "../../x": want letters, digits`},
+		{"a sweep name with a space (a Slurm job name)", []string{"sweep", "--name", "sp ace", "--print-commands"}, `--name "sp ace": want`},
 		{"a negative seed, said without strconv", []string{"run", "--seed", "-1"}, "--seed -1: want a whole number, 0 or more (see"},
 		{"a float for a count", []string{"run", "--outer-iters", "1e3"}, "--outer-iters 1e3: want a whole number (see"},
 		{"a word for a rate", []string{"resume", "x", "--inner-lr", "abc"}, "--inner-lr abc: want a number"},

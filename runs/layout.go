@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -97,6 +98,30 @@ func isRunDir(runsDir, id string) bool {
 
 // SweepsDir holds the sweeps' records.
 func SweepsDir(runsDir string) string { return filepath.Join(runsDir, ".sweeps") }
+
+// SweepFile is the file of sweep name in SweepsDir with the suffix ext
+// (".json" its record, ".sbatch", ".stop"). A name that is not one file
+// name (a separator, "..", a leading dot) is refused: it would name a
+// file outside the directory (maple rm ../../x deleted x.json there).
+func SweepFile(runsDir, name, ext string) (string, error) {
+	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") || !filepath.IsLocal(name) {
+		return "", fmt.Errorf("%q is no sweep name: a sweep's name is a file name in the runs directory (no / and no leading dot)", name)
+	}
+	return filepath.Join(SweepsDir(runsDir), name+ext), nil
+}
+
+// sweepName is what a new sweep may be called: its name is a file name
+// in the runs directory (.sweeps/NAME.json, the claims NAME-HASH.lock),
+// and a Slurm job name and output file in its batch script.
+var sweepName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+
+// CheckSweepName refuses a name a new sweep cannot take.
+func CheckSweepName(name string) error {
+	if !sweepName.MatchString(name) || strings.Contains(name, "..") {
+		return fmt.Errorf("--name %q: want letters, digits, '.', '_' and '-', starting with a letter or digit, at most 100 (the name is a file name in the runs directory and the Slurm job's)", name)
+	}
+	return nil
+}
 
 // SweepNames lists the sweeps recorded in runsDir.
 func SweepNames(runsDir string) []string {

@@ -81,3 +81,38 @@ func TestNames(t *testing.T) {
 		t.Error("the old name still finds the run")
 	}
 }
+
+// TestSweepNames: a sweep's files stay in the runs directory whatever
+// name is given, and a new sweep's name is one a Slurm script and a file
+// system take as it is.
+func TestSweepNames(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		file, make bool
+	}{
+		{"cm-maple", true, true},
+		{"abl-preset-eps1e-17", true, true},
+		{"a.b_c-1", true, true},
+		{"sp ace", true, false}, // an old record's name still reads
+		{"../../victim", false, false},
+		{"a/b", false, false},
+		{".hidden", false, false},
+		{"..", false, false},
+		{"", false, false},
+		{"-x", true, false},
+		{"a..b", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := SweepFile("/runs", tc.name, ".json")
+			if (err == nil) != tc.file {
+				t.Errorf("SweepFile: %q, %v; want a file: %v", p, err, tc.file)
+			}
+			if err == nil && filepath.Dir(p) != SweepsDir("/runs") {
+				t.Errorf("SweepFile %q is not in %s", p, SweepsDir("/runs"))
+			}
+			if err := CheckSweepName(tc.name); (err == nil) != tc.make {
+				t.Errorf("CheckSweepName: %v; want accepted: %v", err, tc.make)
+			}
+		})
+	}
+}

@@ -71,12 +71,20 @@ func (s *Sweep) Record() error {
 		}
 	}
 	rec.Cells = cells
-	return runs.WriteJSONAtomic(filepath.Join(runs.SweepsDir(s.Dir), s.Name+".json"), rec)
+	path, err := runs.SweepFile(s.Dir, s.Name, ".json")
+	if err != nil {
+		return err
+	}
+	return runs.WriteJSONAtomic(path, rec)
 }
 
 // ReadSweep reads the record of sweep name.
 func ReadSweep(runsDir, name string) (*SweepRecord, error) {
-	b, err := os.ReadFile(filepath.Join(runs.SweepsDir(runsDir), name+".json"))
+	path, err := runs.SweepFile(runsDir, name, ".json")
+	if err != nil {
+		return nil, fmt.Errorf("%w (%w)", err, os.ErrNotExist) // no such sweep
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +207,10 @@ func SubmitSlurm(runsDir, name, script string) (string, string, error) {
 	if err := os.MkdirAll(runs.SweepsDir(runsDir), runs.DirPerm); err != nil {
 		return "", "", err
 	}
-	path := filepath.Join(runs.SweepsDir(runsDir), name+".sbatch")
+	path, err := runs.SweepFile(runsDir, name, ".sbatch")
+	if err != nil {
+		return "", "", err
+	}
 	if err := os.WriteFile(path, []byte(script), 0o700); err != nil {
 		return "", "", err
 	}

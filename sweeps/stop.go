@@ -4,15 +4,14 @@ import (
 	"fmt"
 	"github.com/maple-ood/maple/runs"
 	"os"
-	"path/filepath"
 	"time"
 )
 
 // stopFile marks a sweep as stopped: its processes start no further cell
 // once it is newer than they are (a later rerun of the sweep is newer
 // than it, and goes on).
-func stopFile(runsDir, sweep string) string {
-	return filepath.Join(runs.SweepsDir(runsDir), sweep+".stop")
+func stopFile(runsDir, sweep string) (string, error) {
+	return runs.SweepFile(runsDir, sweep, ".stop")
 }
 
 // AskSweepStop marks sweep name as stopped (see StopAsked).
@@ -20,7 +19,11 @@ func AskSweepStop(runsDir, name string) error {
 	if err := os.MkdirAll(runs.SweepsDir(runsDir), runs.DirPerm); err != nil {
 		return fmt.Errorf("%w", err)
 	}
-	f, err := os.OpenFile(stopFile(runsDir, name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, runs.FilePerm)
+	path, err := stopFile(runsDir, name)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, runs.FilePerm)
 	if err != nil {
 		return fmt.Errorf("%w", err)
 	}
@@ -31,6 +34,10 @@ func AskSweepStop(runsDir, name string) error {
 // StopAsked tells whether sweep name was stopped (maple stop) after
 // since, the start of the process asking.
 func StopAsked(runsDir, name string, since time.Time) bool {
-	fi, err := os.Stat(stopFile(runsDir, name))
+	path, err := stopFile(runsDir, name)
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(path)
 	return err == nil && fi.ModTime().After(since)
 }
