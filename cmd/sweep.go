@@ -10,7 +10,9 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"time"
 
+	"github.com/google/shlex"
 	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/core"
@@ -28,6 +30,9 @@ type SweepOptions struct {
 	Jobs                                          int
 	Status, JSON, Slurm, PrintCommands            bool
 	SlurmArgs, SlurmFile, Only                    string
+	// Submitted is when the Slurm array of a task was submitted (hidden,
+	// written into the batch script): a stop after it holds the task back.
+	Submitted string
 	// Search is "grid" (default) or "random": Trials draws per method
 	// from the distributions its registry declares, seeded by SearchSeed;
 	// EarlyStop runs them by successive halving.
@@ -80,6 +85,8 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	fl.BoolVar(&o.Slurm, "slurm", false, "submit the grid as one Slurm job array (sbatch); each task claims cells until none is left")
 	fl.StringVar(&o.SlurmArgs, "slurm-args", "", "with --slurm: more sbatch options, e.g. '--partition=gpu --time=4:00:00'")
 	fl.StringVar(&o.SlurmFile, "slurm-file", "", "with --slurm: a file of #SBATCH lines to add")
+	fl.StringVar(&o.Submitted, "submitted", "", "")
+	fl.MarkHidden("submitted")
 	fl.BoolVar(&o.PrintCommands, "print-commands", false, "print one command line per cell (for any other scheduler) instead of running")
 	fl.StringVar(&o.Only, "only", "", "run only the cell with this config hash (what --print-commands prints)")
 	fl.StringVar(&o.Search, "search", "grid", "grid: one cell per method; random: --trials cells per method, each drawing the method's settings from the distributions its registry declares (DomainBed's style)")
@@ -128,6 +135,13 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		fmt.Fprintln(f.Err, note)
 	}
 	sw := &sweeps.Sweep{Name: o.Name, Dir: f.RunsDir, Cells: cells, Jobs: o.Jobs, Log: f.Err, EarlyStop: o.EarlyStop, SearchAgain: o.SearchAgain}
+	if o.Submitted != "" {
+		t, err := time.Parse(time.RFC3339Nano, o.Submitted)
+		if err != nil {
+			return usageError{fmt.Errorf("--submitted %q: want a time as RFC 3339 (a Slurm task's script writes it)", o.Submitted)}
+		}
+		sw.Since = t
+	}
 	if err := sw.Record(); err != nil {
 		return err
 	}
@@ -288,6 +302,25 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
+// cellArgs are the arguments of the sweep command a printed command or
+// a Slurm task runs: argv without the submission flags, with the runs
+// directory absolute. Each printed command names its cell (--only, put
+// by the caller); a Slurm task keeps the --only given, and gets the
+// time of its submission (now), so that a later maple stop holds it
+// back.
+func cellArgs(o *SweepOptions, argv []string, absRunsDir string, now time.Time) []string {
+	// The flags left out, each with whether it takes a value.
+	drop := map[string]bool{"slurm": false, "print-commands": false, "slurm-args": true, "slurm-file": true, "runs-dir": true, "submitted": true}
+	if o.PrintCommands {
+		drop["only"] = true
+	}
+	args := append(sweeps.SubmissionArgs(argv, drop), "--runs-dir", absRunsDir)
+	if o.Slurm && !o.PrintCommands {
+		args = append(args, "--submitted", now.UTC().Format(time.RFC3339Nano))
+	}
+	return args
+}
+
 // submit prints one command per cell, or submits the grid to Slurm.
 func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep) error {
 	exe, err := os.Executable()
@@ -298,8 +331,7 @@ func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep) error {
 	if err != nil {
 		return err
 	}
-	drop := map[string]bool{"slurm": false, "print-commands": false, "slurm-args": true, "slurm-file": true, "runs-dir": true, "only": true}
-	args := append(sweeps.SubmissionArgs(os.Args[1:], drop), "--runs-dir", abs)
+	args := cellArgs(o, os.Args[1:], abs, time.Now())
 	if o.PrintCommands {
 		for _, c := range sw.Cells {
 			line := []string{sweeps.ShellQuote(exe)}
@@ -310,7 +342,10 @@ func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep) error {
 		}
 		return nil
 	}
-	extra := strings.Fields(o.SlurmArgs)
+	extra, err := slurmOptions(o.SlurmArgs)
+	if err != nil {
+		return usageError{err}
+	}
 	if o.SlurmFile != "" {
 		b, err := os.ReadFile(o.SlurmFile)
 		if err != nil {
@@ -330,6 +365,36 @@ func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep) error {
 	fmt.Fprintf(f.Err, "submitted job array %s (%d tasks, script %s); follow it with maple sweep --name %s --status --runs-dir %s, then maple table --sweep %s\n",
 		id, len(sw.Cells), path, o.Name, abs, o.Name)
 	return nil
+}
+
+// slurmOptions splits --slurm-args as a shell would (quotes keep a
+// value with spaces whole), one sbatch option per #SBATCH line: an
+// option and the value after it (-p debug) share one, and a value with
+// spaces is quoted for sbatch.
+func slurmOptions(args string) ([]string, error) {
+	words, err := shlex.Split(args)
+	if err != nil {
+		return nil, fmt.Errorf("--slurm-args %q: %w (quote a value with spaces)", args, err)
+	}
+	quote := func(w string) string { // --comment='a b', not '--comment=a b'
+		if k, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(k, "-") {
+			return k + "=" + sweeps.ShellQuote(v)
+		}
+		return sweeps.ShellQuote(w)
+	}
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := quote(words[i])
+		if !strings.HasPrefix(words[i], "-") {
+			return nil, fmt.Errorf("--slurm-args %q: %q is not an sbatch option (they start with -)", args, words[i])
+		}
+		if !strings.Contains(words[i], "=") && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-") {
+			w += " " + quote(words[i+1])
+			i++
+		}
+		out = append(out, w)
+	}
+	return out, nil
 }
 
 // sweepStatus prints the state of each recorded cell of the sweep.

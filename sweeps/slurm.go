@@ -186,6 +186,7 @@ func SlurmScript(name, runsDir, exe string, args []string, tasks int, extra []st
 	fmt.Fprintf(&b, "#SBATCH --job-name=maple-%s\n", name)
 	fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", tasks-1)
 	b.WriteString("#SBATCH --requeue\n")
+	b.WriteString("#SBATCH --open-mode=append\n") // a requeued task's output follows its first attempt's
 	b.WriteString("#SBATCH --ntasks=1\n")
 	fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(runs.SweepsDir(runsDir), name+"-%A_%a.out"))
 	for _, e := range extra {

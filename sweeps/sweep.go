@@ -46,6 +46,11 @@ type Sweep struct {
 	// false: such a cell takes that search (runs.Run.TakeSearch) and
 	// trains only its final model, with the same figures bit for bit.
 	SearchAgain bool
+	// Since is when the sweep was asked for: a maple stop after it holds
+	// this process back. Zero: the process's start. A Slurm task gets its
+	// array's submission time, so that a task the queue starts after a
+	// stop does not take itself for a rerun of the stopped sweep.
+	Since time.Time
 }
 
 // StopKeeps says what stopping a sweep keeps of its running cells, which
@@ -111,7 +116,10 @@ func (s *Sweep) Run(ctx context.Context) ([]CellResult, error) {
 	results := make([]CellResult, len(s.Cells))
 	sem := make(chan struct{}, max(1, s.Jobs))
 	var wg sync.WaitGroup
-	started := time.Now()
+	started := s.Since
+	if started.IsZero() {
+		started = time.Now()
+	}
 	stopped := func(i int, c Cell) bool {
 		if !StopAsked(s.Dir, s.Name, started) {
 			return false

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
@@ -142,5 +143,38 @@ func TestRecordSupersedes(t *testing.T) {
 		if n != want {
 			t.Errorf("cell %s recorded with %d eval steps, want %d", LabelText(label), n, want)
 		}
+	}
+}
+
+// TestStopHoldsBackQueuedTasks: a sweep stopped after a Slurm array was
+// submitted starts no cell in a task the queue starts later (it took
+// itself for a rerun and resumed the stopped cells); a sweep process
+// started after the stop, a rerun, goes on.
+func TestStopHoldsBackQueuedTasks(t *testing.T) {
+	g, err := ParseGrid("synthetic", "erm", "1", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := runs.DefaultConfig("synthetic")
+	base.Eval.Steps = 20
+	cells, err := g.Cells(base, map[string]bool{"eval-steps": true}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	submitted := time.Now().Add(-time.Minute)
+	if err := AskSweepStop(dir, "q"); err != nil {
+		t.Fatal(err)
+	}
+	task := &Sweep{Name: "q", Dir: dir, Cells: cells, Since: submitted}
+	res, _ := task.Run(context.Background())
+	if len(res) != 1 || res[0].Status != core.StatusUnknown || !strings.Contains(res[0].Note, "stopped") {
+		t.Fatalf("a task submitted before the stop: %+v", res)
+	}
+	time.Sleep(20 * time.Millisecond) // the rerun starts after the stop file's time
+	rerun := &Sweep{Name: "q", Dir: dir, Cells: cells}
+	res, err = rerun.Run(context.Background())
+	if err != nil || len(res) != 1 || res[0].Status != core.StatusDone {
+		t.Fatalf("a rerun after the stop: %+v %v", res, err)
 	}
 }

@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCellArgs: a Slurm task's command keeps the --only given (it was
+// dropped, and the task ran every cell) and carries its submission time;
+// a printed command drops --only for its own cell's.
+func TestCellArgs(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	argv := []string{"sweep", "--name", "s", "--seeds", "1,2", "--only", "a4c87e24c54b6ff6", "--slurm", "--slurm-args", "-p debug", "--runs-dir", "r"}
+	for _, tc := range []struct {
+		name string
+		o    SweepOptions
+		want string
+	}{
+		{"slurm", SweepOptions{Slurm: true}, "[sweep --name s --seeds 1,2 --only a4c87e24c54b6ff6 --runs-dir /abs --submitted 2026-01-02T03:04:05.000000006Z]"},
+		{"printed", SweepOptions{PrintCommands: true}, "[sweep --name s --seeds 1,2 --runs-dir /abs]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fmt.Sprint(cellArgs(&tc.o, argv, "/abs", now)); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSlurmOptions: --slurm-args is split as a shell splits it, an
+// option and its value on one #SBATCH line, a value with spaces quoted
+// ("--comment='a b'" failed: sbatch got "--comment='a" and "b'").
+func TestSlurmOptions(t *testing.T) {
+	for _, tc := range []struct{ in, want, err string }{
+		{"--partition=gpu --time=4:00:00", "[--partition=gpu --time=4:00:00]", ""},
+		{"-p debug --time 0:05:00", "[-p debug --time 0:05:00]", ""},
+		{"--comment='a b' --exclusive", "[--comment='a b' --exclusive]", ""},
+		{`--comment "it's"`, `[--comment 'it'\''s']`, ""},
+		{"debug", "", `"debug" is not an sbatch option`},
+		{"--comment='a b", "", "--slurm-args"},
+		{"", "[]", ""},
+	} {
+		got, err := slurmOptions(tc.in)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%q: error %v, want %q", tc.in, err, tc.err)
+		case tc.err == "" && (err != nil || fmt.Sprint(got) != tc.want):
+			t.Errorf("%q: %v %v, want %s", tc.in, got, err, tc.want)
+		}
+	}
+}
