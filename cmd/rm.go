@@ -220,6 +220,10 @@ func rmRun(o *RmOptions) error {
 // claimOf matches what follows "NAME-" in a cell claim's file name.
 var claimOf = regexp.MustCompile(`^[0-9a-f]{16}\.lock$`)
 
+// slurmOut matches what follows "NAME-" in a Slurm task's output file
+// (JOB_TASK.out, the script's --output).
+var slurmOut = regexp.MustCompile(`^[0-9]+_[0-9]+\.out$`)
+
 // moveSweepRecord deletes, archives or restores a sweep's record; a
 // deleted sweep's cell claims go too.
 func moveSweepRecord(runsDir, name string, o *RmOptions) error {
@@ -240,11 +244,43 @@ func moveSweepRecord(runsDir, name string, o *RmOptions) error {
 		}
 		return nil
 	}
+	// Its other files in .sweeps: a Slurm submission's script and task
+	// outputs, and the stop mark.
+	others := func(dir string) []string {
+		var out []string
+		for _, ext := range []string{".sbatch", ".stop"} {
+			if p, err := runs.SweepFile(dir, name, ext); err == nil {
+				out = append(out, filepath.Base(p))
+			}
+		}
+		outs, _ := filepath.Glob(filepath.Join(runs.SweepsDir(dir), name+"-*.out"))
+		for _, p := range outs {
+			if slurmOut.MatchString(strings.TrimPrefix(filepath.Base(p), name+"-")) {
+				out = append(out, filepath.Base(p))
+			}
+		}
+		return out
+	}
 	switch {
 	case o.Restore:
+		for _, b := range others(runs.ArchiveDir(runsDir)) {
+			if err := mv(filepath.Join(runs.SweepsDir(runs.ArchiveDir(runsDir)), b), filepath.Join(runs.SweepsDir(runsDir), b)); err != nil {
+				return err
+			}
+		}
 		return mv(kept, live)
 	case o.Archive:
+		for _, b := range others(runsDir) {
+			if err := mv(filepath.Join(runs.SweepsDir(runsDir), b), filepath.Join(runs.SweepsDir(runs.ArchiveDir(runsDir)), b)); err != nil {
+				return err
+			}
+		}
 		return mv(live, kept)
+	}
+	for _, b := range others(runsDir) {
+		if err := os.Remove(filepath.Join(runs.SweepsDir(runsDir), b)); err != nil && !os.IsNotExist(err) {
+			return &runs.WriteError{Path: b, Err: err}
+		}
 	}
 	// Its cells' claims, NAME-HASH.lock (not another sweep's whose name
 	// starts with NAME-): unheld once none of its runs is held.

@@ -33,6 +33,11 @@ func TestRmAndArchive(t *testing.T) {
 	fakeRun(t, dir, "20260101-000000-03", "sw")
 	os.MkdirAll(runs.SweepsDir(dir), 0o700)
 	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sw.json"), []byte(`{"name":"sw"}`), 0o600)
+	// A Slurm submission's files, and another sweep's task output.
+	slurmFiles := []string{"sw.sbatch", "sw.stop", "sw-25_0.out", "sw-25_1.out"}
+	for _, n := range append(slurmFiles, "sw-x-25_0.out") {
+		os.WriteFile(filepath.Join(runs.SweepsDir(dir), n), nil, 0o600)
+	}
 	os.MkdirAll(filepath.Join(dir, ".claims"), 0o700)
 	for _, c := range []string{"sw-0123456789abcdef.lock", "sw-x-0123456789abcdef.lock"} {
 		os.WriteFile(filepath.Join(dir, ".claims", c), nil, 0o600)
@@ -113,6 +118,11 @@ func TestRmAndArchive(t *testing.T) {
 		if exists("20260101-000000-02") || !exists(".archive", "20260101-000000-03") || !exists(".archive", ".sweeps", "sw.json") || exists(".sweeps", "sw.json") {
 			t.Fatal("archive: the sweep's runs and record were not moved into .archive")
 		}
+		for _, n := range slurmFiles { // they stayed behind
+			if exists(".sweeps", n) || !exists(".archive", ".sweeps", n) {
+				t.Errorf("archive: %s not moved into .archive", n)
+			}
+		}
 		f, out, _ := newF(false, "")
 		if err := lsRun(t.Context(), f, &LsOptions{F: f, Sort: "started", Archived: true}); err != nil {
 			t.Fatal(err)
@@ -127,6 +137,11 @@ func TestRmAndArchive(t *testing.T) {
 		if !exists("20260101-000000-02") || !exists(".sweeps", "sw.json") || exists(".archive", "20260101-000000-02") {
 			t.Fatal("restore: the runs and record are not back")
 		}
+		for _, n := range slurmFiles {
+			if !exists(".sweeps", n) {
+				t.Errorf("restore: %s not back", n)
+			}
+		}
 	})
 	t.Run("rm a sweep: its runs, record and claims, not another sweep's claims", func(t *testing.T) {
 		f, out, _ := newF(false, "")
@@ -138,6 +153,14 @@ func TestRmAndArchive(t *testing.T) {
 		}
 		if !exists(".claims", "sw-x-0123456789abcdef.lock") || !exists("20260101-000000-01") {
 			t.Fatal("another sweep's claim, or a run of no sweep, was deleted")
+		}
+		for _, n := range slurmFiles { // they stayed behind
+			if exists(".sweeps", n) {
+				t.Errorf("rm: %s left", n)
+			}
+		}
+		if !exists(".sweeps", "sw-x-25_0.out") {
+			t.Error("rm: another sweep's task output was deleted")
 		}
 		if !strings.Contains(out.String(), "deleted 2 run(s)") {
 			t.Fatalf("said %q", out.String())
