@@ -513,7 +513,7 @@ func TestStopAndLogs(t *testing.T) {
 		sweep.Process.Kill()
 		t.Fatal("the sweep's first cell never ran")
 	}
-	if s := run(t, bin, "stop", "sw", "--runs-dir", dir); !strings.Contains(s, "1 running cells stopped") {
+	if s := run(t, bin, "stop", "sw", "--runs-dir", dir); !strings.Contains(s, "1 running cell stopped") {
 		t.Errorf("maple stop sw: %s", s)
 	}
 	err := sweep.Wait()
@@ -535,7 +535,7 @@ func TestStopAndLogs(t *testing.T) {
 		bsweep.Process.Kill()
 		t.Fatal("the baseline sweep's cell never ran")
 	}
-	if s := run(t, bin, "stop", "bsw", "--runs-dir", dir); !strings.Contains(s, "1 running cells stopped") || strings.Contains(s, "iteration") {
+	if s := run(t, bin, "stop", "bsw", "--runs-dir", dir); !strings.Contains(s, "1 running cell stopped") || strings.Contains(s, "iteration") {
 		t.Errorf("maple stop bsw: %s", s)
 	}
 	bsweep.Wait()

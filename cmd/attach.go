@@ -46,8 +46,12 @@ func NewCmdAttach(f *Factory, runF func(*AttachOptions) error) *cobra.Command {
 func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 	dir, err := runDir(f, id)
 	if err != nil {
-		if _, serr := sweeps.SweepStatus(f.RunsDir, id); serr == nil {
+		_, serr := sweeps.SweepStatus(f.RunsDir, id)
+		var none *sweeps.NoSweepError
+		if serr == nil {
 			return attachSweep(ctx, f, id, lines)
+		} else if errors.As(serr, &none) {
+			return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", id, f.RunsDir)}
 		}
 		return err
 	}

@@ -88,6 +88,6 @@ func stopRun(ctx context.Context, o *StopOptions) error {
 		}
 		fmt.Fprintf(f.Out, "%-40s %s at iteration %d (%s)\n", sweeps.LabelText(c.Label), in.Status, in.Iter, c.RunID)
 	}
-	fmt.Fprintf(f.Out, "sweep %s stopped: %d running cells stopped, no new cell starts; rerun the sweep to go on\n", o.Name, n)
+	fmt.Fprintf(f.Out, "sweep %s stopped: %s stopped, no new cell starts; rerun the sweep to go on\n", o.Name, plural(n, "running cell"))
 	return errors.Join(errs...)
 }

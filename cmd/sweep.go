@@ -400,6 +400,10 @@ func slurmOptions(args string) ([]string, error) {
 // sweepStatus prints the state of each recorded cell of the sweep.
 func sweepStatus(f *Factory, o *SweepOptions) error {
 	cells, err := sweeps.SweepStatus(f.RunsDir, o.Name)
+	var none *sweeps.NoSweepError
+	if errors.As(err, &none) {
+		return usageError{err} // exit 2, as table's
+	}
 	if err != nil {
 		return err
 	}

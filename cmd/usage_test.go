@@ -31,6 +31,8 @@ func TestUsageErrors(t *testing.T) {
 		{"an argument to ls", []string{"ls", "x"}, "maple ls takes no arguments"},
 		{"help of an unknown command", []string{"bogus", "--help"}, `unknown command "bogus"`},
 		{"help on no such topic", []string{"help", "bogus"}, `unknown command "bogus"`},
+		{"the status of no sweep", []string{"sweep", "--name", "nosuch", "--status"}, `no sweep "nosuch"`},
+		{"attach to nothing", []string{"attach", "nosuch"}, `no run or sweep named "nosuch"`},
 		{"a sweep name that climbs out", []string{"sweep", "--name", "../../x", "--print-commands"}, `--name "../../x": want letters, digits`},
 		{"a sweep name with a space (a Slurm job name)", []string{"sweep", "--name", "sp ace", "--print-commands"}, `--name "sp ace": want`},
 		{"a negative seed, said without strconv", []string{"run", "--seed", "-1"}, "--seed -1: want a whole number, 0 or more (see"},
@@ -178,5 +180,15 @@ func TestRunsDirAFile(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(file); string(b) != "x" {
 		t.Errorf("the file was changed: %q", b)
+	}
+}
+
+// TestPlural: counts in messages agree with their noun ("1 running cells
+// stopped" said maple stop).
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 running cells", 1: "1 running cell", 2: "2 running cells"} {
+		if got := plural(n, "running cell"); got != want {
+			t.Errorf("plural(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

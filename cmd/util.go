@@ -28,3 +28,12 @@ func runDir(f *Factory, id string) (string, error) {
 	}
 	return dir, nil
 }
+
+// plural is n and noun, with an s for any n but 1 ("1 running cell",
+// "2 running cells").
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

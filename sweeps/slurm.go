@@ -95,6 +95,14 @@ func ReadSweep(runsDir, name string) (*SweepRecord, error) {
 	return &r, nil
 }
 
+// NoSweepError says there is no sweep of that name in the runs
+// directory (no record).
+type NoSweepError struct{ Name, Dir string }
+
+func (e *NoSweepError) Error() string {
+	return fmt.Sprintf("no sweep %q in %s (see maple ls)", e.Name, e.Dir)
+}
+
 // CellState is one cell of `maple sweep --status`.
 type CellState struct {
 	Label  string      `json:"label"`
@@ -112,7 +120,7 @@ func SweepStatus(runsDir, name string) ([]CellState, error) {
 	rec, err := ReadSweep(runsDir, name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("no sweep %q in %s", name, runsDir)
+			return nil, &NoSweepError{Name: name, Dir: runsDir}
 		}
 		return nil, err
 	}
