@@ -121,6 +121,9 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if o.Jobs < 1 {
 		return usageError{fmt.Errorf("--jobs %d: want at least 1", o.Jobs)}
 	}
+	if _, err := slurmOptions(o.SlurmArgs); err != nil && o.Slurm {
+		return usageError{err} // before the sweep's record is written
+	}
 	if err := report.WriteTable(new(strings.Builder), nil, o.Format); err != nil {
 		return usageError{err}
 	}

@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +51,21 @@ func TestSlurmOptions(t *testing.T) {
 		case tc.err == "" && (err != nil || fmt.Sprint(got) != tc.want):
 			t.Errorf("%q: %v %v, want %s", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// TestBadSlurmArgsCreateNothing: --slurm-args a shell cannot split is
+// refused before the sweep's record is written (it was refused after).
+func TestBadSlurmArgsCreateNothing(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	f := &Factory{In: strings.NewReader(""), Out: &out, Err: &out, RunsDir: dir, Terminal: func() bool { return false }}
+	root := NewCmdRoot(f)
+	root.SetArgs([]string{"sweep", "--name", "s", "--methods", "erm", "--seeds", "1", "--slurm", "--slurm-args", "--comment='a b", "--runs-dir", dir})
+	if code := ExitCode(f, root.Execute()); code != ExitUsage {
+		t.Errorf("exit %d, want %d: %s", code, ExitUsage, out.String())
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+		t.Errorf("the runs directory holds %v", ents)
 	}
 }
