@@ -57,6 +57,19 @@ func ParseGrid(datasets, methods, seeds, models, sizes string) (Grid, error) {
 	if len(g.Datasets) == 0 || len(g.Methods) == 0 || len(g.Seeds) == 0 {
 		return g, errors.New("the grid is empty: give --datasets, --methods and --seeds")
 	}
+	// A value given twice would make two cells of one configuration.
+	for _, l := range []struct {
+		flag string
+		vals []string
+	}{{"--datasets", g.Datasets}, {"--methods", g.Methods}, {"--seeds", fields(seeds, ",")}, {"--models", g.Models}, {"--train-sizes", fields(sizes, ",")}} {
+		seen := map[string]bool{}
+		for _, v := range l.vals {
+			if seen[v] {
+				return g, fmt.Errorf("%s: %q is given twice", l.flag, v)
+			}
+			seen[v] = true
+		}
+	}
 	return g, nil
 }
 
@@ -154,7 +167,7 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 							}
 							method, obj, isMaple := strings.Cut(m, ":")
 							if isMaple && method != "maple" {
-								return nil, fmt.Errorf("--methods: %q: only maple takes an objective (maple:rex)", m)
+								return nil, fmt.Errorf("--methods: %q: only maple takes an objective, as maple:rex (method names are lower case)", m)
 							}
 							c.Method = method
 							c, cellSet = config.DropUnread(c, cellSet) // another method's flag: not this cell's

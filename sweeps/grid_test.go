@@ -134,3 +134,21 @@ func TestCellsDropUnreadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestGridRefusesRepeats: a value given twice in a grid's list is
+// refused (--methods erm,erm made two cells of one configuration).
+func TestGridRefusesRepeats(t *testing.T) {
+	for _, tc := range []struct{ name, datasets, methods, seeds, models, sizes, want string }{
+		{"methods", "synthetic", "erm,erm", "1", "", "", `--methods: "erm" is given twice`},
+		{"seeds", "synthetic", "erm", "1,2,1", "", "", `--seeds: "1" is given twice`},
+		{"models", "synthetic", "erm", "1", "mlp:8;mlp:8", "", `--models: "mlp:8" is given twice`},
+		{"none", "synthetic,cmnist", "erm,maple:rex", "1,2", "mlp:8;mlp:16", "0,100", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseGrid(tc.datasets, tc.methods, tc.seeds, tc.models, tc.sizes)
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
