@@ -145,8 +145,14 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		}
 		sw.Since = t
 	}
-	if err := sw.Record(); err != nil {
-		return err
+	// The grid's record, which --status and table read; printing the
+	// commands records nothing (each printed command records the grid
+	// when it runs): a mistyped grid printed to look at it stays out of
+	// the sweep's table.
+	if !o.PrintCommands {
+		if err := sw.Record(); err != nil {
+			return err
+		}
 	}
 	if o.Only != "" {
 		sw.Cells = nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -67,5 +68,32 @@ func TestBadSlurmArgsCreateNothing(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
 		t.Errorf("the runs directory holds %v", ents)
+	}
+}
+
+// TestPrintCommandsRecordsNothing: printing a grid's commands leaves no
+// record (a mistyped grid printed to look at it added its cells to the
+// sweep's table for good, as missing); running a printed command does.
+func TestPrintCommandsRecordsNothing(t *testing.T) {
+	dir := t.TempDir()
+	exec := func(args ...string) string {
+		var out, errb bytes.Buffer
+		f := &Factory{In: strings.NewReader(""), Out: &out, Err: &errb, RunsDir: dir, Terminal: func() bool { return false }}
+		root := NewCmdRoot(f)
+		root.SetArgs(append(args, "--runs-dir", dir))
+		if code := ExitCode(f, root.Execute()); code != ExitOK {
+			t.Fatalf("maple %v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	grid := []string{"sweep", "--name", "p", "--datasets", "synthetic", "--methods", "erm", "--seeds", "1", "--eval-steps", "20"}
+	out := exec(append(grid, "--print-commands")...)
+	if _, err := os.Stat(filepath.Join(dir, ".sweeps", "p.json")); err == nil {
+		t.Fatal("--print-commands wrote the sweep's record")
+	}
+	only := strings.Fields(out)
+	exec(append(grid, "--only", only[len(only)-1])...)
+	if _, err := os.Stat(filepath.Join(dir, ".sweeps", "p.json")); err != nil {
+		t.Errorf("a printed command's run left no record: %v", err)
 	}
 }
