@@ -142,6 +142,15 @@ func TestSlurmSweep(t *testing.T) {
 		t.Fatalf("submit: %v", err)
 	}
 	job := strings.TrimSpace(string(out))
+	// The job is recorded beside the sweep, which rm asks squeue about.
+	if b, err := os.ReadFile(filepath.Join(slurmDir, ".sweeps", "sl.jobs")); err != nil || strings.TrimSpace(string(b)) != job {
+		t.Errorf("sl.jobs holds %q (%v), want the job %s", b, err, job)
+	}
+	rm := exec.Command(bin, "rm", "sl", "--yes", "--runs-dir", slurmDir)
+	rm.Env = env
+	if b, err := rm.CombinedOutput(); err == nil || !strings.Contains(string(b), "scancel "+job) {
+		t.Errorf("rm of the queued sweep: %v\n%s", err, b)
+	}
 	status := func() []cellState {
 		c := exec.Command(bin, "sweep", "--name", "sl", "--status", "--json", "--runs-dir", slurmDir)
 		b, err := c.Output()

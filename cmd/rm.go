@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/sweeps"
 )
 
 // RmOptions are the settings of `maple rm` and `maple archive`.
@@ -88,11 +89,11 @@ type target struct {
 }
 
 // resolveTargets turns names into runs of base: a run's id, name or
-// prefix, else a sweep's name (all its runs); sweeps lists the sweeps
+// prefix, else a sweep's name (all its runs); named lists the sweeps
 // named.
 func resolveTargets(base string, names []string) ([]target, []string, error) {
 	var out []target
-	var sweeps []string
+	var named []string
 	seen := map[string]bool{}
 	add := func(t target) {
 		if !seen[t.dir] {
@@ -125,9 +126,9 @@ func resolveTargets(base string, names []string) ([]target, []string, error) {
 		if n == 0 && rerr != nil {
 			return nil, nil, usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", name, base)}
 		}
-		sweeps = append(sweeps, name)
+		named = append(named, name)
 	}
-	return out, sweeps, nil
+	return out, named, nil
 }
 
 func rmRun(o *RmOptions) error {
@@ -142,7 +143,7 @@ func rmRun(o *RmOptions) error {
 	case o.Archive:
 		verb, done = "archive", "archived"
 	}
-	targets, sweeps, err := resolveTargets(base, o.Names)
+	targets, named, err := resolveTargets(base, o.Names)
 	if err != nil {
 		if o.Restore {
 			return usageError{fmt.Errorf("%w (maple ls --archived lists the archive)", errors.Unwrap(err))}
@@ -152,9 +153,19 @@ func rmRun(o *RmOptions) error {
 	// What a sweep's table loses: a cell deleted or archived alone.
 	var notes []string
 	for _, t := range targets {
-		if t.cfg != nil && t.cfg.Sweep != "" && t.sweep == "" && !slices.Contains(sweeps, t.cfg.Sweep) && !o.Restore {
+		if t.cfg != nil && t.cfg.Sweep != "" && t.sweep == "" && !slices.Contains(named, t.cfg.Sweep) && !o.Restore {
 			notes = append(notes, fmt.Sprintf("run %s is cell %s of sweep %s: maple table --sweep %s loses it (a rerun of the sweep runs it again)",
 				filepath.Base(t.dir), t.cfg.Cell, t.cfg.Sweep, t.cfg.Sweep))
+		}
+	}
+	// Nor when a sweep has Slurm tasks queued or running: they would run
+	// its cells again.
+	if !o.Restore {
+		for _, s := range named {
+			if jobs := sweeps.QueuedJobs(f.RunsDir, s); len(jobs) > 0 {
+				return fmt.Errorf("sweep %s has Slurm tasks queued or running (job %s), which would run its cells again: cancel them first (scancel %s); nothing was %s",
+					s, strings.Join(jobs, ", "), strings.Join(jobs, " "), done)
+			}
 		}
 	}
 	// Nothing is touched when any run is held: check them all first.
@@ -165,8 +176,8 @@ func rmRun(o *RmOptions) error {
 		}
 	}
 	fmt.Fprintf(f.Err, "%d run(s) to %s", len(targets), verb)
-	if len(sweeps) > 0 {
-		fmt.Fprintf(f.Err, " and the record of sweep(s) %s", strings.Join(sweeps, ", "))
+	if len(named) > 0 {
+		fmt.Fprintf(f.Err, " and the record of sweep(s) %s", strings.Join(named, ", "))
 	}
 	fmt.Fprintln(f.Err, ":")
 	for _, t := range targets {
@@ -208,7 +219,7 @@ func rmRun(o *RmOptions) error {
 			return fmt.Errorf("run %s: %w (the runs listed before it were %s)", filepath.Base(t.dir), err, done)
 		}
 	}
-	for _, s := range sweeps {
+	for _, s := range named {
 		if err := moveSweepRecord(f.RunsDir, s, o); err != nil {
 			return err
 		}
@@ -244,11 +255,11 @@ func moveSweepRecord(runsDir, name string, o *RmOptions) error {
 		}
 		return nil
 	}
-	// Its other files in .sweeps: a Slurm submission's script and task
-	// outputs, and the stop mark.
+	// Its other files in .sweeps: a Slurm submission's script, job ids
+	// and task outputs, and the stop mark.
 	others := func(dir string) []string {
 		var out []string
-		for _, ext := range []string{".sbatch", ".stop"} {
+		for _, ext := range []string{".sbatch", ".stop", ".jobs"} {
 			if p, err := runs.SweepFile(dir, name, ext); err == nil {
 				out = append(out, filepath.Base(p))
 			}

@@ -174,3 +174,41 @@ func TestRmAndArchive(t *testing.T) {
 		}
 	})
 }
+
+// TestRmRefusesQueuedSlurmSweep: a sweep whose Slurm array still has
+// tasks queued or running is not deleted or archived (a queued task ran
+// its cells again after rm, and wrote its record back); once squeue no
+// longer lists the job, it is.
+func TestRmRefusesQueuedSlurmSweep(t *testing.T) {
+	dir := t.TempDir()
+	fakeRun(t, dir, "20260101-000000-02", "sl")
+	os.MkdirAll(runs.SweepsDir(dir), 0o700)
+	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sl.json"), []byte(`{"name":"sl"}`), 0o600)
+	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sl.jobs"), []byte("25\n"), 0o600)
+	bin := t.TempDir()
+	queued := filepath.Join(bin, "queued")
+	// A squeue that lists job 25 while the file queued exists.
+	os.WriteFile(filepath.Join(bin, "squeue"), []byte("#!/bin/sh\n[ -e "+queued+" ] && echo 25\nexit 0\n"), 0o755)
+	os.WriteFile(queued, nil, 0o600)
+	t.Setenv("PATH", bin+":/bin:/usr/bin")
+	for _, archive := range []bool{false, true} {
+		f := &Factory{In: strings.NewReader(""), Out: new(bytes.Buffer), Err: new(bytes.Buffer), RunsDir: dir, Terminal: func() bool { return false }}
+		err := rmRun(&RmOptions{F: f, Names: []string{"sl"}, Yes: true, Archive: archive})
+		if err == nil || !strings.Contains(err.Error(), "scancel 25") {
+			t.Errorf("archive %v: %v, want a refusal naming scancel 25", archive, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "20260101-000000-02")); err != nil {
+			t.Fatalf("archive %v: the run went", archive)
+		}
+	}
+	os.Remove(queued) // the array has ended
+	f := &Factory{In: strings.NewReader(""), Out: new(bytes.Buffer), Err: new(bytes.Buffer), RunsDir: dir, Terminal: func() bool { return false }}
+	if err := rmRun(&RmOptions{F: f, Names: []string{"sl"}, Yes: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"sl.json", "sl.jobs"} {
+		if _, err := os.Stat(filepath.Join(runs.SweepsDir(dir), n)); err == nil {
+			t.Errorf("%s left", n)
+		}
+	}
+}

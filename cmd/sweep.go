@@ -366,6 +366,9 @@ func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep) error {
 			}
 		}
 	}
+	if jobs := sweeps.QueuedJobs(abs, o.Name); len(jobs) > 0 {
+		fmt.Fprintf(f.Err, "maple: warning: sweep %s has Slurm job %s queued or running already; the new array shares its cells (each cell still runs once)\n", o.Name, strings.Join(jobs, ", "))
+	}
 	id, path, err := sweeps.SubmitSlurm(abs, o.Name, sweeps.SlurmScript(o.Name, abs, exe, args, len(sw.Cells), extra))
 	if err != nil {
 		return err

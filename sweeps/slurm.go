@@ -232,7 +232,44 @@ func SubmitSlurm(runsDir, name, script string) (string, string, error) {
 		return "", path, fmt.Errorf("sbatch %s: %v: %s", path, err, strings.TrimSpace(string(out)))
 	}
 	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
+	// The job ids a sweep was submitted as, for QueuedJobs.
+	if jobs, err := runs.SweepFile(runsDir, name, ".jobs"); err == nil {
+		if f, err := os.OpenFile(jobs, os.O_APPEND|os.O_CREATE|os.O_WRONLY, runs.FilePerm); err == nil {
+			fmt.Fprintln(f, id)
+			f.Close()
+		}
+	}
 	return id, path, nil
+}
+
+// QueuedJobs returns the Slurm jobs sweep name was submitted as that
+// still have tasks queued or running, as squeue lists them: such tasks
+// run the sweep's cells again when they start. None when the sweep was
+// never submitted or squeue is not on the PATH (nothing to ask).
+func QueuedJobs(runsDir, name string) []string {
+	path, err := runs.SweepFile(runsDir, name, ".jobs")
+	if err != nil {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	ids := strings.Fields(string(b))
+	squeue, err := exec.LookPath("squeue")
+	if len(ids) == 0 || err != nil {
+		return nil
+	}
+	var live []string
+	for _, id := range ids {
+		// One at a time: squeue refuses a list holding a job it has
+		// forgotten.
+		out, err := exec.Command(squeue, "-h", "-o", "%A", "-j", id).Output()
+		if err == nil && slices.Contains(strings.Fields(string(out)), id) && !slices.Contains(live, id) {
+			live = append(live, id)
+		}
+	}
+	return live
 }
 
 // SubmissionArgs returns a sweep command line without the flags that
