@@ -120,6 +120,11 @@ func parseCSV(r io.Reader, path string) (*table, error) {
 	t := &table{path: path, header: header}
 	for i := range t.header {
 		t.header[i] = strings.TrimSpace(strings.TrimPrefix(t.header[i], "\ufeff"))
+		// A name twice would be read as one column and the other taken
+		// for a feature (a second label column among the features).
+		if j := slices.Index(t.header[:i], t.header[i]); j >= 0 {
+			return nil, fmt.Errorf("column %q is named twice (columns %d and %d); give each column its own name", t.header[i], j+1, i+1)
+		}
 	}
 	for {
 		rec, err := cr.Read()
@@ -249,8 +254,14 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 		return nil, err
 	}
 	classes := int(slices.Max(y)) + 1
+	def := DefaultFeatures()
 	opt := func(col, what string, dflt func(r int) int32) ([]int32, []string, error) {
 		ci := t.col(col)
+		if ci < 0 && col != "" && col != map[string]string{"env": def.Env, "attr": def.Attr, "group": def.Group}[what] {
+			// Named by its flag (not the default name): a typo, not a
+			// column the file leaves out.
+			return nil, nil, fmt.Errorf("%s: no %s column %q (columns: %s); --%s-col names it", t.path, what, col, strings.Join(t.header, ", "), what)
+		}
 		if col == "" || ci < 0 {
 			v := make([]int32, n)
 			for r := range v {
@@ -281,9 +292,20 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 			groupNames = append(groupNames, fmt.Sprintf("y=%d", k))
 		}
 	}
+	if c.ID != "" && c.ID != def.ID && t.col(c.ID) < 0 {
+		return nil, fmt.Errorf("%s: no id column %q (columns: %s); --id-col names it", t.path, c.ID, strings.Join(t.header, ", "))
+	}
 	ids, idCol, err := t.ids(c.ID, index)
 	if err != nil {
 		return nil, err
+	}
+	// The ids join the exported weights back to the rows: each once.
+	seen := make(map[int64]int, len(ids))
+	for r, id := range ids {
+		if prev, ok := seen[id]; ok {
+			return nil, fmt.Errorf("%s: rows %d and %d have the same id %d; ids join the exported weights back to the rows and must be unique", t.path, prev+2, r+2, id)
+		}
+		seen[id] = r
 	}
 	if idCol >= 0 {
 		used = append(used, idCol)
@@ -434,6 +456,9 @@ func (t *table) features(cols string, used []int) ([]float32, int, []string, err
 			ci, err := t.need(strings.TrimSpace(name), "feature")
 			if err != nil {
 				return nil, 0, nil, fmt.Errorf("--feature-cols: %w", err)
+			}
+			if slices.Contains(used, ci) {
+				return nil, 0, nil, fmt.Errorf("--feature-cols: %s: column %q is an annotation (label, split, env, group, attr or id), not a feature: a model given the label or the groups learns them", t.path, t.header[ci])
 			}
 			fc = append(fc, ci)
 		}

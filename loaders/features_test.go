@@ -35,6 +35,39 @@ const goodCSV = `id,f1,f2,label,env,group,split
 14,4.5,5,1,b,1,test
 `
 
+// TestFeaturesColumnFlags: a column named by its flag that the file
+// lacks is refused (a typo of --env-col ran with no envs, the real env
+// column among the features), while a file without the default-named
+// optional columns reads; an annotation cannot be a feature (--feature-cols
+// f1,label gave a test worst-group of 1).
+func TestFeaturesColumnFlags(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, filepath.Join(dir, "t.csv"), goodCSV)
+	for _, tc := range []struct {
+		name string
+		set  func(*FeaturesConfig)
+		want string
+	}{
+		{"env typo", func(c *FeaturesConfig) { c.Env = "domian" }, `no env column "domian"`},
+		{"attr typo", func(c *FeaturesConfig) { c.Attr = "plcae" }, `no attr column "plcae"`},
+		{"group typo", func(c *FeaturesConfig) { c.Group = "grp" }, `no group column "grp"`},
+		{"id typo", func(c *FeaturesConfig) { c.ID = "img" }, `no id column "img"`},
+		{"the label as a feature", func(c *FeaturesConfig) { c.FeatureCols = "f1,label" }, `column "label" is an annotation`},
+		{"the group as a feature", func(c *FeaturesConfig) { c.FeatureCols = "group,f2" }, `column "group" is an annotation`},
+		{"defaults, attr absent", func(*FeaturesConfig) {}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := DefaultFeatures()
+			c.CSV = path
+			tc.set(&c)
+			_, err := Features(c)
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "t.csv")) {
+				t.Errorf("error %v, want %q naming t.csv", err, tc.want)
+			}
+		})
+	}
+}
+
 func TestFeaturesCSV(t *testing.T) {
 	dir := t.TempDir()
 	c := DefaultFeatures()
@@ -67,6 +100,10 @@ func TestFeaturesCSV(t *testing.T) {
 		{"short row", strings.Replace(goodCSV, "10,0.5,1,0,a,0,train", "10,0.5,1,0,a,0", 1), "wrong number of fields"},
 		{"empty", "", "empty file"},
 		{"one class", strings.ReplaceAll(goodCSV, ",1,", ",0,"), "two classes"},
+		// A second label column was taken for a feature.
+		{"a column named twice", strings.Replace(goodCSV, "id,f1,f2", "id,f1,label", 1), `column "label" is named twice (columns 3 and 4)`},
+		// The exported ids would join two rows to one weight.
+		{"an id twice", strings.Replace(goodCSV, "11,1.5", "10,1.5", 1), "rows 2 and 3 have the same id 10"},
 	}
 	for _, b := range bad {
 		t.Run(b.name, func(t *testing.T) {
