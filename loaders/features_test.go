@@ -352,3 +352,32 @@ func TestFeaturesAsPandasWrites(t *testing.T) {
 		t.Errorf("Fortran-order .npy read as %v %v %v", shape, data, err)
 	}
 }
+
+// TestDigest: a run's own files are fingerprinted when it is created,
+// and a load of files changed since is refused (a sweep rerun on a
+// rewritten CSV said "done already" with the old results, and a search
+// made on the old features was taken for the new ones); published data
+// have none.
+func TestDigest(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, filepath.Join(dir, "t.csv"), goodCSV)
+	d := DefaultSpec("features")
+	d.CSV = path
+	d = d.WithDigest()
+	if len(d.Digest) != 64 {
+		t.Fatalf("digest %q, want 64 hex digits", d.Digest)
+	}
+	if _, err := d.Load(1, nil); err != nil {
+		t.Fatalf("the same files: %v", err)
+	}
+	writeFile(t, path, strings.Replace(goodCSV, "0.5,1,0", "0.6,1,0", 1))
+	if _, err := d.Load(1, nil); err == nil || !strings.Contains(err.Error(), path+" changed since the run was created") {
+		t.Errorf("changed files: %v", err)
+	}
+	if again := d.WithDigest(); again.Digest == d.Digest {
+		t.Error("a changed file has the same digest")
+	}
+	if s := DefaultSpec("synthetic").WithDigest(); s.Digest != "" {
+		t.Errorf("synthetic data have a digest %q", s.Digest)
+	}
+}

@@ -1,8 +1,12 @@
 package loaders
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -31,6 +35,66 @@ type Spec struct {
 	// of the training rows, per group, seeded, from a CSV without val
 	// rows; 0 (off) uses the file's own val rows.
 	ValFraction float64 `json:"val_fraction,omitempty"`
+	// Digest is the SHA-256 of a person's own files the run reads (CSV,
+	// then Features), taken when the run was created (WithDigest); a load
+	// refuses files that no longer match, and it keys the run's
+	// configuration, so that a sweep reruns its cells, and takes no
+	// finished search, on changed data. "": none taken (published files,
+	// or a run recorded before the field).
+	Digest string `json:"digest,omitempty"`
+}
+
+// digest is the SHA-256 of d's own files (CSV, then Features), hex; ""
+// when d reads none. A file that cannot be read is an error.
+func (d Spec) digest() (string, error) {
+	h := sha256.New()
+	n := 0
+	for _, p := range []string{d.CSV, d.Features} {
+		if p == "" {
+			continue
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return "", err
+		}
+		fh := sha256.New()
+		_, err = io.Copy(fh, f)
+		f.Close()
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", p, err)
+		}
+		h.Write(fh.Sum(nil))
+		n++
+	}
+	if n == 0 {
+		return "", nil
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// WithDigest returns d with the digest of its own files (Digest), for a
+// new run. A file that cannot be read is left to the load to report.
+func (d Spec) WithDigest() Spec {
+	if dg, err := d.digest(); err == nil {
+		d.Digest = dg
+	}
+	return d
+}
+
+// checkDigest refuses files that changed since d's digest was taken.
+func (d Spec) checkDigest() error {
+	if d.Digest == "" {
+		return nil
+	}
+	dg, err := d.digest()
+	if err != nil {
+		return err
+	}
+	if dg != d.Digest {
+		files := strings.Join(slices.DeleteFunc([]string{d.CSV, d.Features}, func(p string) bool { return p == "" }), " and ")
+		return fmt.Errorf("%s changed since the run was created (the SHA-256 of its contents differs): the run's results and a resume need the data it started with; put those files back, or start a new run on the changed ones", files)
+	}
+	return nil
 }
 
 // DefaultSpec returns a Spec for name with every option at its default.
@@ -116,6 +180,9 @@ func (d Spec) Load(seed uint64, progress io.Writer) (*Splits, error) {
 	src, ok := lookupSource(d.Name)
 	if !ok {
 		return nil, unknownDataset(d.Name)
+	}
+	if err := d.checkDigest(); err != nil {
+		return nil, err
 	}
 	return src.Load(d, LoadInput{Seed: seed, Dir: dir, Fetcher: fe, Corr: corr})
 }
