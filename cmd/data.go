@@ -46,7 +46,7 @@ func dataRun(o *DataOptions) error {
 	f := o.F
 	s, err := o.Config.Dataset.Load(o.Config.Settings.Seed, f.Err)
 	if err != nil {
-		return err
+		return usageError{err} // the data cannot be read: exit 2, as maple run's
 	}
 	sum := loaders.Describe(s)
 	if o.JSON {

@@ -32,6 +32,7 @@ func TestUsageErrors(t *testing.T) {
 		{"help of an unknown command", []string{"bogus", "--help"}, `unknown command "bogus"`},
 		{"help on no such topic", []string{"help", "bogus"}, `unknown command "bogus"`},
 		{"the status of no sweep", []string{"sweep", "--name", "nosuch", "--status"}, `no sweep "nosuch"`},
+		{"data from a file that is not there", []string{"data", "features", "--csv", "/nonexistent/t.csv"}, "/nonexistent/t.csv"},
 		{"slurm args a shell cannot split", []string{"sweep", "--name", "s", "--slurm", "--slurm-args", "--comment='a b"}, "--slurm-args"},
 		{"attach to nothing", []string{"attach", "nosuch"}, `no run or sweep named "nosuch"`},
 		{"a sweep name that climbs out", []string{"sweep", "--name", "../../x", "--print-commands"}, `--name "../../x": want letters, digits`},
