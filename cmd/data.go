@@ -44,7 +44,11 @@ func NewCmdData(f *Factory, runF func(*DataOptions) error) *cobra.Command {
 
 func dataRun(o *DataOptions) error {
 	f := o.F
-	s, err := o.Config.Dataset.Load(o.Config.Settings.Seed, f.Err)
+	d, err := o.Config.Dataset.Abs()
+	if err != nil {
+		return usageError{err}
+	}
+	s, err := d.WithDigest().Load(o.Config.Settings.Seed, f.Err) // as a new run reads it
 	if err != nil {
 		return usageError{err} // the data cannot be read: exit 2, as maple run's
 	}

@@ -134,6 +134,7 @@ func newRun(ctx context.Context, f *Factory, cfg runs.Config, set map[string]boo
 	if err != nil {
 		return err
 	}
+	cfg.Dataset = cfg.Dataset.WithDigest() // the person's own files, as they are now
 	sp, err := config.Prepare(cfg, f.Err)
 	if err != nil {
 		return err

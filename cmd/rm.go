@@ -162,7 +162,12 @@ func rmRun(o *RmOptions) error {
 	// its cells again.
 	if !o.Restore {
 		for _, s := range named {
-			if jobs := sweeps.QueuedJobs(f.RunsDir, s); len(jobs) > 0 {
+			jobs, err := sweeps.QueuedJobs(f.RunsDir, s)
+			if err != nil {
+				jobsFile, _ := runs.SweepFile(f.RunsDir, s, ".jobs")
+				return fmt.Errorf("sweep %s was submitted to Slurm, and whether tasks of it are still queued cannot be told (%v): when the cluster answers, try again; if it has forgotten the jobs, delete %s; nothing was %s", s, err, jobsFile, done)
+			}
+			if len(jobs) > 0 {
 				return fmt.Errorf("sweep %s has Slurm tasks queued or running (job %s), which would run its cells again: cancel them first (scancel %s); nothing was %s",
 					s, strings.Join(jobs, ", "), strings.Join(jobs, " "), done)
 			}

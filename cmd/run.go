@@ -102,6 +102,7 @@ func (o *RunOptions) config() (runs.Config, error) {
 	if err != nil {
 		return c, usageError{err}
 	}
+	c.Dataset = c.Dataset.WithDigest() // the person's own files, as they are now
 	return c, nil
 }
 

@@ -124,6 +124,11 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if _, err := slurmOptions(o.SlurmArgs); err != nil && o.Slurm {
 		return usageError{err} // before the sweep's record is written
 	}
+	if o.Slurm && o.SlurmFile != "" {
+		if _, err := os.ReadFile(o.SlurmFile); err != nil {
+			return usageError{fmt.Errorf("--slurm-file: %w", err)}
+		}
+	}
 	if err := report.WriteTable(new(strings.Builder), nil, o.Format); err != nil {
 		return usageError{err}
 	}
@@ -243,6 +248,17 @@ func sweepGrid(o *SweepOptions) (sweeps.Grid, []sweeps.Cell, error) {
 	cells, err := g.Cells(base, o.Run.Set, base.Eval.Model)
 	if err != nil {
 		return sweeps.Grid{}, nil, usageError{err}
+	}
+	// The person's own files, as they are now, each read once: their
+	// digest keys the cells, so that changed data are run again.
+	digests := map[[2]string]string{}
+	for i := range cells {
+		d := &cells[i].Config.Dataset
+		key := [2]string{d.CSV, d.Features}
+		if _, ok := digests[key]; !ok {
+			digests[key] = d.WithDigest().Digest
+		}
+		d.Digest = digests[key]
 	}
 	return g, cells, nil
 }
@@ -366,7 +382,7 @@ func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep) error {
 			}
 		}
 	}
-	if jobs := sweeps.QueuedJobs(abs, o.Name); len(jobs) > 0 {
+	if jobs, _ := sweeps.QueuedJobs(abs, o.Name); len(jobs) > 0 {
 		fmt.Fprintf(f.Err, "maple: warning: sweep %s has Slurm job %s queued or running already; the new array shares its cells (each cell still runs once)\n", o.Name, strings.Join(jobs, ", "))
 	}
 	id, path, err := sweeps.SubmitSlurm(abs, o.Name, sweeps.SlurmScript(o.Name, abs, exe, args, len(sw.Cells), extra))

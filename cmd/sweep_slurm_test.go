@@ -97,3 +97,65 @@ func TestPrintCommandsRecordsNothing(t *testing.T) {
 		t.Errorf("a printed command's run left no record: %v", err)
 	}
 }
+
+// TestCellsTakeDigest: a sweep's cells on a person's own file carry its
+// digest, which keys them: the same flags on a rewritten file are other
+// cells (a rerun said "done already" and showed the old results).
+func TestCellsTakeDigest(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.csv")
+	write := func(v string) {
+		os.WriteFile(path, []byte("f1,label,split\n"+v+",0,train\n1,1,train\n2,0,val\n3,1,test\n"), 0o600)
+	}
+	hashes := func() []string {
+		var out []string
+		for range 2 {
+			var o *SweepOptions
+			c := NewCmdSweep(&Factory{}, func(so *SweepOptions) error { o = so; return nil })
+			c.SetArgs([]string{"--name", "d", "--datasets", "features", "--csv", path, "--methods", "erm,maple:rex", "--seeds", "1"})
+			if err := c.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			_, cells, err := sweepGrid(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, cl := range cells {
+				if cl.Config.Dataset.Digest == "" {
+					t.Fatalf("cell %s has no digest", cl.Label)
+				}
+				out = append(out, cl.Config.Hash(false))
+			}
+		}
+		return out
+	}
+	write("0")
+	a := hashes()
+	write("9")
+	b := hashes()
+	if a[0] != a[2] || a[1] != a[3] {
+		t.Errorf("the same file, other hashes: %v", a)
+	}
+	if a[0] == b[0] || a[1] == b[1] {
+		t.Errorf("a rewritten file keeps the cells' hashes: %v and %v", a, b)
+	}
+}
+
+// TestRunTakesDigest: maple run on a person's own file records its
+// digest, which every load of the run checks.
+func TestRunTakesDigest(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.csv")
+	os.WriteFile(path, []byte("f1,label,split\n0,0,train\n1,1,train\n2,0,val\n3,1,test\n"), 0o600)
+	var o *RunOptions
+	c := NewCmdRun(&Factory{}, func(ro *RunOptions) error { o = ro; return nil })
+	c.SetArgs([]string{"--dataset", "features", "--csv", path, "--method", "erm"})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := o.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Dataset.Digest) != 64 {
+		t.Errorf("digest %q", cfg.Dataset.Digest)
+	}
+}

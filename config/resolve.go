@@ -82,7 +82,6 @@ func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config,
 	if c.Dataset, err = c.Dataset.Abs(); err != nil {
 		return c, err
 	}
-	c.Dataset = c.Dataset.WithDigest() // the person's own files, as they are now
 	if c.Settings.InitParams != "" {
 		if c.Settings.InitParams, err = filepath.Abs(c.Settings.InitParams); err != nil {
 			return c, fmt.Errorf("--init-params: %w", err)

@@ -1,8 +1,6 @@
 package config
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -251,31 +249,4 @@ func TestResolveDerivesEvaluationAgain(t *testing.T) {
 			t.Errorf("eval-lr %g, want 0.5 as given", got.Eval.LR)
 		}
 	})
-}
-
-// TestResolveTakesDigest: a new run on a person's own files records
-// their digest, which keys its configuration: the same flags on a
-// rewritten file are another configuration (a sweep said "done already"
-// and showed the old results).
-func TestResolveTakesDigest(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.csv")
-	write := func(v string) {
-		os.WriteFile(path, []byte("f1,label,split\n"+v+",0,train\n1,1,train\n2,0,val\n3,1,test\n"), 0o600)
-	}
-	hash := func() (string, string) {
-		cfg := runs.DefaultConfig("features")
-		cfg.Dataset.CSV = path
-		got, err := Resolve(cfg, map[string]bool{"dataset": true, "csv": true}, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return got.Dataset.Digest, got.Hash(true)
-	}
-	write("0")
-	d1, h1 := hash()
-	write("9")
-	d2, h2 := hash()
-	if d1 == "" || d1 == d2 || h1 == h2 {
-		t.Errorf("digests %q, %q and hashes %s, %s: want a digest that changes the hash with the file", d1, d2, h1, h2)
-	}
 }

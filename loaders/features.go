@@ -38,6 +38,12 @@ type FeaturesConfig struct {
 	// the columns.
 	ValFraction float64 `json:"-"`
 	Seed        uint64  `json:"-"`
+	// Lenient reads a file as runs recorded before its checks of a
+	// column named twice, an id on two rows, an annotation among the
+	// features and a flag's column missing were made (their Spec has no
+	// Digest): such a run resumes on the data it was made with. Default
+	// false: the checks refuse such a file.
+	Lenient bool `json:"-"`
 }
 
 // DefaultFeatures returns the defaults documented on FeaturesConfig.
@@ -120,11 +126,6 @@ func parseCSV(r io.Reader, path string) (*table, error) {
 	t := &table{path: path, header: header}
 	for i := range t.header {
 		t.header[i] = strings.TrimSpace(strings.TrimPrefix(t.header[i], "\ufeff"))
-		// A name twice would be read as one column and the other taken
-		// for a feature (a second label column among the features).
-		if j := slices.Index(t.header[:i], t.header[i]); j >= 0 {
-			return nil, fmt.Errorf("column %q is named twice (columns %d and %d); give each column its own name", t.header[i], j+1, i+1)
-		}
 	}
 	for {
 		rec, err := cr.Read()
@@ -233,6 +234,15 @@ func Features(c FeaturesConfig) (*Splits, error) {
 // or, when x is nil, from the table's remaining numeric columns.
 func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source string) (*Splits, error) {
 	n := len(t.rows)
+	if !c.Lenient {
+		// A name twice would be read as one column and the other taken
+		// for a feature (a second label column among the features).
+		for i, h := range t.header {
+			if j := slices.Index(t.header[:i], h); j >= 0 {
+				return nil, fmt.Errorf("%s: column %q is named twice (columns %d and %d); give each column its own name", t.path, h, j+1, i+1)
+			}
+		}
+	}
 	lc, err := t.need(c.Label, "label")
 	if err != nil {
 		return nil, err
@@ -257,7 +267,7 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 	def := DefaultFeatures()
 	opt := func(col, what string, dflt func(r int) int32) ([]int32, []string, error) {
 		ci := t.col(col)
-		if ci < 0 && col != "" && col != map[string]string{"env": def.Env, "attr": def.Attr, "group": def.Group}[what] {
+		if !c.Lenient && ci < 0 && col != "" && col != map[string]string{"env": def.Env, "attr": def.Attr, "group": def.Group}[what] {
 			// Named by its flag (not the default name): a typo, not a
 			// column the file leaves out.
 			return nil, nil, fmt.Errorf("%s: no %s column %q (columns: %s); --%s-col names it", t.path, what, col, strings.Join(t.header, ", "), what)
@@ -292,7 +302,7 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 			groupNames = append(groupNames, fmt.Sprintf("y=%d", k))
 		}
 	}
-	if c.ID != "" && c.ID != def.ID && t.col(c.ID) < 0 {
+	if !c.Lenient && c.ID != "" && c.ID != def.ID && t.col(c.ID) < 0 {
 		return nil, fmt.Errorf("%s: no id column %q (columns: %s); --id-col names it", t.path, c.ID, strings.Join(t.header, ", "))
 	}
 	ids, idCol, err := t.ids(c.ID, index)
@@ -300,19 +310,33 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 		return nil, err
 	}
 	// The ids join the exported weights back to the rows: each once.
+	var idWarning string
 	seen := make(map[int64]int, len(ids))
 	for r, id := range ids {
-		if prev, ok := seen[id]; ok {
-			return nil, fmt.Errorf("%s: rows %d and %d have the same id %d; ids join the exported weights back to the rows and must be unique", t.path, prev+2, r+2, id)
-		}
+		prev, ok := seen[id]
 		seen[id] = r
+		switch {
+		case !ok || c.Lenient:
+		case idCol < 0 && index >= 0:
+			// pandas' index, restarted by a concat: the row numbers join
+			// instead.
+			for r := range ids {
+				ids[r] = int64(r)
+			}
+			idWarning = fmt.Sprintf("%s: the unnamed index column pandas writes repeats (rows %d and %d: %d), so the ids are the row numbers, counted from 0 after the header; write the file with index=False or reset_index(), or name an id column with --id-col", t.path, prev+2, r+2, id)
+		default:
+			return nil, fmt.Errorf("%s: rows %d and %d have the same id %d in column %q; ids join the exported weights back to the rows and must be unique: fix the column, or name another with --id-col", t.path, prev+2, r+2, id, t.header[idCol])
+		}
+		if idWarning != "" {
+			break
+		}
 	}
 	if idCol >= 0 {
 		used = append(used, idCol)
 	}
 	var names []string // the feature columns' names, for features from the CSV
 	if x == nil {
-		if x, d, names, err = t.features(c.FeatureCols, used); err != nil {
+		if x, d, names, err = t.features(c.FeatureCols, used, c.Lenient); err != nil {
 			return nil, err
 		}
 	}
@@ -334,6 +358,9 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 		}
 		return fmt.Sprintf("feature %d", j)
 	}, source)
+	if idWarning != "" {
+		warnings = append(warnings, idWarning)
+	}
 	all := &Dataset{Name: "all", N: n, D: d, Shape: Shape{C: d, H: 1, W: 1}, X: x, Y: y, Env: env, Group: group,
 		Attr: attr, ID: ids, Classes: classes, EnvNames: envNames, GroupNames: groupNames, LabelNames: labelNames}
 	split := splitInPlace(all, parts)
@@ -449,7 +476,7 @@ func (t *table) ids(name string, index int) (ids []int64, col int, err error) {
 // features reads the feature columns: those of cols (comma-separated
 // names) or else every column not in used. It returns the n x d values
 // and the columns' names.
-func (t *table) features(cols string, used []int) ([]float32, int, []string, error) {
+func (t *table) features(cols string, used []int, lenient bool) ([]float32, int, []string, error) {
 	var fc []int
 	if cols != "" {
 		for _, name := range strings.Split(cols, ",") {
@@ -457,7 +484,7 @@ func (t *table) features(cols string, used []int) ([]float32, int, []string, err
 			if err != nil {
 				return nil, 0, nil, fmt.Errorf("--feature-cols: %w", err)
 			}
-			if slices.Contains(used, ci) {
+			if slices.Contains(used, ci) && !lenient {
 				return nil, 0, nil, fmt.Errorf("--feature-cols: %s: column %q is an annotation (label, split, env, group, attr or id), not a feature: a model given the label or the groups learns them", t.path, t.header[ci])
 			}
 			fc = append(fc, ci)
@@ -673,5 +700,6 @@ func (featuresSource) Load(d Spec, in LoadInput) (*Splits, error) {
 	c := d.Columns
 	c.CSV, c.NPY = d.CSV, d.Features
 	c.ValFraction, c.Seed = d.ValFraction, in.Seed
+	c.Lenient = d.Digest == "" // a run recorded before the checks
 	return Features(c)
 }

@@ -381,3 +381,37 @@ func TestDigest(t *testing.T) {
 		t.Errorf("synthetic data have a digest %q", s.Digest)
 	}
 }
+
+// TestOldRunsReadLeniently: a run recorded before the checks of a file
+// (its spec has no digest) reads a file they refuse as it did, so that
+// it resumes on its own data; a new run's spec is refused it.
+func TestOldRunsReadLeniently(t *testing.T) {
+	path := writeFile(t, filepath.Join(t.TempDir(), "t.csv"), strings.Replace(goodCSV, "11,1.5", "10,1.5", 1)) // an id twice
+	d := DefaultSpec("features")
+	d.CSV = path
+	if _, err := d.Load(1, nil); err != nil {
+		t.Errorf("a run recorded before the checks: %v", err)
+	}
+	if _, err := d.WithDigest().Load(1, nil); err == nil || !strings.Contains(err.Error(), "same id 10") {
+		t.Errorf("a new run: %v, want the repeated id refused", err)
+	}
+}
+
+// TestPandasIndexRepeats: a CSV whose unnamed pandas index repeats (a
+// concat of frames) is read with the row numbers as ids and a warning
+// saying so and what to do, not refused.
+func TestPandasIndexRepeats(t *testing.T) {
+	csv := ",f1,f2,label,split\n0,0.5,1,0,train\n1,1.5,2,1,train\n0,2.5,3,1,val\n0,3.5,4,0,test\n1,4.5,5,1,test\n"
+	c := DefaultFeatures()
+	c.CSV = writeFile(t, filepath.Join(t.TempDir(), "p.csv"), csv)
+	s, err := Features(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(s.Train.ID, s.Val.ID, s.Test.ID) != "[0 1] [2] [3 4]" {
+		t.Errorf("ids %v %v %v, want the row numbers", s.Train.ID, s.Val.ID, s.Test.ID)
+	}
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "index=False") {
+		t.Errorf("warnings %q", s.Warnings)
+	}
+}

@@ -721,3 +721,21 @@ func TestRiskLogScale(t *testing.T) {
 		})
 	}
 }
+
+// TestDifferencesNameTheData: two configurations that differ only in
+// their data's digest (a file rewritten between runs, or runs recorded
+// before digests) are told apart in the table's labels, which were the
+// same.
+func TestDifferencesNameTheData(t *testing.T) {
+	a, b, c := runs.DefaultConfig("features"), runs.DefaultConfig("features"), runs.DefaultConfig("features")
+	a.Dataset.Digest = "0123456789abcdef"
+	b.Dataset.Digest = "fedcba9876543210"
+	got := differences([]*runs.Config{&a, &b, &c})
+	want := []string{"data digest 01234567", "data digest fedcba98", "data digest none"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("labels %q, want %q", got, want)
+	}
+	if same := differences([]*runs.Config{&a, &a}); same[0] != "" {
+		t.Errorf("one configuration twice: %q", same)
+	}
+}

@@ -380,6 +380,13 @@ func differences(cfgs []*runs.Config) []string {
 	keys := map[string]bool{}
 	for i, c := range cfgs {
 		flat[i] = config.Flags(*c)
+		// The data's digest is no flag, but it tells two runs of one
+		// file's versions apart (the first 8 hex digits; "none": a run
+		// recorded before digests were taken).
+		flat[i]["data digest"] = "none"
+		if dg := c.Dataset.Digest; dg != "" {
+			flat[i]["data digest"] = dg[:min(8, len(dg))]
+		}
 		for k := range flat[i] {
 			keys[k] = true
 		}

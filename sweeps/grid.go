@@ -61,7 +61,7 @@ func ParseGrid(datasets, methods, seeds, models, sizes string) (Grid, error) {
 	for _, l := range []struct {
 		flag string
 		vals []string
-	}{{"--datasets", g.Datasets}, {"--methods", g.Methods}, {"--seeds", fields(seeds, ",")}, {"--models", g.Models}, {"--train-sizes", fields(sizes, ",")}} {
+	}{{"--datasets", g.Datasets}, {"--methods", g.Methods}, {"--seeds", numbers(g.Seeds)}, {"--models", g.Models}, {"--train-sizes", numbers(g.Sizes)}} {
 		seen := map[string]bool{}
 		for _, v := range l.vals {
 			if seen[v] {
@@ -71,6 +71,16 @@ func ParseGrid(datasets, methods, seeds, models, sizes string) (Grid, error) {
 		}
 	}
 	return g, nil
+}
+
+// numbers are the values of a numeric list as written back (1 and 01
+// are one seed).
+func numbers[T int | uint64](v []T) []string {
+	out := make([]string, len(v))
+	for i, x := range v {
+		out[i] = fmt.Sprint(x)
+	}
+	return out
 }
 
 // mixesRecipes tells whether the grid has baselines with a published

@@ -141,6 +141,7 @@ func TestGridRefusesRepeats(t *testing.T) {
 	for _, tc := range []struct{ name, datasets, methods, seeds, models, sizes, want string }{
 		{"methods", "synthetic", "erm,erm", "1", "", "", `--methods: "erm" is given twice`},
 		{"seeds", "synthetic", "erm", "1,2,1", "", "", `--seeds: "1" is given twice`},
+		{"one seed written two ways", "synthetic", "erm", "1,01", "", "", `--seeds: "1" is given twice`},
 		{"models", "synthetic", "erm", "1", "mlp:8;mlp:8", "", `--models: "mlp:8" is given twice`},
 		{"none", "synthetic,cmnist", "erm,maple:rex", "1,2", "mlp:8;mlp:16", "0,100", ""},
 	} {

@@ -1,6 +1,7 @@
 package sweeps
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/maple-ood/maple/core"
 )
@@ -246,30 +248,41 @@ func SubmitSlurm(runsDir, name, script string) (string, string, error) {
 // still have tasks queued or running, as squeue lists them: such tasks
 // run the sweep's cells again when they start. None when the sweep was
 // never submitted or squeue is not on the PATH (nothing to ask).
-func QueuedJobs(runsDir, name string) []string {
+func QueuedJobs(runsDir, name string) ([]string, error) {
 	path, err := runs.SweepFile(runsDir, name, ".jobs")
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	ids := strings.Fields(string(b))
 	squeue, err := exec.LookPath("squeue")
 	if len(ids) == 0 || err != nil {
-		return nil
+		return nil, nil
 	}
 	var live []string
 	for _, id := range ids {
+		if slices.Contains(live, id) {
+			continue
+		}
 		// One at a time: squeue refuses a list holding a job it has
-		// forgotten.
-		out, err := exec.Command(squeue, "-h", "-o", "%A", "-j", id).Output()
-		if err == nil && slices.Contains(strings.Fields(string(out)), id) && !slices.Contains(live, id) {
+		// forgotten (an error of its own, not one of asking). Jobs it
+		// still lists as ended (for MinJobAge) are left out by state.
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		out, err := exec.CommandContext(ctx, squeue, "-h", "-o", "%A", "-j", id,
+			"-t", "PENDING,RUNNING,COMPLETING,CONFIGURING,SUSPENDED,REQUEUED,REQUEUE_HOLD,RESIZING,SIGNALING,STAGE_OUT,STOPPED").Output()
+		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
+		cancel()
+		switch {
+		case timedOut:
+			return live, fmt.Errorf("squeue did not answer within 20 s about job %s", id)
+		case err == nil && slices.Contains(strings.Fields(string(out)), id):
 			live = append(live, id)
 		}
 	}
-	return live
+	return live, nil
 }
 
 // SubmissionArgs returns a sweep command line without the flags that
