@@ -132,6 +132,10 @@ func parseCSV(r io.Reader, path string) (*table, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
+			return nil, fmt.Errorf("line %d has %d fields, the header %d: every row needs a value for each column", pe.StartLine, len(rec), len(t.header))
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -429,7 +433,7 @@ func (t *table) labels(lc int) ([]int32, []string, error) {
 				return nil, nil, fmt.Errorf("%w (labels must be all integers 0..C-1 or all names)", err)
 			}
 			if v < 0 || v > 1000 {
-				return nil, nil, fmt.Errorf("%s: row %d: label %d out of range 0..1000", t.path, r+2, v)
+				return nil, nil, fmt.Errorf("%s: row %d: label %d: want the classes numbered 0, 1, ... (at most 1000), or names", t.path, r+2, v)
 			}
 			y[r] = int32(v)
 		}
@@ -537,9 +541,24 @@ func (t *table) splits(sc int, c FeaturesConfig, group []int32, features bool) (
 		if len(parts[1]) > 0 {
 			return parts, fmt.Errorf("%s has %d val rows of its own; --val-fraction carves a validation split out of the training rows of a file without them: leave it out to use the file's", t.path, len(parts[1]))
 		}
+		train := parts[0]
 		parts[0], parts[1] = carve(parts[0], group, c.ValFraction, c.Seed)
 		if len(parts[1]) == 0 {
 			return parts, fmt.Errorf("--val-fraction %g of %s's %d training rows leaves no validation row; raise it", c.ValFraction, t.path, len(parts[0]))
+		}
+		if !c.Lenient {
+			// Validation selects on its worst group: a group of the
+			// training rows with no validation row is never seen by it
+			// (0.001 of 2000 rows left two groups without one).
+			inVal := map[int32]bool{}
+			for _, r := range parts[1] {
+				inVal[group[r]] = true
+			}
+			for _, r := range train {
+				if !inVal[group[r]] {
+					return parts, fmt.Errorf("--val-fraction %g of %s's training rows leaves group %d with no validation row; raise it (each group needs about 1/F training rows for one)", c.ValFraction, t.path, group[r])
+				}
+			}
 		}
 	}
 	for s, nm := range []string{"train", "val", "test"} {

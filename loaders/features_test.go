@@ -92,12 +92,12 @@ func TestFeaturesCSV(t *testing.T) {
 	}
 	bad := []struct{ name, csv, want string }{
 		{"no label", strings.Replace(goodCSV, "label", "lab", 1), `no label column "label"`},
-		{"label out of range", strings.Replace(goodCSV, "0.5,1,0,a", "0.5,1,-3,a", 1), "label -3"},
+		{"label out of range", strings.Replace(goodCSV, "0.5,1,0,a", "0.5,1,-3,a", 1), "label -3: want the classes numbered 0, 1, ..."},
 		{"nan", strings.Replace(goodCSV, "0.5,1,0", "NaN,1,0", 1), "is NaN"},
 		{"not a number", strings.Replace(goodCSV, "0.5,1,0", "x,1,0", 1), `"x" is not a number`},
 		{"bad split", strings.Replace(goodCSV, "val\n", "dev\n", 1), `split "dev"`},
 		{"empty split", strings.Replace(goodCSV, "val\n", "train\n", 1), "no val rows"},
-		{"short row", strings.Replace(goodCSV, "10,0.5,1,0,a,0,train", "10,0.5,1,0,a,0", 1), "wrong number of fields"},
+		{"short row", strings.Replace(goodCSV, "10,0.5,1,0,a,0,train", "10,0.5,1,0,a,0", 1), "line 2 has 6 fields, the header 7"},
 		{"empty", "", "empty file"},
 		{"one class", strings.ReplaceAll(goodCSV, ",1,", ",0,"), "two classes"},
 		// A second label column was taken for a feature.

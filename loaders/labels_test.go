@@ -89,6 +89,28 @@ func TestFeaturesValFraction(t *testing.T) {
 	if _, err := Features(cfg); err == nil || !strings.Contains(err.Error(), "--val-fraction 0.001") {
 		t.Errorf("--val-fraction 0.001 of 80 rows: %v", err)
 	}
+	// So is one that leaves a group without a validation row (its 75
+	// rows of class 0 get one, the 5 of class 1 none): validation, which
+	// selects on the worst group, would never see it.
+	skew := "id,f,label,split\n"
+	for i := 0; i < 100; i++ {
+		split, y := "train", 0
+		if i >= 80 {
+			split = "test"
+		}
+		if i%16 == 0 || i >= 80 && i%2 == 1 {
+			y = 1
+		}
+		skew += fmt.Sprintf("%d,%d,%d,%s\n", i, i, y, split)
+	}
+	cfg.CSV, cfg.ValFraction = writeFile(t, filepath.Join(dir, "skew.csv"), skew), 0.02
+	if _, err := Features(cfg); err == nil || !strings.Contains(err.Error(), "leaves group 1 with no validation row") {
+		t.Errorf("--val-fraction 0.02 with a group of 5 rows: %v", err)
+	}
+	cfg.Lenient = true // a run recorded before the check reads as it did
+	if _, err := Features(cfg); err != nil {
+		t.Errorf("leniently: %v", err)
+	}
 }
 
 func TestSpecCheckValFraction(t *testing.T) {
