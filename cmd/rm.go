@@ -243,33 +243,19 @@ var slurmOut = regexp.MustCompile(`^[0-9]+_[0-9]+\.out$`)
 // moveSweepRecord deletes, archives or restores a sweep's record; a
 // deleted sweep's cell claims go too.
 func moveSweepRecord(runsDir, name string, o *RmOptions) error {
-	live, err := runs.SweepFile(runsDir, name, ".json")
-	if err != nil {
+	if _, err := runs.SweepFile(runsDir, name, ".json"); err != nil {
 		return nil // runs of a sweep so named, which has no record
 	}
-	kept, _ := runs.SweepFile(runs.ArchiveDir(runsDir), name, ".json")
-	mv := func(src, dst string) error {
-		if _, err := os.Stat(src); err != nil {
-			return nil // a sweep without a record (its runs only)
-		}
-		if err := os.MkdirAll(filepath.Dir(dst), runs.DirPerm); err != nil {
-			return &runs.WriteError{Path: filepath.Dir(dst), Err: err}
-		}
-		if err := os.Rename(src, dst); err != nil {
-			return &runs.WriteError{Path: dst, Err: err}
-		}
-		return nil
-	}
-	// Its other files in .sweeps: a Slurm submission's script, job ids
-	// and task outputs, and the stop mark.
-	others := func(dir string) []string {
+	live, kept := runs.SweepsDir(runsDir), runs.SweepsDir(runs.ArchiveDir(runsDir))
+	// files are the sweep's files in the sweeps directory dir: its record,
+	// a Slurm submission's script, job ids and task outputs, and the stop
+	// mark; those missing are skipped by their users.
+	files := func(dir string) []string {
 		var out []string
-		for _, ext := range []string{".sbatch", ".stop", ".jobs"} {
-			if p, err := runs.SweepFile(dir, name, ext); err == nil {
-				out = append(out, filepath.Base(p))
-			}
+		for _, ext := range []string{".json", ".sbatch", ".stop", ".jobs"} {
+			out = append(out, name+ext)
 		}
-		outs, _ := filepath.Glob(filepath.Join(runs.SweepsDir(dir), name+"-*.out"))
+		outs, _ := filepath.Glob(filepath.Join(dir, name+"-*.out"))
 		for _, p := range outs {
 			if slurmOut.MatchString(strings.TrimPrefix(filepath.Base(p), name+"-")) {
 				out = append(out, filepath.Base(p))
@@ -277,26 +263,26 @@ func moveSweepRecord(runsDir, name string, o *RmOptions) error {
 		}
 		return out
 	}
+	move := func(from, to string) error {
+		for _, b := range files(from) {
+			src, dst := filepath.Join(from, b), filepath.Join(to, b)
+			if _, err := os.Stat(src); err != nil {
+				continue // a sweep without a record (its runs only), or without that file
+			}
+			if err := os.MkdirAll(to, runs.DirPerm); err != nil {
+				return &runs.WriteError{Path: to, Err: err}
+			}
+			if err := os.Rename(src, dst); err != nil {
+				return &runs.WriteError{Path: dst, Err: err}
+			}
+		}
+		return nil
+	}
 	switch {
 	case o.Restore:
-		for _, b := range others(runs.ArchiveDir(runsDir)) {
-			if err := mv(filepath.Join(runs.SweepsDir(runs.ArchiveDir(runsDir)), b), filepath.Join(runs.SweepsDir(runsDir), b)); err != nil {
-				return err
-			}
-		}
-		return mv(kept, live)
+		return move(kept, live)
 	case o.Archive:
-		for _, b := range others(runsDir) {
-			if err := mv(filepath.Join(runs.SweepsDir(runsDir), b), filepath.Join(runs.SweepsDir(runs.ArchiveDir(runsDir)), b)); err != nil {
-				return err
-			}
-		}
-		return mv(live, kept)
-	}
-	for _, b := range others(runsDir) {
-		if err := os.Remove(filepath.Join(runs.SweepsDir(runsDir), b)); err != nil && !os.IsNotExist(err) {
-			return &runs.WriteError{Path: b, Err: err}
-		}
+		return move(live, kept)
 	}
 	// Its cells' claims, NAME-HASH.lock (not another sweep's whose name
 	// starts with NAME-): unheld once none of its runs is held.
@@ -306,8 +292,10 @@ func moveSweepRecord(runsDir, name string, o *RmOptions) error {
 			os.Remove(c)
 		}
 	}
-	if err := os.Remove(live); err != nil && !os.IsNotExist(err) {
-		return &runs.WriteError{Path: live, Err: err}
+	for _, b := range files(live) {
+		if err := os.Remove(filepath.Join(live, b)); err != nil && !os.IsNotExist(err) {
+			return &runs.WriteError{Path: filepath.Join(live, b), Err: err}
+		}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -108,15 +109,9 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if o.Name == "" {
 		return usageError{errors.New("--name is required: it identifies the sweep's runs so that a rerun resumes it")}
 	}
-	if err := runs.CheckSweepName(o.Name); err != nil {
-		// A sweep recorded before names were checked keeps its name.
-		rec, ferr := runs.SweepFile(f.RunsDir, o.Name, ".json")
-		if ferr != nil {
-			return usageError{err}
-		}
-		if _, serr := os.Stat(rec); serr != nil {
-			return usageError{err}
-		}
+	// A sweep recorded before names were checked keeps its name.
+	if err := runs.CheckSweepName(o.Name); err != nil && !slices.Contains(runs.SweepNames(f.RunsDir), o.Name) {
+		return usageError{err}
 	}
 	if o.Jobs < 1 {
 		return usageError{fmt.Errorf("--jobs %d: want at least 1", o.Jobs)}

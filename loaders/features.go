@@ -315,24 +315,15 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 	}
 	// The ids join the exported weights back to the rows: each once.
 	var idWarning string
-	seen := make(map[int64]int, len(ids))
-	for r, id := range ids {
-		prev, ok := seen[id]
-		seen[id] = r
-		switch {
-		case !ok || c.Lenient:
-		case idCol < 0 && index >= 0:
-			// pandas' index, restarted by a concat: the row numbers join
-			// instead.
-			for r := range ids {
-				ids[r] = int64(r)
+	if prev, r, repeated := repeatedID(ids); repeated && !c.Lenient {
+		id := ids[r]
+		if idCol < 0 { // pandas' index, restarted by a concat: the row numbers join instead
+			for i := range ids {
+				ids[i] = int64(i)
 			}
 			idWarning = fmt.Sprintf("%s: the unnamed index column pandas writes repeats (rows %d and %d: %d), so the ids are the row numbers, counted from 0 after the header; write the file with index=False or reset_index(), or name an id column with --id-col", t.path, prev+2, r+2, id)
-		default:
+		} else {
 			return nil, fmt.Errorf("%s: rows %d and %d have the same id %d in column %q; ids join the exported weights back to the rows and must be unique: fix the column, or name another with --id-col", t.path, prev+2, r+2, id, t.header[idCol])
-		}
-		if idWarning != "" {
-			break
 		}
 	}
 	if idCol >= 0 {
@@ -370,6 +361,19 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 	split := splitInPlace(all, parts)
 	sp := &Splits{Name: name, Source: source, Train: split[0], Val: split[1], Test: split[2], Warnings: warnings}
 	return sp, sp.Validate()
+}
+
+// repeatedID returns the first row r whose id an earlier row prev has
+// (0-based, as ids holds them).
+func repeatedID(ids []int64) (prev, r int, ok bool) {
+	seen := make(map[int64]int, len(ids))
+	for r, id := range ids {
+		if prev, ok := seen[id]; ok {
+			return prev, r, true
+		}
+		seen[id] = r
+	}
+	return 0, 0, false
 }
 
 // splitInPlace returns the splits of all holding the rows parts[s], in

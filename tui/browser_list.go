@@ -249,10 +249,14 @@ func (b *runList) refresh() {
 	// sweep column, then the best-validation column, then the dataset and
 	// the iteration, so that the test figures stay (the sort still uses
 	// them all).
+	full := make([]table.Row, len(b.view))
+	for i, in := range b.view {
+		full[i] = b.row(in)
+	}
 	show := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
 	switch {
 	case b.width < 75:
-		show = b.fitting([]int{0, 2, 3, 6, 7, 4, 1})
+		show = b.fitting([]int{0, 2, 3, 6, 7, 4, 1}, full)
 	case b.width < 150 && b.width >= 110:
 		show = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 11} // the name stays; start and time go
 	case b.width < 90:
@@ -262,11 +266,10 @@ func (b *runList) refresh() {
 	}
 	rows := make([]table.Row, len(b.view))
 	widths := make([]int, len(show))
-	for i, in := range b.view {
-		full := b.row(in)
+	for i := range b.view {
 		for j, c := range show {
-			rows[i] = append(rows[i], full[c])
-			widths[j] = max(widths[j], len(full[c]))
+			rows[i] = append(rows[i], full[i][c])
+			widths[j] = max(widths[j], len(full[i][c]))
 		}
 	}
 	cols := make([]table.Column, len(show))
@@ -281,10 +284,10 @@ func (b *runList) refresh() {
 }
 
 // fitting is the columns of order (most wanted first) that fit the
-// width together, each as wide as its widest cell, in the table's order:
-// a narrow terminal shows whole columns, never a header cut short
-// ("TEST" for TEST WG).
-func (b *runList) fitting(order []int) []int {
+// width together, each as wide as its widest cell of the rows full, in
+// the table's order: a narrow terminal shows whole columns, never a
+// header cut short ("TEST" for TEST WG).
+func (b *runList) fitting(order []int, full []table.Row) []int {
 	used := 0
 	var show []int
 	for _, c := range order {
@@ -292,8 +295,8 @@ func (b *runList) fitting(order []int) []int {
 		if c == b.sortCol {
 			w += 2 // " ▲"
 		}
-		for _, in := range b.view {
-			w = max(w, len([]rune(b.row(in)[c])))
+		for _, r := range full {
+			w = max(w, len([]rune(r[c])))
 		}
 		if used+w+2 > b.width && len(show) > 0 {
 			break
