@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -40,7 +41,7 @@ is a cell of a sweep says so: maple table --sweep then loses its row.
 maple archive moves runs aside instead, restorably.`,
 		Example: `  maple rm 20261124-101500-01
   maple rm my-sweep --yes`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needNames("a run id or a sweep name", "see maple ls"),
 		RunE: rmRunE(o, runF),
 	}
 	c.Flags().BoolVarP(&o.Yes, "yes", "y", false, "delete without asking")
@@ -62,7 +63,7 @@ A run that a process holds is refused, and then nothing is moved.`,
 		Example: `  maple archive old-sweep
   maple ls --archived
   maple archive --restore old-sweep`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needNames("a run id or a sweep name", "see maple ls, and maple ls --archived for --restore"),
 		RunE: rmRunE(o, runF),
 	}
 	c.Flags().BoolVarP(&o.Yes, "yes", "y", false, "move without asking")
@@ -114,8 +115,15 @@ func resolveTargets(base string, names []string) ([]target, []string, error) {
 		n := 0
 		for _, in := range infos {
 			dir := runs.Dir(base, in.ID)
-			if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Sweep == name {
+			cfg, err := runs.ReadConfig(dir)
+			switch {
+			case err == nil && cfg.Sweep == name:
 				add(target{dir: dir, cfg: cfg, sweep: name})
+				n++
+			case err != nil && damagedCellOf(dir, name):
+				// A damaged cell of the sweep goes with it (it was left
+				// behind, a run of no sweep).
+				add(target{dir: dir, sweep: name})
 				n++
 			}
 		}
@@ -143,12 +151,39 @@ func rmRun(o *RmOptions) error {
 	case o.Archive:
 		verb, done = "archive", "archived"
 	}
-	targets, named, err := resolveTargets(base, o.Names)
-	if err != nil {
-		if o.Restore {
-			return usageError{fmt.Errorf("%w (maple ls --archived lists the archive)", errors.Unwrap(err))}
-		}
+	if err := blankName(map[bool]string{true: "archive", false: "rm"}[o.Archive], o.Names); err != nil {
 		return err
+	}
+	resolve := func() ([]target, []string, error) {
+		targets, named, err := resolveTargets(base, o.Names)
+		if err != nil && o.Restore {
+			return nil, nil, usageError{fmt.Errorf("%w (maple ls --archived lists the archive)", errors.Unwrap(err))}
+		}
+		return targets, named, err
+	}
+	targets, named, err := resolve()
+	if err != nil {
+		return err
+	}
+	// A sweep is taken whole: its own lock, which every process of it
+	// holds between cells too, is taken exclusively for the whole
+	// operation, and its runs are listed again under the lock (a cell
+	// may have started since).
+	if len(named) > 0 {
+		for _, s := range named {
+			lock, err := sweeps.Exclusive(f.RunsDir, s)
+			if err != nil {
+				return fmt.Errorf("%w; nothing was %s", err, done)
+			}
+			if o.Archive {
+				defer lock.Release()
+			} else {
+				defer lock.Remove() // a deleted sweep's lock goes with it
+			}
+		}
+		if targets, named, err = resolve(); err != nil {
+			return err
+		}
 	}
 	// What a sweep's table loses: a cell deleted or archived alone.
 	var notes []string
@@ -173,8 +208,13 @@ func rmRun(o *RmOptions) error {
 			}
 		}
 	}
-	// Nothing is touched when any run is held: check them all first.
+	// Nothing is touched when any run is held, or is a cell of a sweep
+	// that is running: check them all first.
 	for _, t := range targets {
+		if t.cfg != nil && t.cfg.Sweep != "" && !slices.Contains(named, t.cfg.Sweep) && sweeps.Running(f.RunsDir, t.cfg.Sweep) {
+			return fmt.Errorf("run %s is cell %s of sweep %s, which is running: stop the sweep first (maple stop %s); nothing was %s",
+				filepath.Base(t.dir), t.cfg.Cell, t.cfg.Sweep, t.cfg.Sweep, done)
+		}
 		if runs.Held(t.dir) {
 			return fmt.Errorf("run %s is held by a running process (a search, a sweep or a dashboard): stop it first (maple stop %s); nothing was %s",
 				filepath.Base(t.dir), filepath.Base(t.dir), done)
@@ -211,6 +251,13 @@ func rmRun(o *RmOptions) error {
 	case !reversible || len(notes) > 0:
 		return usageError{fmt.Errorf("maple %s would %s %d run(s) and there is no terminal to ask on: give --yes", map[bool]string{true: "archive", false: "rm"}[o.Archive], verb, len(targets))}
 	}
+	// The journal says what is under way, so that a kill part way is
+	// reported by the next command with the one that finishes it.
+	op, err := runs.StartOp(f.RunsDir, opVerb(o), o.Names)
+	if err != nil {
+		return fmt.Errorf("%w; nothing was %s", err, done)
+	}
+	defer op.Done() // an error part way is said now, not by the next command
 	for _, t := range targets {
 		switch {
 		case o.Restore:
@@ -229,9 +276,125 @@ func rmRun(o *RmOptions) error {
 			return err
 		}
 	}
+	op.Done()
+	// An earlier run of this operation cut short is finished by it.
+	for _, old := range runs.UnfinishedOps(f.RunsDir) {
+		if old.Verb == op.Verb && slices.Equal(old.Names, op.Names) {
+			old.Drop()
+		}
+	}
 	fmt.Fprintf(f.Out, "%s %d run(s)\n", done, len(targets))
+	// A run whose run.json cannot be read may have been a cell of a
+	// sweep taken: say so, rather than leave it unsaid.
+	if len(named) > 0 {
+		infos, _ := runs.List(base)
+		for _, in := range infos {
+			dir := runs.Dir(base, in.ID)
+			if _, err := runs.ReadConfig(dir); err != nil && !slices.ContainsFunc(targets, func(t target) bool { return t.dir == dir }) {
+				fmt.Fprintf(f.Err, "note: run %s's run.json cannot be read, so whether it was a cell of sweep %s cannot be told: see maple show %s, and %s it with %s\n",
+					in.ID, strings.Join(named, ", "), in.ID, verb, opCommand(f.RunsDir, opVerb(o), []string{in.ID}))
+			}
+		}
+	}
 	return nil
 }
+
+// opVerb is the journal's verb of o: rm, archive or restore.
+func opVerb(o *RmOptions) string {
+	switch {
+	case o.Restore:
+		return "restore"
+	case o.Archive:
+		return "archive"
+	}
+	return "rm"
+}
+
+// opCommand is the command that does (or finishes) op on runsDir.
+func opCommand(runsDir, verb string, names []string) string {
+	args := []string{"maple", verb}
+	if verb == "restore" {
+		args = []string{"maple", "archive", "--restore"}
+	}
+	for _, n := range names {
+		args = append(args, shellQuote(n))
+	}
+	return strings.Join(append(args, "--yes", "--runs-dir", shellQuote(runsDir)), " ")
+}
+
+// shellQuote quotes s for a POSIX shell where it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:=+,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// recoverStore finishes or reports what a maple rm or archive cut short
+// (a kill -9) left in the runs directory: a run half deleted, hidden as
+// RUNS/.removing-ID, is deleted (the person asked for it, and no listing
+// shows it); an operation whose journal no process holds is reported
+// with the command that finishes it, or forgotten when nothing it named
+// is left. It runs before every command that reads the runs directory;
+// reportOps false leaves the operations unsaid (maple rm and archive,
+// which may be finishing one).
+func recoverStore(f *Factory, reportOps bool) {
+	if _, err := os.Stat(f.RunsDir); err != nil {
+		return
+	}
+	ids, err := runs.FinishRemovals(f.RunsDir)
+	for _, id := range ids {
+		fmt.Fprintf(f.Err, "note: finished deleting run %s, whose maple rm was cut short\n", id)
+	}
+	if err != nil {
+		fmt.Fprintln(f.Err, "note:", err)
+	}
+	if !reportOps {
+		return
+	}
+	for _, op := range runs.UnfinishedOps(f.RunsDir) {
+		base := f.RunsDir
+		if op.Verb == "restore" {
+			base = runs.ArchiveDir(f.RunsDir)
+		}
+		var left []string
+		for _, n := range op.Names {
+			if strings.TrimSpace(n) == "" {
+				continue
+			}
+			if targets, named, err := resolveTargets(base, []string{n}); err == nil && (len(targets) > 0 || len(named) > 0) {
+				left = append(left, n)
+			}
+		}
+		if len(left) == 0 && len(op.Names) > 0 {
+			op.Drop() // cut short after its last run: nothing is left to do
+			continue
+		}
+		what := strings.Join(left, " ")
+		if len(left) == 0 {
+			fmt.Fprintf(f.Err, "note: a maple %s was cut short (process %d, started %s), and its journal %s cannot be read: see maple ls, then delete the journal\n",
+				op.Verb, op.PID, op.Started.Local().Format(time.DateTime), op.Path())
+			continue
+		}
+		fmt.Fprintf(f.Err, "note: a maple %s of %s was cut short (process %d, started %s): finish it with %s\n",
+			op.Verb, what, op.PID, op.Started.Local().Format(time.DateTime), opCommand(f.RunsDir, op.Verb, left))
+	}
+}
+
+// damagedCellOf tells whether the run in dir, whose run.json cannot be
+// read, names sweep as its sweep: a damaged file (cut short, or with a
+// field gone wrong) still says so as "sweep": "NAME".
+func damagedCellOf(dir, sweep string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, runs.ConfigFile))
+	if err != nil {
+		return false
+	}
+	m := sweepField.FindSubmatch(b)
+	return m != nil && string(m[1]) == sweep
+}
+
+// sweepField finds run.json's sweep field in a file that does not parse.
+var sweepField = regexp.MustCompile(`"sweep"\s*:\s*"([^"\\]*)"`)
 
 // claimOf matches what follows "NAME-" in a cell claim's file name.
 var claimOf = regexp.MustCompile(`^[0-9a-f]{16}\.lock$`)

@@ -2,12 +2,15 @@ package cmd
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/sweeps"
 )
 
 // fakeRun writes a run directory with a run.json of sweep (and cell).
@@ -210,5 +213,214 @@ func TestRmRefusesQueuedSlurmSweep(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(runs.SweepsDir(dir), n)); err == nil {
 			t.Errorf("%s left", n)
 		}
+	}
+}
+
+// runRoot runs maple args on runs directory dir and returns its exit
+// code, stdout and stderr.
+func runRoot(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	f := &Factory{In: strings.NewReader(""), Out: &out, Err: &errb, RunsDir: dir, Terminal: func() bool { return false }}
+	root := NewCmdRoot(f)
+	root.SetArgs(append(args, "--runs-dir", dir))
+	code := ExitCode(f, root.Execute())
+	return code, out.String(), errb.String()
+}
+
+// TestRmBlankName: an empty or blank name is a usage error that touches
+// nothing (maple rm "" --yes deleted every run of no sweep, and archive
+// "" and archive --restore "" moved them).
+func TestRmBlankName(t *testing.T) {
+	dir := t.TempDir()
+	fakeRun(t, dir, "20260101-000000-01", "")
+	fakeRun(t, dir, "20260101-000000-02", "")
+	os.MkdirAll(runs.ArchiveDir(dir), 0o700)
+	fakeRun(t, runs.ArchiveDir(dir), "20260101-000000-03", "")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"rm of an empty name", []string{"rm", "", "--yes"}, "is empty"},
+		{"rm of a blank name", []string{"rm", "  ", "--yes"}, "is empty"},
+		{"rm of a run and an empty name", []string{"rm", "20260101-000000-01", "", "--yes"}, "name 2 of 2 is empty"},
+		{"archive of an empty name", []string{"archive", "", "--yes"}, "is empty"},
+		{"restore of an empty name", []string{"archive", "--restore", "", "--yes"}, "is empty"},
+		{"rm of nothing", []string{"rm"}, "maple rm needs a run id or a sweep name"},
+		{"archive of nothing", []string{"archive"}, "maple archive needs a run id or a sweep name"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := runRoot(t, dir, tc.args...)
+			if code != ExitUsage || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errs, ExitUsage, tc.want)
+			}
+			for _, p := range []string{filepath.Join(dir, "20260101-000000-01"), filepath.Join(dir, "20260101-000000-02"), filepath.Join(runs.ArchiveDir(dir), "20260101-000000-03")} {
+				if _, err := os.Stat(p); err != nil {
+					t.Errorf("%s was touched: %v", p, err)
+				}
+			}
+		})
+	}
+	// rmRun itself, as another caller would reach it.
+	f := &Factory{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, RunsDir: dir, Terminal: func() bool { return false }}
+	if err := rmRun(&RmOptions{F: f, Names: []string{""}, Yes: true}); ExitCode(f, err) != ExitUsage {
+		t.Errorf("rmRun of an empty name: %v, want a usage error", err)
+	}
+}
+
+// TestRmRefusesRunningSweep: a sweep holds its own lock between cells as
+// well as in them, and maple rm, archive and archive --restore refuse it,
+// and any of its cells, while it does; nothing is touched (maple rm of a
+// sweep between two cells deleted its runs and record as it went on).
+func TestRmRefusesRunningSweep(t *testing.T) {
+	dir := t.TempDir()
+	fakeRun(t, dir, "20260101-000000-01", "sw")
+	fakeRun(t, dir, "20260101-000000-02", "sw")
+	os.MkdirAll(runs.SweepsDir(dir), 0o700)
+	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sw.json"), []byte(`{"name":"sw"}`), 0o600)
+	os.MkdirAll(runs.ArchiveDir(dir), 0o700)
+	fakeRun(t, runs.ArchiveDir(dir), "20260101-000000-03", "sw")
+	hold, err := sweeps.Hold(dir, "sw") // a sweep process between cells
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"rm of the sweep", []string{"rm", "sw", "--yes"}},
+		{"archive of the sweep", []string{"archive", "sw", "--yes"}},
+		{"restore of the sweep", []string{"archive", "--restore", "sw", "--yes"}},
+		{"rm of a cell", []string{"rm", "20260101-000000-01", "--yes"}},
+		{"archive of a cell", []string{"archive", "20260101-000000-02", "--yes"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runRoot(t, dir, tc.args...)
+			if code != ExitFailed || !strings.Contains(errs, "running") || !strings.Contains(errs, "maple stop sw") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d saying the sweep is running", code, out, errs, ExitFailed)
+			}
+			for _, p := range []string{filepath.Join(dir, "20260101-000000-01"), filepath.Join(dir, "20260101-000000-02"),
+				filepath.Join(runs.SweepsDir(dir), "sw.json"), filepath.Join(runs.ArchiveDir(dir), "20260101-000000-03")} {
+				if _, err := os.Stat(p); err != nil {
+					t.Errorf("%s was touched: %v", p, err)
+				}
+			}
+		})
+	}
+	// A second process of the sweep shares the lock; rm under way keeps
+	// the sweep from starting.
+	second, err := sweeps.Hold(dir, "sw")
+	if err != nil {
+		t.Fatalf("a second process of the sweep: %v", err)
+	}
+	second.Release()
+	hold.Release()
+	ex, err := sweeps.Exclusive(dir, "sw")
+	if err != nil {
+		t.Fatalf("no process holds the sweep: %v", err)
+	}
+	if _, err := sweeps.Hold(dir, "sw"); !errors.Is(err, sweeps.ErrSweepBusy) {
+		t.Errorf("a sweep started during its rm: %v, want ErrSweepBusy", err)
+	}
+	ex.Release()
+	if code, out, errs := runRoot(t, dir, "rm", "sw", "--yes"); code != 0 || !strings.Contains(out, "deleted 2 run(s)") {
+		t.Fatalf("rm of the ended sweep: exit %d, %q %q", code, out, errs)
+	}
+}
+
+// TestCutShortRemoval: what a maple rm or archive killed part way left
+// is finished or reported by the next command that opens the runs
+// directory, with the command that finishes it (a kill -9 during rm left
+// RUNS/.removing-ID, hidden, for good).
+func TestCutShortRemoval(t *testing.T) {
+	dir := t.TempDir()
+	// rm of a run, killed between its rename and the end of its deletion.
+	gone := filepath.Join(dir, ".removing-20260101-000000-09")
+	os.MkdirAll(filepath.Join(gone, "big"), 0o700)
+	os.WriteFile(filepath.Join(gone, "big", "checkpoint.bin"), make([]byte, 1<<20), 0o600)
+	code, _, errs := runRoot(t, dir, "ls")
+	if code != 0 || !strings.Contains(errs, "finished deleting run 20260101-000000-09") {
+		t.Errorf("ls after a cut rm: exit %d, stderr %q; want a note that the deletion was finished", code, errs)
+	}
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Errorf("%s is still there: %v", gone, err)
+	}
+
+	// archive of a sweep, killed after one of its two runs: its journal
+	// is there, held by no process.
+	fakeRun(t, dir, "20260101-000000-02", "sw")
+	os.MkdirAll(runs.SweepsDir(dir), 0o700)
+	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sw.json"), []byte(`{"name":"sw"}`), 0o600)
+	os.MkdirAll(runs.ArchiveDir(dir), 0o700)
+	fakeRun(t, runs.ArchiveDir(dir), "20260101-000000-01", "sw")
+	op, err := runs.StartOp(dir, "archive", []string{"sw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// While the archive is under way nothing is said.
+	if _, _, errs := runRoot(t, dir, "ls"); strings.Contains(errs, "cut short") {
+		t.Errorf("an archive under way was reported as cut short: %q", errs)
+	}
+	op.Abandon() // the process killed
+	want := "finish it with maple archive sw --yes --runs-dir " + dir
+	if _, _, errs := runRoot(t, dir, "ls"); !strings.Contains(errs, "maple archive of sw was cut short") || !strings.Contains(errs, want) {
+		t.Errorf("ls after a cut archive: stderr %q, want it to say %q", errs, want)
+	}
+	if code, out, errs := runRoot(t, dir, "archive", "sw", "--yes"); code != 0 || !strings.Contains(out, "archived 1 run(s)") {
+		t.Fatalf("the finishing archive: exit %d, %q %q", code, out, errs)
+	}
+	if _, _, errs := runRoot(t, dir, "ls"); strings.Contains(errs, "cut short") {
+		t.Errorf("the archive was finished, and ls still says: %q", errs)
+	}
+	if ops := runs.UnfinishedOps(dir); len(ops) != 0 {
+		t.Errorf("%d journals left", len(ops))
+	}
+
+	// An rm killed after its last run: nothing is left to do, and the
+	// journal goes unsaid.
+	op, err = runs.StartOp(dir, "rm", []string{"20260101-000000-77"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op.Abandon() // the process killed
+	if _, _, errs := runRoot(t, dir, "ls"); strings.Contains(errs, "cut short") {
+		t.Errorf("an rm with nothing left was reported: %q", errs)
+	}
+	if ops := runs.UnfinishedOps(dir); len(ops) != 0 {
+		t.Errorf("%d journals left", len(ops))
+	}
+}
+
+// TestRmSweepTakesDamagedCell: a cell whose run.json is damaged goes
+// with its sweep when the file still names the sweep, and is named in a
+// note when it does not (rm of a sweep left a damaged cell behind,
+// unsaid, as a run of no sweep).
+func TestRmSweepTakesDamagedCell(t *testing.T) {
+	dir := t.TempDir()
+	fakeRun(t, dir, "20260101-000000-01", "sw")
+	fakeRun(t, dir, "20260101-000000-02", "sw")
+	fakeRun(t, dir, "20260101-000000-03", "")
+	// -02's run.json cut short after its sweep; -04's unreadable.
+	p := filepath.Join(dir, "20260101-000000-02", runs.ConfigFile)
+	b, _ := os.ReadFile(p)
+	i := bytes.Index(b, []byte(`"sweep"`))
+	if i < 0 {
+		t.Fatalf("no sweep field in %s", b)
+	}
+	os.WriteFile(p, b[:i+20], 0o600)
+	os.MkdirAll(filepath.Join(dir, "20260101-000000-04"), 0o700)
+	os.WriteFile(filepath.Join(dir, "20260101-000000-04", runs.ConfigFile), []byte("\x00\x00garbage"), 0o600)
+	code, out, errs := runRoot(t, dir, "rm", "sw", "--yes")
+	if code != 0 || !strings.Contains(out, "deleted 2 run(s)") {
+		t.Fatalf("exit %d, %q %q; want 2 runs deleted", code, out, errs)
+	}
+	for id, want := range map[string]bool{"20260101-000000-01": false, "20260101-000000-02": false, "20260101-000000-03": true, "20260101-000000-04": true} {
+		if _, err := os.Stat(filepath.Join(dir, id)); (err == nil) != want {
+			t.Errorf("run %s there: %v, want %v", id, err == nil, want)
+		}
+	}
+	if !strings.Contains(errs, "run 20260101-000000-04's run.json cannot be read") || !strings.Contains(errs, "maple rm 20260101-000000-04 --yes") {
+		t.Errorf("stderr %q: want a note on the unreadable run and the command that deletes it", errs)
 	}
 }

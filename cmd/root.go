@@ -127,7 +127,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs ($MAPLE_RUNS_DIR, else $XDG_DATA_HOME/maple/runs, else ~/.local/share/maple/runs)")
 	// Every path maple prints (a resume command, an error) is absolute, so
 	// that it works from any directory and names where maple looked.
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		abs, err := filepath.Abs(f.RunsDir)
 		if err != nil {
 			return usageError{fmt.Errorf("--runs-dir %s: %w", f.RunsDir, err)}
@@ -141,6 +141,15 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 			return usageError{fmt.Errorf("--runs-dir %s: it or a directory above it is a file (the flag, else $MAPLE_RUNS_DIR, names the runs directory): give a directory; it is created when missing", abs)}
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			return usageError{fmt.Errorf("--runs-dir %s: %w", abs, errors.Unwrap(err))}
+		}
+		// What a maple rm or archive cut short left is finished or said
+		// by the next command that opens the runs directory.
+		switch c.Name() {
+		case "version", "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		case "rm", "archive": // which may be the command that finishes one
+			recoverStore(f, false)
+		default:
+			recoverStore(f, true)
 		}
 		return nil
 	}

@@ -149,7 +149,15 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	// commands records nothing (each printed command records the grid
 	// when it runs): a mistyped grid printed to look at it stays out of
 	// the sweep's table.
+	// The sweep's own lock, held shared from its record to its table:
+	// maple rm and archive refuse the sweep while it is held, between
+	// cells too (a cell's claim covers the cell alone).
 	if !o.PrintCommands {
+		lock, err := sweeps.Hold(f.RunsDir, o.Name)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
 		if err := sw.Record(); err != nil {
 			return err
 		}

@@ -25,6 +25,30 @@ func needArgs(n int, what, hint string) cobra.PositionalArgs {
 	}
 }
 
+// needNames is the positional arguments check of a command that acts on
+// one or more named things (maple rm, maple archive): at least one, and
+// none blank. An empty name is a usage error (exit 2), never a name that
+// matches something: maple rm "$UNSET" --yes once matched every run of
+// no sweep.
+func needNames(what, hint string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageError{fmt.Errorf("maple %s needs %s (%s)", c.Name(), what, hint)}
+		}
+		return blankName(c.Name(), args)
+	}
+}
+
+// blankName refuses an empty or blank name among names.
+func blankName(command string, names []string) error {
+	for i, n := range names {
+		if strings.TrimSpace(n) == "" {
+			return usageError{fmt.Errorf("maple %s: name %d of %d is empty (%q): give a run id or a sweep name (see maple ls); nothing was touched", command, i+1, len(names), n)}
+		}
+	}
+	return nil
+}
+
 // noArgs refuses positional arguments with a usage error; on the root
 // command an argument is an unknown command, and the nearest command
 // names are suggested.

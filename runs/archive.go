@@ -55,7 +55,7 @@ func Remove(dir string) error {
 	defer r.Close()
 	// Rename first, so that a removal cut short leaves no half run that
 	// listings would show.
-	gone := filepath.Join(filepath.Dir(dir), ".removing-"+filepath.Base(dir))
+	gone := filepath.Join(filepath.Dir(dir), removingPrefix+filepath.Base(dir))
 	if err := os.Rename(dir, gone); err != nil {
 		return &WriteError{Path: dir, Err: err}
 	}

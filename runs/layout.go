@@ -13,7 +13,10 @@ import (
 //
 //	RUNS/ID/                  one run (File names below)
 //	RUNS/.sweeps/NAME.json    a sweep's record (its cells, for --status)
-//	RUNS/.claims/             the sweeps' cell locks
+//	RUNS/.claims/             the sweeps' cell locks (NAME-HASH.lock) and
+//	                          each sweep's own (NAME.sweep.lock)
+//	RUNS/.removing-ID/        a run that maple rm is deleting
+//	RUNS/.ops/                what an unfinished maple rm or archive does
 //	RUNS/figures-NAME/        maple plot of a sweep
 //	RUNS/ID/figures/          maple plot of a run
 
@@ -94,6 +97,22 @@ func isRunDir(runsDir, id string) bool {
 		}
 	}
 	return false
+}
+
+// ClaimsDir holds the sweeps' locks: a cell's, NAME-HASH.lock, held
+// while a process runs the cell, and a sweep's, NAME.sweep.lock (see
+// SweepLockFile).
+func ClaimsDir(runsDir string) string { return filepath.Join(runsDir, ".claims") }
+
+// SweepLockFile is sweep name's own lock: every process of the sweep
+// holds it shared for its whole life, and maple rm and archive take it
+// exclusively. A cell's lock, NAME-HASH.lock, never ends in .sweep.lock
+// (a hash has no dot).
+func SweepLockFile(runsDir, name string) (string, error) {
+	if _, err := SweepFile(runsDir, name, ""); err != nil {
+		return "", err
+	}
+	return filepath.Join(ClaimsDir(runsDir), name+".sweep.lock"), nil
 }
 
 // SweepsDir holds the sweeps' records.

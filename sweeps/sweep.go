@@ -163,7 +163,7 @@ func (s *Sweep) Run(ctx context.Context) ([]CellResult, error) {
 	return results, errors.Join(errs...)
 }
 
-func (s *Sweep) claimDir() string { return filepath.Join(s.Dir, ".claims") }
+func (s *Sweep) claimDir() string { return runs.ClaimsDir(s.Dir) }
 
 // claim takes the exclusive lock of a cell, or reports that another
 // process holds it.

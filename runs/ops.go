@@ -1,0 +1,155 @@
+package runs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// An Op is a maple rm or archive as it is under way: its journal,
+// RUNS/.ops/*.json, is written before the first run is touched and
+// removed after the last, and the process holds a lock on it all along.
+// A journal that no process holds is an operation cut short (a kill -9,
+// a power cut): the next command that opens the runs directory reports
+// it with the command that finishes it.
+type Op struct {
+	Verb    string    `json:"verb"`  // "rm", "archive" or "restore"
+	Names   []string  `json:"names"` // the names given: run ids, names or sweeps
+	PID     int       `json:"pid"`
+	Started time.Time `json:"started"`
+
+	path string   // the journal's file
+	lock *os.File // held while the operation runs
+}
+
+// OpsDir holds the journals of the rm and archive operations under way.
+func OpsDir(runsDir string) string { return filepath.Join(runsDir, ".ops") }
+
+// StartOp writes the journal of an operation on runsDir and holds it
+// until Done.
+func StartOp(runsDir, verb string, names []string) (*Op, error) {
+	op := &Op{Verb: verb, Names: names, PID: os.Getpid(), Started: time.Now().UTC()}
+	dir := OpsDir(runsDir)
+	if err := mkdirAll(dir); err != nil {
+		return nil, err
+	}
+	op.path = filepath.Join(dir, fmt.Sprintf("%s-%d-%d.json", verb, op.Started.UnixNano(), op.PID))
+	// The lock is taken before the journal has its content: a journal
+	// that another process reads while it is empty is a live one.
+	f, err := os.OpenFile(op.path, os.O_RDWR|os.O_CREATE|os.O_EXCL, FilePerm)
+	if err != nil {
+		return nil, &WriteError{Path: op.path, Err: err}
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		os.Remove(op.path)
+		return nil, fmt.Errorf("locking %s: %w", op.path, err)
+	}
+	b, _ := json.Marshal(op)
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		os.Remove(op.path)
+		return nil, &WriteError{Path: op.path, Err: err}
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(op.path)
+		return nil, &WriteError{Path: op.path, Err: err}
+	}
+	op.lock = f
+	return op, nil
+}
+
+// Done removes the journal of a finished operation.
+func (op *Op) Done() {
+	if op == nil {
+		return
+	}
+	os.Remove(op.path)
+	if op.lock != nil {
+		op.lock.Close()
+		op.lock = nil
+	}
+}
+
+// Drop removes the journal of an operation cut short that has nothing
+// left to do, or that a later operation finished.
+func (op *Op) Drop() { os.Remove(op.path) }
+
+// Path is the journal's file.
+func (op *Op) Path() string { return op.path }
+
+// UnfinishedOps lists the operations on runsDir that were cut short:
+// their journal is there and no process holds it. An unreadable journal
+// is listed with its verb from its file name and no names.
+func UnfinishedOps(runsDir string) []*Op {
+	paths, _ := filepath.Glob(filepath.Join(OpsDir(runsDir), "*.json"))
+	var out []*Op
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			f.Close()
+			continue // under way
+		}
+		op := &Op{path: p}
+		if b, err := os.ReadFile(p); err != nil || json.Unmarshal(b, op) != nil {
+			op.Verb, _, _ = strings.Cut(filepath.Base(p), "-")
+			op.Names = nil
+		}
+		f.Close()
+		out = append(out, op)
+	}
+	return out
+}
+
+// removingPrefix names a run directory that Remove is deleting.
+const removingPrefix = ".removing-"
+
+// FinishRemovals deletes what a Remove cut short left behind,
+// RUNS/.removing-ID (renamed out of every listing before its files
+// went), and returns the ids it finished. One that another process is
+// still deleting is left to it; one that cannot be deleted is an error
+// naming it and the command that deletes it.
+func FinishRemovals(runsDir string) ([]string, error) {
+	left, _ := filepath.Glob(filepath.Join(runsDir, removingPrefix+"*"))
+	var done []string
+	var errs []error
+	for _, dir := range left {
+		if Held(dir) {
+			continue // a maple rm under way
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			errs = append(errs, fmt.Errorf("a deleted run's files are left in %s (%w): delete them with rm -rf %s", dir, unwrapPath(err), strconv.Quote(dir)))
+			continue
+		}
+		done = append(done, strings.TrimPrefix(filepath.Base(dir), removingPrefix))
+	}
+	return done, errors.Join(errs...)
+}
+
+// unwrapPath is a path error's cause alone (its path is said already).
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Abandon lets the journal's lock go and keeps the file, as a process
+// killed part way does: for tests.
+func (op *Op) Abandon() {
+	if op != nil && op.lock != nil {
+		op.lock.Close()
+		op.lock = nil
+	}
+}

@@ -1,0 +1,121 @@
+package sweeps
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/maple-ood/maple/runs"
+)
+
+// ErrSweepRunning is returned by Exclusive when a process of the sweep
+// holds it.
+var ErrSweepRunning = errors.New("sweep is running")
+
+// ErrSweepBusy is returned by Hold when a maple rm or archive of the
+// sweep holds it.
+var ErrSweepBusy = errors.New("sweep is being removed, archived or restored")
+
+// Lock is a sweep's own lock (runs.SweepLockFile) as one process holds
+// it; Release lets it go.
+type Lock struct {
+	f    *os.File
+	path string
+}
+
+// Hold takes sweep name's lock shared, for the life of a process that
+// runs (or records, or submits) the sweep: between its cells as well as
+// in them, so that maple rm and archive refuse the sweep all along. Any
+// number of the sweep's processes hold it at once. It fails with
+// ErrSweepBusy while maple rm or archive of the sweep holds it.
+func Hold(runsDir, name string) (*Lock, error) {
+	l, err := lockSweep(runsDir, name, syscall.LOCK_SH)
+	if errors.Is(err, errHeld) {
+		return nil, fmt.Errorf("%w: maple rm or maple archive of sweep %s is under way in another process; run the sweep again once it has ended", ErrSweepBusy, name)
+	}
+	return l, err
+}
+
+// Exclusive takes sweep name's lock for maple rm or archive. It fails
+// with ErrSweepRunning while a process of the sweep holds it.
+func Exclusive(runsDir, name string) (*Lock, error) {
+	l, err := lockSweep(runsDir, name, syscall.LOCK_EX)
+	if errors.Is(err, errHeld) {
+		return nil, fmt.Errorf("%w: sweep %s is running (between cells too; maple sweep --status %s shows its cells): stop it first with maple stop %s",
+			ErrSweepRunning, name, name, name)
+	}
+	return l, err
+}
+
+// Running tells whether a process of sweep name holds its lock. It
+// creates nothing.
+func Running(runsDir, name string) bool {
+	path, err := runs.SweepLockFile(runsDir, name)
+	if err != nil {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+var errHeld = errors.New("held")
+
+// lockSweep takes the lock of sweep name as how (LOCK_SH or LOCK_EX)
+// without waiting. The lock file is the one at its path when the lock is
+// taken: a file that maple rm deleted while another process opened it is
+// opened again.
+func lockSweep(runsDir, name string, how int) (*Lock, error) {
+	path, err := runs.SweepLockFile(runsDir, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(runs.ClaimsDir(runsDir), runs.DirPerm); err != nil {
+		return nil, &runs.WriteError{Path: runs.ClaimsDir(runsDir), Err: err}
+	}
+	for {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, runs.FilePerm)
+		if err != nil {
+			return nil, &runs.WriteError{Path: path, Err: err}
+		}
+		if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
+			f.Close()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, errHeld
+			}
+			return nil, fmt.Errorf("locking %s: %w", path, err)
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(path)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return &Lock{f: f, path: path}, nil
+		}
+		f.Close() // removed (or replaced) before the lock was taken
+	}
+}
+
+// Release lets the lock go.
+func (l *Lock) Release() {
+	if l != nil && l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+}
+
+// Remove deletes the lock's file and lets the lock go: the end of a
+// sweep deleted by maple rm, which holds it exclusively. A process that
+// opened the file before it went opens the new one (lockSweep).
+func (l *Lock) Remove() {
+	if l != nil && l.f != nil {
+		os.Remove(l.path)
+		l.Release()
+	}
+}
