@@ -38,6 +38,9 @@ type ReproduceOptions struct {
 	// Seeds, when given, are the only seeds to run (default: every
 	// seed the sweeps name).
 	Seeds []uint
+	// Commit is the commit the binary was built from (default: its own,
+	// commit()); a row is recorded only from a clean build of a commit.
+	Commit string
 }
 
 // NewCmdReproduce builds `maple reproduce`; runF replaces the run
@@ -120,6 +123,9 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 	}
 	if (len(o.Sweeps) > 0 || len(o.Seeds) > 0) && (o.Check || o.NoRun) {
 		return usageError{errors.New("--sweeps and --seeds choose what to run; --check reruns the whole experiment and --no-run runs nothing: give one of them")}
+	}
+	if err := cleanBuild(o); err != nil {
+		return err
 	}
 	path, err := experiments.Find(o.Name)
 	if err != nil {
@@ -430,4 +436,26 @@ func timeLeft(minutes float64, untimed int) string {
 		return "-"
 	}
 	return strings.Join(parts, " + ")
+}
+
+// cleanBuild refuses to train and record an experiment's rows with a
+// binary that names no commit, or one built from a checkout with
+// uncommitted changes: nobody could rebuild the binary a row names.
+// --check (which records nothing) and --no-run (which trains nothing)
+// are let through.
+func cleanBuild(o *ReproduceOptions) error {
+	if o.Check || o.NoRun {
+		return nil
+	}
+	c := o.Commit
+	if c == "" {
+		c = commit()
+	}
+	switch {
+	case c == "unknown":
+		return errors.New("maple reproduce records rows that name the commit of their binary, and this binary names none (built outside the repository, or with -buildvcs=false): build it in the repository with go build; --check reruns and compares without recording")
+	case strings.HasSuffix(c, "-dirty"):
+		return fmt.Errorf("maple reproduce records rows that name the commit of their binary, and this one was built from a checkout with uncommitted changes (%s), which nobody could build again: commit them and build again; --check reruns and compares without recording", c)
+	}
+	return nil
 }

@@ -30,7 +30,7 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 	run := func(runsDir string, check bool) (string, error) {
 		out := new(bytes.Buffer)
 		f := &Factory{In: strings.NewReader(""), Out: out, Err: new(bytes.Buffer), RunsDir: runsDir, Terminal: func() bool { return false }}
-		err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Check: check})
+		err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: testCommit, Check: check})
 		return out.String(), err
 	}
 	if _, err := run(t.TempDir(), false); err != nil {
@@ -67,7 +67,7 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 	elsewhere := t.TempDir()
 	errs := new(bytes.Buffer)
 	f := &Factory{In: strings.NewReader(""), Out: new(bytes.Buffer), Err: errs, RunsDir: elsewhere, Terminal: func() bool { return false }}
-	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1}); err != nil {
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: testCommit}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(errs.String(), "5 committed rows kept") {
@@ -83,7 +83,7 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 	}
 	// --rerun trains them all again: every row is the new runs'.
 	errs.Reset()
-	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Rerun: true}); err != nil {
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: testCommit, Rerun: true}); err != nil {
 		t.Fatal(err)
 	}
 	if ids, _ := filepath.Glob(filepath.Join(elsewhere, "2*")); len(ids) != 5 {
@@ -97,7 +97,7 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 	errs.Reset()
 	old, _ := os.ReadFile(exp)
 	os.WriteFile(exp, []byte(strings.Replace(string(old), `"erm,upweight", "--seeds", "1,2"`, `"erm", "--seeds", "1,2"`, 1)), 0o644)
-	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, NoRun: true}); err != nil {
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: testCommit, NoRun: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(errs.String(), "2 cells' runs left out") {
@@ -107,7 +107,7 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 		t.Errorf("runs.csv after upweight left the file: %v, want 3 rows", err)
 	}
 	os.WriteFile(exp, old, 0o644)
-	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, NoRun: true}); err != nil {
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: testCommit, NoRun: true}); err != nil {
 		t.Fatal(err)
 	}
 	if tab, err := experiments.ReadCSV(runsCSV); err != nil || len(tab.Rows) != 5 {
@@ -120,7 +120,7 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 	fp := *f
 	fp.RunsDir = partial
 	os.WriteFile(exp, []byte(strings.Replace(string(old), `"erm,upweight", "--seeds", "1,2"`, `"erm,upweight,cvar", "--seeds", "1,2"`, 1)), 0o644)
-	if err := reproduceRun(context.Background(), &ReproduceOptions{F: &fp, Name: exp, Jobs: 1}); err != nil {
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: &fp, Name: exp, Jobs: 1, Commit: testCommit}); err != nil {
 		t.Fatal(err)
 	}
 	if ids, _ := filepath.Glob(filepath.Join(partial, "2*")); len(ids) != 2 || !strings.Contains(errs.String(), "5 committed rows kept") {
@@ -130,7 +130,7 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 		t.Errorf("runs.csv with cvar added: %v, want 7 rows", err)
 	}
 	os.WriteFile(exp, old, 0o644)
-	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, NoRun: true}); err != nil {
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: testCommit, NoRun: true}); err != nil {
 		t.Fatal(err)
 	}
 	// A rerun from scratch repeats every figure.
@@ -183,7 +183,7 @@ args = ["--datasets", "synthetic", "--methods", "upweight", "--seeds", "1", "--e
 	run := func(o ReproduceOptions) (string, error) {
 		errs := new(bytes.Buffer)
 		o.F = &Factory{In: strings.NewReader(""), Out: new(bytes.Buffer), Err: errs, RunsDir: runsDir, Terminal: func() bool { return false }}
-		o.Name, o.Jobs = exp, 1
+		o.Name, o.Jobs, o.Commit = exp, 1, testCommit
 		err := reproduceRun(context.Background(), &o)
 		return errs.String(), err
 	}
@@ -262,6 +262,47 @@ func TestTimeLeftWords(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := timeLeft(tc.minutes, tc.untimed); got != tc.want {
 				t.Errorf("timeLeft(%v, %d) = %q, want %q", tc.minutes, tc.untimed, got, tc.want)
+			}
+		})
+	}
+}
+
+// testCommit stands for a clean build's commit: a test binary names none.
+const testCommit = "0123456789abcdef0123456789abcdef01234567"
+
+// TestReproduceNeedsCleanBuild: maple reproduce trains and records rows
+// only with a binary built from a commit without uncommitted changes
+// (119 committed rows named a -dirty commit nobody could build again);
+// --check and --no-run, which record no new training, are let through.
+func TestReproduceNeedsCleanBuild(t *testing.T) {
+	_, docs, exp := tinyExperiment(t, `title = "Tiny"
+[[sweep]]
+name = "a"
+args = ["--datasets", "synthetic", "--methods", "erm", "--seeds", "1", "--eval-steps", "20"]
+`)
+	for _, tc := range []struct {
+		name, commit string
+		check        bool
+		want         string
+	}{
+		{"a dirty build", "3189fff-dirty", false, "uncommitted changes (3189fff-dirty)"},
+		{"a build that names no commit", "unknown", false, "names none"},
+		{"a dirty build's --check", "3189fff-dirty", true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &Factory{In: strings.NewReader(""), Out: new(bytes.Buffer), Err: new(bytes.Buffer), RunsDir: t.TempDir(), Terminal: func() bool { return false }}
+			err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: tc.commit, Check: tc.check})
+			if tc.want == "" {
+				if err != nil && strings.Contains(err.Error(), "uncommitted") {
+					t.Errorf("--check refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%v, want a refusal saying %q", err, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(docs, "results", "tiny", "runs.csv")); err == nil {
+				t.Error("a refused build recorded rows")
 			}
 		})
 	}
