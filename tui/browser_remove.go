@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/sweeps"
 )
 
 // The runs browser's archive (A) and delete (D) keys: on the selected
@@ -18,7 +19,8 @@ import (
 // removal is an archive or delete that awaits its y.
 type removal struct {
 	ids     []string
-	archive bool // archive; else delete
+	sweeps  []string // the sweeps the runs are cells of
+	archive bool     // archive; else delete
 }
 
 // removedMsg reports an archive or delete done from the browser: the
@@ -64,14 +66,15 @@ func (b *Browser) askRemove(archive bool) {
 	if len(ids) > 1 {
 		what = fmt.Sprintf("%d runs (%s)", len(ids), strings.Join(ids, ", "))
 	}
-	b.removeAsk = &removal{ids: ids, archive: archive}
+	slices.Sort(cells)
+	cells = slices.Compact(cells)
+	b.removeAsk = &removal{ids: ids, sweeps: cells, archive: archive}
 	b.note = verb + " " + what
 	if !archive {
 		b.note += " for good"
 	}
 	if len(cells) > 0 {
-		slices.Sort(cells)
-		b.note += fmt.Sprintf(" (sweep %s's table loses it; a rerun of the sweep runs it again)", strings.Join(slices.Compact(cells), ", "))
+		b.note += fmt.Sprintf(" (sweep %s's table loses it; a rerun of the sweep runs it again)", strings.Join(cells, ", "))
 	}
 	b.note += "? y/n"
 }
@@ -88,6 +91,14 @@ func (b *Browser) removeAnswer(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	dir := b.runList.dir
 	return b, func() tea.Msg {
 		m := removedMsg{archive: r.archive}
+		// A cell of a sweep that runs (between its cells too) is
+		// refused, as maple rm refuses it; nothing is touched.
+		for _, s := range r.sweeps {
+			if sweeps.Running(dir, s) {
+				m.err = fmt.Errorf("sweep %s is running: stop it first (maple stop %s); nothing %s", s, s, map[bool]string{true: "archived", false: "deleted"}[r.archive])
+				return m
+			}
+		}
 		for _, id := range r.ids {
 			var err error
 			if r.archive {

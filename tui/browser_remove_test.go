@@ -11,6 +11,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/sweeps"
 )
 
 // TestBrowserArchiveDelete: A archives and D deletes the selected runs
@@ -73,6 +74,27 @@ func TestBrowserArchiveDelete(t *testing.T) {
 		b.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		if out := ansi.Strip(b.Render()); !strings.Contains(out, "y/n") {
 			t.Errorf("the question's y/n is cut at 80 columns:\n%s", out)
+		}
+	})
+	t.Run("a cell of a running sweep is refused", func(t *testing.T) {
+		// maple rm refuses it between the sweep's cells too; so does D.
+		dir := fakeRuns(t)
+		b := newBrowser(dir, 160, 30)
+		b.runList.list[0].Sweep = "cm"
+		b.runList.refresh()
+		id := b.runList.list[0].ID
+		hold, err := sweeps.Hold(dir, "cm")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer hold.Release()
+		bpress(b, keyMsg("D"))
+		bpress(b, keyMsg("y"))
+		if !strings.Contains(b.note, "sweep cm is running: stop it first") {
+			t.Errorf("D, y on a cell of a running sweep: note %q", b.note)
+		}
+		if _, err := os.Stat(runs.Dir(dir, id)); err != nil {
+			t.Errorf("run %s was deleted: %v", id, err)
 		}
 	})
 }
