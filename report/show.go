@@ -51,6 +51,8 @@ type ShowData struct {
 	Config  *runs.Config  `json:"config"`
 	Summary *runs.Summary `json:"summary"`
 	Events  []core.Event  `json:"events"`
+	// summaryErr is why summary.json cannot be read (among Info's problems).
+	summaryErr error
 }
 
 // ReadShow reads what `maple show` reports of the run in dir, and the
@@ -61,7 +63,7 @@ func ReadShow(dir string) (ShowData, []error) {
 	d.Dir, _ = filepath.Abs(dir)
 	d.Info = runs.Stat(dir)
 	d.Config, _ = runs.ReadConfig(dir) // its error, and the summary's, are among Info's problems
-	d.Summary, _ = runs.ReadSummary(dir)
+	d.Summary, d.summaryErr = runs.ReadSummary(dir)
 	d.Events, eerr = runs.ReadEvents(dir)
 	var errs []error
 	if d.Info.Problem != "" {
@@ -138,6 +140,8 @@ func WriteShow(w io.Writer, dir string) {
 		fmt.Fprintf(w, "summary: %s at iteration %d: %s\n", sum.Status, sum.Iter, sum.Error)
 	case sum != nil:
 		fmt.Fprintf(w, "summary: %s at iteration %d; no result yet (continue it with maple resume %s)\n", sum.Status, sum.Iter, filepath.Base(dir))
+	case d.summaryErr != nil:
+		fmt.Fprintln(w, "summary: damaged (the problem above says how to write it again)")
 	case cfg != nil && info.Status == core.StatusInterrupted:
 		fmt.Fprintf(w, "summary: %s\n", interrupted(dir, *cfg))
 	case cfg != nil && cfg.Method != core.MethodMaple && info.Status == core.StatusRunning:

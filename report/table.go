@@ -153,7 +153,7 @@ func LeftOut(runsDir string, names ...string) []string {
 			continue
 		}
 		if _, err := runs.ReadSummary(dir); err != nil {
-			out = append(out, fmt.Sprintf("run %s: %v; left out of the table (rerun it, or restore the file)", in.ID, err))
+			out = append(out, fmt.Sprintf("run %s: %v; left out of the table", in.ID, err))
 		}
 	}
 	return out

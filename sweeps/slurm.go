@@ -164,6 +164,8 @@ func Missing(runsDir, name string) (lines []string, cells int) {
 			why = fmt.Sprintf("failed (run %s; see maple show %s)", c.RunID, c.RunID)
 		case c.Info != nil && slices.Contains(c.Info.Tags, EarlyStoppedTag):
 			why = fmt.Sprintf("early-stopped by successive halving at iteration %d (run %s; maple resume %s continues it)", c.Info.Iter, c.RunID, c.RunID)
+		case c.Info != nil && c.Info.Status == core.StatusUnknown:
+			why = fmt.Sprintf("its %s is damaged (run %s; maple show %s says how to write it again)", runs.SummaryFile, c.RunID, c.RunID)
 		case c.Info != nil && c.Info.Total > 0:
 			why = fmt.Sprintf("%s at iteration %d (run %s); rerun the sweep to resume it", c.State, c.Info.Iter, c.RunID)
 		default:
