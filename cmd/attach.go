@@ -48,8 +48,11 @@ func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 	if err != nil {
 		_, serr := sweeps.SweepStatus(f.RunsDir, id)
 		var none *sweeps.NoSweepError
+		var damaged *sweeps.DamagedSweepError
 		if serr == nil {
 			return attachSweep(ctx, f, id, lines)
+		} else if errors.As(serr, &damaged) {
+			return serr
 		} else if errors.As(serr, &none) {
 			return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", id, f.RunsDir)}
 		}

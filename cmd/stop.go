@@ -64,6 +64,10 @@ func stopRun(ctx context.Context, o *StopOptions) error {
 		return nil
 	}
 	cells, err := sweeps.SweepStatus(f.RunsDir, o.Name)
+	var damaged *sweeps.DamagedSweepError
+	if errors.As(err, &damaged) {
+		return err
+	}
 	if err != nil {
 		return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", o.Name, f.RunsDir)}
 	}

@@ -121,7 +121,11 @@ func tableRun(o *TableOptions) error {
 // csv and JSON (which stay what they are for scripts).
 func noteMissing(f *Factory, format string, names ...string) {
 	for _, name := range names {
-		lines, cells := sweeps.Missing(f.RunsDir, name)
+		lines, cells, err := sweeps.Missing(f.RunsDir, name)
+		if err != nil {
+			fmt.Fprintf(f.Err, "warning: %v\n", err)
+			continue
+		}
 		if len(lines) == 0 {
 			continue
 		}

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -117,7 +118,10 @@ func checkSweeps(runsDir string, names []string, found map[string]bool) error {
 		if n == "" || found[n] {
 			continue
 		}
-		if _, err := sweeps.ReadSweep(runsDir, n); err != nil {
+		var damaged *sweeps.DamagedSweepError
+		if _, err := sweeps.ReadSweep(runsDir, n); errors.As(err, &damaged) {
+			return err
+		} else if err != nil {
 			return &NoSweepError{Name: n, RunsDir: runsDir}
 		}
 	}
