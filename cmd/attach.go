@@ -45,6 +45,9 @@ func NewCmdAttach(f *Factory, runF func(*AttachOptions) error) *cobra.Command {
 
 func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 	dir, err := runDir(f, id)
+	if u := (usageError{}); err != nil && !errors.As(err, &u) {
+		return err // a run the user may not read
+	}
 	if err != nil {
 		_, serr := sweeps.SweepStatus(f.RunsDir, id)
 		var none *sweeps.NoSweepError
