@@ -143,7 +143,7 @@ func WriteShow(w io.Writer, dir string) {
 	case d.summaryErr != nil:
 		fmt.Fprintln(w, "summary: damaged (the problem above says how to write it again)")
 	case cfg != nil && info.Status == core.StatusInterrupted:
-		fmt.Fprintf(w, "summary: %s\n", interrupted(dir, *cfg))
+		fmt.Fprintf(w, "summary: %s\n", Interrupted(dir, *cfg))
 	case cfg != nil && cfg.Method != core.MethodMaple && info.Status == core.StatusRunning:
 		if p := runs.LastProgress(dir); p != "" {
 			fmt.Fprintf(w, "progress: %s\n", p)
@@ -167,10 +167,10 @@ func WriteShow(w io.Writer, dir string) {
 	}
 }
 
-// interrupted says how an interrupted run (a signal or a crash: no
+// Interrupted says how an interrupted run (a signal or a crash: no
 // summary, nobody holds it) goes on: from its checkpoint, from iteration
 // 1 when it has none yet, or for a baseline from the start.
-func interrupted(dir string, cfg runs.Config) string {
+func Interrupted(dir string, cfg runs.Config) string {
 	runsDir := filepath.Dir(dir)
 	if cfg.Method != core.MethodMaple {
 		return runs.Continue(runsDir, &runs.Summary{Status: core.StatusInterrupted}, cfg)
