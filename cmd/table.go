@@ -72,6 +72,7 @@ func tableRun(o *TableOptions) error {
 			return usageError{err}
 		}
 		warnLeftOut(f, names...)
+		warnMixedDatasets(f, o.GroupBy, rows)
 		if o.JSON {
 			return writeJSON(f, append([]report.GroupRow{}, rows...))
 		}
@@ -114,6 +115,22 @@ func tableRun(o *TableOptions) error {
 	}
 	noteMissing(f, o.Format, names...)
 	return nil
+}
+
+// warnMixedDatasets warns of each group that pools runs of several
+// datasets, whose mean mixes figures of different scales.
+func warnMixedDatasets(f *Factory, keys []string, rows []report.GroupRow) {
+	for _, r := range rows {
+		if len(r.Datasets) < 2 {
+			continue
+		}
+		var group []string
+		for i, k := range keys {
+			group = append(group, k+"="+r.Values[i])
+		}
+		fmt.Fprintf(f.Err, "warning: the group %s pools runs of %d datasets (%s) into one mean; --group-by %s,dataset keeps them apart\n",
+			strings.Join(group, " "), len(r.Datasets), strings.Join(r.Datasets, ", "), strings.Join(keys, ","))
+	}
 }
 
 // noteMissing marks a table of the named sweeps that lacks cells: which
