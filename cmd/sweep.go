@@ -148,9 +148,18 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	// The grid's record, which --status and table read; printing the
 	// commands records nothing (each printed command records the grid
 	// when it runs): a mistyped grid printed to look at it stays out of
-	// the sweep's table.
-	if !o.PrintCommands {
-		if err := sw.Record(); err != nil {
+	// the sweep's table. A Slurm submission records it once sbatch has
+	// taken the array: one sbatch refused leaves no sweep of waiting cells.
+	record := func() error { return sw.Record() }
+	if o.Slurm {
+		grid := *sw
+		record = func() error { return grid.Record() } // all the grid's cells, whatever --only keeps
+		if _, err := sweeps.ReadSweep(f.RunsDir, o.Name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err // a damaged record, refused before anything is submitted
+		}
+	}
+	if !o.PrintCommands && !o.Slurm {
+		if err := record(); err != nil {
 			return err
 		}
 	}
@@ -182,7 +191,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		}
 	}
 	if o.PrintCommands || o.Slurm {
-		return submit(f, o, sw)
+		return submit(f, o, sw, record)
 	}
 	var results []sweeps.CellResult
 	var runErr error
@@ -342,7 +351,7 @@ func cellArgs(o *SweepOptions, argv []string, absRunsDir string, now time.Time) 
 }
 
 // submit prints one command per cell, or submits the grid to Slurm.
-func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep) error {
+func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep, record func() error) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -383,6 +392,9 @@ func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep) error {
 	id, path, err := sweeps.SubmitSlurm(abs, o.Name, sweeps.SlurmScript(o.Name, abs, exe, args, len(sw.Cells), extra))
 	if err != nil {
 		return err
+	}
+	if err := record(); err != nil { // each task records the grid too, when it starts
+		fmt.Fprintf(f.Err, "maple: warning: the record of sweep %s: %v; its tasks write it when they start\n", o.Name, err)
 	}
 	fmt.Fprintln(f.Out, id)
 	fmt.Fprintf(f.Err, "submitted job array %s (%d tasks, script %s); follow it with maple sweep --name %s --status --runs-dir %s, then maple table --sweep %s\n",
