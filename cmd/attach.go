@@ -45,11 +45,17 @@ func NewCmdAttach(f *Factory, runF func(*AttachOptions) error) *cobra.Command {
 
 func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 	dir, err := runDir(f, id)
+	if u := (usageError{}); err != nil && !errors.As(err, &u) {
+		return err // a run the user may not read
+	}
 	if err != nil {
 		_, serr := sweeps.SweepStatus(f.RunsDir, id)
 		var none *sweeps.NoSweepError
+		var damaged *sweeps.DamagedSweepError
 		if serr == nil {
 			return attachSweep(ctx, f, id, lines)
+		} else if errors.As(serr, &damaged) {
+			return serr
 		} else if errors.As(serr, &none) {
 			return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", id, f.RunsDir)}
 		}

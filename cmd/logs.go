@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -40,6 +42,20 @@ func NewCmdLogs(f *Factory, runF func(*LogsOptions) error) *cobra.Command {
 	return c
 }
 
+// died is an error for a followed run that is no longer running and
+// never ended (killed: its lock let go, no summary written), saying how
+// to continue it; nil for a run that ended.
+func died(dir string) error {
+	if runs.Stat(dir).Status != core.StatusInterrupted {
+		return nil
+	}
+	cfg, err := runs.ReadConfig(dir)
+	if err != nil {
+		return fmt.Errorf("run %s died without ending (its process was killed, or its machine went down); %w", filepath.Base(dir), err)
+	}
+	return fmt.Errorf("run %s died without ending (its process was killed, or its machine went down); %s", cfg.ID, report.Interrupted(dir, *cfg))
+}
+
 func logsRun(ctx context.Context, o *LogsOptions) error {
 	dir, err := runDir(o.F, o.ID)
 	if err != nil {
@@ -67,8 +83,11 @@ func logsRun(ctx context.Context, o *LogsOptions) error {
 				return fmt.Errorf("%w", err)
 			}
 		}
-		if !o.Follow || !live {
-			return nil // a run that has ended has written all it will (read after the check)
+		if !o.Follow {
+			return nil
+		}
+		if !live { // a run that has ended has written all it will (read after the check)
+			return died(dir)
 		}
 		select {
 		case <-ctx.Done():

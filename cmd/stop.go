@@ -63,7 +63,14 @@ func stopRun(ctx context.Context, o *StopOptions) error {
 		fmt.Fprintf(f.Out, "run %s %s at iteration %d; continue it with: maple resume %s --runs-dir %s\n", id, in.Status, in.Iter, id, f.RunsDir)
 		return nil
 	}
+	if err := unreadableRun(f.RunsDir, o.Name, statPath); err != nil {
+		return err
+	}
 	cells, err := sweeps.SweepStatus(f.RunsDir, o.Name)
+	var damaged *sweeps.DamagedSweepError
+	if errors.As(err, &damaged) {
+		return err
+	}
 	if err != nil {
 		return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", o.Name, f.RunsDir)}
 	}

@@ -148,7 +148,16 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	// The grid's record, which --status and table read; printing the
 	// commands records nothing (each printed command records the grid
 	// when it runs): a mistyped grid printed to look at it stays out of
-	// the sweep's table.
+	// the sweep's table. A Slurm submission records it once sbatch has
+	// taken the array: one sbatch refused leaves no sweep of waiting cells.
+	record := func() error { return sw.Record() }
+	if o.Slurm {
+		grid := *sw
+		record = func() error { return grid.Record() } // all the grid's cells, whatever --only keeps
+		if _, err := sweeps.ReadSweep(f.RunsDir, o.Name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err // a damaged record, refused before anything is submitted
+		}
+	}
 	// The sweep's own lock, held shared from its record to its table:
 	// maple rm and archive refuse the sweep while it is held, between
 	// cells too (a cell's claim covers the cell alone).
@@ -158,7 +167,9 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 			return err
 		}
 		defer lock.Release()
-		if err := sw.Record(); err != nil {
+	}
+	if !o.PrintCommands && !o.Slurm {
+		if err := record(); err != nil {
 			return err
 		}
 	}
@@ -190,7 +201,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		}
 	}
 	if o.PrintCommands || o.Slurm {
-		return submit(f, o, sw)
+		return submit(f, o, sw, record)
 	}
 	var results []sweeps.CellResult
 	var runErr error
@@ -350,7 +361,7 @@ func cellArgs(o *SweepOptions, argv []string, absRunsDir string, now time.Time) 
 }
 
 // submit prints one command per cell, or submits the grid to Slurm.
-func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep) error {
+func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep, record func() error) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -391,6 +402,9 @@ func submit(f *Factory, o *SweepOptions, sw *sweeps.Sweep) error {
 	id, path, err := sweeps.SubmitSlurm(abs, o.Name, sweeps.SlurmScript(o.Name, abs, exe, args, len(sw.Cells), extra))
 	if err != nil {
 		return err
+	}
+	if err := record(); err != nil { // each task records the grid too, when it starts
+		fmt.Fprintf(f.Err, "maple: warning: the record of sweep %s: %v; its tasks write it when they start\n", o.Name, err)
 	}
 	fmt.Fprintln(f.Out, id)
 	fmt.Fprintf(f.Err, "submitted job array %s (%d tasks, script %s); follow it with maple sweep --name %s --status --runs-dir %s, then maple table --sweep %s\n",

@@ -72,6 +72,7 @@ func tableRun(o *TableOptions) error {
 			return usageError{err}
 		}
 		warnLeftOut(f, names...)
+		warnMixedDatasets(f, o.GroupBy, rows)
 		if o.JSON {
 			return writeJSON(f, append([]report.GroupRow{}, rows...))
 		}
@@ -116,12 +117,32 @@ func tableRun(o *TableOptions) error {
 	return nil
 }
 
+// warnMixedDatasets warns of each group that pools runs of several
+// datasets, whose mean mixes figures of different scales.
+func warnMixedDatasets(f *Factory, keys []string, rows []report.GroupRow) {
+	for _, r := range rows {
+		if len(r.Datasets) < 2 {
+			continue
+		}
+		var group []string
+		for i, k := range keys {
+			group = append(group, k+"="+r.Values[i])
+		}
+		fmt.Fprintf(f.Err, "warning: the group %s pools runs of %d datasets (%s) into one mean; --group-by %s,dataset keeps them apart\n",
+			strings.Join(group, " "), len(r.Datasets), strings.Join(r.Datasets, ", "), strings.Join(keys, ","))
+	}
+}
+
 // noteMissing marks a table of the named sweeps that lacks cells: which
 // and why (sweeps.Missing), under a text or markdown table, on stderr for
 // csv and JSON (which stay what they are for scripts).
 func noteMissing(f *Factory, format string, names ...string) {
 	for _, name := range names {
-		lines, cells := sweeps.Missing(f.RunsDir, name)
+		lines, cells, err := sweeps.Missing(f.RunsDir, name)
+		if err != nil {
+			fmt.Fprintf(f.Err, "warning: %v\n", err)
+			continue
+		}
 		if len(lines) == 0 {
 			continue
 		}

@@ -1,11 +1,16 @@
 package export
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
@@ -112,6 +117,9 @@ func records(dir, out string, warn func(string)) ([]*core.Snapshot, string, erro
 	if err = runs.SkipDamaged(err, warn); err != nil {
 		return nil, "", err
 	}
+	if snaps, err = screen(dir, snaps, warn); err != nil {
+		return nil, "", err
+	}
 	if len(snaps) == 0 {
 		return nil, "", fmt.Errorf("run %s has no outer iterations recorded (a baseline, or not started)", filepath.Base(dir))
 	}
@@ -150,4 +158,91 @@ func evalCells(e *core.IterEval, f func(float64) string) []string {
 		out[6], out[7] = f(e.Last.TestAcc), f(e.Last.TrainAcc)
 	}
 	return out
+}
+
+// maxRecordLine is the longest metrics.jsonl line an export takes for a
+// record: one is a few kB (its groups' figures and histograms).
+const maxRecordLine = 1 << 20
+
+// screen leaves out of snaps (the records of dir's metrics.jsonl, in
+// order) those no search wrote: on a line over maxRecordLine, beyond the
+// run's iterations, or not after the record before (repeated or out of
+// sequence), each named by its line through warn. The file is left as it
+// is.
+func screen(dir string, snaps []*core.Snapshot, warn func(string)) ([]*core.Snapshot, error) {
+	sizes, err := recordLines(filepath.Join(dir, runs.MetricsFile))
+	if err != nil {
+		return nil, err
+	}
+	if len(sizes) != len(snaps) {
+		return snaps, nil // the file changed between the reads: as read
+	}
+	total := 0
+	if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Method == core.MethodMaple {
+		total = cfg.Settings.OuterIters
+	}
+	var kept []*core.Snapshot
+	var left []string
+	last := 0
+	for i, s := range snaps {
+		why := ""
+		switch l := sizes[i]; {
+		case l.bytes > maxRecordLine:
+			why = fmt.Sprintf("is %.1f MB, and a record is a few kB", float64(l.bytes)/(1<<20))
+		case total > 0 && (s.Iter < 1 || s.Iter > total):
+			why = fmt.Sprintf("is beyond the run's %d iterations", total)
+		case s.Iter <= last:
+			why = fmt.Sprintf("comes after iteration %d", last)
+		}
+		if why == "" {
+			kept = append(kept, s)
+			last = s.Iter
+			continue
+		}
+		left = append(left, fmt.Sprintf("line %d (iteration %d) %s", sizes[i].line, s.Iter, why))
+	}
+	if len(left) > 0 && warn != nil {
+		const most = 5
+		more := ""
+		if len(left) > most {
+			more = fmt.Sprintf("; and %d more", len(left)-most)
+			left = left[:most]
+		}
+		warn(fmt.Sprintf("%s: %s%s; left out of the export, as no search wrote them (the file is left as it is)",
+			filepath.Join(dir, runs.MetricsFile), strings.Join(left, "; "), more))
+	}
+	return kept, nil
+}
+
+// recordLine is a line of metrics.jsonl that holds a record.
+type recordLine struct{ line, bytes int }
+
+// recordLines returns the lines of path that hold a record, in order:
+// those runs.ReadMetrics takes (not blank, and read as a snapshot).
+func recordLines(path string) ([]recordLine, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w", err)
+	}
+	defer f.Close()
+	var out []recordLine
+	r := bufio.NewReader(f)
+	for n := 1; ; n++ {
+		b, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(b)) > 0 {
+			var s core.Snapshot
+			if json.Unmarshal(b, &s) == nil {
+				out = append(out, recordLine{line: n, bytes: len(bytes.TrimRight(b, "\n"))})
+			}
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w", err)
+		}
+	}
 }

@@ -19,6 +19,9 @@ func To(dir, out, format string, unfinished bool, ov runs.Overrides, progress io
 	if format != "csv" && format != "npy" {
 		return nil, fmt.Errorf("--format %q: want csv or npy", format)
 	}
+	if _, err := runs.ReadSummary(dir); err != nil && !unfinished {
+		return nil, fmt.Errorf("%w; or export its latest checkpoint with --checkpoint", err) // not "interrupted": it may be done
+	}
 	status := runs.Stat(dir).Status
 	if status != core.StatusDone && !unfinished {
 		return nil, fmt.Errorf("run %s is %s, not done: its weights are not final; export its latest checkpoint with --checkpoint, or resume it first", filepath.Base(dir), status)

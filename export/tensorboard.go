@@ -136,7 +136,10 @@ func TensorBoard(dir, out string, warn func(string)) (string, error) {
 	first = protowire.AppendTag(first, eventFileVersion, protowire.BytesType)
 	first = protowire.AppendString(first, "brain.Event:2")
 	buf := appendRecord(nil, first)
-	sum, _ := runs.ReadSummary(dir) // none yet: the session ends "running", without final figures
+	sum, err := runs.ReadSummary(dir) // none yet: the session ends "running", without final figures
+	if err != nil {
+		warn(err.Error() + "; the export has no final figures")
+	}
 	endWall, endStep := float64(start.UnixNano())/1e9, int64(0)
 	if len(snaps) > 0 {
 		endWall, endStep = wall(snaps[len(snaps)-1]), int64(snaps[len(snaps)-1].Iter)

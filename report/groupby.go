@@ -25,6 +25,9 @@ type GroupRow struct {
 	// Varies names the settings (and seeds) that differ among the
 	// group's runs: what the mean pools over.
 	Varies []string `json:"varies"`
+	// Datasets are the datasets of the group's runs, sorted: more than
+	// one mixes figures of different scales into one mean.
+	Datasets []string `json:"datasets"`
 }
 
 // groupKeys are what --group-by takes beside the settings' flags.
@@ -195,6 +198,12 @@ func GroupBy(runsDir string, keys []string, names ...string) ([]GroupRow, error)
 	out := make([]GroupRow, len(groups))
 	for i, g := range groups {
 		out[i] = GroupRow{Values: g.Values, N: len(g.Members), TestAcc: g.Figures[0], TestWorst: g.Figures[1], ValWorst: g.Figures[2], Varies: g.Varies}
+		for _, m := range g.Members {
+			if ds := members[m].Config.Dataset.Name; !slices.Contains(out[i].Datasets, ds) {
+				out[i].Datasets = append(out[i].Datasets, ds)
+			}
+		}
+		slices.Sort(out[i].Datasets)
 	}
 	return out, nil
 }

@@ -51,6 +51,8 @@ type ShowData struct {
 	Config  *runs.Config  `json:"config"`
 	Summary *runs.Summary `json:"summary"`
 	Events  []core.Event  `json:"events"`
+	// summaryErr is why summary.json cannot be read (among Info's problems).
+	summaryErr error
 }
 
 // ReadShow reads what `maple show` reports of the run in dir, and the
@@ -61,7 +63,7 @@ func ReadShow(dir string) (ShowData, []error) {
 	d.Dir, _ = filepath.Abs(dir)
 	d.Info = runs.Stat(dir)
 	d.Config, _ = runs.ReadConfig(dir) // its error, and the summary's, are among Info's problems
-	d.Summary, _ = runs.ReadSummary(dir)
+	d.Summary, d.summaryErr = runs.ReadSummary(dir)
 	d.Events, eerr = runs.ReadEvents(dir)
 	var errs []error
 	if d.Info.Problem != "" {
@@ -138,8 +140,10 @@ func WriteShow(w io.Writer, dir string) {
 		fmt.Fprintf(w, "summary: %s at iteration %d: %s\n", sum.Status, sum.Iter, sum.Error)
 	case sum != nil:
 		fmt.Fprintf(w, "summary: %s at iteration %d; no result yet (continue it with maple resume %s)\n", sum.Status, sum.Iter, filepath.Base(dir))
+	case d.summaryErr != nil:
+		fmt.Fprintln(w, "summary: damaged (the problem above says how to write it again)")
 	case cfg != nil && info.Status == core.StatusInterrupted:
-		fmt.Fprintf(w, "summary: %s\n", interrupted(dir, *cfg))
+		fmt.Fprintf(w, "summary: %s\n", Interrupted(dir, *cfg))
 	case cfg != nil && cfg.Method != core.MethodMaple && info.Status == core.StatusRunning:
 		if p := runs.LastProgress(dir); p != "" {
 			fmt.Fprintf(w, "progress: %s\n", p)
@@ -163,10 +167,10 @@ func WriteShow(w io.Writer, dir string) {
 	}
 }
 
-// interrupted says how an interrupted run (a signal or a crash: no
+// Interrupted says how an interrupted run (a signal or a crash: no
 // summary, nobody holds it) goes on: from its checkpoint, from iteration
 // 1 when it has none yet, or for a baseline from the start.
-func interrupted(dir string, cfg runs.Config) string {
+func Interrupted(dir string, cfg runs.Config) string {
 	runsDir := filepath.Dir(dir)
 	if cfg.Method != core.MethodMaple {
 		return runs.Continue(runsDir, &runs.Summary{Status: core.StatusInterrupted}, cfg)

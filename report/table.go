@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -117,7 +118,10 @@ func checkSweeps(runsDir string, names []string, found map[string]bool) error {
 		if n == "" || found[n] {
 			continue
 		}
-		if _, err := sweeps.ReadSweep(runsDir, n); err != nil {
+		var damaged *sweeps.DamagedSweepError
+		if _, err := sweeps.ReadSweep(runsDir, n); errors.As(err, &damaged) {
+			return err
+		} else if err != nil {
 			return &NoSweepError{Name: n, RunsDir: runsDir}
 		}
 	}
@@ -153,7 +157,7 @@ func LeftOut(runsDir string, names ...string) []string {
 			continue
 		}
 		if _, err := runs.ReadSummary(dir); err != nil {
-			out = append(out, fmt.Sprintf("run %s: %v; left out of the table (rerun it, or restore the file)", in.ID, err))
+			out = append(out, fmt.Sprintf("run %s: %v; left out of the table", in.ID, err))
 		}
 	}
 	return out

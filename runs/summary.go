@@ -53,10 +53,25 @@ func ReadSummary(dir string) (*Summary, error) {
 	}
 	var s Summary
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s is damaged (%v)", filepath.Join(dir, SummaryFile), err)
+		return nil, &DamagedSummaryError{Path: filepath.Join(dir, SummaryFile), Err: err}
 	}
 	return &s, nil
 }
+
+// DamagedSummaryError is a summary.json that cannot be read. Its
+// message names the file and the command that writes it again.
+type DamagedSummaryError struct {
+	Path string // the file
+	Err  error  // why it cannot be read
+}
+
+func (e *DamagedSummaryError) Error() string {
+	dir := filepath.Dir(e.Path)
+	return fmt.Sprintf("%s is damaged (%v); maple resume %s --runs-dir %s writes it again (a finished search trains only its final model again, from its checkpoint; a stopped one goes on; a baseline trains again from the start)",
+		e.Path, e.Err, filepath.Base(dir), filepath.Dir(dir))
+}
+
+func (e *DamagedSummaryError) Unwrap() error { return e.Err }
 
 // Info is one line of `maple ls`.
 type Info struct {
@@ -197,6 +212,8 @@ func Stat(dir string) Info {
 		problems = append(problems, err.Error())
 	}
 	switch {
+	case err != nil && !Held(dir):
+		in.Status = core.StatusUnknown // its summary is damaged: done, stopped or failed, no one can tell
 	case sum != nil:
 		in.Status = sum.Status
 		if sum.Result != nil {

@@ -43,7 +43,29 @@ type Options struct {
 	// called on the training's goroutine and must not block.
 	Progress train.Progress
 	Stage    train.StageProgress
+	// StopAt, when positive, stops a search once it has recorded outer
+	// iteration StopAt, before it starts the next (a run restored at or
+	// past it stops at once), checkpointed as by Stop. Default 0: it runs
+	// to its end.
+	StopAt int
 }
+
+// stopAtRecorder stops the engine from within the recorder's call, once
+// iteration at is on record: the engine takes the stop before its next
+// iteration, never one past it.
+type stopAtRecorder struct {
+	eng *core.Engine
+	at  int
+}
+
+func (s stopAtRecorder) Snapshot(sn *core.Snapshot) error {
+	if sn.Iter >= s.at {
+		s.eng.Stop() // never blocks; Run is running, so it is taken
+	}
+	return nil
+}
+func (s stopAtRecorder) Event(core.Event) error       { return nil }
+func (s stopAtRecorder) Checkpoint(*core.State) error { return nil }
 
 // withProgressLines returns ctx carrying a progress function that logs a
 // line every tenth of a training run's steps (the final evaluation's, a
@@ -280,6 +302,9 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 	if opt.Lines && opt.Log != nil {
 		recs = append(recs, runs.Printer{W: opt.Log})
 	}
+	if opt.StopAt > 0 {
+		recs = append(recs, stopAtRecorder{eng, opt.StopAt})
+	}
 	rec := runs.Tee(recs...)
 	if st != nil && !taken {
 		rec.Event(core.Event{Kind: core.EventResume, Iter: iter, Restart: true})
@@ -304,6 +329,9 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 	}
 	if opt.Ready != nil {
 		opt.Ready(eng)
+	}
+	if opt.StopAt > 0 && iter >= opt.StopAt {
+		eng.Stop() // restored at its stop: no iteration past it
 	}
 	status, runErr := eng.Run(ctx, rec)
 	final := eng.State()

@@ -96,8 +96,12 @@ func (s *Sweep) runHalving(ctx context.Context, logf func(string, ...any)) []Cel
 				return results
 			}
 			for _, i := range alive {
-				if r := s.runCell(ctx, s.Cells[i], logf, rung); r.Err != nil {
+				r := s.runCell(ctx, s.Cells[i], logf, rung)
+				if r.Err != nil {
 					results = append(results, r) // a failure on the way is reported, not dropped
+				}
+				if diskStep != nil {
+					diskStep(fmt.Sprintf("%s at iteration %d", LabelText(s.Cells[i].Label), rung), r.RunID)
 				}
 			}
 			if ctx.Err() != nil {
@@ -150,12 +154,21 @@ func (s *Sweep) halve(cells []int, rung int, logf func(string, ...any)) []int {
 				continue // decided by an earlier run of the sweep
 			}
 			runs.Relabel(runs.Dir(s.Dir, id), nil, nil, []string{EarlyStoppedTag}, nil)
+			if diskStep != nil {
+				diskStep(LabelText(s.Cells[i].Label)+" tagged early-stopped", "")
+			}
 			logf("%-40s early-stopped at iteration %d (val worst-group %.4f, in the worse half of its trials); maple resume %s continues it", LabelText(s.Cells[i].Label), rung, score[t], id)
 		}
 	}
 	slices.Sort(out)
 	return out
 }
+
+// diskStep, when set (by tests), is called between the steps of
+// successive halving, where a kill leaves the runs directory as it is:
+// after a cell has run to a rung (with its run's id), after a cell is
+// tagged early-stopped (with "").
+var diskStep func(what, runID string)
 
 // EarlyStoppedTag marks the runs successive halving stopped.
 const EarlyStoppedTag = "early-stopped"
@@ -178,38 +191,15 @@ func (s *Sweep) bestSoFar(c Cell, rung int) float64 {
 }
 
 // stopAt returns session options that stop a search once it has
-// recorded iteration rung (0: run to the end), through the engine's own
-// Stop, so that it is checkpointed and resumes bit for bit; done must be
-// called when the run has returned.
-func stopAt(opt session.Options, rung int) (_ session.Options, done func()) {
+// recorded iteration rung (0: run to the end), before it starts the next
+// one, and at once when it resumes at rung (killed after its checkpoint
+// there, before its summary), through the engine's own Stop, so that it
+// is checkpointed and resumes bit for bit.
+func stopAt(opt session.Options, rung int) session.Options {
 	if rung <= 0 {
-		return opt, func() {}
+		return opt
 	}
-	hub := session.NewHub()
-	sub, _, _ := hub.Subscribe()
-	quit := make(chan struct{})
-	ready := opt.Ready
-	opt.Hub, opt.Watched = hub, func() bool { return false } // a NaN still fails the cell
-	opt.Ready = func(ctl session.Control) {
-		if ready != nil {
-			ready(ctl)
-		}
-		go func() {
-			for {
-				select {
-				case sn := <-sub.Snap:
-					if sn.Iter >= rung {
-						ctl.Stop() // never blocks: the engine's mailbox
-						return
-					}
-				case <-quit:
-					return
-				}
-			}
-		}()
-	}
-	return opt, func() {
-		close(quit)
-		hub.Unsubscribe(sub)
-	}
+	opt.StopAt = rung
+	opt.Watched = func() bool { return false } // a NaN still fails the cell
+	return opt
 }

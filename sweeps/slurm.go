@@ -92,10 +92,25 @@ func ReadSweep(runsDir, name string) (*SweepRecord, error) {
 	}
 	var r SweepRecord
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("the record of sweep %s is damaged: %w", name, err)
+		return nil, &DamagedSweepError{Name: name, Path: path, Err: err}
 	}
 	return &r, nil
 }
+
+// DamagedSweepError is a sweep record that cannot be read. Its message
+// names the file and how to go on: the record is rebuilt by rerunning
+// the sweep's command, which finds its runs again by their settings.
+type DamagedSweepError struct {
+	Name, Path string
+	Err        error
+}
+
+func (e *DamagedSweepError) Error() string {
+	return fmt.Sprintf("%s, the record of sweep %s, is damaged (%v); move it aside (mv %s %s.damaged) and rerun the sweep's command: it records its cells again, and its finished runs are kept, not run again",
+		e.Path, e.Name, e.Err, e.Path, e.Path)
+}
+
+func (e *DamagedSweepError) Unwrap() error { return e.Err }
 
 // NoSweepError says there is no sweep of that name in the runs
 // directory (no record).
@@ -144,12 +159,16 @@ func SweepStatus(runsDir, name string) ([]CellState, error) {
 
 // Missing says, for a table of sweep name, which of its recorded cells
 // have no result in it and why (running, not started, stopped, failed),
-// one line per cell; cells is how many the sweep has. A sweep whose
-// record cannot be read has no lines.
-func Missing(runsDir, name string) (lines []string, cells int) {
+// one line per cell; cells is how many the sweep has. A sweep without a
+// record has no lines; a damaged record is err.
+func Missing(runsDir, name string) (lines []string, cells int, err error) {
 	states, err := SweepStatus(runsDir, name)
+	var none *NoSweepError
+	if errors.As(err, &none) {
+		return nil, 0, nil
+	}
 	if err != nil {
-		return nil, 0
+		return nil, 0, err
 	}
 	for _, c := range states {
 		var why string
@@ -164,6 +183,8 @@ func Missing(runsDir, name string) (lines []string, cells int) {
 			why = fmt.Sprintf("failed (run %s; see maple show %s)", c.RunID, c.RunID)
 		case c.Info != nil && slices.Contains(c.Info.Tags, EarlyStoppedTag):
 			why = fmt.Sprintf("early-stopped by successive halving at iteration %d (run %s; maple resume %s continues it)", c.Info.Iter, c.RunID, c.RunID)
+		case c.Info != nil && c.Info.Status == core.StatusUnknown:
+			why = fmt.Sprintf("its %s is damaged (run %s; maple show %s says how to write it again)", runs.SummaryFile, c.RunID, c.RunID)
 		case c.Info != nil && c.Info.Total > 0:
 			why = fmt.Sprintf("%s at iteration %d (run %s); rerun the sweep to resume it", c.State, c.Info.Iter, c.RunID)
 		default:
@@ -171,7 +192,7 @@ func Missing(runsDir, name string) (lines []string, cells int) {
 		}
 		lines = append(lines, LabelText(c.Label)+": "+why)
 	}
-	return lines, len(states)
+	return lines, len(states), nil
 }
 
 // ShellQuote quotes s for a POSIX shell when it needs it.

@@ -290,9 +290,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 		verb = "resumed"
 	}
 	logf("%-40s %s (%s)", LabelText(c.Label), verb, r.Config.ID)
-	opt, done := stopAt(session.Options{Log: lf, Lines: true, Socket: true}, rung)
-	sum, err := session.Execute(ctx, r, sp, opt)
-	done()
+	sum, err := session.Execute(ctx, r, sp, stopAt(session.Options{Log: lf, Lines: true, Socket: true}, rung))
 	if sum != nil {
 		res.Status = sum.Status
 	}
