@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -248,7 +249,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			d.status = m.Status
 		}
 		d.result = m.Result
-		d.note = "the search has ended; q leaves"
+		d.note = d.endNote(m.Status)
 		if m.Status == core.StatusUnknown && d.detached {
 			d.status = core.StatusUnknown
 			d.note = "the connection to the search closed (maple ls shows how it ended); q leaves"
@@ -270,6 +271,29 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return d, d.broadcast(msg)
 	}
 	return d, nil
+}
+
+// endNote is what the note says when the search has ended with st: a
+// stopped or interrupted search (maple stop from another shell, a
+// signal) says so and how to resume it, as maple run prints it.
+func (d *Dashboard) endNote(st core.Status) string {
+	if st != core.StatusStopped && st != core.StatusInterrupted || d.cfg.Method != core.MethodMaple {
+		return "the search has ended; q leaves"
+	}
+	iter := 0
+	if s := d.last(); s != nil {
+		iter = s.Iter
+	}
+	if d.dir == "" {
+		return fmt.Sprintf("the search was %s at iteration %d, checkpointed: maple resume %s continues it; q leaves", st, iter, d.cfg.ID)
+	}
+	return fmt.Sprintf("the search was %s at iteration %d, checkpointed: %s continues it; q leaves", st, iter, resumeCommand(d.dir, d.cfg.ID))
+}
+
+// resumeCommand is the command that resumes the run in dir, as
+// runs.Continue writes it.
+func resumeCommand(dir, id string) string {
+	return fmt.Sprintf("maple resume %s --runs-dir %s", id, filepath.Dir(dir))
 }
 
 func (d *Dashboard) event(e core.Event) {
@@ -530,8 +554,9 @@ func (d *Dashboard) footer(w int) string {
 		note = d.progress
 	}
 	if note != "" {
-		// Wrapped, not cut: an export's file list or a result is long.
-		return lipgloss.NewStyle().Width(w).Render(note) + "\n" + keys
+		// Wrapped at spaces, not cut: an export's file list or a result
+		// is long, and a run id or a command stays whole.
+		return wrapSpaces(note, w, "") + "\n" + keys
 	}
 	return keys
 }
