@@ -739,3 +739,24 @@ func TestDifferencesNameTheData(t *testing.T) {
 		t.Errorf("one configuration twice: %q", same)
 	}
 }
+
+// TestTableSaysWhoseValWorst: the table's val worst-group is the final
+// model's, and its caption says so, apart from the search's best (the
+// browser's SEARCH VAL WG); the CSV's columns keep their names.
+func TestTableSaysWhoseValWorst(t *testing.T) {
+	rows := []Row{{Dataset: "d", Model: "linear", Method: "m", N: 1, TestAcc: MeanSD{Mean: 70, Single: true}, TestWorst: MeanSD{Mean: 60, Single: true}, ValWorst: MeanSD{Mean: 68.8, Single: true}}}
+	for _, format := range []string{"text", "markdown"} {
+		var b strings.Builder
+		if err := WriteTable(&b, rows, format); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "val worst-group") || !strings.Contains(b.String(), "val worst-group is the final model's at that checkpoint, not the search's best (SEARCH VAL WG in the browser)") {
+			t.Errorf("%s: the caption does not say whose val worst-group it is:\n%s", format, b.String())
+		}
+	}
+	var b strings.Builder
+	WriteTable(&b, rows, "csv")
+	if !strings.HasPrefix(b.String(), "dataset,train_size,model,method,n,test_acc_mean,test_acc_sd,test_worst_mean,test_worst_sd,val_worst_mean,val_worst_sd,") {
+		t.Errorf("csv header changed:\n%s", b.String())
+	}
+}
