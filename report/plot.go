@@ -39,8 +39,7 @@ type series struct {
 }
 
 // upTo marks an axis as Marker does, without ticks above max: an
-// accuracy axis that runs past 1 to leave room for the legend is not
-// labelled 1.1 or 1.25.
+// accuracy axis that runs past 1 is not labelled 1.1 or 1.25.
 type upTo struct {
 	plot.Ticker
 	max float64
