@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/experiments"
@@ -38,8 +39,7 @@ type series struct {
 }
 
 // upTo marks an axis as Marker does, without ticks above max: an
-// accuracy axis that runs past 1 to leave room for the legend is not
-// labelled 1.1 or 1.25.
+// accuracy axis that runs past 1 is not labelled 1.1 or 1.25.
 type upTo struct {
 	plot.Ticker
 	max float64
@@ -55,13 +55,39 @@ func (u upTo) Ticks(lo, hi float64) []plot.Tick {
 	return out
 }
 
-func linePlot(title, xlabel, ylabel string, ss []series) (*plot.Plot, error) {
+// chart is a figure: its plot and its legend's entries, which draw
+// lays out below the plot, never over its data.
+type chart struct {
+	*plot.Plot
+	keys []legendKey
+}
+
+// legendKey is one entry of a chart's legend: its name and the marks
+// that draw its sample.
+type legendKey struct {
+	name   string
+	thumbs []plot.Thumbnailer
+}
+
+// addKey adds an entry to c's legend.
+func (c *chart) addKey(name string, thumbs ...plot.Thumbnailer) {
+	c.keys = append(c.keys, legendKey{name, thumbs})
+}
+
+// newChart is a chart with its title, padded below, and no entries.
+func newChart(title string) *chart {
 	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, xlabel, ylabel
+	p.Title.Text, p.Title.Padding = title, vg.Points(6)
+	return &chart{Plot: p}
+}
+
+func linePlot(title, xlabel, ylabel string, ss []series) (*chart, error) {
+	c := newChart(title)
+	p := c.Plot
+	p.X.Label.Text, p.Y.Label.Text = xlabel, ylabel
 	if ylabel == "accuracy" {
 		p.Y.Tick.Marker = upTo{p.Y.Tick.Marker, 1}
 	}
-	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
 	for i, s := range ss {
 		l, err := plotter.NewLine(s.xy)
@@ -74,17 +100,14 @@ func linePlot(title, xlabel, ylabel string, ss []series) (*plot.Plot, error) {
 			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 		}
 		p.Add(l)
-		p.Legend.Add(s.name, l)
+		c.addKey(s.name, l)
 	}
-	// Room above the curves for the legend, so that it never hides one.
-	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
-	return p, nil
+	return c, nil
 }
 
 // logScale puts p's y axis on a log scale when its values xy are all
 // positive and span more than two orders of magnitude, where one spike
-// would flatten the rest of a linear curve (the legend's room above the
-// curve kept, as a factor).
+// would flatten the rest of a linear curve.
 func logScale(p *plot.Plot, xy plotter.XYs) {
 	lo, hi := math.Inf(1), 0.0
 	for _, v := range xy {
@@ -97,12 +120,12 @@ func logScale(p *plot.Plot, xy plotter.XYs) {
 		return
 	}
 	p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
-	p.Y.Min, p.Y.Max = lo, hi*math.Pow(hi/lo, 0.35)
+	p.Y.Min, p.Y.Max = lo, hi
 	p.Y.Label.Text += " (log scale)"
 }
 
 // markIterate draws a dotted vertical line at the selected iterate.
-func markIterate(p *plot.Plot, it int) error {
+func markIterate(p *chart, it int) error {
 	if it <= 0 {
 		return nil
 	}
@@ -110,7 +133,7 @@ func markIterate(p *plot.Plot, it int) error {
 }
 
 // markAt draws a dotted vertical line at x, named label in the legend.
-func markAt(p *plot.Plot, x int, label string) error {
+func markAt(p *chart, x int, label string) error {
 	l, err := plotter.NewLine(plotter.XYs{{X: float64(x), Y: p.Y.Min}, {X: float64(x), Y: p.Y.Max}})
 	if err != nil {
 		return err
@@ -118,7 +141,7 @@ func markAt(p *plot.Plot, x int, label string) error {
 	l.Color = color.Gray{Y: 90}
 	l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
 	p.Add(l)
-	p.Legend.Add(label, l)
+	p.addKey(label, l)
 	return nil
 }
 
@@ -187,7 +210,7 @@ func Plot(dir, out string, warn func(string)) ([]string, error) {
 		name = fmt.Sprintf("%s: %s on %s", cfg.ID, cfg.MethodName(), cfg.Dataset.Name)
 	}
 	var figs []figure
-	add := func(file string, p *plot.Plot, err error) error {
+	add := func(file string, p *chart, err error) error {
 		if err != nil {
 			return err
 		}
@@ -229,14 +252,14 @@ func Plot(dir, out string, warn func(string)) ([]string, error) {
 // figure is one plot and the base name of its files.
 type figure struct {
 	file string
-	p    *plot.Plot
+	p    *chart
 }
 
 // trainingPlot draws a finished training's validation checks (r.Curve):
 // validation worst-group accuracy (what selects) and accuracy, the test
 // figures beside them (dashed: never used to select), and the selected
 // step.
-func trainingPlot(title string, r *train.Result) (*plot.Plot, error) {
+func trainingPlot(title string, r *train.Result) (*chart, error) {
 	var vw, va, tw, ta plotter.XYs
 	for _, c := range r.Curve {
 		x := float64(c.Step)
@@ -255,12 +278,11 @@ func trainingPlot(title string, r *train.Result) (*plot.Plot, error) {
 	if err := markAt(p, r.SelectedStep, fmt.Sprintf("selected step %d (validation)", r.SelectedStep)); err != nil {
 		return nil, err
 	}
-	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min) // room for the five legend lines
 	return p, nil
 }
 
 // searchFigures adds the figures of a search's outer iterations.
-func searchFigures(snaps []*core.Snapshot, name string, add func(string, *plot.Plot, error) error) error {
+func searchFigures(snaps []*core.Snapshot, name string, add func(string, *chart, error) error) error {
 	last := snaps[len(snaps)-1]
 	var fr []series
 	for g, gn := range last.GroupNames {
@@ -306,7 +328,7 @@ func searchFigures(snaps []*core.Snapshot, name string, add func(string, *plot.P
 	risk := over(snaps, func(s *core.Snapshot) float64 { return s.OuterRisk })
 	p, err = linePlot("outer risk, "+name, "outer iteration", "R", []series{{name: "outer risk", xy: risk}})
 	if err == nil {
-		logScale(p, risk)
+		logScale(p.Plot, risk)
 		err = markIterate(p, sel)
 	}
 	if err := add("risk", p, err); err != nil {
@@ -322,7 +344,6 @@ func searchFigures(snaps []*core.Snapshot, name string, add func(string, *plot.P
 	if err := add("accuracy", p, err); err != nil {
 		return err
 	}
-	p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min) // room for the legend
 	if ev := evalCurves(snaps); ev != nil {
 		p, err := linePlot("evaluation model trained on each iterate, "+name, "outer iteration", "accuracy", ev)
 		if err == nil {
@@ -331,7 +352,6 @@ func searchFigures(snaps []*core.Snapshot, name string, add func(string, *plot.P
 		if err := add("evaluation", p, err); err != nil {
 			return err
 		}
-		p.Y.Max += 0.35 * (p.Y.Max - p.Y.Min)
 	}
 	return nil
 }
@@ -343,17 +363,70 @@ const (
 	pngDPI     = 200
 )
 
-// save writes p as base.png and base.svg.
-func save(p *plot.Plot, base string) ([]string, error) {
+// save writes c as base.png and base.svg.
+func save(c *chart, base string) ([]string, error) {
 	png := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figW, figH), vgimg.UseDPI(pngDPI))}
-	p.Draw(draw.New(png))
+	c.draw(draw.New(png))
 	if err := writeTo(base+".png", png); err != nil {
 		return nil, err
 	}
-	if err := p.Save(figW, figH, base+".svg"); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", base+".svg", err)
+	svg := vgsvg.New(figW, figH)
+	c.draw(draw.New(svg))
+	if err := writeTo(base+".svg", svg); err != nil {
+		return nil, err
 	}
 	return []string{base + ".png", base + ".svg"}, nil
+}
+
+// figMargin is the blank border round a figure: its title and its
+// labels never touch the image's edge.
+const figMargin = 8 // points
+
+// draw draws c on dc: inside a margin, the plot above and its legend
+// below it, in rows of whole entries, centred, so that the legend never
+// covers a curve.
+func (c *chart) draw(dc draw.Canvas) {
+	m := vg.Points(figMargin)
+	dc = draw.Crop(dc, m, -m, m, -m)
+	if len(c.keys) == 0 {
+		c.Plot.Draw(dc)
+		return
+	}
+	// One legend per entry, as gonum draws an entry; laid out in rows.
+	type entry struct {
+		l    plot.Legend
+		w, h vg.Length
+	}
+	gap := vg.Points(14) // between entries in a row
+	var rows [][]entry
+	var widths []vg.Length
+	eh := vg.Length(0)
+	avail := dc.Max.X - dc.Min.X
+	for _, k := range c.keys {
+		l := plot.NewLegend()
+		l.Left, l.Top = true, true
+		l.Add(k.name, k.thumbs...)
+		r := l.Rectangle(dc)
+		e := entry{l, r.Max.X - r.Min.X, r.Max.Y - r.Min.Y}
+		eh = max(eh, e.h)
+		if n := len(rows); n == 0 || widths[n-1]+gap+e.w > avail {
+			rows, widths = append(rows, nil), append(widths, -gap)
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], e)
+		widths[len(widths)-1] += gap + e.w
+	}
+	rowGap, sep := vg.Points(3), vg.Points(8)
+	band := vg.Length(len(rows))*eh + vg.Length(len(rows)-1)*rowGap + sep
+	c.Plot.Draw(draw.Crop(dc, 0, 0, band, 0))
+	y := dc.Min.Y + band - sep - eh // the first row's bottom
+	for i, row := range rows {
+		x := dc.Min.X + (avail-widths[i])/2
+		for _, e := range row {
+			e.l.Draw(draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: x + e.w, Y: y + eh}}})
+			x += e.w + gap
+		}
+		y -= eh + rowGap
+	}
 }
 
 func writeTo(path string, w io.WriterTo) error {
@@ -511,10 +584,9 @@ func plotWidths(rows []Row, sweep, out string) ([]string, error) {
 		sizeIdx[n] = i
 	}
 	dashes := [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(1), vg.Points(2)}}
-	p := plot.New()
-	p.Title.Text = "test accuracy against model width, sweep " + sweep
+	fig := newChart("test accuracy against model width, sweep " + sweep)
+	p := fig.Plot
 	p.X.Label.Text, p.Y.Label.Text = "hidden width", "test accuracy (%), selected on validation"
-	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
 	for _, k := range keys {
 		xy, ye := pts[k], errs[k]
@@ -547,8 +619,7 @@ func plotWidths(rows []Row, sweep, out string) ([]string, error) {
 		if k.size > 0 {
 			size = fmt.Sprintf("%d training samples", k.size)
 		}
-		p.Legend.Add(fmt.Sprintf("%s, %s", k.method, size), ln, pt)
+		fig.addKey(fmt.Sprintf("%s, %s", k.method, size), ln, pt)
 	}
-	p.Y.Max += max(0.35, 0.1*float64(len(keys))) * (p.Y.Max - p.Y.Min) // room for the legend, a row per series
-	return save(p, filepath.Join(out, "width"))
+	return save(fig, filepath.Join(out, "width"))
 }

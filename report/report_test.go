@@ -710,7 +710,7 @@ func TestRiskLogScale(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			logScale(p, xy)
+			logScale(p.Plot, xy)
 			_, isLog := p.Y.Scale.(plot.LogScale)
 			if isLog != tc.log {
 				t.Errorf("log scale %v, want %v", isLog, tc.log)
@@ -737,5 +737,123 @@ func TestDifferencesNameTheData(t *testing.T) {
 	}
 	if same := differences([]*runs.Config{&a, &a}); same[0] != "" {
 		t.Errorf("one configuration twice: %q", same)
+	}
+}
+
+// TestTableSaysWhoseValWorst: the table's val worst-group is the final
+// model's, and its caption says so, apart from the search's best (the
+// browser's SEARCH VAL WG); the CSV's columns keep their names.
+func TestTableSaysWhoseValWorst(t *testing.T) {
+	rows := []Row{{Dataset: "d", Model: "linear", Method: "m", N: 1, TestAcc: MeanSD{Mean: 70, Single: true}, TestWorst: MeanSD{Mean: 60, Single: true}, ValWorst: MeanSD{Mean: 68.8, Single: true}}}
+	for _, format := range []string{"text", "markdown"} {
+		var b strings.Builder
+		if err := WriteTable(&b, rows, format); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "val worst-group") || !strings.Contains(b.String(), "val worst-group is the final model's at that checkpoint, not the search's best (SEARCH VAL WG in the browser)") {
+			t.Errorf("%s: the caption does not say whose val worst-group it is:\n%s", format, b.String())
+		}
+	}
+	var b strings.Builder
+	WriteTable(&b, rows, "csv")
+	if !strings.HasPrefix(b.String(), "dataset,train_size,model,method,n,test_acc_mean,test_acc_sd,test_worst_mean,test_worst_sd,val_worst_mean,val_worst_sd,") {
+		t.Errorf("csv header changed:\n%s", b.String())
+	}
+}
+
+// TestFigureLegendOutside: fractions.png's legend lies outside the data
+// area (it covered the curves at the top right), and nothing touches the
+// image's edges (the title did). Read from the PNG: the data area is
+// bounded by the axis lines, the longest near-black runs; the legend's
+// and the labels' text is near-black, the curves and the grid are not.
+func TestFigureLegendOutside(t *testing.T) {
+	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var lines []string
+	for i := 1; i <= 60; i++ {
+		// The first group's share runs along the top of the axis, where
+		// the legend sat.
+		f := 0.55 + 0.05*math.Sin(float64(i)/4)
+		s := core.Snapshot{Iter: i, Total: 60, OuterRisk: 1, Selected: 40, GroupNames: []string{"y=0,a=0", "y=0,a=1", "y=1,a=0", "y=1,a=1"},
+			GroupFrac: []float64{f, 0.2, 0.15, 0.65 - f}, Hist: [][]int{{1}, {1}, {1}, {1}}, HistEdges: []float64{0, 1}}
+		b, _ := json.Marshal(s)
+		lines = append(lines, string(b))
+	}
+	os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	out := t.TempDir()
+	if _, err := Plot(r.Dir, out, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"fractions", "accuracy", "risk"} {
+		t.Run(name, func(t *testing.T) {
+			f, err := os.Open(filepath.Join(out, name+".png"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			img, err := png.Decode(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := img.Bounds()
+			ink := func(x, y int) bool { // near-black grey: text
+				r, g, bl, _ := img.At(x, y).RGBA()
+				return max(r, g, bl)>>8 < 70 && (max(r, g, bl)-min(r, g, bl))>>8 < 20
+			}
+			blank := func(x, y int) bool {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				return min(r, g, bl)>>8 > 245
+			}
+			// A margin on every side: nothing drawn within 6 pixels of an edge.
+			const m = 6
+		edges:
+			for y := b.Min.Y; y < b.Max.Y; y++ {
+				for x := b.Min.X; x < b.Max.X; x++ {
+					if (x < m || y < m || x >= b.Max.X-m || y >= b.Max.Y-m) && !blank(x, y) {
+						t.Errorf("pixel (%d, %d) of %dx%d is drawn: the figure touches its edge", x, y, b.Dx(), b.Dy())
+						break edges
+					}
+				}
+			}
+			// The axes: the longest unbroken dark lines, across and down
+			// (the grid is lighter, the selected iterate's line dotted).
+			dark := func(x, y int) bool {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				return max(r, g, bl)>>8 < 160 && (max(r, g, bl)-min(r, g, bl))>>8 < 20
+			}
+			axisX, axisY, top, right, best := 0, 0, 0, 0, 0
+			for x := b.Min.X; x < b.Max.X; x++ {
+				for y, run := b.Min.Y, 0; y < b.Max.Y; y++ {
+					if run = map[bool]int{true: run + 1}[dark(x, y)]; run > best {
+						axisX, top, best = x, y-run+1, run
+					}
+				}
+			}
+			best = 0
+			for y := b.Min.Y; y < b.Max.Y; y++ {
+				for x, run := b.Min.X, 0; x < b.Max.X; x++ {
+					if run = map[bool]int{true: run + 1}[dark(x, y)]; run > best {
+						axisY, right, best = y, x, run
+					}
+				}
+			}
+			if right-axisX < b.Dx()/3 || axisY-top < b.Dy()/3 {
+				t.Fatalf("axes not found: x from %d to %d, y from %d to %d", axisX, right, top, axisY)
+			}
+			inside := 0
+			for y := top + 3; y < axisY-3; y++ {
+				for x := axisX + 3; x < right-3; x++ {
+					if ink(x, y) {
+						inside++
+					}
+				}
+			}
+			if inside > 0 {
+				t.Errorf("%d near-black pixels (legend text) inside the data area (%d..%d, %d..%d)", inside, axisX, right, top, axisY)
+			}
+		})
 	}
 }

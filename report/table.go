@@ -93,7 +93,8 @@ const Selection = "training-domain validation"
 
 // Caption states how the table's figures were obtained.
 const Caption = "Test accuracy and test worst-group accuracy (%) at the checkpoint selected by validation worst-group accuracy " +
-	"(validation accuracy where a dataset has no groups) — " + Selection + " selection; mean ± sample standard deviation (n-1) over seeds (the mean alone for one seed); " +
+	"(validation accuracy where a dataset has no groups) — " + Selection + " selection; " +
+	"val worst-group is the final model's at that checkpoint, not the search's best (SEARCH VAL WG in the browser); mean ± sample standard deviation (n-1) over seeds (the mean alone for one seed); " +
 	"n = distinct seeds of one configuration (runs whose settings differ are never pooled: the differing settings are named in brackets)."
 
 // inSweeps reports whether a run of sweep is among the runs of the named

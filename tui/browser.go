@@ -428,7 +428,7 @@ func (b *Browser) Render() string {
 		sb.WriteString(styles.Title.Render("runs browser keys") + "  (any key closes this help)\n\n")
 		sb.WriteString(b.help.FullHelpView(b.keys.FullHelp()))
 		sb.WriteString("\n\n" + lipgloss.NewStyle().Width(w).Render(
-			"VAL WG is a search's best validation worst-group accuracy over its outer iterations (its search model's, which selects the iterate; none for a baseline); TEST WG and TEST are the final model's, at its validation-selected checkpoint. A STATUS ending in ! (done!) has a damaged file, which the run's page and maple show ID name. "+
+			"SEARCH VAL WG is the search's best validation worst-group accuracy over its outer iterations (its inner model's, which selects the iterate; none for a baseline), not maple table's val worst-group, which is the final model's. TEST WG and TEST are the final model's, at its validation-selected checkpoint. A STATUS ending in ! (done!) has a damaged file, which the run's page and maple show ID name. "+
 				"enter replays a run's charts, events and result; space selects runs for c (compare two or more). "+
 				"a attaches to a live search, r resumes an interrupted, stopped or failed run, A archives and D deletes the selected runs (else the one under the cursor) after y, n starts a new "+
 				"run from a form holding the selected run's whole config. / filters; s < > S sort. "+

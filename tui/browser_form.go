@@ -80,7 +80,7 @@ func (f *runForm) open(cfg runs.Config) tea.Cmd {
 		ti.Prompt = fmt.Sprintf("%-12s ", fl.Flag)
 		f.shown[i] = fl.Get(&cfg)
 		ti.SetValue(f.shown[i])
-		ti.SetWidth(40)
+		ti.SetWidth(f.inputWidth())
 		f.inputs[i] = ti
 	}
 	f.field, f.note = 0, ""
@@ -173,8 +173,24 @@ func (f *runForm) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// SetSize gives the form the terminal's size.
-func (f *runForm) SetSize(w, _ int) { f.width = w }
+// SetSize gives the form the terminal's size: a field is at most 40
+// cells, and narrower where its line (the flag, the field and "  default")
+// would not fit.
+func (f *runForm) SetSize(w, _ int) {
+	f.width = w
+	for i := range f.inputs {
+		f.inputs[i].SetWidth(f.inputWidth())
+	}
+}
+
+// inputWidth is a field's width at the form's width: its prompt (13
+// cells), the field, the cursor's cell and a mark ("  derived") fit.
+func (f *runForm) inputWidth() int {
+	if f.width <= 0 {
+		return 40
+	}
+	return max(8, min(40, f.width-13-1-len("  derived")))
+}
 
 // dataset is the dataset the form's field names, else the copied run's.
 func (f *runForm) dataset() string {
@@ -200,7 +216,12 @@ func (f *runForm) plainDefaults() map[string]string {
 // View draws the form.
 func (f *runForm) View() string {
 	var sb strings.Builder
-	sb.WriteString(styles.Title.Render("new run") + "  (the rest as the selected run's; derived and default fields follow the others)\n\n")
+	// Wrapped at spaces within the width: cut, it lost its end.
+	w := f.width
+	if w <= 0 {
+		w = 80 // no size yet
+	}
+	sb.WriteString(wrapSpaces(styles.Title.Render("new run")+"  (the rest as the selected run's; derived and default fields follow the others)", w, "") + "\n\n")
 	set := f.set()
 	for i, fl := range formFields {
 		sb.WriteString(f.inputs[i].View())
@@ -216,7 +237,7 @@ func (f *runForm) View() string {
 		sb.WriteString("\n")
 	}
 	if f.note != "" {
-		sb.WriteString("\n" + styles.Warn.Render(f.note))
+		sb.WriteString("\n" + styles.Warn.Render(wrapSpaces(f.note, w, "")))
 	}
 	f.help.SetWidth(f.width)
 	sb.WriteString("\n" + shortHelp(f.help, f.keys.ShortHelp()))

@@ -177,3 +177,23 @@ func TestRunFormFromNothing(t *testing.T) {
 		t.Errorf("the form's run\n %+v\n %+v\nwant maple run's\n %+v\n %+v", got.Settings, got.Eval, want.Settings, want.Eval)
 	}
 }
+
+// TestRunFormFitsWidth: the new-run form's header wraps within the
+// terminal, every word of it on the screen (at 80 columns it was cut
+// after "default fields").
+func TestRunFormFitsWidth(t *testing.T) {
+	for _, w := range []int{60, 80, 120} {
+		f := newRunForm()
+		f.open(testConfig())
+		f.SetSize(w, 24)
+		view := ansi.Strip(f.View())
+		for i, l := range strings.Split(view, "\n") {
+			if lw := ansi.StringWidth(l); lw > w {
+				t.Errorf("%d columns: line %d is %d wide: %q", w, i, lw, l)
+			}
+		}
+		if text := strings.Join(strings.Fields(view), " "); !strings.Contains(text, "derived and default fields follow the others") {
+			t.Errorf("%d columns: the header is cut:\n%s", w, view)
+		}
+	}
+}

@@ -48,7 +48,7 @@ type listGroup struct {
 }
 
 // groupFigures are the listed figures a group's row pools, in
-// report.Member's order (the list's VAL WG, TEST WG and TEST).
+// report.Member's order (the list's SEARCH VAL WG, TEST WG and TEST).
 func groupFigures(in runs.Info) []float64 {
 	f := func(v float64) float64 {
 		if v < 0 {
@@ -161,7 +161,7 @@ func (b *runList) regroup() {
 }
 
 // groupCols are the grouped list's columns after the settings'.
-var groupCols = []string{"N", "STATUS", "VAL WG", "TEST WG", "TEST", "POOLED OVER"}
+var groupCols = []string{"N", "STATUS", "SEARCH VAL WG", "TEST WG", "TEST", "POOLED OVER"}
 
 // sortGroups takes the sort keys in the grouped list: s and > sort by
 // the next column (after the last, by the settings' values again), <

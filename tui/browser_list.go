@@ -17,9 +17,11 @@ import (
 )
 
 // browserCols are the columns of maple ls: best validation worst-group
-// accuracy over the search, test worst-group and average accuracy at the
-// validation-selected checkpoint, and the sweep a run is a cell of.
-var browserCols = []string{"ID", "DATASET", "METHOD", "STATUS", "ITER", "VAL WG", "TEST WG", "TEST", "SWEEP", "STARTED", "TIME", "NAME", "TAGS"}
+// accuracy over the search (its inner model's, named SEARCH VAL WG apart
+// from maple table's "val worst-group", the final model's), test
+// worst-group and average accuracy at the validation-selected
+// checkpoint, and the sweep a run is a cell of.
+var browserCols = []string{"ID", "DATASET", "METHOD", "STATUS", "ITER", "SEARCH VAL WG", "TEST WG", "TEST", "SWEEP", "STARTED", "TIME", "NAME", "TAGS"}
 
 // runList is the browser's list of runs, a component: the listing, its
 // filter, sort and selection, in a table whose columns follow the width.

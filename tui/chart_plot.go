@@ -329,7 +329,41 @@ func drawPlot(s plotSpec, w, h int) string {
 		asciigraph.XAxisValueFormatter(s.label),
 		asciigraph.SeriesColors(colors...), asciigraph.Caption(s.caption),
 		asciigraph.SeriesChars(s.chars...))...)
-	return head + "\n" + g
+	return head + "\n" + keepLastTick(g, w)
+}
+
+// keepLastTick moves the x axis's last tick label left so that it ends
+// within w cells: asciigraph centres it on the last column, and wide
+// y-axis labels push its end past the chart, where it was cut ("47.2s"
+// read "47.2"). A label it would then touch gives way to it.
+func keepLastTick(g string, w int) string {
+	lines := strings.Split(g, "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "└") || i+1 >= len(lines) {
+			continue
+		}
+		labels := []rune(lines[i+1]) // the tick labels: plain text
+		if len(labels) <= w {
+			break
+		}
+		start := len(labels)
+		for start > 0 && labels[start-1] != ' ' {
+			start--
+		}
+		last := labels[start:]
+		to := max(0, w-len(last)) // where it starts now
+		cut := max(0, to-1)       // a space before it
+		keep := labels[:cut]
+		if labels[cut] != ' ' { // a label runs past the cut: it goes whole
+			for len(keep) > 0 && keep[len(keep)-1] != ' ' {
+				keep = keep[:len(keep)-1]
+			}
+		}
+		left := strings.TrimRight(string(keep), " ")
+		lines[i+1] = left + strings.Repeat(" ", to-len([]rune(left))) + string(last)
+		break
+	}
+	return strings.Join(lines, "\n")
 }
 
 // plotRows is how many rows past the first asciigraph draws for the

@@ -3,10 +3,12 @@ package tui
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/guptarohit/asciigraph"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -419,5 +421,56 @@ func TestResampleKeepsExtremes(t *testing.T) {
 	nan := math.NaN()
 	if got := resample([]float64{0, 1, 2, 3, nan, nan}, []float64{1, 1, 1, 1, 50, 60}, 0, 3, 4); fmt.Sprint(got) != "[1 1 1 1]" {
 		t.Errorf("points without a time: %v, want [1 1 1 1]", got)
+	}
+}
+
+// TestTimeTicksKeepUnit: every tick of the wall-time axis keeps its
+// unit, the last too, however wide the y axis's labels (a log-scaled
+// risk's "4.14e-05" pushed the last tick past the pane, and "47.2s" was
+// cut to "47.2").
+func TestTimeTicksKeepUnit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		yfmt func(float64) string
+		t1   float64
+	}{
+		{"accuracy labels", nil, 47.2},
+		{"log risk labels", func(v float64) string { return sciTick(v, 2) }, 47.2},
+		{"the dashboard's log risk labels", func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }, 28.4},
+		{"minutes", func(v float64) string { return sciTick(v, 2) }, 647},
+	} {
+		for _, w := range []int{40, 58, 76, 118} {
+			t.Run(fmt.Sprintf("%s/%d", tc.name, w), func(t *testing.T) {
+				cols := plotWidth(w)
+				ys := make([]float64, cols)
+				for i := range ys {
+					ys[i] = 1e-5 + float64(i)*1e-7
+				}
+				spec := plotSpec{title: "outer risk", series: [][]float64{ys}, colors: []int{0}, chars: []asciigraph.CharSet{asciigraph.DefaultCharSet},
+					x0: 0.1, x1: tc.t1, ticks: 5, label: timeTick, caption: "wall time →", yfmt: tc.yfmt}
+				out := ansi.Strip(drawPlot(spec, w, 12))
+				lines := strings.Split(out, "\n")
+				for i, l := range lines {
+					if lw := ansi.StringWidth(l); lw > w {
+						t.Errorf("line %d is %d wide, past %d: %q", i, lw, w, l)
+					}
+					if !strings.Contains(l, "└") || i+1 >= len(lines) {
+						continue
+					}
+					labels := strings.Fields(lines[i+1])
+					if len(labels) < 2 {
+						t.Fatalf("ticks %q", lines[i+1])
+					}
+					for _, lb := range labels {
+						if !strings.HasSuffix(lb, "s") {
+							t.Errorf("tick %q lost its unit:\n%s", lb, out)
+						}
+					}
+					if last := labels[len(labels)-1]; last != timeTick(tc.t1) {
+						t.Errorf("last tick %q, want %q", last, timeTick(tc.t1))
+					}
+				}
+			})
+		}
 	}
 }

@@ -129,7 +129,7 @@ func TestHelpKeepsFooter(t *testing.T) {
 	feed(d, script(25, 40))
 	press(d, "?")
 	lines := strings.Split(ansi.Strip(d.Render()), "\n")
-	if n := len(lines); n > 20 || !strings.Contains(lines[n-1], "quit") || !strings.HasPrefix(lines[n-2], "└") {
+	if n := len(lines); n > 20 || !strings.Contains(lines[n-1], "close") || !strings.HasPrefix(lines[n-2], "└") {
 		t.Errorf("the help page at 60x20 pushed off its border or the footer:\n%s", strings.Join(lines, "\n"))
 	}
 }

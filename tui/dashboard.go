@@ -3,11 +3,13 @@ package tui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -76,9 +78,11 @@ type Dashboard struct {
 	note     string // the last message to the user
 	result   *runs.Outcome
 
-	keys    dashboardKeys
-	confirm confirmKeys
-	help    help.Model
+	keys     dashboardKeys
+	confirm  confirmKeys
+	help     help.Model
+	page     viewport.Model // the help page (?), scrolled by pageKeys
+	pageKeys pageKeys
 	// panes are the body's panes: on a wide terminal the first beside
 	// the focused one of the others (or the first of them), on a narrow
 	// one the focused pane alone; focus cycles through them.
@@ -120,7 +124,7 @@ func NewDashboard(cfg runs.Config, ctl session.Control, detached bool) *Dashboar
 	keys := newDashboardKeys()
 	samples := newSamplesPane(rec, samplesKeys{Group: keys.Group})
 	return &Dashboard{runRecord: rec, ctl: ctl, detached: detached, width: 80, height: 24, now: time.Now,
-		keys: keys, confirm: newConfirmKeys(), help: newHelp(), samples: samples,
+		keys: keys, confirm: newConfirmKeys(), help: newHelp(), page: viewport.New(), pageKeys: newPageKeys(), samples: samples,
 		panes: []pane{newChartsPane(rec), newGroupsPane(rec), samples}, side: 1, rates: newRatesForm()}
 }
 
@@ -248,7 +252,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			d.status = m.Status
 		}
 		d.result = m.Result
-		d.note = "the search has ended; q leaves"
+		d.note = d.endNote(m.Status)
 		if m.Status == core.StatusUnknown && d.detached {
 			d.status = core.StatusUnknown
 			d.note = "the connection to the search closed (maple ls shows how it ended); q leaves"
@@ -270,6 +274,29 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return d, d.broadcast(msg)
 	}
 	return d, nil
+}
+
+// endNote is what the note says when the search has ended with st: a
+// stopped or interrupted search (maple stop from another shell, a
+// signal) says so and how to resume it, as maple run prints it.
+func (d *Dashboard) endNote(st core.Status) string {
+	if st != core.StatusStopped && st != core.StatusInterrupted || d.cfg.Method != core.MethodMaple {
+		return "the search has ended; q leaves"
+	}
+	iter := 0
+	if s := d.last(); s != nil {
+		iter = s.Iter
+	}
+	if d.dir == "" {
+		return fmt.Sprintf("the search was %s at iteration %d, checkpointed: maple resume %s continues it; q leaves", st, iter, d.cfg.ID)
+	}
+	return fmt.Sprintf("the search was %s at iteration %d, checkpointed: %s continues it; q leaves", st, iter, resumeCommand(d.dir, d.cfg.ID))
+}
+
+// resumeCommand is the command that resumes the run in dir, as
+// runs.Continue writes it.
+func resumeCommand(dir, id string) string {
+	return fmt.Sprintf("maple resume %s --runs-dir %s", id, filepath.Dir(dir))
 }
 
 func (d *Dashboard) event(e core.Event) {
@@ -322,8 +349,7 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return d.answer(k)
 	}
 	if d.showHelp {
-		d.showHelp = false
-		return d, nil
+		return d.pageKey(k)
 	}
 	switch {
 	case key.Matches(k, d.keys.Leave) && d.detached:
@@ -339,6 +365,7 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 	case key.Matches(k, d.keys.Help):
 		d.showHelp = true
+		d.page.GotoTop()
 	case key.Matches(k, d.keys.Stop):
 		if d.ctl == nil || d.ended {
 			d.note = "the search is not running"
@@ -444,6 +471,7 @@ func (d *Dashboard) Render() string {
 	switch {
 	case d.showHelp:
 		body = d.helpView(w, bodyH)
+		footer = d.footer(w) // the page's position, now that it is laid out (the same lines)
 	case d.editing:
 		body = d.rates.view(w, bodyH)
 	default:
@@ -520,9 +548,12 @@ func wrapItems(items []string, w int) string {
 func (d *Dashboard) footer(w int) string {
 	d.help.SetWidth(w)
 	var keys string
-	if d.editing {
+	switch {
+	case d.editing:
 		keys = shortHelp(d.help, d.rates.keys.ShortHelp())
-	} else {
+	case d.showHelp:
+		keys = d.pageFooter(w)
+	default:
 		keys = shortHelp(d.help, d.offered().ShortHelp())
 	}
 	note := d.note
@@ -530,8 +561,9 @@ func (d *Dashboard) footer(w int) string {
 		note = d.progress
 	}
 	if note != "" {
-		// Wrapped, not cut: an export's file list or a result is long.
-		return lipgloss.NewStyle().Width(w).Render(note) + "\n" + keys
+		// Wrapped at spaces, not cut: an export's file list or a result
+		// is long, and a run id or a command stays whole.
+		return wrapSpaces(note, w, "") + "\n" + keys
 	}
 	return keys
 }
@@ -577,20 +609,4 @@ func (d *Dashboard) body(w, h int) string {
 	}
 	first := w * 3 / 5
 	return lipgloss.JoinHorizontal(lipgloss.Top, box(0, first, false), box(d.side, w-first, false))
-}
-
-func (d *Dashboard) helpView(w, h int) string {
-	var b strings.Builder
-	b.WriteString(styles.Title.Render("keys") + "  (any key closes this help)\n\n")
-	d.help.SetWidth(w - 4)
-	b.WriteString(d.help.FullHelpView(d.offered().FullHelp()))
-	b.WriteString("\n\n" + lipgloss.NewStyle().Width(w-4).Render(
-		"space pauses and resumes between outer iterations. l edits the weight, keep-probability "+
-			"and inner learning rates, applied at the next iteration after a checkpoint. s writes a "+
-			"checkpoint now; e exports the weights of the selected iterate (the one the evaluation trains on) as of the latest checkpoint. q asks before stopping a search "+
-			"this process runs (a second Ctrl-C stops it at once). Test figures are shown for "+
-			"monitoring only; every choice uses the validation split. On the charts ▲ is the cursor, "+
-			"◆ a learning-rate change."))
-	// Cut inside the box on a short terminal: the footer stays.
-	return styles.Pane.Width(w).Height(h).Render(fit(b.String(), w-2, max(1, h-2)))
 }

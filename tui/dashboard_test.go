@@ -370,7 +370,7 @@ func TestGoldenViews(t *testing.T) {
 					}
 				}
 				// The footer is always on screen: no pane pushes it off.
-				if last := ansi.Strip(lines[len(lines)-1]); !strings.Contains(last, "quit") && !strings.Contains(last, "cancel") {
+				if last := ansi.Strip(lines[len(lines)-1]); !strings.Contains(last, "quit") && !strings.Contains(last, "cancel") && !strings.Contains(last, "close") {
 					t.Errorf("the last line is not the footer: %q", last)
 				}
 				golden(t, fmt.Sprintf("%s-%dx%d", view, sz[0], sz[1]), out)
@@ -879,5 +879,43 @@ func TestFillAtMostOnceASecond(t *testing.T) {
 	now = t0.Add(2 * time.Second)
 	if w := d.fillWait(); w > 0 {
 		t.Errorf("a read 2 s after the last waits %v", w)
+	}
+}
+
+// TestEndNoteSaysStopped: a search stopped from elsewhere (maple stop in
+// another shell) or interrupted says so, with the command that resumes
+// it, in the dashboard that runs it and in an attached one; it said only
+// "the search has ended".
+func TestEndNoteSaysStopped(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		detached bool
+		status   core.Status
+		want     []string
+	}{
+		{"stopped, local", false, core.StatusStopped, []string{"stopped at iteration 3", "maple resume 20261122-000000-01 --runs-dir /data/runs", "q leaves"}},
+		{"stopped, attached", true, core.StatusStopped, []string{"stopped at iteration 3", "maple resume 20261122-000000-01 --runs-dir /data/runs"}},
+		{"interrupted, attached", true, core.StatusInterrupted, []string{"interrupted at iteration 3", "maple resume 20261122-000000-01 --runs-dir /data/runs"}},
+		{"done without a result", false, core.StatusDone, []string{"the search has ended; q leaves"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewDashboard(testConfig(), &fakeCtl{}, tc.detached)
+			d.SetDir("/data/runs/20261122-000000-01")
+			feed(d, script(3, 40))
+			d.Update(EndMsg{Status: tc.status})
+			for _, w := range tc.want {
+				if !strings.Contains(d.note, w) {
+					t.Errorf("note %q lacks %q", d.note, w)
+				}
+			}
+			if tc.status != core.StatusDone && strings.Contains(d.note, "has ended") {
+				t.Errorf("note %q does not say how it ended", d.note)
+			}
+			// The whole command shows on an 80-column screen.
+			d.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			if screen := strings.Join(strings.Fields(ansi.Strip(d.Render())), " "); len(tc.want) > 1 && !strings.Contains(screen, tc.want[1]) {
+				t.Errorf("the command is cut on the screen:\n%s", ansi.Strip(d.Render()))
+			}
+		})
 	}
 }

@@ -212,3 +212,29 @@ func chartKeyMsg(ck chartKeys, k tea.KeyPressMsg) tea.Msg {
 	}
 	return nil
 }
+
+// pageKeys scroll a page of text (the dashboard's help); any other key
+// closes it.
+type pageKeys struct {
+	Up, Down, PageUp, PageDown, Top, Bottom, Close key.Binding
+}
+
+func newPageKeys() pageKeys {
+	return pageKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup/pgdn", "page")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "space", "f"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/end", "top/end")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "end")),
+		Close:    key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc", "close")),
+	}
+}
+
+// ShortHelp is the page's footer: close first, a narrow footer keeps it.
+func (k pageKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Close, k.Up, k.PageUp, k.Top}
+}
+
+// FullHelp lists the same keys.
+func (k pageKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
