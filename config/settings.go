@@ -11,6 +11,7 @@ import (
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/setting"
 	"github.com/maple-ood/maple/train"
 )
 
@@ -207,7 +208,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.Precision }, Default: "f32", Key: func(c runs.Config) string { return precision(c.Settings) }},
 	{Flag: "inner-batch", Group: GroupSearch, Help: "inner minibatch size (0 = full batch over the kept samples); each step's loss normalised by its minibatch's weight sum", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.InnerBatch }},
-	{Flag: "inner-lr", Group: GroupSearch, Help: "inner SGD learning rate", Result: true, Resume: "new inner SGD learning rate (default: the one in force)",
+	{Flag: "inner-lr", Group: GroupSearch, Help: "inner SGD learning rate, in " + setting.Rate.Span(), Result: true, Resume: "new inner SGD learning rate, in " + setting.Rate.Span() + " (default: the one in force)",
 		Field: func(c *runs.Config) any { return &c.Settings.InnerLR }},
 	{Flag: "momentum", Group: GroupSearch, Help: "inner SGD momentum", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Momentum }},
@@ -215,9 +216,9 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.WeightDecay }},
 	{Flag: "inner-init", Values: func() []string { return core.InnerInits }, Group: GroupSearch, HelpFrom: func() string { return "inner initialisation: " + orList(core.InnerInits) }, Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.InnerInit }},
-	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights (default 0: frozen at 1, the keep scores alone learnt)", Result: true, Form: true, Resume: "new Adam learning rate of the sample weights (default: the one in force; 0 freezes them)",
+	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights, in " + setting.RateOrZero.Span() + " (default 0: frozen at 1, the keep scores alone learnt)", Result: true, Form: true, Resume: "new Adam learning rate of the sample weights, in " + setting.RateOrZero.Span() + " (default: the one in force; 0 freezes them)",
 		Field: func(c *runs.Config) any { return &c.Settings.WeightLR }},
-	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities", Result: true, Resume: "new Adam learning rate of the keep probabilities (default: the one in force)",
+	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities, in " + setting.Rate.Span(), Result: true, Resume: "new Adam learning rate of the keep probabilities, in " + setting.Rate.Span() + " (default: the one in force)",
 		Field: func(c *runs.Config) any { return &c.Settings.KeepLR }},
 	{Flag: "clip-norm", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.ClipNorm }},
 	{Flag: "keep0", Group: GroupSearch, Help: "initial keep fraction K0/n, annealed to --keep (given --keep alone, it follows --keep: that subset from the start)", Result: true, Form: true,
@@ -248,7 +249,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Eval.Momentum }},
 	{Flag: "eval-weight-decay", Group: GroupEval, Help: "SGD weight decay of the final weighted ERM and the baselines", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.WeightDecay }},
-	{Flag: "eval-lr", Group: GroupEval, Help: "learning rate of the final weighted ERM and the baselines", Result: true,
+	{Flag: "eval-lr", Group: GroupEval, Help: "learning rate of the final weighted ERM and the baselines, in " + setting.Rate.Span(), Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.LR }},
 	{Flag: "eval-every", Group: GroupEval, Help: "validation check every N steps of the final weighted ERM", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.EvalEvery }},
@@ -269,7 +270,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Eval.LfFEMA }},
 	{Flag: "mask-keep", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskKeep", "; 0 = the recipe's"), Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.MaskKeep }},
-	{Flag: "mask-lr", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskLR", "; 0 = the recipe's"), Result: true,
+	{Flag: "mask-lr", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskLR", "; 0 = the recipe's; at most "+fmt.Sprint(setting.MaxRate)), Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.MaskLR }},
 	{Flag: "eval-optimizer", Values: func() []string { return train.Optimizers }, Group: GroupEval, HelpFrom: func() string {
 		return "optimizer of the final weighted ERM and the baselines: " + orList(train.Optimizers)
