@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/config"
+	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/tui"
@@ -219,7 +220,7 @@ func ExitCode(f *Factory, err error) int {
 	}
 	fmt.Fprintln(f.Err, "maple:", config.FlagError(err))
 	var u usageError
-	if errors.As(err, &u) {
+	if errors.As(err, &u) && !errors.Is(err, loaders.ErrDownload) { // data that cannot be read is bad input; a failed download is not
 		return ExitUsage
 	}
 	return ExitFailed
