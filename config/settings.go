@@ -145,7 +145,7 @@ var Table = []Setting{
 	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all; synthetic generates within one sample of it)", Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.TrainSize }, Default: 0},
 	{Flag: "method", Values: func() []string { return baselines.Methods }, Group: GroupEval, HelpFrom: func() string {
-		return core.MethodMaple + ", or a baseline: " + strings.Join(baselines.Methods[1:], ", ")
+		return core.MethodMaple + " or a baseline: " + strings.Join(baselines.Methods[1:], ", ")
 	}, Axis: true, Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Method }, Default: core.MethodMaple},
 	{Flag: "objective", Values: func() []string { return core.Objectives }, Group: GroupSearch, HelpFrom: func() string { return "outer objective: " + strings.Join(core.Objectives, ", ") }, Result: true, Form: true,
@@ -216,7 +216,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.WeightDecay }},
 	{Flag: "inner-init", Values: func() []string { return core.InnerInits }, Group: GroupSearch, HelpFrom: func() string { return "inner initialisation: " + orList(core.InnerInits) }, Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.InnerInit }},
-	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights, in " + setting.RateOrZero.Span() + " (default 0: frozen at 1, the keep scores alone learnt)", Result: true, Form: true, Resume: "new Adam learning rate of the sample weights, in " + setting.RateOrZero.Span() + " (default: the one in force; 0 freezes them)",
+	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights, in " + setting.RateOrZero.Span() + "; the default 0 freezes them at 1", Result: true, Form: true, Resume: "new Adam learning rate of the sample weights, in " + setting.RateOrZero.Span() + " (default: the one in force; 0 freezes them)",
 		Field: func(c *runs.Config) any { return &c.Settings.WeightLR }},
 	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities, in " + setting.Rate.Span(), Result: true, Resume: "new Adam learning rate of the keep probabilities, in " + setting.Rate.Span() + " (default: the one in force)",
 		Field: func(c *runs.Config) any { return &c.Settings.KeepLR }},
@@ -237,7 +237,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.InitParams }, Default: ""},
 	{Flag: "eval-each-iter", Group: GroupSearch, Help: "train the evaluation model on every iterate's weights and record its figures (costly)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.EvalEachIter }, Default: false},
-	{Flag: "select-iterate", Values: func() []string { return core.SelectIterates }, Group: GroupSearch, Help: "weights the final weighted ERM trains on: val (the iterate whose inner model scores best on validation) or final", Result: true,
+	{Flag: "select-iterate", Values: func() []string { return core.SelectIterates }, Group: GroupSearch, Help: "weights of the final ERM: final, or val (the iterate best on validation)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.SelectIterate }},
 
 	// Evaluation and baselines.
