@@ -270,7 +270,9 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Eval.LfFEMA }},
 	{Flag: "mask-keep", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskKeep", "; 0 = the recipe's"), Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.MaskKeep }},
-	{Flag: "mask-lr", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskLR", "; 0 = the recipe's; at most "+fmt.Sprint(setting.MaxRate)), Result: true,
+	{Flag: "mask-lr", Group: GroupEval, HelpFrom: func() string {
+		return "learning rate in " + setting.RateOrZero.Span() + " (0 = the recipe's); " + baselines.FieldHelp("EvalSettings.MaskLR")
+	}, Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.MaskLR }},
 	{Flag: "eval-optimizer", Values: func() []string { return train.Optimizers }, Group: GroupEval, HelpFrom: func() string {
 		return "optimizer of the final weighted ERM and the baselines: " + orList(train.Optimizers)
