@@ -39,7 +39,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the files written as JSON")
-	c.Flags().StringVar(&o.Format, "format", "csv", "the weights as csv or npy; or the records of every outer iteration as metrics-csv (one row each) or tensorboard (an event file under OUT/tensorboard/ID); or the finished training's validation checks (a baseline's, a search's final weighted ERM) as training-csv (one row each)")
+	c.Flags().StringVar(&o.Format, "format", "csv", "the weights as csv or npy, or the records as metrics-csv, tensorboard or training-csv (docs/USAGE.md says what each holds)")
 	c.Flags().StringVar(&o.Out, "out", "", "output directory (default: the run directory)")
 	c.Flags().BoolVar(&o.Unfinished, "checkpoint", false, "export the latest checkpoint of a run that is not done (export.json says so)")
 	c.Flags().StringVar(&o.Overrides.DataDir, "data-dir", "", "the data directory, when it moved since the run started")

@@ -77,12 +77,12 @@ committed row of another sweep's run of its configuration and seed, of
 this experiment or of another made with the same build and threads;
 --rerun trains every cell on this build, and a cell finished in the runs
 directory always replaces its committed row.`,
-		Example: `  maple reproduce                        # the experiments, the runs each has committed, the time left
-  maple reproduce synthetic              # run (or resume) one and write its results
-  maple reproduce synthetic --check --runs-dir "$(mktemp -d)"   # rerun from scratch, compare with the committed runs.csv
-  maple reproduce ablation --no-run      # write the files from the runs finished so far
-  maple reproduce cmnist --rerun         # train every cell on this build, committed or not
-  maple reproduce ablation --sweeps abl-preset-wd,abl-defaults --seeds 1   # run part of it first`,
+		Example: `  maple reproduce                     # the experiments, their runs, the time left
+  maple reproduce synthetic           # run (or resume) one and write its results
+  maple reproduce synthetic --check --runs-dir "$(mktemp -d)"   # rerun, compare
+  maple reproduce ablation --no-run   # write the files from the runs finished
+  maple reproduce cmnist --rerun      # train every cell, committed or not
+  maple reproduce ablation --sweeps abl-preset-wd,abl-defaults --seeds 1   # part`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {

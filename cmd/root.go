@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/config"
+	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/tui"
@@ -49,7 +50,10 @@ type Factory struct {
 	// Terminal reports whether stdin and stdout are both terminals (the
 	// dashboard and the browser need both; /dev/null is not one).
 	Terminal func() bool
-	RunsDir  string
+	// Width, when not nil, is the width of the terminal standard output
+	// is (0: not one); help wraps to it, else to 80 columns.
+	Width   func() int
+	RunsDir string
 	// helpErr is a usage error found while printing help (`maple bogus
 	// --help` names no command), which ExitCode reports.
 	helpErr error
@@ -59,7 +63,7 @@ type Factory struct {
 // and the runs directory (DefaultRunsDir).
 func NewFactory() *Factory {
 	return &Factory{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, RunsDir: DefaultRunsDir(os.Getenv),
-		Terminal: tui.Interactive}
+		Terminal: tui.Interactive, Width: tui.Width}
 }
 
 // DefaultRunsDir is the runs directory when --runs-dir is not given, one
@@ -124,7 +128,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		},
 	}
 	root.SetFlagErrorFunc(flagError)
-	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs ($MAPLE_RUNS_DIR, else $XDG_DATA_HOME/maple/runs, else ~/.local/share/maple/runs)")
+	root.PersistentFlags().StringVar(&f.RunsDir, "runs-dir", f.RunsDir, "directory that holds the runs; $MAPLE_RUNS_DIR sets the default")
 	// Every path maple prints (a resume command, an error) is absolute, so
 	// that it works from any directory and names where maple looked.
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
@@ -178,10 +182,9 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 				}
 			}})
 	registerCompletion(f, root)
-	addHelp(root)
+	addHelp(f, root)
 	// `maple bogus --help`: cobra finds no command and would print the
 	// root's help; say instead that there is no such command.
-	help := root.HelpFunc()
 	root.SetHelpFunc(func(c *cobra.Command, args []string) {
 		if c == root {
 			if err := noArgs(c, c.Flags().Args()); err != nil {
@@ -189,7 +192,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 				return
 			}
 		}
-		help(c, args)
+		f.writeHelp(c)
 	})
 	// `maple help bogus` likewise (cobra's help command prints the root's
 	// help for a topic it cannot find under a root that takes no
@@ -228,7 +231,7 @@ func ExitCode(f *Factory, err error) int {
 	}
 	fmt.Fprintln(f.Err, "maple:", config.FlagError(err))
 	var u usageError
-	if errors.As(err, &u) {
+	if errors.As(err, &u) && !errors.Is(err, loaders.ErrDownload) { // data that cannot be read is bad input; a failed download is not
 		return ExitUsage
 	}
 	return ExitFailed

@@ -51,7 +51,7 @@ func NewCmdTable(f *Factory, runF func(*TableOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&o.JSON, "json", false, "print the rows as JSON")
-	c.Flags().StringSliceVar(&o.GroupBy, "group-by", nil, "pool the runs by these settings (flags such as objective, keep, model; or method, dataset, seed, sweep), one row per group, instead of by configuration")
+	c.Flags().StringSliceVar(&o.GroupBy, "group-by", nil, "pool the runs by these settings (flags such as objective, keep or model; or method, dataset, seed, sweep)")
 	c.Flags().BoolVar(&o.PerRun, "per-run", false, "one row per finished run, as csv (or --json), instead of mean ± sd over seeds")
 	c.Flags().StringSliceVar(&o.Sweeps, "sweep", nil, "only the runs of this sweep (repeat it, or separate names by commas, for one table of several)")
 	c.Flags().StringVar(&o.Format, "format", "text", "text, markdown or csv")

@@ -23,14 +23,14 @@ func TestFlagError(t *testing.T) {
 		want string
 		not  string
 	}{
-		{"rate", func(c *runs.Config) { c.Settings.InnerLR = 0 }, "--inner-lr 0: want a finite number in (0, inf)", "Settings.InnerLR"},
+		{"rate", func(c *runs.Config) { c.Settings.InnerLR = 0 }, "--inner-lr 0: want a finite number in (0, 10]", "Settings.InnerLR"},
 		{"eval steps", func(c *runs.Config) { c.Eval.Steps = 1e9 }, "--eval-steps 1000000000: want 1 to 1000000", "EvalSettings"},
 		{"two fields", func(c *runs.Config) { c.Settings.Keep, c.Settings.Keep0 = 0.5, 0.3 }, "--keep 0.5 is above --keep0 0.3", "Settings."},
 		{"choice", func(c *runs.Config) { c.Settings.Objective = "irm2" }, `--objective "irm2": want one of`, "Settings."},
 		{"model", func(c *runs.Config) { c.Settings.Model = "mlp:x" }, "--model: ", "Settings."},
 		{"no flag", func(c *runs.Config) { c.Settings.ClipNorm = -1 }, "clip-norm -1: want", "Settings."},
 		{"mask keep", func(c *runs.Config) { c.Eval.MaskKeep = 1.5 }, "--mask-keep 1.5: want a finite number in [0, 1]", "EvalSettings"},
-		{"mask lr", func(c *runs.Config) { c.Eval.MaskLR = -1 }, "--mask-lr -1: want a finite number in [0, inf)", "EvalSettings"},
+		{"mask lr", func(c *runs.Config) { c.Eval.MaskLR = -1 }, "--mask-lr -1: want a finite number in [0, 10]", "EvalSettings"},
 		{"lff q", func(c *runs.Config) { c.Eval.LfFQ = 1.5 }, "--lff-q 1.5: want a finite number in [0, 1]", "EvalSettings"},
 		{"lff ema", func(c *runs.Config) { c.Eval.LfFEMA = 1 }, "--lff-ema 1: want a finite number in [0, 1)", "EvalSettings"},
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/setting"
 	"github.com/maple-ood/maple/train"
 )
 
@@ -144,7 +145,7 @@ var Table = []Setting{
 	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all; synthetic generates within one sample of it)", Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.TrainSize }, Default: 0},
 	{Flag: "method", Values: func() []string { return baselines.Methods }, Group: GroupEval, HelpFrom: func() string {
-		return core.MethodMaple + ", or a baseline: " + strings.Join(baselines.Methods[1:], ", ")
+		return core.MethodMaple + " or a baseline: " + strings.Join(baselines.Methods[1:], ", ")
 	}, Axis: true, Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Method }, Default: core.MethodMaple},
 	{Flag: "objective", Values: func() []string { return core.Objectives }, Group: GroupSearch, HelpFrom: func() string { return "outer objective: " + strings.Join(core.Objectives, ", ") }, Result: true, Form: true,
@@ -207,7 +208,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.Precision }, Default: "f32", Key: func(c runs.Config) string { return precision(c.Settings) }},
 	{Flag: "inner-batch", Group: GroupSearch, Help: "inner minibatch size (0 = full batch over the kept samples); each step's loss normalised by its minibatch's weight sum", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.InnerBatch }},
-	{Flag: "inner-lr", Group: GroupSearch, Help: "inner SGD learning rate", Result: true, Resume: "new inner SGD learning rate (default: the one in force)",
+	{Flag: "inner-lr", Group: GroupSearch, Help: "inner SGD learning rate, in " + setting.Rate.Span(), Result: true, Resume: "new inner SGD learning rate, in " + setting.Rate.Span() + " (default: the one in force)",
 		Field: func(c *runs.Config) any { return &c.Settings.InnerLR }},
 	{Flag: "momentum", Group: GroupSearch, Help: "inner SGD momentum", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Momentum }},
@@ -215,9 +216,9 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.WeightDecay }},
 	{Flag: "inner-init", Values: func() []string { return core.InnerInits }, Group: GroupSearch, HelpFrom: func() string { return "inner initialisation: " + orList(core.InnerInits) }, Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.InnerInit }},
-	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights (default 0: frozen at 1, the keep scores alone learnt)", Result: true, Form: true, Resume: "new Adam learning rate of the sample weights (default: the one in force; 0 freezes them)",
+	{Flag: "weight-lr", Group: GroupSearch, Help: "Adam learning rate of the sample weights, in " + setting.RateOrZero.Span() + "; the default 0 freezes them at 1", Result: true, Form: true, Resume: "new Adam learning rate of the sample weights, in " + setting.RateOrZero.Span() + " (default: the one in force; 0 freezes them)",
 		Field: func(c *runs.Config) any { return &c.Settings.WeightLR }},
-	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities", Result: true, Resume: "new Adam learning rate of the keep probabilities (default: the one in force)",
+	{Flag: "keep-lr", Group: GroupSearch, Help: "Adam learning rate of the keep probabilities, in " + setting.Rate.Span(), Result: true, Resume: "new Adam learning rate of the keep probabilities, in " + setting.Rate.Span() + " (default: the one in force)",
 		Field: func(c *runs.Config) any { return &c.Settings.KeepLR }},
 	{Flag: "clip-norm", Group: GroupSearch, NoFlag: true, Result: true, Field: func(c *runs.Config) any { return &c.Settings.ClipNorm }},
 	{Flag: "keep0", Group: GroupSearch, Help: "initial keep fraction K0/n, annealed to --keep (given --keep alone, it follows --keep: that subset from the start)", Result: true, Form: true,
@@ -236,7 +237,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Settings.InitParams }, Default: ""},
 	{Flag: "eval-each-iter", Group: GroupSearch, Help: "train the evaluation model on every iterate's weights and record its figures (costly)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.EvalEachIter }, Default: false},
-	{Flag: "select-iterate", Values: func() []string { return core.SelectIterates }, Group: GroupSearch, Help: "weights the final weighted ERM trains on: val (the iterate whose inner model scores best on validation) or final", Result: true,
+	{Flag: "select-iterate", Values: func() []string { return core.SelectIterates }, Group: GroupSearch, Help: "weights of the final ERM: final, or val (the iterate best on validation)", Result: true,
 		Field: func(c *runs.Config) any { return &c.Settings.SelectIterate }},
 
 	// Evaluation and baselines.
@@ -248,7 +249,7 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Eval.Momentum }},
 	{Flag: "eval-weight-decay", Group: GroupEval, Help: "SGD weight decay of the final weighted ERM and the baselines", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.WeightDecay }},
-	{Flag: "eval-lr", Group: GroupEval, Help: "learning rate of the final weighted ERM and the baselines", Result: true,
+	{Flag: "eval-lr", Group: GroupEval, Help: "learning rate of the final weighted ERM and the baselines, in " + setting.Rate.Span(), Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.LR }},
 	{Flag: "eval-every", Group: GroupEval, Help: "validation check every N steps of the final weighted ERM", Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.EvalEvery }},
@@ -269,7 +270,9 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Eval.LfFEMA }},
 	{Flag: "mask-keep", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskKeep", "; 0 = the recipe's"), Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.MaskKeep }},
-	{Flag: "mask-lr", Group: GroupEval, HelpFrom: methodHelp("EvalSettings.MaskLR", "; 0 = the recipe's"), Result: true,
+	{Flag: "mask-lr", Group: GroupEval, HelpFrom: func() string {
+		return "learning rate in " + setting.RateOrZero.Span() + " (0 = the recipe's); " + baselines.FieldHelp("EvalSettings.MaskLR")
+	}, Result: true,
 		Field: func(c *runs.Config) any { return &c.Eval.MaskLR }},
 	{Flag: "eval-optimizer", Values: func() []string { return train.Optimizers }, Group: GroupEval, HelpFrom: func() string {
 		return "optimizer of the final weighted ERM and the baselines: " + orList(train.Optimizers)

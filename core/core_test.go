@@ -595,3 +595,38 @@ func TestFirstKeepStepSaturates(t *testing.T) {
 		})
 	}
 }
+
+// TestRatesBounded: every learning rate is refused above setting.MaxRate
+// (1e308 was taken) and taken up to it, for a new search and for a change
+// of rates mid-search (the dashboard's form, the socket's set_lr);
+// the largest rates the experiments and the random search use are taken.
+func TestRatesBounded(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(*Settings, *train.EvalSettings)
+		want string // "": taken
+	}{
+		{"inner lr 1e308", func(s *Settings, _ *train.EvalSettings) { s.InnerLR = 1e308 }, "Settings.InnerLR 1e+308: want a finite number in (0, 10]"},
+		{"keep lr 1e308", func(s *Settings, _ *train.EvalSettings) { s.KeepLR = 1e308 }, "Settings.KeepLR 1e+308"},
+		{"weight lr 10.5", func(s *Settings, _ *train.EvalSettings) { s.WeightLR = 10.5 }, "Settings.WeightLR 10.5: want a finite number in [0, 10]"},
+		{"eval lr 1e308", func(_ *Settings, e *train.EvalSettings) { e.LR = 1e308 }, "EvalSettings.LR 1e+308: want a finite number in (0, 10]"},
+		{"mask lr 1e308", func(_ *Settings, e *train.EvalSettings) { e.MaskLR = 1e308 }, "EvalSettings.MaskLR 1e+308"},
+		{"dro step 1e308", func(_ *Settings, e *train.EvalSettings) { e.DROStep = 1e308 }, "EvalSettings.DROStep 1e+308"},
+		{"every rate at the bound", func(s *Settings, e *train.EvalSettings) {
+			s.InnerLR, s.KeepLR, s.WeightLR, e.LR, e.MaskLR, e.DROStep = 10, 10, 10, 10, 10, 10
+		}, ""},
+		{"the random search's largest", func(s *Settings, e *train.EvalSettings) { s.InnerLR, s.KeepLR, s.WeightLR, e.LR = 0.3, 3, 1, 1 }, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, e := DefaultSettings(), train.DefaultEval()
+			c.set(&s, &e)
+			err := setting.First(s.Check(), e.Check())
+			if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+			if err := s.Rates().Check(); (err != nil) != strings.HasPrefix(c.want, "Settings.") {
+				t.Errorf("a change of rates to %+v: error %v", s.Rates(), err)
+			}
+		})
+	}
+}

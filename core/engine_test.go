@@ -277,7 +277,7 @@ func TestCommands(t *testing.T) {
 
 func TestNonFinitePausesAndKeepsState(t *testing.T) {
 	set := engineSettings("fixed")
-	set.InnerLR = 1e30 // overflows at once
+	set.InnerLR, set.WeightDecay, set.InnerSteps = 10, 1, 30 // overflows in the first iteration
 	e, err := New(tinydata.Splits(40, 2, 4), set)
 	if err != nil {
 		t.Fatal(err)

@@ -114,8 +114,11 @@ func TestContextInterruptsIteration(t *testing.T) {
 // good state instead of waiting for a Resume that nobody will send.
 func TestUnwatchedNonFiniteFails(t *testing.T) {
 	set := engineSettings("fixed")
-	set.InnerLR = 1e30
-	e, _ := New(tinydata.Splits(40, 2, 4), set)
+	set.InnerLR, set.WeightDecay, set.InnerSteps = 10, 1, 30 // overflows in the first iteration
+	e, err := New(tinydata.Splits(40, 2, 4), set)
+	if err != nil {
+		t.Fatal(err)
+	}
 	before := e.State()
 	rec := &scriptRec{}
 	st, err := e.Run(context.Background(), rec)

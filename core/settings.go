@@ -191,12 +191,12 @@ type LearningRates struct {
 	Inner  float64 `json:"inner"`  // inner SGD lr
 }
 
-// Check refuses non-positive or non-finite rates.
+// Check refuses rates out of their range (setting.Rate, setting.RateOrZero).
 func (l LearningRates) Check() error {
 	return setting.First(
-		setting.Num("Settings.WeightLR", l.Weight, setting.NonNegative), // 0 freezes w
-		setting.Num("Settings.KeepLR", l.Keep, setting.Positive),
-		setting.Num("Settings.InnerLR", l.Inner, setting.Positive),
+		setting.Num("Settings.WeightLR", l.Weight, setting.RateOrZero), // 0 freezes w
+		setting.Num("Settings.KeepLR", l.Keep, setting.Rate),
+		setting.Num("Settings.InnerLR", l.Inner, setting.Rate),
 	)
 }
 

@@ -87,6 +87,7 @@ func (fe *Fetcher) Path(f PublicFile) (string, error) {
 		}
 		return "", fmt.Errorf("%s is missing; %s (docs/DATASETS.md lists each dataset's files)", p, how)
 	}
+	made := missingDirs(filepath.Dir(p))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return "", fmt.Errorf("cannot create %s: %w", filepath.Dir(p), err)
 	}
@@ -98,7 +99,35 @@ func (fe *Fetcher) Path(f PublicFile) (string, error) {
 		}
 		errs = append(errs, err)
 	}
-	return "", fmt.Errorf("could not fetch %s (%w); download it by hand into %s", f.Name, errors.Join(errs...), filepath.Dir(p))
+	for _, d := range made {
+		os.Remove(d) // only when empty: another download may have filled it
+	}
+	return "", downloadError{fmt.Errorf("could not fetch %s (%w); download it by hand into %s", f.Name, errors.Join(errs...), filepath.Dir(p))}
+}
+
+// ErrDownload is what a failed download is (errors.Is): the network or
+// the mirrors failed, not the person's input, so commands exit 1 for it.
+var ErrDownload = errors.New("download failed")
+
+type downloadError struct{ err error }
+
+func (e downloadError) Error() string        { return e.err.Error() }
+func (e downloadError) Unwrap() error        { return e.err }
+func (e downloadError) Is(target error) bool { return target == ErrDownload }
+
+// missingDirs returns dir and those above it that do not exist, the
+// deepest first: the folders a download into dir creates.
+func missingDirs(dir string) []string {
+	var out []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || !errors.Is(err, os.ErrNotExist) {
+			return out
+		}
+		out = append(out, d)
+		if filepath.Dir(d) == d {
+			return out
+		}
+	}
 }
 
 func (fe *Fetcher) download(url, dst string, f PublicFile) error {

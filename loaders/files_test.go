@@ -3,7 +3,9 @@ package loaders
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
+	"io/fs"
 	"math"
 	"net"
 	"net/http"
@@ -174,12 +176,26 @@ func TestFetch(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), MNISTTestLabels.Name) {
 				t.Fatalf("error %v, want one naming the file and %q", err, c.want)
 			}
-			left, _ := os.ReadDir(filepath.Join(dir, "mnist"))
-			if len(left) != 0 {
-				t.Errorf("left behind %d files", len(left))
+			if !errors.Is(err, ErrDownload) {
+				t.Errorf("error %v is not an ErrDownload (a failure, exit 1, not bad input)", err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "mnist")); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("left behind the folder mnist/ (%v)", err)
 			}
 		})
 	}
+	t.Run("a folder that was there stays", func(t *testing.T) {
+		dir := t.TempDir()
+		os.Mkdir(filepath.Join(dir, "mnist"), 0o755)
+		f := MNISTTestLabels
+		f.Mirrors = []string{srv.URL + "/missing/"}
+		if _, err := (&Fetcher{Dir: dir}).Path(f); err == nil {
+			t.Fatal("no error")
+		}
+		if _, err := os.Stat(filepath.Join(dir, "mnist")); err != nil {
+			t.Errorf("the folder the person made is gone: %v", err)
+		}
+	})
 	t.Run("offline", func(t *testing.T) {
 		_, err := (&Fetcher{Dir: t.TempDir(), Offline: true}).Path(MNISTTestLabels)
 		if err == nil || !strings.Contains(err.Error(), "missing") {

@@ -26,6 +26,11 @@ func (r Interval) Holds(v float64) bool {
 }
 
 func (r Interval) String() string {
+	return "a finite number in " + r.Span()
+}
+
+// Span is the interval as people write it: (0, 10], [0, inf).
+func (r Interval) Span() string {
 	l, h := "[", "]"
 	if r.LoOpen {
 		l = "("
@@ -37,11 +42,19 @@ func (r Interval) String() string {
 	if math.IsInf(r.Hi, 1) {
 		hi, h = "inf", ")"
 	}
-	return fmt.Sprintf("a finite number in %s%g, %s%s", l, r.Lo, hi, h)
+	return fmt.Sprintf("%s%g, %s%s", l, r.Lo, hi, h)
 }
 
-// The ranges most settings use.
+// MaxRate bounds every learning rate and step size: the experiments and
+// the random search use at most 3, and a rate above 10 is a typo (or a
+// run.json edited by hand) that would fail the run after it was made.
+const MaxRate = 10
+
+// The ranges most settings use. Rate and RateOrZero are every learning
+// rate's, for a new run and for a change of rates mid-search alike.
 var (
+	Rate        = Interval{Lo: 0, Hi: MaxRate, LoOpen: true}
+	RateOrZero  = Interval{Lo: 0, Hi: MaxRate}
 	Positive    = Interval{Lo: 0, Hi: math.Inf(1), LoOpen: true}
 	NonNegative = Interval{Lo: 0, Hi: math.Inf(1)}
 	Fraction    = Interval{Lo: 0, Hi: 1, LoOpen: true}

@@ -71,7 +71,7 @@ func TestChooseWeightedERM(t *testing.T) {
 	// choice says why (the own training diverging before its first
 	// selectable check; the run failed outright before).
 	es := DefaultEval()
-	es.Model, es.Steps, es.EvalEvery, es.MinStep, es.LR, es.AlsoShared = "mlp:8", 200, 1, 150, 1e6, true
+	es.Model, es.Steps, es.EvalEvery, es.MinStep, es.LR, es.WeightDecay, es.AlsoShared = "mlp:8", 200, 1, 150, 10, 1, true
 	got, err := ChooseWeightedERM(ctx, sp, u, es, "maple", nil)
 	if err != nil || got.Choice == nil || got.Choice.Chosen != TrainedShared || !strings.Contains(got.Choice.OwnError, "not finite") {
 		t.Fatalf("own training diverged: %v, choice %+v; want the shared one kept and the own's error recorded", err, got)

@@ -17,7 +17,7 @@ import (
 func TestDivergedTrainingKeepsItsCheckpoints(t *testing.T) {
 	sp := tinydata.Splits(40, 2, 3)
 	es := DefaultEval()
-	es.Model, es.Steps, es.EvalEvery, es.MinStep, es.LR, es.Momentum = "mlp:8", 200, 1, 1, 1e6, 0.9
+	es.Model, es.Steps, es.EvalEvery, es.MinStep, es.LR, es.Momentum, es.WeightDecay = "mlp:8", 200, 1, 1, 10, 0.9, 1 // diverges at step 37
 	res, err := WeightedERM(context.Background(), sp, Ones(sp.Train.N), es, "erm")
 	if err != nil {
 		t.Fatal(err)

@@ -85,12 +85,12 @@ func (es EvalSettings) Check() error {
 		setting.Count("EvalSettings.Steps", es.Steps, 1),
 		setting.Int("EvalSettings.EvalEvery", es.EvalEvery, 1),
 		setting.Int("EvalSettings.MinStep", es.MinStep, 0),
-		setting.Num("EvalSettings.LR", es.LR, setting.Positive),
+		setting.Num("EvalSettings.LR", es.LR, setting.Rate),
 		setting.Num("EvalSettings.Momentum", es.Momentum, setting.Below1),
 		setting.Num("EvalSettings.WeightDecay", es.WeightDecay, setting.NonNegative),
 		setting.Num("EvalSettings.Penalty", es.Penalty, setting.NonNegative),
 		setting.Int("EvalSettings.PenaltyAnneal", es.PenaltyAnneal, 0),
-		setting.Num("EvalSettings.DROStep", es.DROStep, setting.Positive),
+		setting.Num("EvalSettings.DROStep", es.DROStep, setting.Rate),
 		setting.Num("EvalSettings.CVaRAlpha", es.CVaRAlpha, setting.Fraction),
 		setting.Int("EvalSettings.JTTSteps", es.JTTSteps, 0),
 		setting.Num("EvalSettings.JTTUp", es.JTTUp, setting.Positive),
@@ -100,7 +100,7 @@ func (es EvalSettings) Check() error {
 		setting.Num("EvalSettings.LfFQ", es.LfFQ, setting.Unit),
 		setting.Num("EvalSettings.LfFEMA", es.LfFEMA, setting.Below1),
 		setting.Num("EvalSettings.MaskKeep", es.MaskKeep, setting.Unit),
-		setting.Num("EvalSettings.MaskLR", es.MaskLR, setting.NonNegative),
+		setting.Num("EvalSettings.MaskLR", es.MaskLR, setting.RateOrZero),
 	)
 }
 

@@ -1,0 +1,110 @@
+package cmd
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+)
+
+// TestHelpFitsTheTerminal: every command's help, its flags' included,
+// wraps to the terminal's width, 80 columns when standard output is not
+// a terminal (run --help had lines of 522 characters), and no flag's help
+// takes more than three lines at 80 columns (the long ones are shortened;
+// maple help settings has them in full).
+func TestHelpFitsTheTerminal(t *testing.T) {
+	var paths [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		paths = append(paths, path)
+		for _, sub := range c.Commands() {
+			if sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() || sub.Name() == "help" {
+				walk(sub, append(append([]string{}, path...), sub.Name()))
+			}
+		}
+	}
+	walk(NewCmdRoot(&Factory{RunsDir: t.TempDir()}), nil)
+	if len(paths) < 20 {
+		t.Fatalf("%d commands found: the walk missed some", len(paths))
+	}
+	flagLine := regexp.MustCompile(`^  (-\w, |    )--\S`)
+	for _, c := range []struct {
+		name  string
+		width func() int // the terminal's width; nil: not a terminal
+		want  int
+	}{
+		{"not a terminal", nil, 80},
+		{"a terminal of 80 columns", func() int { return 80 }, 80},
+		{"a narrow terminal", func() int { return 50 }, 50},
+		{"a wide terminal", func() int { return 132 }, 132},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, path := range paths {
+				var out bytes.Buffer
+				f := &Factory{In: strings.NewReader(""), Out: &out, Err: &out, RunsDir: "/home/ada/.local/share/maple/runs", Terminal: func() bool { return false }, Width: c.width}
+				root := NewCmdRoot(f)
+				root.SetOut(&out)
+				root.SetErr(&out)
+				args := append(append([]string{}, path...), "--help")
+				if len(path) > 0 && path[len(path)-1] == settingsTopic || len(path) > 0 && path[0] == "help" {
+					args = append([]string{"help"}, path...) // a topic: maple help TOPIC
+				}
+				root.SetArgs(args)
+				if err := root.Execute(); err != nil {
+					t.Fatalf("maple %s: %v", strings.Join(args, " "), err)
+				}
+				help := out.String()
+				if !strings.Contains(help, "Usage:") && !strings.Contains(help, "--") {
+					t.Fatalf("maple %s printed no help:\n%s", strings.Join(args, " "), help)
+				}
+				flagLines, flag := 0, ""
+				for _, line := range strings.Split(help, "\n") {
+					if n := utf8.RuneCountInString(line); n > c.want {
+						t.Errorf("maple %s: a line of %d columns, over %d:\n%s", strings.Join(args, " "), n, c.want, line)
+					}
+					switch {
+					case flagLine.MatchString(line):
+						flag, flagLines = strings.Fields(line)[0], 1
+					case flag != "" && strings.HasPrefix(line, "          "):
+						flagLines++
+					default:
+						flag = ""
+					}
+					if c.width == nil && flag != "" && flagLines > 3 && path != nil && path[0] != "help" {
+						t.Errorf("maple %s: the help of %s takes %d lines at 80 columns:\n%s", strings.Join(args, " "), flag, flagLines, help)
+						flag = ""
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSettingsTopic: maple help settings gives a setting's help in full
+// where run --help shortens it.
+func TestSettingsTopic(t *testing.T) {
+	help := func(args ...string) string {
+		var out bytes.Buffer
+		f := &Factory{In: strings.NewReader(""), Out: &out, Err: &out, RunsDir: t.TempDir(), Terminal: func() bool { return false }}
+		root := NewCmdRoot(f)
+		root.SetOut(&out)
+		root.SetErr(&out)
+		root.SetArgs(args)
+		if err := root.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(strings.Fields(out.String()), " ") // unwrapped
+	}
+	run, topic := help("run", "--help"), help("help", "settings")
+	for _, want := range []string{"every iterate evaluated from the search's initial model", "flags given override it", "--recipe"} {
+		if !strings.Contains(topic, want) {
+			t.Errorf("maple help settings lacks %q:\n%s", want, topic)
+		}
+	}
+	if strings.Contains(run, "flags given override it") || !strings.Contains(run, "maple help settings") {
+		t.Errorf("run --help does not shorten --recipe's help, or does not say where it is in full:\n%s", run)
+	}
+}
