@@ -630,3 +630,37 @@ func TestRatesBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordedRatesAboveTheBound: a run made before setting.MaxRate
+// bounded the rates, with a rate above it, still builds its engine and
+// restores its checkpoint (only rates given now are bounded; such a run
+// could no longer be resumed or evaluated).
+func TestRecordedRatesAboveTheBound(t *testing.T) {
+	sp := tinydata.Splits(40, 2, 2)
+	set := engineSettings("fixed")
+	set.OuterIters, set.KeepLR, set.InnerLR = 2, 50, 20
+	if err := set.Check(); err == nil {
+		t.Fatal("a new search took rates above the bound")
+	}
+	e, err := New(sp, set)
+	if err != nil {
+		t.Fatalf("the engine of a recorded search: %v", err)
+	}
+	st := e.State()
+	st.LR.Keep = 40
+	if err := e.Restore(st); err != nil {
+		t.Fatalf("restoring a recorded state: %v", err)
+	}
+	es := train.DefaultEval()
+	es.LR = 30
+	if err := es.Check(); err == nil {
+		t.Fatal("a new evaluation took a rate above the bound")
+	}
+	if _, err := train.NewTrainer(sp, es, nil); err != nil {
+		t.Fatalf("the final training of a recorded run: %v", err)
+	}
+	// A change of rates given now is bounded.
+	if err := (LearningRates{Weight: 0, Keep: 40, Inner: 0.1}).Check(); err == nil {
+		t.Error("a change of rates to 40 was taken")
+	}
+}

@@ -53,7 +53,7 @@ type engine[T nets.Float] struct {
 }
 
 func newEngine[T nets.Float](sp *dataset.Splits, set Settings) (*engine[T], error) {
-	if err := set.Check(); err != nil {
+	if err := set.CheckRecorded(); err != nil { // the bound on rates given now is the callers' (config, the form, set_lr)
 		return nil, err
 	}
 	if err := sp.Validate(); err != nil {
@@ -109,7 +109,7 @@ func (e *engine[T]) restore(st *State) error {
 	if st.Iter < 0 || st.Iter > e.set.OuterIters {
 		return fmt.Errorf("state at iteration %d, the search has %d", st.Iter, e.set.OuterIters)
 	}
-	if err := e.set.checkRates(st.LR); err != nil {
+	if err := e.set.checkRates(st.LR.recorded()); err != nil {
 		return err
 	}
 	if st.BestIter < 0 || st.BestIter > st.Iter || (st.BestIter > 0 && (len(st.BestW) != n || len(st.BestS) != n || len(st.BestM) != n)) {

@@ -144,6 +144,19 @@ func (s Settings) Check() error {
 	return s.checkRates(s.Rates())
 }
 
+// CheckRecorded is Check for the settings of a run that exists: its
+// learning rates are held to what can work, not to setting.MaxRate
+// (setting.Recorded), which bounds only rates given now.
+func (s Settings) CheckRecorded() error {
+	s.WeightLR, s.KeepLR, s.InnerLR = setting.Recorded(s.WeightLR), setting.Recorded(s.KeepLR), setting.Recorded(s.InnerLR)
+	return s.Check()
+}
+
+// recorded is l as a run that exists holds it (setting.Recorded).
+func (l LearningRates) recorded() LearningRates {
+	return LearningRates{Weight: setting.Recorded(l.Weight), Keep: setting.Recorded(l.Keep), Inner: setting.Recorded(l.Inner)}
+}
+
 // Rates returns the learning rates the settings start a search with.
 func (s Settings) Rates() LearningRates {
 	return LearningRates{Weight: s.WeightLR, Keep: s.KeepLR, Inner: s.InnerLR}

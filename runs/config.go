@@ -264,10 +264,10 @@ func Open(runsDir, id string) (*Run, error) {
 func checkRecorded(path string, c *Config) error {
 	var err error
 	if c.Method == core.MethodMaple && c.Settings.Model != "" {
-		err = c.Settings.Check()
+		err = c.Settings.CheckRecorded()
 	}
 	if err == nil && c.Eval.Model != "" { // every run maple writes has one
-		err = c.Eval.Check()
+		err = c.Eval.CheckRecorded()
 	}
 	if err == nil {
 		return nil

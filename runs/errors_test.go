@@ -70,3 +70,38 @@ func TestDamagedCheckpointsSayWhatToDo(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenRecordedRateAboveTheBound: a run.json recorded before the
+// rates were bounded (setting.MaxRate), with a rate above the bound,
+// opens; an impossible rate is still refused as damaged.
+func TestOpenRecordedRateAboveTheBound(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		inner float64
+		ok    bool
+	}{
+		{"a rate above the bound", 50, true},
+		{"a negative rate", -1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runsDir := t.TempDir()
+			r, err := Create(runsDir, DefaultConfig("synthetic"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			cfg := r.Config
+			cfg.Settings.InnerLR, cfg.Eval.LR = tc.inner, 30
+			if err := WriteJSONAtomic(r.Path(ConfigFile), cfg); err != nil {
+				t.Fatal(err)
+			}
+			o, err := Open(runsDir, cfg.ID)
+			if (err == nil) != tc.ok {
+				t.Fatalf("Open: %v, want it to open: %v", err, tc.ok)
+			}
+			if o != nil {
+				o.Close()
+			}
+		})
+	}
+}

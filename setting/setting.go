@@ -50,6 +50,17 @@ func (r Interval) Span() string {
 // run.json edited by hand) that would fail the run after it was made.
 const MaxRate = 10
 
+// Recorded is rate v as a run recorded before MaxRate bounds it: a
+// finite rate above MaxRate counts as MaxRate, so that the bound refuses
+// rates people give now and never a run that exists (its run.json, its
+// checkpoint's rates, its search resumed, its final training).
+func Recorded(v float64) float64 {
+	if v > MaxRate && !math.IsInf(v, 1) {
+		return MaxRate
+	}
+	return v
+}
+
 // The ranges most settings use. Rate and RateOrZero are every learning
 // rate's, for a new run and for a change of rates mid-search alike.
 var (

@@ -77,6 +77,14 @@ var Optimizers = []string{"sgd", "adam"}
 
 // Check reports the first invalid evaluation setting (a *setting.Error
 // naming its field).
+// CheckRecorded is Check for the evaluation settings of a run that
+// exists: its rates are held to what can work, not to setting.MaxRate
+// (setting.Recorded), which bounds only rates given now.
+func (es EvalSettings) CheckRecorded() error {
+	es.LR, es.DROStep, es.MaskLR = setting.Recorded(es.LR), setting.Recorded(es.DROStep), setting.Recorded(es.MaskLR)
+	return es.Check()
+}
+
 func (es EvalSettings) Check() error {
 	if err := models.Check(es.Model); err != nil {
 		return setting.Parsed("EvalSettings.Model", err)

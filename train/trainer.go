@@ -62,7 +62,7 @@ func (tr *Trainer) AddL2(scale float64) {
 // NewTrainer builds the trainer; init, when not nil, is the model's
 // initial parameters (else a fresh model seeded with es.Seed).
 func NewTrainer(sp *dataset.Splits, es EvalSettings, init []float32) (*Trainer, error) {
-	if err := es.Check(); err != nil {
+	if err := es.CheckRecorded(); err != nil { // the bound on rates given now is config's
 		return nil, err
 	}
 	k := models.Outputs(sp.Train)
