@@ -10,6 +10,7 @@ import (
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/setting"
 )
 
 // Detach continues the run r in a background process of its own session
@@ -108,7 +109,18 @@ func Reopen(runsDir, id string, given runs.Config, set map[string]bool) (*runs.R
 	if lr == inForce { // none given, or those in force
 		return r, nil, args, nil
 	}
-	if err := next.Settings.CheckRates(lr); err != nil {
+	// The rates given are bounded (setting.MaxRate); those in force go
+	// on as the run recorded them.
+	chk := lr
+	for _, r := range []struct {
+		v   *float64
+		was float64
+	}{{&chk.Weight, inForce.Weight}, {&chk.Keep, inForce.Keep}, {&chk.Inner, inForce.Inner}} {
+		if *r.v == r.was {
+			*r.v = setting.Recorded(*r.v)
+		}
+	}
+	if err := next.Settings.CheckRates(chk); err != nil {
 		return fail(config.FlagError(err))
 	}
 	return r, &lr, args, nil

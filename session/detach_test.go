@@ -124,3 +124,38 @@ func TestReopenRefusesNothingToLearn(t *testing.T) {
 		t.Errorf("error %v, want it to name --weight-lr 0 and --keep 1", err)
 	}
 }
+
+// TestReopenRecordedRateAboveTheBound: a run whose checkpoint holds a
+// keep rate above setting.MaxRate (made before the bound) resumes with a
+// new inner rate given; a rate given above the bound is refused.
+func TestReopenRecordedRateAboveTheBound(t *testing.T) {
+	runsDir := t.TempDir()
+	r, err := runs.Create(runsDir, runs.DefaultConfig("synthetic"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteCheckpoint(&core.State{Iter: 2, LR: core.LearningRates{Weight: 0, Keep: 40, Inner: 0.1}}); err != nil {
+		t.Fatal(err)
+	}
+	id := r.Config.ID
+	r.Close()
+	for _, tc := range []struct {
+		name string
+		args []string
+		err  string
+	}{
+		{"a new inner rate", []string{"--inner-lr", "0.05"}, ""},
+		{"an inner rate above the bound", []string{"--inner-lr", "20"}, "--inner-lr 20"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			given, set := parseResume(t, tc.args)
+			r, _, _, err := Reopen(runsDir, id, given, set)
+			if r != nil {
+				r.Close()
+			}
+			if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+				t.Errorf("error %v, want %q", err, tc.err)
+			}
+		})
+	}
+}
