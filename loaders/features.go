@@ -55,6 +55,7 @@ func DefaultFeatures() FeaturesConfig {
 type table struct {
 	path   string
 	header []string
+	index  map[string]int // each name's first column: every look-up by name is O(1)
 	rows   [][]string
 }
 
@@ -127,6 +128,7 @@ func parseCSV(r io.Reader, path string) (*table, error) {
 	for i := range t.header {
 		t.header[i] = strings.TrimSpace(strings.TrimPrefix(t.header[i], "\ufeff"))
 	}
+	t.reindex()
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -147,13 +149,45 @@ func parseCSV(r io.Reader, path string) (*table, error) {
 	return t, nil
 }
 
-func (t *table) col(name string) int { return slices.Index(t.header, name) }
+// reindex maps each name of the header to its first column.
+func (t *table) reindex() {
+	t.index = make(map[string]int, len(t.header))
+	for i := len(t.header) - 1; i >= 0; i-- {
+		t.index[t.header[i]] = i
+	}
+}
+
+// rename names column i name.
+func (t *table) rename(i int, name string) {
+	t.header[i] = name
+	t.reindex()
+}
+
+func (t *table) col(name string) int {
+	if t.index == nil { // a table built in place
+		return slices.Index(t.header, name)
+	}
+	if c, ok := t.index[name]; ok {
+		return c
+	}
+	return -1
+}
 
 func (t *table) need(name, what string) (int, error) {
 	if c := t.col(name); c >= 0 {
 		return c, nil
 	}
-	return -1, fmt.Errorf("%s: no %s column %q (columns: %s); name it with the matching flag", t.path, what, name, strings.Join(t.header, ", "))
+	return -1, fmt.Errorf("%s: no %s column %q (columns: %s); name it with the matching flag", t.path, what, name, t.columns())
+}
+
+// columns lists the header's names for a message: the first few of a
+// wide file, and how many more.
+func (t *table) columns() string {
+	const show = 12
+	if len(t.header) <= show {
+		return strings.Join(t.header, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(t.header[:show], ", "), len(t.header)-show)
 }
 
 func (t *table) int(row, col int, what string) (int64, error) {
@@ -185,14 +219,20 @@ func (t *table) categories(col int, what string) ([]int32, []string, error) {
 		}
 		return vals, names, nil
 	}
-	var names []string
+	rank := map[string]int32{}
 	for r := range t.rows {
-		names = append(names, strings.TrimSpace(t.rows[r][col]))
+		rank[strings.TrimSpace(t.rows[r][col])] = 0
+	}
+	names := make([]string, 0, len(rank))
+	for n := range rank {
+		names = append(names, n)
 	}
 	slices.Sort(names)
-	names = slices.Compact(names)
+	for i, n := range names {
+		rank[n] = int32(i)
+	}
 	for r := range t.rows {
-		vals[r] = int32(slices.Index(names, strings.TrimSpace(t.rows[r][col])))
+		vals[r] = rank[strings.TrimSpace(t.rows[r][col])]
 	}
 	return vals, names, nil
 }
@@ -242,7 +282,7 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 		// A name twice would be read as one column and the other taken
 		// for a feature (a second label column among the features).
 		for i, h := range t.header {
-			if j := slices.Index(t.header[:i], h); j >= 0 {
+			if j := t.col(h); j != i {
 				return nil, fmt.Errorf("%s: column %q is named twice (columns %d and %d); give each column its own name", t.path, h, j+1, i+1)
 			}
 		}
@@ -274,7 +314,7 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 		if !c.Lenient && ci < 0 && col != "" && col != map[string]string{"env": def.Env, "attr": def.Attr, "group": def.Group}[what] {
 			// Named by its flag (not the default name): a typo, not a
 			// column the file leaves out.
-			return nil, nil, fmt.Errorf("%s: no %s column %q (columns: %s); --%s-col names it", t.path, what, col, strings.Join(t.header, ", "), what)
+			return nil, nil, fmt.Errorf("%s: no %s column %q (columns: %s); --%s-col names it", t.path, what, col, t.columns(), what)
 		}
 		if col == "" || ci < 0 {
 			v := make([]int32, n)
@@ -307,7 +347,7 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 		}
 	}
 	if !c.Lenient && c.ID != "" && c.ID != def.ID && t.col(c.ID) < 0 {
-		return nil, fmt.Errorf("%s: no id column %q (columns: %s); --id-col names it", t.path, c.ID, strings.Join(t.header, ", "))
+		return nil, fmt.Errorf("%s: no id column %q (columns: %s); --id-col names it", t.path, c.ID, t.columns())
 	}
 	ids, idCol, err := t.ids(c.ID, index)
 	if err != nil {
@@ -486,20 +526,24 @@ func (t *table) ids(name string, index int) (ids []int64, col int, err error) {
 // and the columns' names.
 func (t *table) features(cols string, used []int, lenient bool) ([]float32, int, []string, error) {
 	var fc []int
+	isUsed := make(map[int]bool, len(used))
+	for _, u := range used {
+		isUsed[u] = true
+	}
 	if cols != "" {
 		for _, name := range strings.Split(cols, ",") {
 			ci, err := t.need(strings.TrimSpace(name), "feature")
 			if err != nil {
 				return nil, 0, nil, fmt.Errorf("--feature-cols: %w", err)
 			}
-			if slices.Contains(used, ci) && !lenient {
+			if isUsed[ci] && !lenient {
 				return nil, 0, nil, fmt.Errorf("--feature-cols: %s: column %q is an annotation (label, split, env, group, attr or id), not a feature: a model given the label or the groups learns them", t.path, t.header[ci])
 			}
 			fc = append(fc, ci)
 		}
 	} else {
 		for i := range t.header {
-			if !slices.Contains(used, i) {
+			if !isUsed[i] {
 				fc = append(fc, i)
 			}
 		}
@@ -621,14 +665,17 @@ func (t *table) classesInTraining(y []int32, names []string, classes int, parts 
 	}
 	labelsOf := func(rows []int) string {
 		var seen []string
+		had := map[int32]bool{}
 		for _, r := range rows {
+			if had[y[r]] {
+				continue
+			}
+			had[y[r]] = true
 			v := fmt.Sprint(y[r])
 			if names != nil {
 				v = strconv.Quote(names[y[r]])
 			}
-			if !slices.Contains(seen, v) {
-				seen = append(seen, v)
-			}
+			seen = append(seen, v)
 		}
 		slices.Sort(seen)
 		return strings.Join(seen, ", ")

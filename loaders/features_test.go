@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sbinet/npyio/npy"
 	"gonum.org/v1/gonum/mat"
@@ -413,5 +414,77 @@ func TestPandasIndexRepeats(t *testing.T) {
 	}
 	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "index=False") {
 		t.Errorf("warnings %q", s.Warnings)
+	}
+}
+
+// wideCSV writes a CSV of d feature columns and rows rows (labels 0 and
+// 1, split train, val and test in turn).
+func wideCSV(t testing.TB, d, rows int) string {
+	var b strings.Builder
+	b.WriteString("label,split")
+	for j := range d {
+		fmt.Fprintf(&b, ",f%d", j)
+	}
+	b.WriteByte('\n')
+	for r := range rows {
+		fmt.Fprintf(&b, "%d,%s", r%2, []string{"train", "train", "val", "val", "test", "test"}[r%6])
+		b.WriteString(strings.Repeat(",0.5", d))
+		b.WriteByte('\n')
+	}
+	path := filepath.Join(t.TempDir(), "wide.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestFeaturesWideHeader: every check of a CSV is linear in its columns
+// and rows: a header of 1,000,000 columns is read in seconds (the check
+// of a column named twice took 21 CPU-minutes without ending; 200,000
+// columns took more than 20 s); a name twice among them is still found,
+// and a missing column's message lists a few columns, not a million.
+// The bound is far above the seconds it takes on a loaded machine and
+// far below the quadratic checks' minutes.
+func TestFeaturesWideHeader(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 10 MB CSV")
+	}
+	const d = 1_000_000
+	path := wideCSV(t, d, 6)
+	t0 := time.Now()
+	c := DefaultFeatures()
+	c.CSV = path
+	sp, err := Features(c)
+	if el := time.Since(t0); el > 60*time.Second {
+		t.Errorf("%d columns took %v", d, el)
+	}
+	if err != nil || sp.Train.D != d {
+		t.Fatalf("%v; want %d features", err, d)
+	}
+	// A name twice, at the end.
+	b, _ := os.ReadFile(path)
+	head, rest, _ := strings.Cut(string(b), "\n")
+	twice := filepath.Join(t.TempDir(), "twice.csv")
+	os.WriteFile(twice, []byte(strings.Replace(head, fmt.Sprintf(",f%d", d-1), ",f7", 1)+"\n"+rest), 0o600)
+	c.CSV = twice
+	if _, err := Features(c); err == nil || !strings.Contains(err.Error(), `column "f7" is named twice (columns 10 and 1000002)`) {
+		t.Errorf("a name twice: %v", err)
+	}
+	c.CSV, c.Env = path, "domain"
+	_, err = Features(c)
+	if err == nil || !strings.Contains(err.Error(), "and 999990 more") || len(err.Error()) > 1000 {
+		t.Errorf("a missing column: %.300v (%d bytes), want a short list of the columns", err, len(fmt.Sprint(err)))
+	}
+}
+
+// BenchmarkFeaturesWideHeader reads a CSV of 200,000 columns.
+func BenchmarkFeaturesWideHeader(b *testing.B) {
+	path := wideCSV(b, 200_000, 6)
+	c := DefaultFeatures()
+	c.CSV = path
+	for b.Loop() {
+		if _, err := Features(c); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -118,7 +118,7 @@ func Waterbirds(c ImageConfig) (*Splits, error) {
 		return nil, err
 	}
 	// The file name column is not a feature: it is only used here.
-	t.header[fc] = ""
+	t.rename(fc, "")
 	fcfg := FeaturesConfig{Label: "y", Split: "split", Attr: "place", Env: "place", ID: "img_id"}
 	s, err := fromTable(t, fcfg, x, d, "waterbirds", c.Dir)
 	if err != nil {
@@ -202,7 +202,7 @@ func CelebA(c ImageConfig) (*Splits, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.header[0] = ""
+	t.rename(0, "")
 	s, err := fromTable(t, FeaturesConfig{Label: "label", Split: "split", Attr: "attr", Env: "attr", ID: "id"}, x, d, "celeba", c.Dir)
 	if err != nil {
 		return nil, err
