@@ -102,3 +102,55 @@ func TestKilledRmFinished(t *testing.T) {
 		t.Errorf("%s is still there after the next command: %v", gone, err)
 	}
 }
+
+// TestSignalWhileReading: maple data and maple run end within 2 s of
+// SIGTERM or SIGINT while they read a file that does not end (a FIFO
+// whose writer stalls; maple data read a wide CSV on and ignored
+// SIGTERM), and maple run creates nothing.
+func TestSignalWhileReading(t *testing.T) {
+	bin := buildMaple(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		sig  syscall.Signal
+	}{
+		{"data, SIGTERM", []string{"data", "features"}, syscall.SIGTERM},
+		{"data, SIGINT", []string{"data", "features"}, syscall.SIGINT},
+		{"run, SIGTERM", []string{"run", "--dataset", "features"}, syscall.SIGTERM},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			fifo := filepath.Join(dir, "stalled.csv")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skipf("no FIFO here: %v", err)
+			}
+			runsDir := filepath.Join(dir, "runs")
+			cmd := exec.Command(bin, append(tc.args, "--csv", fifo, "--runs-dir", runsDir)...)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until maple opens it
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			w.WriteString("label,split,f0\n0,train,1\n") // and then nothing more
+			time.Sleep(500 * time.Millisecond)
+			cmd.Process.Signal(tc.sig)
+			if el, ok := waitGone(cmd.Process.Pid, 2*time.Second); !ok {
+				t.Fatalf("still running %v after %v\n%s", el, tc.sig, out.String())
+			}
+			err = cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+				t.Errorf("exit %v, want 130\n%s", err, out.String())
+			}
+			if ents, _ := os.ReadDir(runsDir); len(ents) > 0 {
+				t.Errorf("the runs directory holds %d entries", len(ents))
+			}
+		})
+	}
+}

@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
@@ -15,6 +17,8 @@ type DataOptions struct {
 	F      *Factory
 	Config runs.Config // its dataset spec and seed
 	JSON   bool
+
+	ctx context.Context // a signal ends the reading
 }
 
 // NewCmdData builds `maple data`; runF replaces the run function in tests.
@@ -25,6 +29,7 @@ func NewCmdData(f *Factory, runF func(*DataOptions) error) *cobra.Command {
 		Short: "Describe a dataset: split sizes, label/attribute agreement per env, group counts",
 		Args:  needArgs(1, "a dataset name", "one of "+strings.Join(loaders.Names, ", ")),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ctx = cmd.Context()
 			o.Config.Dataset.Name = args[0]
 			o.Config.Dataset = o.Config.Dataset.ForNewRun()
 			if err := o.Config.Dataset.Check(); err != nil {
@@ -48,7 +53,18 @@ func dataRun(o *DataOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	s, err := d.WithDigest().Load(o.Config.Settings.Seed, f.Err) // as a new run reads it
+	ctx := o.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	// As a new run reads it; a signal ends the reading at once (a large
+	// or endless file read on and ignored SIGTERM).
+	s, err := config.UntilDone(ctx, func() (*loaders.Splits, error) {
+		return d.WithDigest().Load(o.Config.Settings.Seed, f.Err)
+	})
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
 	if err != nil {
 		return usageError{err} // the data cannot be read: exit 2, as maple run's
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
@@ -84,7 +85,7 @@ func registerSettings(fl *pflag.FlagSet, c *runs.Config) {
 }
 
 // config returns the run's config from the flags, resolved and checked.
-func (o *RunOptions) config() (runs.Config, error) {
+func (o *RunOptions) config(ctx context.Context) (runs.Config, error) {
 	c := o.Config
 	c.Version, c.Commit, c.Args = version, commit(), os.Args
 	if err := errors.Join(runs.CheckName(c.Name), runs.CheckTags(c.Tags)); err != nil {
@@ -102,12 +103,17 @@ func (o *RunOptions) config() (runs.Config, error) {
 	if err != nil {
 		return c, usageError{err}
 	}
-	c.Dataset = c.Dataset.WithDigest() // the person's own files, as they are now
+	// The person's own files, as they are now: hashed under ctx, so that
+	// a signal while a large file is read ends the command at once.
+	c.Dataset, _ = config.UntilDone(ctx, func() (loaders.Spec, error) { return c.Dataset.WithDigest(), nil })
+	if ctx.Err() != nil {
+		return c, errInterrupted
+	}
 	return c, nil
 }
 
 func runRun(ctx context.Context, o *RunOptions) error {
-	cfg, err := o.config()
+	cfg, err := o.config(ctx)
 	if err != nil {
 		return err
 	}

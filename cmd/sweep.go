@@ -16,6 +16,7 @@ import (
 	"github.com/google/shlex"
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
@@ -130,10 +131,17 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	if o.Status {
 		return sweepStatus(f, o)
 	}
-	g, cells, err := sweepGrid(o)
+	gc, err := config.UntilDone(ctx, func() (gridCells, error) { // hashes the person's files: a signal ends it
+		g, cells, err := sweepGrid(o)
+		return gridCells{g, cells}, err
+	})
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
 	if err != nil {
 		return err
 	}
+	g, cells := gc.g, gc.cells
 	if note := g.RecipeNote(o.Run.Set); note != "" {
 		fmt.Fprintln(f.Err, note)
 	}
@@ -236,6 +244,12 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 	}
 	noteMissing(f, format, o.Name)
 	return sweepEnd(results, runErr)
+}
+
+// gridCells is what sweepGrid returns.
+type gridCells struct {
+	g     sweeps.Grid
+	cells []sweeps.Cell
 }
 
 // sweepGrid returns the sweep's grid and its cells, each a run's config.

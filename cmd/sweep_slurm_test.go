@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -151,7 +152,7 @@ func TestRunTakesDigest(t *testing.T) {
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := o.config()
+	cfg, err := o.config(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

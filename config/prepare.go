@@ -18,6 +18,12 @@ func PrepareContext(ctx context.Context, c runs.Config, progress io.Writer) (*da
 	return untilDone(ctx, func() (*dataset.Splits, error) { return Prepare(c, progress) })
 }
 
+// UntilDone runs f on its own goroutine and returns its result, or ctx's
+// error once ctx is done (a signal): for work that reads a person's files
+// and creates nothing, such as hashing them or describing them, which a
+// signal abandons.
+func UntilDone[T any](ctx context.Context, f func() (T, error)) (T, error) { return untilDone(ctx, f) }
+
 // untilDone runs f on its own goroutine and returns its result, or ctx's
 // error once ctx is done, whichever comes first.
 func untilDone[T any](ctx context.Context, f func() (T, error)) (T, error) {
