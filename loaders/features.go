@@ -193,7 +193,7 @@ func (t *table) columns() string {
 func (t *table) int(row, col int, what string) (int64, error) {
 	v, err := strconv.ParseInt(strings.TrimSpace(t.rows[row][col]), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%s: row %d: %s %q is not an integer", t.path, row+2, what, t.rows[row][col])
+		return 0, fmt.Errorf("%s: line %d: %s %q is not an integer", t.path, row+2, what, t.rows[row][col])
 	}
 	return v, nil
 }
@@ -269,6 +269,9 @@ func Features(c FeaturesConfig) (*Splits, error) {
 		x, d = data, 1
 		if len(shape) == 2 {
 			d = shape[1]
+		}
+		if d == 0 {
+			return nil, fmt.Errorf("%s has shape %v: no feature columns; save the N x D feature matrix, D at least 1", c.NPY, shape)
 		}
 	}
 	return fromTable(t, c, x, d, "features", c.CSV)
@@ -361,9 +364,9 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 			for i := range ids {
 				ids[i] = int64(i)
 			}
-			idWarning = fmt.Sprintf("%s: the unnamed index column pandas writes repeats (rows %d and %d: %d), so the ids are the row numbers, counted from 0 after the header; write the file with index=False or reset_index(), or name an id column with --id-col", t.path, prev+2, r+2, id)
+			idWarning = fmt.Sprintf("%s: the unnamed index column pandas writes repeats (lines %d and %d: %d), so the ids are the row numbers, counted from 0 after the header; write the file with index=False or reset_index(), or name an id column with --id-col", t.path, prev+2, r+2, id)
 		} else {
-			return nil, fmt.Errorf("%s: rows %d and %d have the same id %d in column %q; ids join the exported weights back to the rows and must be unique: fix the column, or name another with --id-col", t.path, prev+2, r+2, id, t.header[idCol])
+			return nil, fmt.Errorf("%s: lines %d and %d have the same id %d in column %q; ids join the exported weights back to the rows and must be unique: fix the column, or name another with --id-col", t.path, prev+2, r+2, id, t.header[idCol])
 		}
 	}
 	if idCol >= 0 {
@@ -375,9 +378,31 @@ func fromTable(t *table, c FeaturesConfig, x []float32, d int, name, source stri
 			return nil, err
 		}
 	}
+	// Where a value is, as people find it: a CSV column's name on its
+	// line, else a .npy's row and column, counted from 0 as numpy does.
+	where := func(i int) string {
+		if names != nil {
+			return fmt.Sprintf("%s: line %d, column %q", t.path, i/d+2, names[i%d])
+		}
+		file := c.NPY
+		if file == "" { // images' features
+			file = source
+		}
+		return fmt.Sprintf("%s: row %d, column %d (counted from 0)", file, i/d, i%d)
+	}
 	for i, v := range x {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, fmt.Errorf("%s: sample %d (row %d) feature %d is %v; clean or drop it", source, i/d, i/d+2, i%d, v)
+			return nil, fmt.Errorf("%s is %v; clean or drop it", where(i), v)
+		}
+	}
+	// Values this large make every model diverge (a float32 network's
+	// products overflow), and the run would fail later, advising a lower
+	// learning rate: refused here, with the advice that fits.
+	if !c.Lenient {
+		for i, v := range x {
+			if math.Abs(float64(v)) >= maxFeature {
+				return nil, fmt.Errorf("%s is %g, beyond ±%g, where training diverges: standardise the features (each column less its training mean, over its sd) and save the file again", where(i), v, maxFeature)
+			}
 		}
 	}
 	parts, err := t.splits(sc, c, group, name == "features")
@@ -477,7 +502,7 @@ func (t *table) labels(lc int) ([]int32, []string, error) {
 				return nil, nil, fmt.Errorf("%w (labels must be all integers 0..C-1 or all names)", err)
 			}
 			if v < 0 || v > 1000 {
-				return nil, nil, fmt.Errorf("%s: row %d: label %d: want the classes numbered 0, 1, ... (at most 1000), or names", t.path, r+2, v)
+				return nil, nil, fmt.Errorf("%s: line %d: label %d: want the classes numbered 0, 1, ... (at most 1000), or names", t.path, r+2, v)
 			}
 			y[r] = int32(v)
 		}
@@ -559,12 +584,15 @@ func (t *table) features(cols string, used []int, lenient bool) ([]float32, int,
 	x := make([]float32, n*d)
 	for r := 0; r < n; r++ {
 		if len(t.rows[r]) != len(t.header) {
-			return nil, 0, nil, fmt.Errorf("%s: row %d has %d fields, the header %d", t.path, r+2, len(t.rows[r]), len(t.header))
+			return nil, 0, nil, fmt.Errorf("%s: line %d has %d fields, the header %d", t.path, r+2, len(t.rows[r]), len(t.header))
 		}
 		for j, ci := range fc {
 			v, err := strconv.ParseFloat(strings.TrimSpace(t.rows[r][ci]), 32)
+			if errors.Is(err, strconv.ErrRange) {
+				return nil, 0, nil, fmt.Errorf("%s: line %d, column %q: %s is beyond float32's range (about ±3.4e38), in which maple computes: standardise the features (each column less its mean, over its sd) and save the file again", t.path, r+2, t.header[ci], strings.TrimSpace(t.rows[r][ci]))
+			}
 			if err != nil {
-				return nil, 0, nil, fmt.Errorf("%s: row %d column %q: %q is not a number", t.path, r+2, t.header[ci], t.rows[r][ci])
+				return nil, 0, nil, fmt.Errorf("%s: line %d, column %q: %q is not a number", t.path, r+2, t.header[ci], t.rows[r][ci])
 			}
 			x[r*d+j] = float32(v)
 		}
@@ -581,7 +609,7 @@ func (t *table) splits(sc int, c FeaturesConfig, group []int32, features bool) (
 	for r := range t.rows {
 		s := splitOf(t.rows[r][sc])
 		if s < 0 {
-			return parts, fmt.Errorf("%s: row %d: split %q, want train, val or test (or 0, 1, 2)", t.path, r+2, t.rows[r][sc])
+			return parts, fmt.Errorf("%s: line %d: split %q, want train, val or test (or 0, 1, 2)", t.path, r+2, t.rows[r][sc])
 		}
 		parts[s] = append(parts[s], r)
 	}
@@ -699,6 +727,12 @@ func (c *FeaturesConfig) UnmarshalJSON(b []byte) error {
 	type plain FeaturesConfig
 	return legacyjson.Unmarshal(b, (*plain)(c))
 }
+
+// maxFeature is the magnitude from which a feature is refused: a float32
+// network's squared gradients and second moments overflow near it (1e30
+// diverged at the first step), and an int64 id or timestamp read as a
+// feature (7e16) lands beyond it. Below it, from largeFeature, a warning.
+const maxFeature = 1e15
 
 // largeFeature is the magnitude above which a feature is worth a word:
 // networks and their default learning rates expect standardised inputs.

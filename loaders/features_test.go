@@ -94,7 +94,10 @@ func TestFeaturesCSV(t *testing.T) {
 	bad := []struct{ name, csv, want string }{
 		{"no label", strings.Replace(goodCSV, "label", "lab", 1), `no label column "label"`},
 		{"label out of range", strings.Replace(goodCSV, "0.5,1,0,a", "0.5,1,-3,a", 1), "label -3: want the classes numbered 0, 1, ..."},
-		{"nan", strings.Replace(goodCSV, "0.5,1,0", "NaN,1,0", 1), "is NaN"},
+		{"nan", strings.Replace(goodCSV, "0.5,1,0", "NaN,1,0", 1), `line 2, column "f1" is NaN`},
+		{"out of float32's range", strings.Replace(goodCSV, "0.5,1,0", "1e300,1,0", 1), `line 2, column "f1": 1e300 is beyond float32's range`},
+		{"1e30", strings.Replace(goodCSV, "0.5,1,0", "1e30,1,0", 1), `line 2, column "f1" is 1e+30, beyond ±1e+15, where training diverges: standardise the features`},
+		{"an int64 near 7e16", strings.Replace(goodCSV, "11,1.5,2,1", "11,1.5,70000000000000017,1", 1), `line 3, column "f2" is 7e+16`},
 		{"not a number", strings.Replace(goodCSV, "0.5,1,0", "x,1,0", 1), `"x" is not a number`},
 		{"bad split", strings.Replace(goodCSV, "val\n", "dev\n", 1), `split "dev"`},
 		{"empty split", strings.Replace(goodCSV, "val\n", "train\n", 1), "no val rows"},
@@ -104,7 +107,7 @@ func TestFeaturesCSV(t *testing.T) {
 		// A second label column was taken for a feature.
 		{"a column named twice", strings.Replace(goodCSV, "id,f1,f2", "id,f1,label", 1), `column "label" is named twice (columns 3 and 4)`},
 		// The exported ids would join two rows to one weight.
-		{"an id twice", strings.Replace(goodCSV, "11,1.5", "10,1.5", 1), "rows 2 and 3 have the same id 10"},
+		{"an id twice", strings.Replace(goodCSV, "11,1.5", "10,1.5", 1), "lines 2 and 3 have the same id 10"},
 	}
 	for _, b := range bad {
 		t.Run(b.name, func(t *testing.T) {
@@ -149,6 +152,31 @@ func TestFeaturesNPY(t *testing.T) {
 	if _, err := Features(c); err == nil || !strings.Contains(err.Error(), "same samples") {
 		t.Errorf("row mismatch: %v", err)
 	}
+	for _, tc := range []struct {
+		name  string
+		write func()
+		want  string
+	}{
+		{"1000 bytes after the array", func() {
+			writeNPY2(t, c.NPY, 4, 3, func(r, c int) float64 { return 1 })
+			f, _ := os.OpenFile(c.NPY, os.O_WRONLY|os.O_APPEND, 0)
+			f.Write(make([]byte, 1000))
+			f.Close()
+		}, "x.npy: shape [4 3] of <f8 needs 96 bytes of data, and the file holds 1000 more bytes after them"},
+		{"no columns", func() {
+			dict := "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 0), }"
+			dict += strings.Repeat(" ", 63-(10+len(dict))%64) + "\n"
+			writeFile(t, c.NPY, "\x93NUMPY\x01\x00"+string([]byte{byte(len(dict)), 0})+dict)
+		}, "x.npy has shape [4 0]: no feature columns"},
+		{"1e30", func() { writeNPY2(t, c.NPY, 4, 3, func(r, c int) float64 { return float64(r*c) * 1e30 }) }, "x.npy: row 1, column 1 (counted from 0) is 1e+30"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.write()
+			if _, err := Features(c); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
 }
 
 func TestNPYRoundTripAndBadInput(t *testing.T) {
@@ -183,6 +211,7 @@ func TestNPYRoundTripAndBadInput(t *testing.T) {
 		{"fortran", bytes.Replace(raw, []byte("False, "), []byte("True,  "), 1), "fortran"},
 		{"complex", bytes.Replace(raw, []byte("<f4"), []byte("<c8"), 1), "element type"},
 		{"negative shape", bytes.Replace(raw, []byte("(3,)"), []byte("(-3,)")[:4], 1), "negative dimension"},
+		{"trailing bytes", append(append([]byte(nil), raw...), make([]byte, 1000)...), "holds more bytes after them"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, _, err := ReadNPY(bytes.NewReader(c.in)); err == nil || !strings.Contains(strings.ToLower(err.Error()), c.want) {

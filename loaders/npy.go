@@ -102,6 +102,17 @@ func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
 		}
 		k += m
 	}
+	// Bytes past the array: another array appended, or a file written
+	// over a longer one; its shape then does not describe it.
+	if rest, err := br.Peek(1); len(rest) > 0 && err == nil {
+		extra := "more bytes"
+		if st, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
+			if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+				extra = fmt.Sprintf("%d more bytes", fi.Size()-int64(hlen)-int64(n*size))
+			}
+		}
+		return nil, nil, fmt.Errorf("shape %v of %s needs %d bytes of data, and the file holds %s after them: it is damaged, or holds more than one array; save the one array again with numpy.save", h.Descr.Shape, h.Descr.Type, n*size, extra)
+	}
 	return append([]int(nil), h.Descr.Shape...), out, nil
 }
 
