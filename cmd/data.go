@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/loaders"
@@ -33,6 +34,11 @@ func NewCmdData(f *Factory, runF func(*DataOptions) error) *cobra.Command {
 			o.Config.Dataset.Name = args[0]
 			o.Config.Dataset = o.Config.Dataset.ForNewRun()
 			if err := o.Config.Dataset.Check(); err != nil {
+				return usageError{err}
+			}
+			set := map[string]bool{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { set[f.Name] = true })
+			if err := config.CheckDataFlags([]string{args[0]}, set); err != nil {
 				return usageError{err}
 			}
 			if runF != nil {

@@ -99,6 +99,9 @@ func (o *RunOptions) config(ctx context.Context) (runs.Config, error) {
 	if err := config.CheckMethodFlags([]string{c.Method}, o.Set); err != nil {
 		return c, usageError{err}
 	}
+	if err := config.CheckDataFlags([]string{c.Dataset.Name}, o.Set); err != nil {
+		return c, usageError{err}
+	}
 	c, err := config.Resolve(c, o.Set, c.Eval.Model)
 	if err != nil {
 		return c, usageError{err}

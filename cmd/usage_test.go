@@ -43,6 +43,10 @@ func TestUsageErrors(t *testing.T) {
 		{"an empty list", []string{"reproduce", "x", "--seeds", ""}, `--seeds "": want a list, comma-separated, each a whole number, 0 or more`},
 		{"a duration without a unit", []string{"stop", "x", "--wait", "abc"}, "--wait abc: want a duration such as 90s, 5m or 1h30m"},
 		{"compare, which table does", []string{"compare", "a", "b"}, `unknown command "compare"; did you mean table?`},
+		{"--downsample 0 on synthetic, which reads none", []string{"run", "--dataset", "synthetic", "--downsample", "0"}, "--downsample applies to --dataset mnist-fashion, cifar-mnist, not synthetic"},
+		{"--label-noise on synthetic", []string{"run", "--dataset", "synthetic", "--label-noise", "0.1"}, "--label-noise applies to --dataset cmnist"},
+		{"--image-size to maple data synthetic", []string{"data", "synthetic", "--image-size", "32"}, "--image-size applies to --dataset waterbirds, celeba"},
+		{"--downsample on a sweep of synthetic", []string{"sweep", "--name", "s", "--datasets", "synthetic", "--downsample", "3", "--print-commands"}, "--downsample applies to"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/maple-ood/maple/baselines"
+	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/setting"
 )
@@ -104,6 +105,34 @@ func CheckMethodFlags(methods []string, set map[string]bool) error {
 		}
 		return fmt.Errorf("%s: only %s %s it, not %s; drop the flag, or run one of those methods",
 			flagName(field), strings.Join(readers, ", "), verb, strings.Join(methods, ", "))
+	}
+	return nil
+}
+
+// CheckDataFlags refuses a flag in set (the flags a person gave) for a
+// dataset option that none of datasets reads (loaders.Describes), such
+// as --downsample on synthetic, which was taken and ignored. A run
+// passes its one dataset; a sweep its grid's.
+func CheckDataFlags(datasets []string, set map[string]bool) error {
+	for _, flag := range slices.Sorted(maps.Keys(set)) {
+		rest, ok := strings.CutPrefix(rowPaths()[flag], "Dataset.")
+		if !ok || !set[flag] {
+			continue
+		}
+		option, _, _ := strings.Cut(rest, ".")
+		if loaders.OptionHelp(option) == "" && len(loaders.Reading(option)) == 0 {
+			continue // read by every dataset (--train-size, --data-dir)
+		}
+		if slices.ContainsFunc(datasets, func(d string) bool { return loaders.Describes(d, option) }) {
+			continue
+		}
+		var readers []string
+		for _, d := range loaders.Names {
+			if loaders.Describes(d, option) {
+				readers = append(readers, d)
+			}
+		}
+		return fmt.Errorf("--%s applies to --dataset %s, not %s: leave it out", flag, strings.Join(readers, ", "), strings.Join(datasets, ", "))
 	}
 	return nil
 }

@@ -143,6 +143,9 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 	if err := config.CheckMethodFlags(methods, set); err != nil {
 		return nil, err
 	}
+	if err := config.CheckDataFlags(g.Datasets, set); err != nil {
+		return nil, err
+	}
 	mixed, _ := g.mixesRecipes()
 	sizes, models := g.Sizes, g.Models
 	if len(sizes) == 0 {
