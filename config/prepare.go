@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
@@ -57,6 +58,14 @@ func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 	if err := Check(c); err != nil {
 		return nil, err
 	}
+	// The person's own files are weighed before they are read: a file
+	// larger than the memory left is refused before it is loaded.
+	if data := c.Dataset.DataBytes(); data > 0 {
+		if m := machineMemory(); m.Free() > 0 && data > m.Free() {
+			return nil, fmt.Errorf("the data of this run (%s) would take about %s in memory as float32, and the machine has %s: give maple a machine or a Slurm job with more memory, or fewer rows or columns (a seeded subset of the rows, or the features projected to fewer dimensions)",
+				dataFiles(c.Dataset), loaders.SizeText(data), m)
+		}
+	}
 	sp, err := c.Dataset.Load(c.Settings.Seed, progress)
 	if err != nil {
 		return nil, err
@@ -81,11 +90,26 @@ func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 	if err != nil {
 		return nil, err
 	}
-	if mem := loaders.MemTotal(); mem > 0 && float64(need) > 0.8*float64(mem) {
-		return nil, fmt.Errorf("this run would need about %.1f GiB of memory (models %s / %s on %d training samples of dimension %d); the machine has %.1f GiB: choose a smaller --model, --eval-model or --train-size",
-			float64(need)/(1<<30), c.Settings.Model, c.Eval.Model, sp.Train.N, sp.Train.D, float64(mem)/(1<<30))
+	// The data are in memory now: what the run needs beyond them is
+	// weighed against what is left.
+	loaded := int64(sp.Train.N+sp.Val.N+sp.Test.N) * int64(sp.Train.D) * 4
+	if m := machineMemory(); m.Free() > 0 && need-loaded > m.Free() {
+		return nil, fmt.Errorf("this run would need about %s of memory besides its %s of data (models %s / %s on %d training samples of dimension %d), and the machine has %s: choose a smaller --model, --eval-model or --train-size, or give maple a machine or a Slurm job with more memory",
+			loaders.SizeText(need-loaded), loaders.SizeText(loaded), c.Settings.Model, c.Eval.Model, sp.Train.N, sp.Train.D, m)
 	}
 	return sp, nil
+}
+
+
+// dataFiles names d's files for a message.
+func dataFiles(d loaders.Spec) string {
+	var files []string
+	for _, f := range []string{d.Features, d.CSV} {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return strings.Join(files, " and ")
 }
 
 // LoadContext loads the data of c (no checks: a run that exists passed
@@ -93,3 +117,6 @@ func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 func LoadContext(ctx context.Context, c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 	return untilDone(ctx, func() (*dataset.Splits, error) { return c.Dataset.Load(c.Settings.Seed, progress) })
 }
+
+// machineMemory is what the machine can give a run (a test's own).
+var machineMemory = loaders.MachineMemory

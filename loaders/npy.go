@@ -58,25 +58,31 @@ func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
 		if d < 0 {
 			return nil, nil, fmt.Errorf("shape %v has a negative dimension; the header is damaged", h.Descr.Shape)
 		}
-		if d > 0 && n > maxIDX/d {
+		if d > 0 && n > math.MaxInt32*4/d { // 2^33 elements, 32 GiB as float32
 			return nil, nil, fmt.Errorf("shape %v is too large", h.Descr.Shape)
 		}
 		n *= d
 	}
 	dt := strings.TrimLeft(h.Descr.Type, "<|=")
-	size := map[string]int{"f4": 4, "f8": 8, "i4": 4, "i8": 8, "u1": 1, "i2": 2}[dt]
+	size := npySizes[dt]
 	if size == 0 {
-		return nil, nil, fmt.Errorf("element type %q, want float32, float64, int16/32/64 or uint8 (little-endian)", h.Descr.Type)
+		return nil, nil, fmt.Errorf("element type %q, want float32, float16, float64, int16/32/64 or uint8 (little-endian)", h.Descr.Type)
 	}
-	if n > maxIDX/size {
-		return nil, nil, fmt.Errorf("shape %v of %s holds more than 1 GiB of data", h.Descr.Shape, h.Descr.Type)
-	}
+	// A file's size bounds what its header may declare: the array is
+	// allocated only once the file is found to hold it, however large
+	// (the machine's memory is checked before, by the run). A stream that
+	// cannot tell its size keeps a cap against a damaged header.
+	file := false
 	if st, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
 		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
-			if have := fi.Size() - int64(hlen); int64(n*size) > have {
-				return nil, nil, fmt.Errorf("truncated: shape %v needs %d bytes of data, the file has %d", h.Descr.Shape, n*size, max(have, 0))
+			file = true
+			if have := fi.Size() - int64(hlen); int64(n)*int64(size) > have {
+				return nil, nil, fmt.Errorf("truncated: shape %v needs %d bytes of data, the file has %d", h.Descr.Shape, int64(n)*int64(size), max(have, 0))
 			}
 		}
+	}
+	if !file && n > maxIDX/size {
+		return nil, nil, fmt.Errorf("shape %v of %s holds more than 1 GiB of data, and a stream's size cannot be checked against it: save it to a file", h.Descr.Shape, h.Descr.Type)
 	}
 	// Element k of the file goes to out[at(k)]: itself in C order; in
 	// Fortran order (np.save(df.to_numpy()) often writes column-major)
@@ -119,8 +125,12 @@ func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
 // npyChunk is the size of the buffer a .npy's data is read through.
 const npyChunk = 256 << 10
 
+// npySizes are the bytes of an element of each type read.
+var npySizes = map[string]int{"f4": 4, "f2": 2, "f8": 8, "i4": 4, "i8": 8, "u1": 1, "i2": 2}
+
 // npyDecoders decode one little-endian element of each type as float32.
 var npyDecoders = map[string]func([]byte) float32{
+	"f2": func(b []byte) float32 { return halfToFloat32(binary.LittleEndian.Uint16(b)) },
 	"f4": func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) },
 	"f8": func(b []byte) float32 { return float32(math.Float64frombits(binary.LittleEndian.Uint64(b))) },
 	"i2": func(b []byte) float32 { return float32(int16(binary.LittleEndian.Uint16(b))) },
@@ -220,4 +230,27 @@ func WriteNPY[T float32 | float64 | int64 | uint8](w io.Writer, v []T) error {
 	}
 	_, err := w.Write(buf)
 	return err
+}
+
+// halfToFloat32 converts an IEEE 754 half-precision value exactly (every
+// float16 is a float32): subnormals, infinities and NaN included.
+func halfToFloat32(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	man := uint32(h) & 0x3ff
+	switch {
+	case exp == 0x1f: // infinity or NaN
+		return math.Float32frombits(sign | 0x7f800000 | man<<13)
+	case exp == 0 && man == 0:
+		return math.Float32frombits(sign)
+	case exp == 0: // subnormal: normalise
+		e := int32(-14)
+		for man&0x400 == 0 {
+			man <<= 1
+			e--
+		}
+		man &= 0x3ff
+		return math.Float32frombits(sign | uint32(e+127)<<23 | man<<13)
+	}
+	return math.Float32frombits(sign | (exp+127-15)<<23 | man<<13)
 }

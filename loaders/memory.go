@@ -1,0 +1,200 @@
+package loaders
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Memory is what the machine can give a run now: the kernel's estimate
+// of the memory available without swapping, and the room left under the
+// memory limit of the process's control group (a container's, a Slurm
+// job's), whichever is known.
+type Memory struct {
+	Available int64 // /proc/meminfo's MemAvailable, in bytes; 0 when unknown
+	Limit     int64 // the cgroup's limit, in bytes; 0 when none or unknown
+	Used      int64 // the cgroup's usage against Limit, in bytes
+}
+
+// Free is the memory a run may take: the smaller of MemAvailable and the
+// room under the cgroup's limit; 0 when neither is known.
+func (m Memory) Free() int64 {
+	free := m.Available
+	if m.Limit > 0 {
+		room := max(m.Limit-m.Used, 0)
+		if free == 0 || room < free {
+			free = room
+		}
+	}
+	return free
+}
+
+// String says where Free comes from, in GiB.
+func (m Memory) String() string {
+	var parts []string
+	if m.Available > 0 {
+		parts = append(parts, fmt.Sprintf("%s available (MemAvailable)", gib(m.Available)))
+	}
+	if m.Limit > 0 {
+		parts = append(parts, fmt.Sprintf("%s left under the control group's limit of %s", gib(max(m.Limit-m.Used, 0)), gib(m.Limit)))
+	}
+	if len(parts) == 0 {
+		return "the machine's free memory is unknown"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func gib(b int64) string { return SizeText(b) }
+
+// SizeText writes a size in memory for people: GiB to one decimal, MiB
+// below 1 GiB.
+func SizeText(b int64) string {
+	if b < 1<<30 {
+		return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+}
+
+// Where the kernel's files are read from: the tests point them at files
+// of their own.
+var (
+	procRoot = "/proc"
+	sysRoot  = "/sys/fs/cgroup"
+)
+
+// MachineMemory reads what the machine can give a run now.
+func MachineMemory() Memory {
+	m := Memory{Available: meminfo("MemAvailable:")}
+	m.Limit, m.Used = cgroupLimit()
+	return m
+}
+
+// meminfo reads one field of /proc/meminfo, in bytes; 0 when unknown.
+func meminfo(field string) int64 {
+	f, err := os.Open(filepath.Join(procRoot, "meminfo"))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// cgroupLimit returns the tightest memory limit of the process's control
+// group and its ancestors, with that group's usage: cgroup v2's
+// memory.max and memory.current, else v1's memory.limit_in_bytes and
+// memory.usage_in_bytes. 0, 0 when there is none (or "max").
+func cgroupLimit() (limit, used int64) {
+	b, err := os.ReadFile(filepath.Join(procRoot, "self", "cgroup"))
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		var base, limitFile, usageFile string
+		switch {
+		case f[0] == "0" && f[1] == "": // v2
+			base, limitFile, usageFile = sysRoot, "memory.max", "memory.current"
+		case strings.Contains(","+f[1]+",", ",memory,"): // v1
+			base, limitFile, usageFile = filepath.Join(sysRoot, "memory"), "memory.limit_in_bytes", "memory.usage_in_bytes"
+		default:
+			continue
+		}
+		// The group and each of its ancestors up to the root of the
+		// hierarchy; the one with the least room is the limit.
+		best := int64(-1)
+		for dir := filepath.Join(base, f[2]); ; dir = filepath.Dir(dir) {
+			l, ok := readBytes(filepath.Join(dir, limitFile))
+			if ok && l > 0 && l < 1<<60 { // v1 writes "no limit" as a huge number
+				u, _ := readBytes(filepath.Join(dir, usageFile))
+				if room := l - u; best < 0 || room < best {
+					best, limit, used = room, l, u
+				}
+			}
+			if dir == base || len(dir) <= len(base) {
+				break
+			}
+		}
+		if limit > 0 {
+			return limit, used
+		}
+	}
+	return 0, 0
+}
+
+// readBytes reads a cgroup file holding one number; "max" is no limit.
+func readBytes(path string) (int64, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	s := strings.TrimSpace(string(b))
+	if s == "max" {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	return v, err == nil
+}
+
+// NPYShape reads the shape and element type of the .npy at path from its
+// header alone.
+func NPYShape(path string) (shape []int, descr string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w", err)
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	if _, err := npyHeaderLen(br); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	rd, err := npyHeader(br)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return rd.Header.Descr.Shape, rd.Header.Descr.Type, nil
+}
+
+// DataBytes estimates the memory d's data will take once loaded, before
+// anything is read, where that can be known: a .npy of features from its
+// header (as float32, the matrix maple trains on), a CSV from its size
+// (read whole, as text, before its values are parsed). 0 for the
+// datasets maple builds or downloads, whose sizes are fixed.
+func (d Spec) DataBytes() int64 {
+	var n int64
+	if d.Features != "" {
+		if shape, _, err := NPYShape(d.Features); err == nil {
+			elems := int64(1)
+			for _, s := range shape {
+				elems *= int64(s)
+			}
+			n += 4 * elems
+		}
+	}
+	if d.CSV != "" {
+		if fi, err := os.Stat(d.CSV); err == nil {
+			// The text, a string header per field, and the values parsed.
+			factor := int64(3)
+			if d.Features != "" {
+				factor = 2 // annotations only
+			}
+			n += factor * fi.Size()
+		}
+	}
+	return n
+}
