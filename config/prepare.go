@@ -100,7 +100,6 @@ func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 	return sp, nil
 }
 
-
 // dataFiles names d's files for a message.
 func dataFiles(d loaders.Spec) string {
 	var files []string
