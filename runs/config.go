@@ -339,7 +339,8 @@ func (r *Run) takeLock() error {
 	return nil
 }
 
-// Held reports whether some process holds the run in dir.
+// Held reports whether some process holds the run in dir (or a lock
+// file at that path) with flock.
 func Held(dir string) bool {
 	d, err := os.Open(dir)
 	if err != nil {

@@ -52,19 +52,7 @@ func Exclusive(runsDir, name string) (*Lock, error) {
 // creates nothing.
 func Running(runsDir, name string) bool {
 	path, err := runs.SweepLockFile(runsDir, name)
-	if err != nil {
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		return true
-	}
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	return false
+	return err == nil && runs.Held(path) // a lock file is probed as a run's directory is
 }
 
 var errHeld = errors.New("held")
