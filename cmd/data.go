@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -73,6 +74,9 @@ func dataRun(o *DataOptions) error {
 	}
 	if err != nil {
 		return usageError{err} // the data cannot be read: exit 2, as maple run's
+	}
+	for _, w := range s.Warnings { // as maple run says them
+		fmt.Fprintf(f.Err, "warning: %s\n", w)
 	}
 	sum := loaders.Describe(s)
 	if o.JSON {

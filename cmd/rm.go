@@ -103,7 +103,8 @@ func resolveTargets(base string, names []string) ([]target, []string, error) {
 		}
 	}
 	for _, name := range names {
-		if dir, err := runs.Find(base, name); err == nil {
+		dir, ferr := runs.Find(base, name)
+		if ferr == nil {
 			cfg, _ := runs.ReadConfig(dir)
 			add(target{dir: dir, cfg: cfg})
 			continue
@@ -132,9 +133,14 @@ func resolveTargets(base string, names []string) ([]target, []string, error) {
 			_, rerr = os.Stat(rec)
 		}
 		if n == 0 && rerr != nil {
+			if strings.Contains(ferr.Error(), "ambiguous") || strings.Contains(ferr.Error(), "are named") {
+				return nil, nil, usageError{ferr} // a prefix of several runs: say which
+			}
 			return nil, nil, usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", name, base)}
 		}
-		named = append(named, name)
+		if !slices.Contains(named, name) { // a sweep named twice is taken once
+			named = append(named, name)
+		}
 	}
 	return out, named, nil
 }
@@ -253,7 +259,11 @@ func rmRun(o *RmOptions) error {
 	}
 	// The journal says what is under way, so that a kill part way is
 	// reported by the next command with the one that finishes it.
-	op, err := runs.StartOp(f.RunsDir, opVerb(o), o.Names)
+	ids := make([]string, len(targets))
+	for i, t := range targets {
+		ids[i] = filepath.Base(t.dir)
+	}
+	op, err := runs.StartOp(f.RunsDir, opVerb(o), ids, named)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was %s", err, done)
 	}
@@ -277,12 +287,7 @@ func rmRun(o *RmOptions) error {
 		}
 	}
 	op.Done()
-	// An earlier run of this operation cut short is finished by it.
-	for _, old := range runs.UnfinishedOps(f.RunsDir) {
-		if old.Verb == op.Verb && slices.Equal(old.Names, op.Names) {
-			old.Drop()
-		}
-	}
+	checkOps(f, false) // an earlier operation cut short that this one finished is forgotten
 	fmt.Fprintf(f.Out, "%s %d run(s)\n", done, len(targets))
 	// A run whose run.json cannot be read may have been a cell of a
 	// sweep taken: say so, rather than leave it unsaid.
@@ -290,7 +295,7 @@ func rmRun(o *RmOptions) error {
 		infos, _ := runs.List(base)
 		for _, in := range infos {
 			dir := runs.Dir(base, in.ID)
-			if _, err := runs.ReadConfig(dir); err != nil && !slices.ContainsFunc(targets, func(t target) bool { return t.dir == dir }) {
+			if _, err := runs.ReadConfig(dir); err != nil && !slices.ContainsFunc(targets, func(t target) bool { return t.dir == dir }) && !namesOtherSweep(dir, named) {
 				fmt.Fprintf(f.Err, "note: run %s's run.json cannot be read, so whether it was a cell of sweep %s cannot be told: see maple show %s, and %s it with %s\n",
 					in.ID, strings.Join(named, ", "), in.ID, verb, opCommand(f.RunsDir, opVerb(o), []string{in.ID}))
 			}
@@ -349,35 +354,44 @@ func recoverStore(f *Factory, reportOps bool) {
 	if err != nil {
 		fmt.Fprintln(f.Err, "note:", err)
 	}
-	if !reportOps {
-		return
-	}
+	checkOps(f, reportOps)
+}
+
+// checkOps forgets the operations cut short that have nothing left to
+// do (every run and sweep record they named is gone from where they
+// took it), and with report says the others, with the command that
+// finishes each. It reads the journal's ids and records only, never
+// every run of the directory.
+func checkOps(f *Factory, report bool) {
 	for _, op := range runs.UnfinishedOps(f.RunsDir) {
 		base := f.RunsDir
 		if op.Verb == "restore" {
 			base = runs.ArchiveDir(f.RunsDir)
 		}
 		var left []string
-		for _, n := range op.Names {
-			if strings.TrimSpace(n) == "" {
-				continue
-			}
-			if targets, named, err := resolveTargets(base, []string{n}); err == nil && (len(targets) > 0 || len(named) > 0) {
-				left = append(left, n)
+		for _, s := range op.Sweeps {
+			if rec, err := runs.SweepFile(base, s, ".json"); err == nil {
+				if _, err := os.Stat(rec); err == nil {
+					left = append(left, s) // its record goes last: runs may be left too
+				}
 			}
 		}
-		if len(left) == 0 && len(op.Names) > 0 {
+		for _, id := range op.Runs {
+			if _, err := os.Stat(runs.Dir(base, id)); err == nil {
+				left = append(left, id)
+			}
+		}
+		switch {
+		case len(left) == 0 && (len(op.Runs) > 0 || len(op.Sweeps) > 0):
 			op.Drop() // cut short after its last run: nothing is left to do
-			continue
-		}
-		what := strings.Join(left, " ")
-		if len(left) == 0 {
+		case !report:
+		case len(left) == 0:
 			fmt.Fprintf(f.Err, "note: a maple %s was cut short (process %d, started %s), and its journal %s cannot be read: see maple ls, then delete the journal\n",
 				op.Verb, op.PID, op.Started.Local().Format(time.DateTime), op.Path())
-			continue
+		default:
+			fmt.Fprintf(f.Err, "note: a maple %s of %s was cut short (process %d, started %s): finish it with %s\n",
+				op.Verb, strings.Join(left, " "), op.PID, op.Started.Local().Format(time.DateTime), opCommand(f.RunsDir, op.Verb, left))
 		}
-		fmt.Fprintf(f.Err, "note: a maple %s of %s was cut short (process %d, started %s): finish it with %s\n",
-			op.Verb, what, op.PID, op.Started.Local().Format(time.DateTime), opCommand(f.RunsDir, op.Verb, left))
 	}
 }
 
@@ -391,6 +405,17 @@ func damagedCellOf(dir, sweep string) bool {
 	}
 	m := sweepField.FindSubmatch(b)
 	return m != nil && string(m[1]) == sweep
+}
+
+// namesOtherSweep tells whether the damaged run.json in dir names a
+// sweep, and not one of sweeps.
+func namesOtherSweep(dir string, sweeps []string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, runs.ConfigFile))
+	if err != nil {
+		return false
+	}
+	m := sweepField.FindSubmatch(b)
+	return m != nil && !slices.Contains(sweeps, string(m[1]))
 }
 
 // sweepField finds run.json's sweep field in a file that does not parse.

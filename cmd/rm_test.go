@@ -354,7 +354,7 @@ func TestCutShortRemoval(t *testing.T) {
 	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sw.json"), []byte(`{"name":"sw"}`), 0o600)
 	os.MkdirAll(runs.ArchiveDir(dir), 0o700)
 	fakeRun(t, runs.ArchiveDir(dir), "20260101-000000-01", "sw")
-	op, err := runs.StartOp(dir, "archive", []string{"sw"})
+	op, err := runs.StartOp(dir, "archive", []string{"20260101-000000-01", "20260101-000000-02"}, []string{"sw"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,11 +363,11 @@ func TestCutShortRemoval(t *testing.T) {
 		t.Errorf("an archive under way was reported as cut short: %q", errs)
 	}
 	op.Abandon() // the process killed
-	want := "finish it with maple archive sw --yes --runs-dir " + dir
-	if _, _, errs := runRoot(t, dir, "ls"); !strings.Contains(errs, "maple archive of sw was cut short") || !strings.Contains(errs, want) {
+	want := "finish it with maple archive sw 20260101-000000-02 --yes --runs-dir " + dir
+	if _, _, errs := runRoot(t, dir, "ls"); !strings.Contains(errs, "maple archive of sw 20260101-000000-02 was cut short") || !strings.Contains(errs, want) {
 		t.Errorf("ls after a cut archive: stderr %q, want it to say %q", errs, want)
 	}
-	if code, out, errs := runRoot(t, dir, "archive", "sw", "--yes"); code != 0 || !strings.Contains(out, "archived 1 run(s)") {
+	if code, out, errs := runRoot(t, dir, "archive", "sw", "20260101-000000-02", "--yes"); code != 0 || !strings.Contains(out, "archived 1 run(s)") {
 		t.Fatalf("the finishing archive: exit %d, %q %q", code, out, errs)
 	}
 	if _, _, errs := runRoot(t, dir, "ls"); strings.Contains(errs, "cut short") {
@@ -379,7 +379,7 @@ func TestCutShortRemoval(t *testing.T) {
 
 	// An rm killed after its last run: nothing is left to do, and the
 	// journal goes unsaid.
-	op, err = runs.StartOp(dir, "rm", []string{"20260101-000000-77"})
+	op, err = runs.StartOp(dir, "rm", []string{"20260101-000000-77"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,6 +389,29 @@ func TestCutShortRemoval(t *testing.T) {
 	}
 	if ops := runs.UnfinishedOps(dir); len(ops) != 0 {
 		t.Errorf("%d journals left", len(ops))
+	}
+
+	// maple rm latest, cut short: the advice names the run it was
+	// deleting, never "latest", which now names another run.
+	fakeRun(t, dir, "20260101-000000-05", "")
+	fakeRun(t, dir, "20260101-000000-06", "")
+	op, err = runs.StartOp(dir, "rm", []string{"20260101-000000-06"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op.Abandon()
+	if _, _, errs := runRoot(t, dir, "ls"); !strings.Contains(errs, "finish it with maple rm 20260101-000000-06 --yes") || strings.Contains(errs, "latest") {
+		t.Errorf("ls after a cut rm latest: %q, want the run's id", errs)
+	}
+}
+
+// TestRmSweepNamedTwice: a sweep named twice is taken once (its second
+// lock made it look running).
+func TestRmSweepNamedTwice(t *testing.T) {
+	dir := t.TempDir()
+	fakeRun(t, dir, "20260101-000000-01", "sw")
+	if code, out, errs := runRoot(t, dir, "rm", "sw", "sw", "--yes"); code != 0 || !strings.Contains(out, "deleted 1 run(s)") {
+		t.Errorf("exit %d, %q %q", code, out, errs)
 	}
 }
 
@@ -422,5 +445,17 @@ func TestRmSweepTakesDamagedCell(t *testing.T) {
 	}
 	if !strings.Contains(errs, "run 20260101-000000-04's run.json cannot be read") || !strings.Contains(errs, "maple rm 20260101-000000-04 --yes") {
 		t.Errorf("stderr %q: want a note on the unreadable run and the command that deletes it", errs)
+	}
+}
+
+// TestDataWarns: maple data says the load's warnings, as maple run does
+// (features of 1e7 described without a word, then a run diverged).
+func TestDataWarns(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "big.csv")
+	os.WriteFile(csv, []byte("label,split,f1\n0,train,1\n1,train,1e7\n0,val,2\n1,val,3\n0,test,1\n1,test,2\n"), 0o600)
+	code, _, errs := runRoot(t, dir, "data", "features", "--csv", csv)
+	if code != 0 || !strings.Contains(errs, `warning: `+csv+`: column "f1" ranges over [1, 1e+07]`) {
+		t.Errorf("exit %d, stderr %q; want the warning", code, errs)
 	}
 }

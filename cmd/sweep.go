@@ -309,10 +309,10 @@ func sweepEnd(results []sweeps.CellResult, runErr error) error {
 // view); its per-cell lines are printed when the view closes. Leaving the
 // view (q, then y) stops the sweep: its running searches are
 // checkpointed (its baselines train again when it reruns).
-func sweepOnTerminal(ctx context.Context, f *Factory, sw *sweeps.Sweep) ([]sweeps.CellResult, error) {
+func sweepOnTerminal(parent context.Context, f *Factory, sw *sweeps.Sweep) ([]sweeps.CellResult, error) {
 	var lines strings.Builder
 	sw.Log = &syncWriter{w: &lines}
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	done := make(chan struct{})
 	var results []sweeps.CellResult
@@ -336,7 +336,8 @@ func sweepOnTerminal(ctx context.Context, f *Factory, sw *sweeps.Sweep) ([]sweep
 	}
 	<-done
 	fmt.Fprint(f.Err, lines.String())
-	if ctx.Err() != nil && err == nil {
+	// Left from the view (the caller says a signal's interruption).
+	if ctx.Err() != nil && parent.Err() == nil && err == nil {
 		fmt.Fprintf(f.Err, "sweep %s stopped; %s: rerun the same command to resume it\n", sw.Name, sweeps.StopKeeps(sw.Kinds()))
 		return results, errInterrupted
 	}

@@ -169,6 +169,9 @@ func TestFeaturesNPY(t *testing.T) {
 			writeFile(t, c.NPY, "\x93NUMPY\x01\x00"+string([]byte{byte(len(dict)), 0})+dict)
 		}, "x.npy has shape [4 0]: no feature columns"},
 		{"1e30", func() { writeNPY2(t, c.NPY, 4, 3, func(r, c int) float64 { return float64(r*c) * 1e30 }) }, "x.npy: row 1, column 1 (counted from 0) is 1e+30"},
+		{"a float64 beyond float32's range", func() {
+			writeNPY2(t, c.NPY, 4, 3, func(r, c int) float64 { return map[bool]float64{true: 1e300}[r == 2 && c == 1] })
+		}, "x.npy: row 2, column 1 (counted from 0) is 1e+300, beyond float32's range"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.write()

@@ -106,6 +106,18 @@ func ReadNPY(r io.Reader) (shape []int, data []float32, err error) {
 		for i := 0; i < m; i++ {
 			out[at(k+i)] = dec(buf[i*size:])
 		}
+		if dt == "f8" { // a float64 beyond float32's range would read as an infinity it is not
+			for i := 0; i < m; i++ {
+				v := math.Float64frombits(binary.LittleEndian.Uint64(buf[i*size:]))
+				if math.Abs(v) > math.MaxFloat32 && !math.IsInf(v, 0) {
+					j, cols := at(k+i), 1
+					if len(h.Descr.Shape) == 2 {
+						cols = h.Descr.Shape[1]
+					}
+					return nil, nil, fmt.Errorf("row %d, column %d (counted from 0) is %g, beyond float32's range (about ±3.4e38), in which maple computes: standardise the features (each column less its mean, over its sd) and save the file again", j/cols, j%cols, v)
+				}
+			}
+		}
 		k += m
 	}
 	// Bytes past the array: another array appended, or a file written

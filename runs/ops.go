@@ -19,8 +19,9 @@ import (
 // a power cut): the next command that opens the runs directory reports
 // it with the command that finishes it.
 type Op struct {
-	Verb    string    `json:"verb"`  // "rm", "archive" or "restore"
-	Names   []string  `json:"names"` // the names given: run ids, names or sweeps
+	Verb    string    `json:"verb"`   // "rm", "archive" or "restore"
+	Runs    []string  `json:"runs"`   // the runs' ids, as resolved when it started
+	Sweeps  []string  `json:"sweeps"` // the sweeps named, whose records go last
 	PID     int       `json:"pid"`
 	Started time.Time `json:"started"`
 
@@ -33,34 +34,39 @@ func OpsDir(runsDir string) string { return filepath.Join(runsDir, ".ops") }
 
 // StartOp writes the journal of an operation on runsDir and holds it
 // until Done.
-func StartOp(runsDir, verb string, names []string) (*Op, error) {
-	op := &Op{Verb: verb, Names: names, PID: os.Getpid(), Started: time.Now().UTC()}
+func StartOp(runsDir, verb string, ids, sweeps []string) (*Op, error) {
+	op := &Op{Verb: verb, Runs: ids, Sweeps: sweeps, PID: os.Getpid(), Started: time.Now().UTC()}
 	dir := OpsDir(runsDir)
 	if err := mkdirAll(dir); err != nil {
 		return nil, err
 	}
-	op.path = filepath.Join(dir, fmt.Sprintf("%s-%d-%d.json", verb, op.Started.UnixNano(), op.PID))
-	// The lock is taken before the journal has its content: a journal
-	// that another process reads while it is empty is a live one.
-	f, err := os.OpenFile(op.path, os.O_RDWR|os.O_CREATE|os.O_EXCL, FilePerm)
+	name := fmt.Sprintf("%s-%d-%d", verb, op.Started.UnixNano(), op.PID)
+	op.path = filepath.Join(dir, name+".json")
+	// Written and locked under a name no reader lists, then renamed into
+	// place: a reader never finds a journal unlocked or empty while its
+	// operation is under way.
+	tmp := filepath.Join(dir, "."+name+".tmp")
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, FilePerm)
 	if err != nil {
-		return nil, &WriteError{Path: op.path, Err: err}
+		return nil, &WriteError{Path: tmp, Err: err}
+	}
+	fail := func(err error) (*Op, error) {
+		f.Close()
+		os.Remove(tmp)
+		return nil, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		os.Remove(op.path)
-		return nil, fmt.Errorf("locking %s: %w", op.path, err)
+		return fail(fmt.Errorf("locking %s: %w", tmp, err))
 	}
 	b, _ := json.Marshal(op)
 	if _, err := f.Write(append(b, '\n')); err != nil {
-		f.Close()
-		os.Remove(op.path)
-		return nil, &WriteError{Path: op.path, Err: err}
+		return fail(&WriteError{Path: tmp, Err: err})
 	}
 	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(op.path)
-		return nil, &WriteError{Path: op.path, Err: err}
+		return fail(&WriteError{Path: tmp, Err: err})
+	}
+	if err := os.Rename(tmp, op.path); err != nil {
+		return fail(&WriteError{Path: op.path, Err: err})
 	}
 	op.lock = f
 	return op, nil
@@ -103,7 +109,7 @@ func UnfinishedOps(runsDir string) []*Op {
 		op := &Op{path: p}
 		if b, err := os.ReadFile(p); err != nil || json.Unmarshal(b, op) != nil {
 			op.Verb, _, _ = strings.Cut(filepath.Base(p), "-")
-			op.Names = nil
+			op.Runs, op.Sweeps = nil, nil
 		}
 		f.Close()
 		out = append(out, op)

@@ -5,17 +5,18 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/maple-ood/maple/runs"
 )
 
 // ErrSweepRunning is returned by Exclusive when a process of the sweep
 // holds it.
-var ErrSweepRunning = errors.New("sweep is running")
+var ErrSweepRunning = errors.New("a process of the sweep holds it")
 
 // ErrSweepBusy is returned by Hold when a maple rm or archive of the
 // sweep holds it.
-var ErrSweepBusy = errors.New("sweep is being removed, archived or restored")
+var ErrSweepBusy = errors.New("maple rm or archive of the sweep holds it")
 
 // Lock is a sweep's own lock (runs.SweepLockFile) as one process holds
 // it; Release lets it go.
@@ -32,7 +33,7 @@ type Lock struct {
 func Hold(runsDir, name string) (*Lock, error) {
 	l, err := lockSweep(runsDir, name, syscall.LOCK_SH)
 	if errors.Is(err, errHeld) {
-		return nil, fmt.Errorf("%w: maple rm or maple archive of sweep %s is under way in another process; run the sweep again once it has ended", ErrSweepBusy, name)
+		return nil, &lockError{kind: ErrSweepBusy, text: fmt.Sprintf("maple rm or maple archive of sweep %s is under way in another process; run the sweep again once it has ended", name)}
 	}
 	return l, err
 }
@@ -42,8 +43,8 @@ func Hold(runsDir, name string) (*Lock, error) {
 func Exclusive(runsDir, name string) (*Lock, error) {
 	l, err := lockSweep(runsDir, name, syscall.LOCK_EX)
 	if errors.Is(err, errHeld) {
-		return nil, fmt.Errorf("%w: sweep %s is running (between cells too; maple sweep --status %s shows its cells): stop it first with maple stop %s",
-			ErrSweepRunning, name, name, name)
+		return nil, &lockError{kind: ErrSweepRunning, text: fmt.Sprintf("sweep %s is running (between cells too; maple sweep --name %s --status shows its cells): stop it first with maple stop %s",
+			name, name, name)}
 	}
 	return l, err
 }
@@ -56,6 +57,20 @@ func Running(runsDir, name string) bool {
 }
 
 var errHeld = errors.New("held")
+
+// lockError says why a sweep's lock was refused, in words for people; it
+// is its kind (errors.Is).
+type lockError struct {
+	kind error
+	text string
+}
+
+func (e *lockError) Error() string { return e.text }
+func (e *lockError) Unwrap() error { return e.kind }
+
+// lockWait is how long a refused lock is tried again: a probe of another
+// process (Running, runs.Held) holds it for an instant.
+const lockWait = 300 * time.Millisecond
 
 // lockSweep takes the lock of sweep name as how (LOCK_SH or LOCK_EX)
 // without waiting. The lock file is the one at its path when the lock is
@@ -74,7 +89,12 @@ func lockSweep(runsDir, name string, how int) (*Lock, error) {
 		if err != nil {
 			return nil, &runs.WriteError{Path: path, Err: err}
 		}
-		if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
+		err = syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
+		for deadline := time.Now().Add(lockWait); errors.Is(err, syscall.EWOULDBLOCK) && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+			err = syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
+		}
+		if err != nil {
 			f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
 				return nil, errHeld
