@@ -459,3 +459,17 @@ func TestDataWarns(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the warning", code, errs)
 	}
 }
+
+// TestRmAmbiguousPrefix: a prefix of several runs is said to be one,
+// naming them (rm and archive said there was no such run or sweep).
+func TestRmAmbiguousPrefix(t *testing.T) {
+	dir := t.TempDir()
+	fakeRun(t, dir, "20260101-000000-01", "")
+	fakeRun(t, dir, "20260101-000000-02", "")
+	for _, verb := range []string{"rm", "archive"} {
+		code, _, errs := runRoot(t, dir, verb, "2026", "--yes")
+		if code != ExitUsage || !strings.Contains(errs, `run id "2026" is ambiguous`) {
+			t.Errorf("%s 2026: exit %d, %q", verb, code, errs)
+		}
+	}
+}

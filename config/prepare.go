@@ -61,7 +61,7 @@ func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 	// The person's own files are weighed before they are read: a file
 	// larger than the memory left is refused before it is loaded.
 	if data := c.Dataset.DataBytes(); data > 0 {
-		if m := machineMemory(); m.Free() > 0 && data > m.Free() {
+		if m := machineMemory(); m.Known() && data > m.Free() {
 			return nil, fmt.Errorf("the data of this run (%s) would take about %s in memory as float32, and the machine has %s: give maple a machine or a Slurm job with more memory, or fewer rows or columns (a seeded subset of the rows, or the features projected to fewer dimensions)",
 				dataFiles(c.Dataset), loaders.SizeText(data), m)
 		}
@@ -93,7 +93,7 @@ func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 	// The data are in memory now: what the run needs beyond them is
 	// weighed against what is left.
 	loaded := int64(sp.Train.N+sp.Val.N+sp.Test.N) * int64(sp.Train.D) * 4
-	if m := machineMemory(); m.Free() > 0 && need-loaded > m.Free() {
+	if m := machineMemory(); m.Known() && need-loaded > m.Free() {
 		return nil, fmt.Errorf("this run would need about %s of memory besides its %s of data (models %s / %s on %d training samples of dimension %d), and the machine has %s: choose a smaller --model, --eval-model or --train-size, or give maple a machine or a Slurm job with more memory",
 			loaders.SizeText(need-loaded), loaders.SizeText(loaded), c.Settings.Model, c.Eval.Model, sp.Train.N, sp.Train.D, m)
 	}

@@ -29,6 +29,9 @@ func TestMachineMemory(t *testing.T) {
 		{"a v1 limit", "4:memory:/slurm/job1\n0::/\n", map[string]string{
 			"memory/slurm/job1/memory.limit_in_bytes": "2147483648", "memory/slurm/job1/memory.usage_in_bytes": "536870912",
 			"memory/memory.limit_in_bytes": "9223372036854771712"}, gib + gib/2},
+		{"a v2 group whose usage is page cache", "0::/job\n", map[string]string{
+			"job/memory.max": "4294967296", "job/memory.current": "4294967296", "job/memory.stat": "anon 1073741824\ninactive_file 3221225472\n"}, 3 * gib},
+		{"a full v2 group", "0::/job\n", map[string]string{"job/memory.max": "4294967296", "job/memory.current": "4294967296"}, 0},
 		{"v1 without a limit", "4:memory:/x\n", map[string]string{"memory/x/memory.limit_in_bytes": "9223372036854771712"}, 8 * gib},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

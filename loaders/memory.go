@@ -16,11 +16,15 @@ import (
 type Memory struct {
 	Available int64 // /proc/meminfo's MemAvailable, in bytes; 0 when unknown
 	Limit     int64 // the cgroup's limit, in bytes; 0 when none or unknown
-	Used      int64 // the cgroup's usage against Limit, in bytes
+	Used      int64 // the cgroup's usage against Limit, in bytes, less the page cache it can drop
 }
 
+// Known tells whether either figure is known; Free is 0 otherwise.
+func (m Memory) Known() bool { return m.Available > 0 || m.Limit > 0 }
+
 // Free is the memory a run may take: the smaller of MemAvailable and the
-// room under the cgroup's limit; 0 when neither is known.
+// room under the cgroup's limit (0 when the group is full); 0 when
+// neither is known (see Known).
 func (m Memory) Free() int64 {
 	free := m.Available
 	if m.Limit > 0 {
@@ -106,12 +110,12 @@ func cgroupLimit() (limit, used int64) {
 		if len(f) != 3 {
 			continue
 		}
-		var base, limitFile, usageFile string
+		var base, limitFile, usageFile, cacheKey string
 		switch {
 		case f[0] == "0" && f[1] == "": // v2
-			base, limitFile, usageFile = sysRoot, "memory.max", "memory.current"
+			base, limitFile, usageFile, cacheKey = sysRoot, "memory.max", "memory.current", "inactive_file"
 		case strings.Contains(","+f[1]+",", ",memory,"): // v1
-			base, limitFile, usageFile = filepath.Join(sysRoot, "memory"), "memory.limit_in_bytes", "memory.usage_in_bytes"
+			base, limitFile, usageFile, cacheKey = filepath.Join(sysRoot, "memory"), "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"
 		default:
 			continue
 		}
@@ -122,6 +126,10 @@ func cgroupLimit() (limit, used int64) {
 			l, ok := readBytes(filepath.Join(dir, limitFile))
 			if ok && l > 0 && l < 1<<60 { // v1 writes "no limit" as a huge number
 				u, _ := readBytes(filepath.Join(dir, usageFile))
+				// Page cache the kernel drops under pressure is not
+				// used, as container tools count it (a job that has
+				// just read its data would seem full).
+				u = max(u-statField(filepath.Join(dir, "memory.stat"), cacheKey), 0)
 				if room := l - u; best < 0 || room < best {
 					best, limit, used = room, l, u
 				}
@@ -197,4 +205,19 @@ func (d Spec) DataBytes() int64 {
 		}
 	}
 	return n
+}
+
+// statField reads one field of a cgroup's memory.stat; 0 when absent.
+func statField(path, key string) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+" "); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return 0
 }
