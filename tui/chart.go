@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The chart component: charts over outer iterations (or a training's
@@ -190,8 +191,9 @@ func (c *chartView) setWindow(w xWindow, n int) {
 }
 
 // status is the line that says how the charts are drawn ("" when they
-// show every point, raw, on a linear scale).
-func (c *chartView) status() string {
+// show every point, raw, on a linear scale), going on to further lines,
+// whole parts, where it is wider than w.
+func (c *chartView) status(w int) string {
 	var parts []string
 	if w := c.window(); c.zoomed && w.hi > w.lo {
 		unit := "iterations"
@@ -212,7 +214,16 @@ func (c *chartView) status() string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return styles.Dim.Render(strings.Join(parts, " · "))
+	lines := []string{parts[0]}
+	for _, p := range parts[1:] {
+		last := &lines[len(lines)-1]
+		if ansi.StringWidth(*last+" · "+p) > w {
+			lines = append(lines, p)
+		} else {
+			*last += " · " + p
+		}
+	}
+	return styles.Dim.Render(strings.Join(lines, "\n"))
 }
 
 // readout is the cursor's line ("" without a cursor): its iteration,
@@ -259,7 +270,7 @@ func readValue(values []float64, i int) string {
 // any, at width w.
 func (c *chartView) head(w int) []string {
 	var out []string
-	if s := c.status(); s != "" {
+	if s := c.status(w); s != "" {
 		out = append(out, s)
 	}
 	if r := c.readout(); r != "" {

@@ -73,6 +73,9 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 	if len(p.lines) == 1 && p.lines[0].name == "" { // a panel: its value in its title
 		title, names = strings.TrimSpace(title+" "+names[0]), nil
 	}
+	// cols is the plotted columns: plotWidth's, fewer where the y axis's
+	// labels are wider than it leaves room for (fitted below, once the
+	// series are drawn).
 	cols := plotWidth(w)
 	// The x axis counts the window's points, its ticks on whole points
 	// labelled with their iteration (or step: a training's checks may
@@ -88,10 +91,22 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 	}
 	caption := c.unitName() + " →"
 	column := func(j int) int { return pointColumn(j-win.lo, n, cols) }
+	// sample is the series as drawn on cols columns.
+	sample := func(cols int) [][]float64 {
+		out := make([][]float64, len(all))
+		for i := range all {
+			out[i] = all[i].data
+		}
+		return out
+	}
 	if t0, t1, ok := c.timeSpan(p, win); c.wall && ok {
 		// Wall time: each series put on evenly spaced times.
-		for i := range all {
-			all[i].data = resample(all[i].times[win.lo:win.hi], all[i].data, t0, t1, cols)
+		sample = func(cols int) [][]float64 {
+			out := make([][]float64, len(all))
+			for i := range all {
+				out[i] = resample(all[i].times[win.lo:win.hi], all[i].data, t0, t1, cols)
+			}
+			return out
 		}
 		x0, x1, ticks, label, caption = t0, t1, 5, timeTick, "wall time (the search's, pauses left out) →"
 		column = func(j int) int {
@@ -106,17 +121,22 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 		if c.wall {
 			caption += " (no wall time recorded)"
 		}
-		if n > cols {
-			// More points than columns: each column takes one of its
-			// points, peaks and dips kept (asciigraph's own stretching
-			// would interpolate between points and step over them).
-			idx := make([]float64, n)
-			for j := range idx {
-				idx[j] = float64(j)
-			}
+		// More points than columns: each column takes one of its
+		// points, peaks and dips kept (asciigraph's own stretching
+		// would interpolate between points and step over them).
+		idx := make([]float64, n)
+		for j := range idx {
+			idx[j] = float64(j)
+		}
+		sample = func(cols int) [][]float64 {
+			out := make([][]float64, len(all))
 			for i := range all {
-				all[i].data = resample(idx, all[i].data, 0, float64(n-1), cols)
+				out[i] = all[i].data
+				if n > cols {
+					out[i] = resample(idx, all[i].data, 0, float64(n-1), cols)
+				}
 			}
+			return out
 		}
 	}
 	var yfmt func(float64) string // yFormat's
@@ -144,10 +164,21 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 		case c.chars:
 			chars = lineChars[s.line%len(lineChars)]
 		}
-		spec.series = append(spec.series, s.data)
 		spec.colors = append(spec.colors, s.line)
 		spec.chars = append(spec.chars, chars)
 	}
+	// The labels depend on the series drawn, which depend on the
+	// columns: fewer columns until the labels leave room for them (each
+	// try has fewer, down to plotCols' least).
+	for {
+		spec.series = sample(cols)
+		fit := plotCols(w, spec.axisPad(w, h))
+		if fit >= cols {
+			break
+		}
+		cols = fit
+	}
+	spec.cols = cols
 	return c.overlay(drawPlot(spec, w, h), win, column)
 }
 
@@ -253,8 +284,9 @@ type legendEntry struct {
 // plotSpec is one asciigraph plot: its title and legend, its series
 // (each as evenly spaced points from x0 to x1) with their colours
 // (indices into the series colours) and characters, ticks x-axis ticks
-// labelled by label, a caption, and the y-axis labels' format (nil:
-// yFormat's choice for the series).
+// labelled by label, a caption, the y-axis labels' format (nil:
+// yFormat's choice for the series), and the plotted columns (0: as many
+// as the labels leave room for).
 type plotSpec struct {
 	title   string
 	legend  []legendEntry
@@ -266,42 +298,47 @@ type plotSpec struct {
 	label   func(float64) string
 	caption string
 	yfmt    func(float64) string
+	cols    int
 }
 
-// plotWidth is the plotted columns of a chart w cells wide.
+// plotWidth is the most columns a chart w cells wide plots: what y
+// labels of up to 9 cells leave.
 func plotWidth(w int) int { return max(8, w-12) }
 
-// drawPlot draws s in w x h cells: the title with the legend after it
-// (going on to further lines, whole entries, where the chart is too
-// narrow for it), the plot, the x axis and the caption.
-func drawPlot(s plotSpec, w, h int) string {
+// plotCols is the plotted columns of a chart w cells wide whose y axis
+// (its labels, a space and the axis) takes pad cells: plotWidth's, or
+// fewer where wider labels need the room (a label of "-1.2345e-6" drew
+// the plot a cell past its pane).
+func plotCols(w, pad int) int { return max(8, min(plotWidth(w), w-pad)) }
+
+// head is the title with the legend after it, going on to further lines,
+// whole entries, where the chart is too narrow for it.
+func (s plotSpec) head(w int) string {
 	head := s.title
-	for _, e := range s.legend {
+	for i, e := range s.legend {
 		l := styles.Series[e.color%len(styles.Series)].Render(e.mark + " " + e.name)
-		if lipgloss.Width(head[strings.LastIndex(head, "\n")+1:])+1+lipgloss.Width(l) > w {
+		sep := " "
+		if i == 0 {
+			sep = "  " // two spaces after the title
+		}
+		if lipgloss.Width(head[strings.LastIndex(head, "\n")+1:])+len(sep)+lipgloss.Width(l) > w {
 			head += "\n" + l
 		} else {
-			head += " " + l
+			head += sep + l
 		}
 	}
-	if len(s.legend) > 0 {
-		head = strings.Replace(head, s.title+" ", s.title+"  ", 1)
-	}
-	plotH := max(2, h-4-lipgloss.Height(head)) // title and legend, x axis, its numbers, caption
-	data := make([][]float64, len(s.series))
-	for i, v := range s.series {
-		data[i] = v
-		if len(v) == 1 {
-			data[i] = []float64{v[0], v[0]}
-		}
-	}
-	colors := make([]asciigraph.AnsiColor, len(s.colors))
-	for i, c := range s.colors {
-		colors[i] = styles.SeriesANSI[c%len(styles.SeriesANSI)]
-	}
+	return head
+}
+
+// yAxis is the y axis of s drawn in w x h cells: the rows asked of
+// asciigraph, the range (ok false without a finite value) and the
+// labels' format.
+func (s plotSpec) yAxis(w, h int) (height int, lo, hi float64, ok bool, yfmt func(float64) string) {
+	plotH := max(2, h-4-lipgloss.Height(s.head(w))) // title and legend, x axis, its numbers, caption
+	data := s.data()
 	// The axis spans the series' extremes (those drawn: resample keeps
 	// a column's peak or dip).
-	lo, hi := math.Inf(1), math.Inf(-1)
+	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, v := range data {
 		for _, x := range v {
 			if !math.IsNaN(x) && !math.IsInf(x, 0) {
@@ -309,27 +346,104 @@ func drawPlot(s plotSpec, w, h int) string {
 			}
 		}
 	}
-	height := plotH
-	bounds := []asciigraph.Option{}
-	if lo <= hi {
-		bounds = append(bounds, asciigraph.LowerBound(lo), asciigraph.UpperBound(hi))
+	height = plotH
+	if ok = lo <= hi; ok {
 		// asciigraph rounds each end of the range to a row on its own, so
 		// a range can take one row more than asked for: ask for fewer.
 		for height > 1 && plotRows(lo, hi, height) > plotH {
 			height--
 		}
 	}
-	yfmt := s.yfmt
+	yfmt = s.yfmt
 	if yfmt == nil {
 		yfmt = yFormat(data, height)
 	}
-	g := asciigraph.PlotMany(data, append(bounds, asciigraph.Height(height), asciigraph.Width(plotWidth(w)),
+	return height, lo, hi, ok, yfmt
+}
+
+// data is the series as asciigraph takes them: a single point twice.
+func (s plotSpec) data() [][]float64 {
+	data := make([][]float64, len(s.series))
+	for i, v := range s.series {
+		data[i] = v
+		if len(v) == 1 {
+			data[i] = []float64{v[0], v[0]}
+		}
+	}
+	return data
+}
+
+// axisPad is the cells left of the plotted columns in w x h cells: the
+// widest y label, a space and the axis, as asciigraph draws them (its
+// labels of the range drawn on a plot of the range's two ends).
+func (s plotSpec) axisPad(w, h int) int {
+	height, lo, hi, ok, yfmt := s.yAxis(w, h)
+	if !ok {
+		return w - plotWidth(w)
+	}
+	g := ansi.Strip(asciigraph.Plot([]float64{lo, hi}, asciigraph.LowerBound(lo), asciigraph.UpperBound(hi),
+		asciigraph.Height(height), asciigraph.YAxisValueFormatter(yfmt)))
+	first, _, _ := strings.Cut(g, "\n")
+	i := strings.IndexAny(first, "┤┼")
+	if i < 0 {
+		return w - plotWidth(w)
+	}
+	return ansi.StringWidth(first[:i]) + 1
+}
+
+// drawPlot draws s in w x h cells: the title with the legend after it,
+// the plot, the x axis and the caption.
+func drawPlot(s plotSpec, w, h int) string {
+	head := s.head(w)
+	data := s.data()
+	colors := make([]asciigraph.AnsiColor, len(s.colors))
+	for i, c := range s.colors {
+		colors[i] = styles.SeriesANSI[c%len(styles.SeriesANSI)]
+	}
+	height, lo, hi, ok, yfmt := s.yAxis(w, h)
+	bounds := []asciigraph.Option{}
+	if ok {
+		bounds = append(bounds, asciigraph.LowerBound(lo), asciigraph.UpperBound(hi))
+	}
+	cols := s.cols
+	if cols == 0 {
+		cols = plotCols(w, s.axisPad(w, h))
+	}
+	g := asciigraph.PlotMany(data, append(bounds, asciigraph.Height(height), asciigraph.Width(cols),
 		asciigraph.YAxisValueFormatter(yfmt),
 		asciigraph.XAxisRange(s.x0, s.x1), asciigraph.XAxisTickCount(s.ticks),
 		asciigraph.XAxisValueFormatter(s.label),
-		asciigraph.SeriesColors(colors...), asciigraph.Caption(s.caption),
+		asciigraph.SeriesColors(colors...),
 		asciigraph.SeriesChars(s.chars...))...)
-	return head + "\n" + keepLastTick(g, w)
+	g = keepLastTick(g, w)
+	return head + "\n" + g + "\n" + placeCaption(s.caption, g, cols, w)
+}
+
+// placeCaption is the caption's line under a plot g of cols columns, w
+// cells wide: centred under the plotted columns as asciigraph puts it
+// (by its length in bytes), moved left where it would end past w, and
+// wrapped at spaces where it is wider than w.
+func placeCaption(caption, g string, cols, w int) string {
+	if caption == "" {
+		return ""
+	}
+	pad := w - cols // the y axis's cells, from the x axis
+	for _, l := range strings.Split(ansi.Strip(g), "\n") {
+		if i := strings.Index(l, "└"); i >= 0 {
+			pad = ansi.StringWidth(l[:i]) + 1
+			break
+		}
+	}
+	var out []string
+	for _, line := range strings.Split(wrapSpaces(caption, w, ""), "\n") {
+		n := ansi.StringWidth(line)
+		at := pad
+		if len(line) < cols {
+			at += (cols - len(line)) / 2
+		}
+		out = append(out, strings.Repeat(" ", max(0, min(at, w-n)))+line)
+	}
+	return strings.Join(out, "\n")
 }
 
 // keepLastTick moves the x axis's last tick label left so that it ends

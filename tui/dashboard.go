@@ -480,6 +480,17 @@ func (d *Dashboard) Render() string {
 	return fit(lipgloss.JoinVertical(lipgloss.Left, header, body, footer), w, h)
 }
 
+// over reports whether the search has ended: stopped, interrupted,
+// failed or done (the final training may still run), or no longer heard
+// from.
+func (d *Dashboard) over() bool {
+	switch d.status {
+	case core.StatusDone, core.StatusStopped, core.StatusInterrupted, core.StatusFailed:
+		return true
+	}
+	return d.ended
+}
+
 func (d *Dashboard) header(w int) string {
 	c := d.cfg
 	method := c.Method
@@ -497,12 +508,17 @@ func (d *Dashboard) header(w int) string {
 		line1 = wrapItems([]string{title + " " + st, c.ID, c.Dataset.Name, method, model}, w)
 	}
 	total := c.Settings.OuterIters
-	iter, elapsed, eta := 0, 0.0, "?"
+	// An ended search has no time left: no eta (its status, in the
+	// first line, says how it ended).
+	iter, elapsed, eta := 0, 0.0, "  eta ?"
 	if s := d.last(); s != nil {
 		iter, total, elapsed = s.Iter, s.Total, s.Elapsed
 		if per, ok := recentPace(d.snaps); ok {
-			eta = fmtDur(per * float64(s.Total-s.Iter))
+			eta = "  eta " + fmtDur(per*float64(s.Total-s.Iter))
 		}
+	}
+	if d.over() {
+		eta = ""
 	}
 	barW := max(10, w-48)
 	frac := 0.0
@@ -511,7 +527,7 @@ func (d *Dashboard) header(w int) string {
 	}
 	filled := int(math.Round(frac * float64(barW)))
 	bar := strings.Repeat("█", filled) + styles.Dim.Render(strings.Repeat("░", barW-filled))
-	line2 := fmt.Sprintf("iter %d/%d %s %3.0f%%  elapsed %s  eta %s", iter, total, bar, 100*frac, fmtDur(elapsed), eta)
+	line2 := fmt.Sprintf("iter %d/%d %s %3.0f%%  elapsed %s%s", iter, total, bar, 100*frac, fmtDur(elapsed), eta)
 	lr := d.lr()
 	items3 := []string{fmt.Sprintf("lr: weight %g  keep %g  inner %g", lr.Weight, lr.Keep, lr.Inner)}
 	if s := d.last(); s != nil && s.Selected > 0 && s.Selected <= len(d.snaps) {

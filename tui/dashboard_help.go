@@ -32,7 +32,7 @@ var helpSections = []struct {
 			"(running, paused, stopping, evaluating, done, stopped, interrupted or failed).",
 		"iter i/T: the outer iterations done of T, with a bar. " +
 			"elapsed: the search's time, pauses left out. " +
-			"eta: the time left at the pace of the last five iterations.",
+			"eta: the time left at the pace of the last five iterations; a search that has ended shows none.",
 		"lr: the learning rates in force. weight is Adam's on the sample weights w (0 leaves w at 1). " +
 			"keep is Adam's on the keep probabilities s. inner is the inner model's SGD.",
 		"selected iterate N (val worst-group X): the iterate whose inner model has the best validation worst-group accuracy so far. " +

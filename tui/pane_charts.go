@@ -78,11 +78,15 @@ func (p *chartsPane) sync() {
 	p.charts.setData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, rateMarks(s, p.rec.events))
 }
 
-func (p *chartsPane) View() string {
+func (p *chartsPane) View() string { return p.scroller.view(p.content(), p.w, p.h) }
+
+// content is the pane's lines before they are cut to its size: every
+// line of it fits its width.
+func (p *chartsPane) content() string {
 	p.sync()
 	chartH := max(4, p.h/3)
 	if p.alone {
 		chartH = max(4, p.h/2)
 	}
-	return p.scroller.view(strings.Join(p.charts.render(p.w, chartH), "\n"), p.w, p.h)
+	return strings.Join(p.charts.render(p.w, chartH), "\n")
 }
