@@ -61,6 +61,9 @@ func replay(dir string, st core.Status, w, h int) (*Dashboard, string, error) {
 		r := sum.Result
 		d.note = fmt.Sprintf("result (selected on validation, step %d): val worst-group %.4f · test acc %.4f · test worst-group %.4f", r.SelectedStep, r.ValWorst, r.TestAcc, r.TestWorst)
 	}
+	if sum != nil && st == core.StatusFailed && sum.Status == core.StatusFailed {
+		d.note = d.failedNote(sum) // how to go on, as maple run says it
+	}
 	if p := runs.Stat(dir).Problem; p != "" { // the list's "!"
 		d.note = strings.TrimSuffix("a damaged file (maple show "+cfg.ID+" names it) · "+d.note, " · ")
 	}

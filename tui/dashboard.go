@@ -54,9 +54,10 @@ type (
 	// EndMsg says the search has ended with Status (Err nil), failed
 	// (Err), or that the connection to it closed (Status unknown).
 	EndMsg struct {
-		Status core.Status
-		Result *runs.Outcome // the final result, when there is one
-		Err    error
+		Status  core.Status
+		Result  *runs.Outcome // the final result, when there is one
+		Summary *runs.Summary // the run's summary, when there is one
+		Err     error
 	}
 )
 
@@ -264,6 +265,9 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.Err != nil {
 			d.status, d.errText = core.StatusFailed, config.FlagError(m.Err).Error()
 		}
+		if d.status == core.StatusFailed {
+			d.note = d.failedNote(m.Summary)
+		}
 		if d.confirmQuit {
 			return d, tea.Quit
 		}
@@ -291,6 +295,31 @@ func (d *Dashboard) endNote(st core.Status) string {
 		return fmt.Sprintf("the search was %s at iteration %d, checkpointed: maple resume %s continues it; q leaves", st, iter, d.cfg.ID)
 	}
 	return fmt.Sprintf("the search was %s at iteration %d, checkpointed: %s continues it; q leaves", st, iter, resumeCommand(d.dir, d.cfg.ID))
+}
+
+// failedNote is what the note says when the search has failed: the next
+// step runs.Continue writes for it (maple run prints the same), from
+// the run's summary sum (nil: the dashboard's last iteration, error and
+// rates); the error itself is the header's.
+func (d *Dashboard) failedNote(sum *runs.Summary) string {
+	if sum == nil {
+		sum = &runs.Summary{Status: core.StatusFailed, Error: d.errText, Rates: d.lr()}
+		if s := d.last(); s != nil {
+			sum.Iter, sum.Total = s.Iter, s.Total
+		}
+	}
+	if d.errText == "" {
+		d.errText = sum.Error
+	}
+	if d.dir == "" {
+		return "the search has ended; q leaves"
+	}
+	next := runs.Continue(filepath.Dir(d.dir), sum, d.cfg)
+	// Its first line names the run and the error, which the header shows.
+	if _, after, ok := strings.Cut(next, "\n"); ok {
+		next = after
+	}
+	return fmt.Sprintf("the search failed at iteration %d: %s; q leaves", sum.Iter, next)
 }
 
 // resumeCommand is the command that resumes the run in dir, as

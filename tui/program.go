@@ -117,13 +117,17 @@ func clientFeed(cl *session.Client, dir string) func() tea.Msg {
 }
 
 // endOf is how the run in dir ended, as an attached view learns it when
-// the socket closes: its status, and a finished run's result from its
-// summary (the search's process trained the final model before it
-// closed the socket), which the dashboard's note shows.
+// the socket closes: its status, its summary, and a finished run's
+// result from it (the search's process trained the final model before
+// it closed the socket), which the dashboard's note shows.
 func endOf(dir string, st core.Status) EndMsg {
 	end := EndMsg{Status: st}
-	if sum, _ := runs.ReadSummary(dir); st == core.StatusDone && sum != nil && sum.Result != nil {
+	sum, _ := runs.ReadSummary(dir)
+	if st == core.StatusDone && sum != nil && sum.Result != nil {
 		end.Result = &runs.Outcome{Result: sum.Result, Status: sum.Status, Seconds: sum.Seconds}
+	}
+	if sum != nil && sum.Status == st {
+		end.Summary = sum
 	}
 	return end
 }
@@ -193,7 +197,7 @@ func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt
 	final := make(chan result, 1)
 	go func() {
 		res := <-done
-		m := EndMsg{Err: res.err}
+		m := EndMsg{Err: res.err, Summary: res.sum}
 		if res.sum != nil {
 			m.Status = res.sum.Status
 			if res.sum.Status == core.StatusDone {
