@@ -121,7 +121,7 @@ func resolveTargets(base string, names []string) ([]target, []string, error) {
 			case err == nil && cfg.Sweep == name:
 				add(target{dir: dir, cfg: cfg, sweep: name})
 				n++
-			case err != nil && damagedCellOf(dir, name):
+			case err != nil && damagedNames(dir, name):
 				// A damaged cell of the sweep goes with it (it was left
 				// behind, a run of no sweep).
 				add(target{dir: dir, sweep: name})
@@ -295,7 +295,7 @@ func rmRun(o *RmOptions) error {
 		infos, _ := runs.List(base)
 		for _, in := range infos {
 			dir := runs.Dir(base, in.ID)
-			if _, err := runs.ReadConfig(dir); err != nil && !slices.ContainsFunc(targets, func(t target) bool { return t.dir == dir }) && !namesOtherSweep(dir, named) {
+			if _, err := runs.ReadConfig(dir); err != nil && !slices.ContainsFunc(targets, func(t target) bool { return t.dir == dir }) && !namesOther(dir, named) {
 				fmt.Fprintf(f.Err, "note: run %s's run.json cannot be read, so whether it was a cell of sweep %s cannot be told: see maple show %s, and %s it with %s\n",
 					in.ID, strings.Join(named, ", "), in.ID, verb, opCommand(f.RunsDir, opVerb(o), []string{in.ID}))
 			}
@@ -322,17 +322,9 @@ func opCommand(runsDir, verb string, names []string) string {
 		args = []string{"maple", "archive", "--restore"}
 	}
 	for _, n := range names {
-		args = append(args, shellQuote(n))
+		args = append(args, sweeps.ShellQuote(n))
 	}
-	return strings.Join(append(args, "--yes", "--runs-dir", shellQuote(runsDir)), " ")
-}
-
-// shellQuote quotes s for a POSIX shell where it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/:=+,@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return strings.Join(append(args, "--yes", "--runs-dir", sweeps.ShellQuote(runsDir)), " ")
 }
 
 // recoverStore finishes or reports what a maple rm or archive cut short
@@ -395,27 +387,19 @@ func checkOps(f *Factory, report bool) {
 	}
 }
 
-// damagedCellOf tells whether the run in dir, whose run.json cannot be
-// read, names sweep as its sweep: a damaged file (cut short, or with a
-// field gone wrong) still says so as "sweep": "NAME".
-func damagedCellOf(dir, sweep string) bool {
+// damagedSweep returns the sweep that the run.json in dir, which cannot
+// be read as a whole, still names: a damaged file (cut short, or with a
+// field gone wrong) may still say "sweep": "NAME".
+func damagedSweep(dir string) (string, bool) {
 	b, err := os.ReadFile(filepath.Join(dir, runs.ConfigFile))
 	if err != nil {
-		return false
+		return "", false
 	}
 	m := sweepField.FindSubmatch(b)
-	return m != nil && string(m[1]) == sweep
-}
-
-// namesOtherSweep tells whether the damaged run.json in dir names a
-// sweep, and not one of sweeps.
-func namesOtherSweep(dir string, sweeps []string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, runs.ConfigFile))
-	if err != nil {
-		return false
+	if m == nil {
+		return "", false
 	}
-	m := sweepField.FindSubmatch(b)
-	return m != nil && !slices.Contains(sweeps, string(m[1]))
+	return string(m[1]), true
 }
 
 // sweepField finds run.json's sweep field in a file that does not parse.
@@ -486,4 +470,17 @@ func moveSweepRecord(runsDir, name string, o *RmOptions) error {
 		}
 	}
 	return nil
+}
+
+// damagedNames tells whether the damaged run.json in dir names sweep.
+func damagedNames(dir, sweep string) bool {
+	s, ok := damagedSweep(dir)
+	return ok && s == sweep
+}
+
+// namesOther tells whether the damaged run.json in dir names a sweep
+// other than those of sweeps.
+func namesOther(dir string, sweeps []string) bool {
+	s, ok := damagedSweep(dir)
+	return ok && !slices.Contains(sweeps, s)
 }
