@@ -95,7 +95,7 @@ func Reading(field string) (methods []string, own bool) {
 // registry lists the comparison methods, in the order --help and
 // completion show them.
 var registry = []Method{weightedMethod{"erm"}, oracle{}, irmPenalty{"irmv1"}, irmPenalty{"rex"}, groupDRO{},
-	cvarMethod{}, jtt{}, weightedMethod{"upweight"}, lff{}, sparseIRM{"irmv1"}, sparseIRM{"rex"}, mrm{}, bayesIRM{}, bayesIRMCode{}}
+	cvarMethod{}, jtt{}, weightedMethod{"upweight"}, lff{}, sparseIRM{"irmv1"}, sparseIRM{"rex"}, mrm{}, bayesIRM{}, bayesIRMCode{}, dfr{}}
 
 // Methods lists what the maple search and Train can run: maple first,
 // then the registry.

@@ -14,7 +14,7 @@ func TestSupervision(t *testing.T) {
 		"erm": core.SupervisionNone, "oracle": core.SupervisionOracle, "irmv1": core.SupervisionEnvs, "rex": core.SupervisionEnvs,
 		"groupdro": core.SupervisionGroups, "cvar": core.SupervisionNone, "jtt": core.SupervisionNone, "upweight": core.SupervisionGroups,
 		"lff": core.SupervisionNone, "sparseirm": core.SupervisionEnvs, "sparseirm-rex": core.SupervisionEnvs, "mrm": core.SupervisionNone,
-		"bayesirm": core.SupervisionEnvs, "bayesirm-code": core.SupervisionEnvs,
+		"bayesirm": core.SupervisionEnvs, "bayesirm-code": core.SupervisionEnvs, "dfr": core.SupervisionValGroups,
 	}
 	objectives := map[string]core.Supervision{
 		"irmv1": core.SupervisionEnvs, "irmv1b": core.SupervisionEnvs, "rex": core.SupervisionEnvs, "cvar": core.SupervisionNone,
@@ -43,7 +43,7 @@ func TestSupervision(t *testing.T) {
 			t.Errorf("maple/%s: supervision %q, want %q", o, got, want)
 		}
 	}
-	if !core.SupervisionOracle.UsesGroupLabels() || !core.SupervisionGroups.UsesGroupLabels() || core.SupervisionEnvs.UsesGroupLabels() || core.SupervisionNone.UsesGroupLabels() {
-		t.Error("UsesGroupLabels: want true for groups and oracle data only")
+	if !core.SupervisionOracle.UsesGroupLabels() || !core.SupervisionGroups.UsesGroupLabels() || !core.SupervisionValGroups.UsesGroupLabels() || core.SupervisionEnvs.UsesGroupLabels() || core.SupervisionNone.UsesGroupLabels() {
+		t.Error("UsesGroupLabels: want true for groups (of either split) and oracle data only")
 	}
 }

@@ -11,6 +11,10 @@ const (
 	SupervisionNone   Supervision = "none"         // y alone
 	SupervisionEnvs   Supervision = "environments" // the training environments (IRMv1, REx)
 	SupervisionGroups Supervision = "groups"       // group labels (attribute x class)
+	// SupervisionValGroups: the group labels of the validation split
+	// alone, which the method trains on (DFR); none of the training
+	// split's.
+	SupervisionValGroups Supervision = "validation groups"
 	// SupervisionOracle: data without the spurious signal, which no real
 	// dataset offers; a reference, not a method.
 	SupervisionOracle Supervision = "oracle data"
@@ -30,10 +34,10 @@ func ObjectiveSupervision(name string) Supervision {
 	return SupervisionNone
 }
 
-// UsesGroupLabels tells whether a supervision reads group labels (or
-// more: the oracle's data).
+// UsesGroupLabels tells whether a supervision reads group labels (of
+// the training or the validation split, or more: the oracle's data).
 func (s Supervision) UsesGroupLabels() bool {
-	return s == SupervisionGroups || s == SupervisionOracle
+	return s == SupervisionGroups || s == SupervisionValGroups || s == SupervisionOracle
 }
 
 func (irmv1) supervision() Supervision      { return SupervisionEnvs }

@@ -37,7 +37,10 @@ type Result struct {
 	// (EvalSettings.AlsoShared), says which and what validation saw of
 	// each.
 	Choice *Choice `json:"choice,omitempty"`
-	Done   bool    `json:"done"`
+	// Tuned, for a method that chooses a setting on validation rather
+	// than a step (dfr's C), says what it chose, among what.
+	Tuned *Tuned `json:"tuned,omitempty"`
+	Done  bool   `json:"done"`
 
 	Theta []float32 `json:"-"` // parameters of the selected checkpoint
 	// SampleWeights are the per-sample training weights a method ended
@@ -50,6 +53,28 @@ type Result struct {
 	// selected from, in step order: what the selection saw (validation)
 	// and, beside it, the test figures it did not use.
 	Curve []CheckPoint `json:"curve,omitempty"`
+}
+
+// Tuned is a setting a method chose on validation (Result.Tuned): each
+// candidate's figures, and what they were measured on.
+type Tuned struct {
+	Setting    string      `json:"setting"` // the setting, in words
+	Chosen     float64     `json:"chosen"`
+	Candidates []Candidate `json:"candidates"`
+	// Note says what the validation figures are, and what the final
+	// model was trained on.
+	Note string `json:"note"`
+}
+
+// Candidate is one value a method tried for its Tuned setting: the
+// validation figures its choice read and, beside them, the test figures
+// it did not use.
+type Candidate struct {
+	Value     float64 `json:"value"`
+	ValAcc    float64 `json:"val_acc"`
+	ValWorst  float64 `json:"val_worst_group_acc"`
+	TestAcc   float64 `json:"test_acc"`
+	TestWorst float64 `json:"test_worst_group_acc"`
 }
 
 // CheckPoint is one validation check of a training run: the model at
