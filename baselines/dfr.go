@@ -106,7 +106,7 @@ func (dfr) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings)
 	// the other half (the same balanced subsets at every C).
 	fitX, mu, sd := standardise(val, fitIdx)
 	subsets := balancedSubsets(val, fitIdx, dfrSubsets, rng)
-	tuned := &train.Tuned{Setting: "C, the inverse strength of the L1 penalty", Candidates: make([]train.Candidate, len(dfrCs))}
+	tuned := &train.Tuned{Name: "C", Setting: "the inverse strength of the L1 penalty", Candidates: make([]train.Candidate, len(dfrCs))}
 	best := -1
 	err = train.RunStage(ctx, train.Stage{Name: "L1 logistic regressions on half of validation, one C at a time", N: 1, Of: 2}, len(dfrCs), func(i int) error {
 		th, c, err := dfrAveraged(ctx, fitX, val, fitIdx, subsets, k, 1/dfrCs[i])
@@ -147,7 +147,7 @@ func (dfr) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings)
 	}
 	theta := foldStandardisation(th, mu, sd, k)
 	ta := eval(theta, sp.Test)
-	tuned.Note = fmt.Sprintf("validation figures are those of the held-out half (%d of %d samples), of the heads fitted on the other half; the final head is refit at the chosen C on the whole validation split", held.N, val.N)
+	tuned.Note = fmt.Sprintf("each C's figures are those of the heads fitted on half of validation, its validation figures on the other half (%d of %d samples); the final head is refit at the chosen C on the whole validation split", held.N, val.N)
 	if capped > 0 {
 		tuned.Note += fmt.Sprintf("; %d of %d regressions stopped at the solver's cap of %d iterations", capped, dfrSubsets*(len(dfrCs)+1), dfrMaxIter)
 	}

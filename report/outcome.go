@@ -31,7 +31,11 @@ func WriteOutcome(w io.Writer, o *runs.Outcome) {
 // validation and test accuracy, test accuracy per group, and the oracle
 // (test-selected) figures, labelled as reference only.
 func WriteResult(w io.Writer, r *train.Result) {
-	fmt.Fprintf(w, "selected on validation (%s) at step %d\n", r.Criterion, r.SelectedStep)
+	if t := r.Tuned; t != nil {
+		writeTuned(w, r.Criterion, t)
+	} else {
+		fmt.Fprintf(w, "selected on validation (%s) at step %d\n", r.Criterion, r.SelectedStep)
+	}
 	if c := r.Choice; c != nil {
 		switch {
 		case c.OwnError != "":
@@ -61,6 +65,26 @@ func WriteResult(w io.Writer, r *train.Result) {
 	for g, a := range r.PerGroupTest {
 		fmt.Fprintf(w, "    test %-18s %.4f\n", r.GroupNames[g], a)
 	}
+	if r.Tuned != nil {
+		return // one model, no steps: nothing to select on test
+	}
 	fmt.Fprintf(w, "  oracle selection (test-selected, reference only): test acc %.4f worst-group %.4f at step %d\n",
 		r.OracleSelection.TestAcc, r.OracleSelection.TestWorst, r.OracleSelection.Step)
+}
+
+// writeTuned writes the setting a method chose on validation, each
+// candidate's figures (the test figures beside them, unused), and what
+// they were measured on.
+func writeTuned(w io.Writer, criterion string, t *train.Tuned) {
+	fmt.Fprintf(w, "selected on validation (%s): %s = %g, %s\n", criterion, t.Name, t.Chosen, t.Setting)
+	for _, c := range t.Candidates {
+		chosen := ""
+		if c.Value == t.Chosen {
+			chosen = " (chosen)"
+		}
+		fmt.Fprintf(w, "    %s = %g: val acc %.4f worst-group %.4f; test acc %.4f worst-group %.4f%s\n", t.Name, c.Value, c.ValAcc, c.ValWorst, c.TestAcc, c.TestWorst, chosen)
+	}
+	if t.Note != "" {
+		fmt.Fprintf(w, "  %s\n", t.Note)
+	}
 }

@@ -58,7 +58,8 @@ type Result struct {
 // Tuned is a setting a method chose on validation (Result.Tuned): each
 // candidate's figures, and what they were measured on.
 type Tuned struct {
-	Setting    string      `json:"setting"` // the setting, in words
+	Name       string      `json:"name"`    // the setting's name ("C")
+	Setting    string      `json:"setting"` // what it is, in words
 	Chosen     float64     `json:"chosen"`
 	Candidates []Candidate `json:"candidates"`
 	// Note says what the validation figures are, and what the final
