@@ -38,6 +38,22 @@ type recipeMethod interface {
 var MethodFields = []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal", "EvalSettings.LfFQ", "EvalSettings.LfFEMA",
 	"EvalSettings.MaskKeep", "EvalSettings.MaskLR", "EvalSettings.DROStep", "EvalSettings.CVaRAlpha", "EvalSettings.JTTSteps", "EvalSettings.JTTUp"}
 
+// sharedReader is a Method that trains by few of the evaluation
+// settings every other method reads (dfr fits a regression of its own,
+// with no steps or rates): it lists those it reads.
+type sharedReader interface{ readsShared() []string }
+
+// ReadsShared tells whether method reads the evaluation setting field
+// ("EvalSettings.LR"), one that is not among MethodFields: every method
+// does, but those that list what they read (dfr reads the seed alone).
+func ReadsShared(method, field string) bool {
+	m, _ := lookup(method)
+	if r, ok := m.(sharedReader); ok {
+		return slices.Contains(r.readsShared(), field)
+	}
+	return true
+}
+
 // ownFielder is a Method that reads some of MethodFields.
 type ownFielder interface {
 	// ownFields lists the MethodFields the method reads.

@@ -64,9 +64,14 @@ func (dfr) Name() string { return "dfr" }
 
 func (dfr) supervision() core.Supervision { return core.SupervisionValGroups }
 
-// recipe is the paper's: a linear head (the model is always linear).
+// readsShared: the seed, which draws the halves and the subsets; no
+// model (the head is linear), steps, rates or checks.
+func (dfr) readsShared() []string { return []string{"EvalSettings.Seed"} }
+
+// recipe is the paper's; the model it records is linear, the head dfr
+// fits whatever the model (config refuses --eval-model for it).
 func (dfr) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
-	es.Model = "linear"
+	train.RecipeSetter(keep)("EvalSettings.Model", func() { es.Model = "linear" })
 	cs := make([]string, len(dfrCs))
 	for i, c := range dfrCs {
 		cs[i] = strconv.FormatFloat(c, 'g', -1, 64)

@@ -175,6 +175,14 @@ func TestDFRRecipe(t *testing.T) {
 	if !HasRecipe("dfr") || Supervision("dfr", "") != core.SupervisionValGroups {
 		t.Errorf("dfr: recipe %v, supervision %q", HasRecipe("dfr"), Supervision("dfr", ""))
 	}
+	// It reads the seed alone of the shared settings, and a random
+	// search draws nothing it ignores.
+	if !ReadsShared("dfr", "EvalSettings.Seed") || ReadsShared("dfr", "EvalSettings.LR") || !ReadsShared("erm", "EvalSettings.LR") {
+		t.Error("ReadsShared: want dfr to read the seed and no learning rate, erm the learning rate")
+	}
+	if sp := SearchSpace("dfr"); len(sp) != 0 {
+		t.Errorf("a random search draws %v for dfr, which reads none of them", sp)
+	}
 }
 
 // TestL1LogRegGradient: the smooth part's gradient against central

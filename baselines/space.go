@@ -31,13 +31,18 @@ var MapleSpace = []setting.Param{
 
 // SearchSpace returns the distributions a random search draws method's
 // settings from (maple sweep --search random), in DomainBed's style: for
-// a baseline the shared evaluation's, then the method's own; for maple,
-// MapleSpace.
+// a baseline the shared evaluation's it reads, then the method's own;
+// for maple, MapleSpace.
 func SearchSpace(method string) []setting.Param {
 	if method == core.MethodMaple {
 		return slices.Clone(MapleSpace)
 	}
-	out := append([]setting.Param{}, SharedSpace...)
+	var out []setting.Param
+	for _, p := range SharedSpace {
+		if ReadsShared(method, p.Field) {
+			out = append(out, p)
+		}
+	}
 	if m, ok := lookup(method); ok {
 		if t, ok := m.(tunable); ok {
 			out = append(out, t.searchSpace()...)

@@ -49,7 +49,8 @@ func leafPaths(v reflect.Value, prefix string, out map[any]string) {
 // Applies tells whether the run c reads the setting: a search's settings
 // that can change results only a maple run does (a baseline runs no
 // search; it reads the seed), a method's own
-// setting (baselines.Reading) only the methods that read it, a dataset
+// setting (baselines.Reading) only the methods that read it, an
+// evaluation setting the methods that train by it (baselines.ReadsShared), a dataset
 // option only the datasets it means something to (loaders.Describes).
 func (s Setting) Applies(c runs.Config) bool {
 	if (s.Group == GroupSearch && s.Result || s.MapleOnly) && c.Method != core.MethodMaple {
@@ -58,6 +59,9 @@ func (s Setting) Applies(c runs.Config) bool {
 	path := rowPaths()[s.Flag]
 	if readers, own := baselines.Reading(path); own {
 		return slices.Contains(readers, c.Method)
+	}
+	if strings.HasPrefix(path, "EvalSettings.") && !baselines.ReadsShared(c.Method, path) {
+		return false
 	}
 	if rest, ok := strings.CutPrefix(path, "Dataset."); ok {
 		option, _, _ := strings.Cut(rest, ".")

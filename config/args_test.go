@@ -144,6 +144,8 @@ func TestApplies(t *testing.T) {
 		{"a column, synthetic", "label-col", "maple", "synthetic", false},
 		{"the training subset, any dataset", "train-size", "erm", "celeba", true},
 		{"a run's own setting", "checkpoint-every", "erm", "synthetic", true},
+		{"the evaluation's, dfr", "eval-lr", "dfr", "synthetic", false},
+		{"the seed, dfr", "seed", "dfr", "synthetic", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, ok := Lookup(tc.flag)

@@ -90,12 +90,17 @@ func FieldsSet(set map[string]bool) map[string]bool {
 
 // CheckMethodFlags refuses a flag in set (the flags a person gave) that
 // none of methods reads: a method's own setting (baselines.MethodFields, such
-// as --mask-keep or --lff-q) given to methods that would ignore it. A
+// as --mask-keep or --lff-q) given to methods that would ignore it, or an
+// evaluation setting given to methods that train by none (dfr:
+// baselines.ReadsShared). A
 // run passes its one method; a sweep its grid's, so that a flag for one
 // of its methods may stand beside the others.
 func CheckMethodFlags(methods []string, set map[string]bool) error {
 	for _, field := range slices.Sorted(maps.Keys(FieldsSet(set))) {
 		readers, own := baselines.Reading(field)
+		if !own && strings.HasPrefix(field, "EvalSettings.") && !slices.ContainsFunc(methods, func(m string) bool { return baselines.ReadsShared(m, field) }) {
+			return fmt.Errorf("%s: %s does not read it (it trains no network by steps); drop the flag", flagName(field), strings.Join(methods, ", "))
+		}
 		if !own || slices.ContainsFunc(methods, func(m string) bool { return slices.Contains(readers, m) }) {
 			continue
 		}
@@ -138,8 +143,9 @@ func CheckDataFlags(datasets []string, set map[string]bool) error {
 }
 
 // DropUnread returns c with every method setting among the flags in set
-// (baselines.MethodFields) that c's method does not read put back at its
-// default, and set without those flags: a sweep's flag for some of its
+// (baselines.MethodFields, and the evaluation settings a method such as
+// dfr does not read: baselines.ReadsShared) that c's method does not read
+// put back at its default, and set without those flags: a sweep's flag for some of its
 // methods leaves its other cells as they are without it (their hash,
 // the settings their table rows name).
 func DropUnread(c runs.Config, set map[string]bool) (runs.Config, map[string]bool) {
@@ -147,7 +153,7 @@ func DropUnread(c runs.Config, set map[string]bool) (runs.Config, map[string]boo
 	out := maps.Clone(set)
 	for field := range FieldsSet(set) {
 		readers, own := baselines.Reading(field)
-		if !own || slices.Contains(readers, c.Method) {
+		if !own && (!strings.HasPrefix(field, "EvalSettings.") || baselines.ReadsShared(c.Method, field)) || own && slices.Contains(readers, c.Method) {
 			continue
 		}
 		st := fieldFlags()[field]

@@ -130,6 +130,10 @@ func TestCheckMethodFlags(t *testing.T) {
 		{"anneal", []string{"mrm"}, []string{"penalty-anneal"}, "--penalty-anneal: only"},
 		{"sweep: one method reads it", []string{"lff", "mrm", "maple"}, []string{"mask-lr"}, ""},
 		{"sweep: none reads it", []string{"erm", "maple"}, []string{"lff-ema"}, "--lff-ema: only lff reads it, not erm, maple"},
+		{"dfr reads no training setting", []string{"dfr"}, []string{"eval-lr"}, "--eval-lr: dfr does not read it"},
+		{"dfr's head is linear", []string{"dfr"}, []string{"eval-model"}, "--eval-model: dfr does not read it"},
+		{"dfr reads the seed", []string{"dfr"}, []string{"seed"}, ""},
+		{"sweep: erm reads what dfr does not", []string{"erm", "dfr"}, []string{"eval-steps"}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -160,6 +164,10 @@ func TestDropUnread(t *testing.T) {
 	}
 	if !gotSet["mask-keep"] || gotSet["lff-q"] || !gotSet["eval-lr"] || !set["lff-q"] {
 		t.Errorf("flags %v (the given %v must stay as they were)", gotSet, set)
+	}
+	c.Method = "dfr"
+	if dfr, dfrSet := DropUnread(c, set); dfr.Eval.LR != runs.DefaultConfig("cmnist").Eval.LR || dfrSet["eval-lr"] {
+		t.Errorf("dfr, which reads no learning rate: eval-lr %g, flags %v", dfr.Eval.LR, dfrSet)
 	}
 	plain := runs.DefaultConfig("cmnist")
 	plain.Method, plain.Eval.LR = "lff", 0.05
