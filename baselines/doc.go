@@ -1,8 +1,8 @@
 // Package baselines holds maple's comparison methods, one file each:
 // erm and upweight (weighted ERM with fixed weights), oracle, irmv1 and
 // rex (ERM plus the penalty of the outer objective of the same name),
-// groupdro, cvar, jtt, lff, sparseirm and sparseirm-rex, mrm, bayesirm
-// and bayesirm-code. A Method trains on its own way through a
+// groupdro, cvar, jtt, lff, sparseirm and sparseirm-rex, mrm, bayesirm,
+// bayesirm-code, and dfr (an L1 logistic regression, l1logreg.go). A Method trains on its own way through a
 // train.Trainer and selects on validation; the registry (baselines.go)
 // lists them in the order --method's help and completion show, with
 // what each reads beyond y (Supervision), the evaluation settings only

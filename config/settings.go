@@ -145,7 +145,7 @@ var Table = []Setting{
 	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all; synthetic generates within one sample of it)", Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.TrainSize }, Default: 0},
 	{Flag: "method", Values: func() []string { return baselines.Methods }, Group: GroupEval, HelpFrom: func() string {
-		return core.MethodMaple + " or a baseline: " + strings.Join(baselines.Methods[1:], ", ")
+		return core.MethodMaple + " or a baseline: " + methodList(baselines.Methods[1:])
 	}, Axis: true, Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Method }, Default: core.MethodMaple},
 	{Flag: "objective", Values: func() []string { return core.Objectives }, Group: GroupSearch, HelpFrom: func() string { return "outer objective: " + strings.Join(core.Objectives, ", ") }, Result: true, Form: true,
@@ -283,6 +283,22 @@ var Table = []Setting{
 
 	// Run.
 	{Flag: "checkpoint-every", Help: "outer iterations between checkpoints", Field: func(c *runs.Config) any { return &c.CheckpointEvery }},
+}
+
+// methodList writes method names comma-separated, a variant written
+// with the method before it ("sparseirm[-rex]"), so that --method's help
+// stays within three lines.
+func methodList(names []string) string {
+	var out []string
+	for i := 0; i < len(names); i++ {
+		if i+1 < len(names) && strings.HasPrefix(names[i+1], names[i]+"-") {
+			out = append(out, names[i]+"["+strings.TrimPrefix(names[i+1], names[i])+"]")
+			i++
+			continue
+		}
+		out = append(out, names[i])
+	}
+	return strings.Join(out, ", ")
 }
 
 // orList writes values as "a, b or c".
