@@ -179,3 +179,44 @@ func TestAnchorsColumn(t *testing.T) {
 		t.Errorf("an anchor without a source: %v, want refused naming it", err)
 	}
 }
+
+// dirtyCeiling is, per experiment, how many rows of its committed
+// runs.csv were made by a binary built with uncommitted changes (a
+// commit ending -dirty) when their reruns on clean builds began. Nobody
+// can build such a binary again, so no committed row should come from
+// one. Lower each figure as reruns replace the rows; at 0 everywhere the
+// test below demands that no row be dirty.
+var dirtyCeiling = map[string]int{"cmnist": 18, "fashion": 47, "precision": 6, "synthetic": 9, "width": 39}
+
+// TestDirtyRowsOnlyFall fails when an experiment's committed runs.csv
+// (docs/results/NAME, not the archive) holds more rows of -dirty builds
+// than its ceiling: their number may only fall. It logs where it has
+// fallen below the ceiling, so that the ceiling can follow.
+func TestDirtyRowsOnlyFall(t *testing.T) {
+	all, err := ReadAll(filepath.Join("..", "docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, r := range all {
+		if r.Runs == nil {
+			continue
+		}
+		n := 0
+		for _, row := range r.Runs.Rows {
+			if dirtyCommit(row["commit"]) {
+				n++
+			}
+		}
+		total += n
+		switch ceiling := dirtyCeiling[r.File.Name]; {
+		case n > ceiling:
+			t.Errorf("experiment %s: %d committed rows of -dirty builds, at most %d allowed: rerun them with maple reproduce %s on a clean build", r.File.Name, n, ceiling, r.File.Name)
+		case n < ceiling:
+			t.Logf("experiment %s: %d rows of -dirty builds, below its ceiling %d: lower dirtyCeiling to %d", r.File.Name, n, ceiling, n)
+		}
+	}
+	if total > 0 {
+		t.Logf("%d committed rows still come from -dirty builds", total)
+	}
+}
