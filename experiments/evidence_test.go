@@ -157,7 +157,7 @@ func TestAnchorsColumn(t *testing.T) {
 	section(&b, t.TempDir(), r)
 	page := b.String()
 	for _, want := range []string{"| published, or the authors' code (test acc) |", "| 17.1 ± 0.6 (IRM paper); 18.0 (another) |",
-		"- erm, IRM paper 17.1 ± 0.6: Arjovsky et al. 2019, Table 1. Adam's smaller steps.\n", "- erm, another 18.0: elsewhere.\n"} {
+		"- **erm 17.1 ± 0.6** (IRM paper). Source: Arjovsky et al. 2019, Table 1. Adam's smaller steps.\n", "- **erm 18.0** (another). Source: elsewhere.\n"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("no %q in:\n%s", want, page)
 		}

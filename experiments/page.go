@@ -1155,7 +1155,7 @@ func anchorNotes(b *strings.Builder, anchors []Anchor) {
 	}
 	b.WriteString("\nThe column \"published, or the authors' code\":\n\n")
 	for _, a := range anchors {
-		fmt.Fprintf(b, "- %s, %s %s: %s.", a.Method, a.Label, a.Figure, strings.TrimSuffix(strings.TrimSpace(a.Source), "."))
+		fmt.Fprintf(b, "- **%s %s** (%s). Source: %s.", a.Method, a.Figure, a.Label, strings.TrimSuffix(strings.TrimSpace(a.Source), "."))
 		if why := strings.Join(strings.Fields(a.Why), " "); why != "" {
 			b.WriteString(" " + why)
 		}
