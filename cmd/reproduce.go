@@ -400,19 +400,29 @@ func listExperiments(f *Factory) error {
 	tw := tabwriter.NewWriter(f.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tRUNS COMMITTED\tTIME LEFT (ESTIMATE)\tTITLE")
 	for _, r := range all {
-		n, want := 0, 0
+		n, dirty, want := 0, 0, 0
 		if r.Runs != nil {
-			n = len(r.Runs.Rows)
+			for _, row := range r.Runs.Rows {
+				if strings.HasSuffix(row["commit"], "-dirty") {
+					dirty++
+				} else {
+					n++
+				}
+			}
 		}
 		for _, s := range r.File.Sweeps {
 			want += s.Cells()
 		}
-		fmt.Fprintf(tw, "%s\t%d of %d\t%s\t%s\n", r.File.Name, n, want, timeLeft(r.TimeLeft()), r.File.Title)
+		committed := fmt.Sprintf("%d of %d", n, want)
+		if dirty > 0 {
+			committed += fmt.Sprintf(" (+%d -dirty)", dirty)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.File.Name, committed, timeLeft(r.TimeLeft()), r.File.Title)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(f.Out, "(time left: each sweep's missing cells at the mean minutes of its committed runs, on the machine that ran them)")
+	_, err = fmt.Fprintln(f.Out, "(time left: each sweep's missing cells at the mean minutes of its committed runs, on the machine that ran them; a row of a -dirty build counts as missing: its cell is trained again)")
 	return err
 }
 

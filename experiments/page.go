@@ -1108,7 +1108,9 @@ func share(v string) string {
 // TimeLeft estimates the minutes the experiment's cells without a
 // committed row would take: per sweep, its missing cells times the mean
 // `minutes` of its committed rows (measured where those ran). A sweep
-// with no timed row yet counts its missing cells in untimed instead.
+// with no timed row yet counts its missing cells in untimed instead. A
+// row of a -dirty build counts as missing (maple reproduce trains its
+// cell again), its minutes in the mean.
 func (r Results) TimeLeft() (minutes float64, untimed int) {
 	for _, s := range r.File.Sweeps {
 		done, sum, timed := 0, 0.0, 0
@@ -1117,7 +1119,9 @@ func (r Results) TimeLeft() (minutes float64, untimed int) {
 				if row["sweep"] != s.Name {
 					continue
 				}
-				done++
+				if !dirtyCommit(row["commit"]) {
+					done++
+				}
 				if m, err := strconv.ParseFloat(row["minutes"], 64); err == nil && m > 0 {
 					sum, timed = sum+m, timed+1
 				}
