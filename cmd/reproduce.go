@@ -74,7 +74,9 @@ A cell whose row runs.csv has already (same sweep, configuration and
 seed) is not trained again, and its row and iterations are kept, with
 the commit that made them; a cell without a row of its own takes the
 committed row of another sweep's run of its configuration and seed, of
-this experiment or of another made with the same build and threads;
+this experiment or of another made with the same build and threads. A
+committed row made by a build with uncommitted changes (its commit ends
+in -dirty) stands for no cell: its cell is trained again.
 --rerun trains every cell on this build, and a cell finished in the runs
 directory always replaces its committed row.`,
 		Example: `  maple reproduce                     # the experiments, their runs, the time left
@@ -164,6 +166,8 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		skip := committed
 		if o.Rerun {
 			skip = &experiments.Committed{}
+		} else if n := committed.Dirty(); n > 0 {
+			fmt.Fprintf(f.Err, "%s: %d committed rows were made by a build with uncommitted changes (a commit ending -dirty): their cells are trained again\n", exp.Name, n)
 		}
 		if err := runExperiment(ctx, f, exp, o.Jobs, skip, only); err != nil {
 			return err
@@ -264,8 +268,7 @@ func runExperiment(ctx context.Context, f *Factory, exp *experiments.File, jobs 
 			name := s.Name
 			c := NewCmdSweep(&sub, func(so *SweepOptions) error {
 				so.Committed = func(c sweeps.Cell) bool {
-					h, seed := c.Config.Hash(true), c.Config.Settings.Seed
-					return committed.Has(name, h, seed) || committed.Lends(h, seed)
+					return committed.Stands(name, c.Config.Hash(true), c.Config.Settings.Seed)
 				}
 				return sweepRun(ctx, &sub, so)
 			})
@@ -397,19 +400,29 @@ func listExperiments(f *Factory) error {
 	tw := tabwriter.NewWriter(f.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tRUNS COMMITTED\tTIME LEFT (ESTIMATE)\tTITLE")
 	for _, r := range all {
-		n, want := 0, 0
+		n, dirty, want := 0, 0, 0
 		if r.Runs != nil {
-			n = len(r.Runs.Rows)
+			for _, row := range r.Runs.Rows {
+				if strings.HasSuffix(row["commit"], "-dirty") {
+					dirty++
+				} else {
+					n++
+				}
+			}
 		}
 		for _, s := range r.File.Sweeps {
 			want += s.Cells()
 		}
-		fmt.Fprintf(tw, "%s\t%d of %d\t%s\t%s\n", r.File.Name, n, want, timeLeft(r.TimeLeft()), r.File.Title)
+		committed := fmt.Sprintf("%d of %d", n, want)
+		if dirty > 0 {
+			committed += fmt.Sprintf(" (+%d -dirty)", dirty)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.File.Name, committed, timeLeft(r.TimeLeft()), r.File.Title)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(f.Out, "(time left: each sweep's missing cells at the mean minutes of its committed runs, on the machine that ran them)")
+	_, err = fmt.Fprintln(f.Out, "(time left: each sweep's missing cells at the mean minutes of its committed runs, on the machine that ran them; a row of a -dirty build counts as missing: its cell is trained again)")
 	return err
 }
 

@@ -307,3 +307,55 @@ args = ["--datasets", "synthetic", "--methods", "erm", "--seeds", "1", "--eval-s
 		})
 	}
 }
+
+// TestReproduceRerunsDirtyRows: a committed row made by a build with
+// uncommitted changes (its commit ends in -dirty) stands for no cell:
+// maple reproduce trains its cell again, as it does a missing one, and
+// the fresh row replaces it; the clean rows stand.
+func TestReproduceRerunsDirtyRows(t *testing.T) {
+	_, docs, exp := tinyExperiment(t, `title = "Tiny"
+[[sweep]]
+name = "tiny"
+args = ["--datasets", "synthetic", "--methods", "erm", "--seeds", "1,2", "--eval-steps", "50"]
+`)
+	errs := new(bytes.Buffer)
+	f := &Factory{In: strings.NewReader(""), Out: new(bytes.Buffer), Err: errs, RunsDir: t.TempDir(), Terminal: func() bool { return false }}
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: testCommit}); err != nil {
+		t.Fatal(err)
+	}
+	runsCSV := filepath.Join(docs, "results", "tiny", "runs.csv")
+	b, err := os.ReadFile(runsCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(b), "\n", 3) // header, seed 1's row, the rest
+	dirty := commit() + "-dirty"
+	if !strings.Contains(lines[1], ","+commit()+",") {
+		t.Fatalf("fixture: the first row names no commit %s: %s", commit(), lines[1])
+	}
+	lines[1] = strings.Replace(lines[1], ","+commit()+",", ","+dirty+",", 1)
+	if err := os.WriteFile(runsCSV, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := t.TempDir()
+	f.RunsDir = elsewhere
+	errs.Reset()
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: testCommit}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := filepath.Glob(filepath.Join(elsewhere, "2*")); len(ids) != 1 {
+		t.Errorf("trained %d cells, want 1 (the -dirty row's)", len(ids))
+	}
+	if !strings.Contains(errs.String(), "1 committed rows were made by a build with uncommitted changes") {
+		t.Errorf("stderr does not say the -dirty row's cell is trained again:\n%s", errs)
+	}
+	tab, err := experiments.ReadCSV(runsCSV)
+	if err != nil || len(tab.Rows) != 2 {
+		t.Fatalf("runs.csv: %v, want 2 rows", err)
+	}
+	for _, r := range tab.Rows {
+		if strings.HasSuffix(r["commit"], "-dirty") {
+			t.Errorf("runs.csv still holds the -dirty row: %v", r)
+		}
+	}
+}

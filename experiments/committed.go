@@ -59,10 +59,16 @@ func (c *Committed) ReadLenders(docs string, exp *File) error {
 	return nil
 }
 
-// lender returns the first lender row of a configuration and seed.
+// Dirty tells whether the row was made by a binary built from a
+// checkout with uncommitted changes (a commit ending "-dirty"): nobody
+// can build that binary again, so the row stands for no cell.
+func (r Run) Dirty() bool { return dirtyCommit(r.Commit) }
+
+// lender returns the first lender row of a configuration and seed; a
+// row of a -dirty build lends nothing.
 func (c *Committed) lender(configHash string, seed uint64) (Run, bool) {
 	for _, r := range c.Lenders {
-		if r.ConfigHash == configHash && r.Seed == seed {
+		if r.ConfigHash == configHash && r.Seed == seed && !r.Dirty() {
 			return r, true
 		}
 	}
@@ -110,15 +116,35 @@ func ReadCommitted(dir string) (*Committed, error) {
 }
 
 // Has tells whether a committed row is the cell (sweep, configuration
-// hash, seed).
+// hash, seed); a row of a -dirty build is not.
 func (c *Committed) Has(sweep, configHash string, seed uint64) bool {
 	k := CellKey(sweep, configHash, seed)
 	for _, r := range c.Rows {
-		if r.key() == k {
+		if r.key() == k && !r.Dirty() {
 			return true
 		}
 	}
 	return false
+}
+
+// Stands tells whether a committed row stands for the cell, so that
+// maple reproduce need not train it: its own row, or a lender's of its
+// configuration and seed. A row of a -dirty build stands for none: its
+// cell is trained again, as a missing one is.
+func (c *Committed) Stands(sweep, configHash string, seed uint64) bool {
+	return c.Has(sweep, configHash, seed) || c.Lends(configHash, seed)
+}
+
+// Dirty counts the experiment's own committed rows made by a -dirty
+// build.
+func (c *Committed) Dirty() int {
+	n := 0
+	for _, r := range c.Rows {
+		if r.Dirty() {
+			n++
+		}
+	}
+	return n
 }
 
 // Merge returns fresh (the rows of finished runs in the runs directory)

@@ -167,3 +167,59 @@ func TestDescribeCells(t *testing.T) {
 		t.Errorf("row of no described cell: settings %q, want its own %q", rows[1].Settings, "keep-lr 1.5")
 	}
 }
+
+// TestDirtyRowsDoNotStand: a committed row made by a binary built from a
+// checkout with uncommitted changes (a commit ending -dirty) does not
+// stand for its cell, its own or lent: maple reproduce trains the cell
+// again, as it does a missing one. Until a fresh run replaces it, Merge
+// keeps its own row (maple reproduce --no-run, or an interrupted rerun,
+// loses no figure; the pages mark it), but no cell borrows such a row.
+func TestDirtyRowsDoNotStand(t *testing.T) {
+	exp := &File{Name: "e", Sweeps: []Sweep{{Name: "a", Args: []string{"--methods", "erm"}}, {Name: "b", Args: []string{"--methods", "erm"}}}}
+	row := func(sweep, id, commit string, seed uint64) Run {
+		return Run{Experiment: "e", Sweep: sweep, RunID: id, Commit: commit, ConfigHash: "h", Method: "erm", Seed: seed}
+	}
+	c := &Committed{
+		Rows:    []Run{row("a", "clean", "abc1234", 1), row("a", "dirty", "abc1234-dirty", 2)},
+		Lenders: []Run{row("a", "clean", "abc1234", 1), row("a", "dirty", "abc1234-dirty", 2)},
+	}
+	for _, tc := range []struct {
+		name  string
+		sweep string
+		seed  uint64
+		want  bool
+	}{
+		{"a clean row of its own", "a", 1, true},
+		{"a dirty row of its own", "a", 2, false},
+		{"a clean row lent to another sweep", "b", 1, true},
+		{"a dirty row lent to another sweep", "b", 2, false},
+		{"no row", "a", 3, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := c.Stands(tc.sweep, "h", tc.seed); got != tc.want {
+				t.Errorf("Stands(%s, h, %d) = %v, want %v", tc.sweep, tc.seed, got, tc.want)
+			}
+		})
+	}
+	if got := c.Dirty(); got != 1 {
+		t.Errorf("Dirty() = %d, want 1", got)
+	}
+	cells := map[string]bool{CellKey("a", "h", 1): true, CellKey("a", "h", 2): true, CellKey("b", "h", 1): true, CellKey("b", "h", 2): true}
+	rows, _, st := c.Merge(exp, cells, nil, nil)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Sweep+"/"+r.RunID)
+	}
+	if want := []string{"a/clean", "a/dirty", "b/clean"}; !slices.Equal(got, want) || st.Kept != 2 || st.Borrowed != 1 {
+		t.Errorf("Merge without fresh runs: %v, %+v; want %v, kept 2, borrowed 1 (the dirty row kept as its own cell's, lent to none)", got, st, want)
+	}
+	fresh := []Run{row("a", "rerun", "def5678", 2)}
+	rows, _, _ = c.Merge(exp, cells, fresh, nil)
+	got = got[:0]
+	for _, r := range rows {
+		got = append(got, r.Sweep+"/"+r.RunID)
+	}
+	if want := []string{"a/clean", "a/rerun", "b/clean"}; !slices.Equal(got, want) {
+		t.Errorf("Merge with the cell rerun: %v, want %v (sweep b's seed 2 runs its own cell)", got, want)
+	}
+}

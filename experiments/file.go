@@ -43,6 +43,21 @@ type File struct {
 	// ([[choice]]: name, sweeps, about), each a table below the
 	// experiment's own.
 	Choices []Choice `toml:"choice"`
+	// Anchors are figures published for the experiment's methods, or
+	// measured here with the authors' code ([[anchor]]: method, figure,
+	// label, source, why), shown beside the rows of their method. Default
+	// none.
+	Anchors []Anchor `toml:"anchor"`
+}
+
+// Anchor is a test accuracy maple's rows of one method are read beside:
+// a paper's figure, or the authors' code run here.
+type Anchor struct {
+	Method string `toml:"method"` // the rows' method, as the tables name it (erm, maple/irmv1)
+	Figure string `toml:"figure"` // the figure as published or measured: "17.1 ± 0.6"
+	Label  string `toml:"label"`  // whose figure, in a few words: "IRM paper"
+	Source string `toml:"source"` // where it is stated: a paper and its table, or a committed file
+	Why    string `toml:"why"`    // why maple's rows differ from it (Markdown); "" where they do not
 }
 
 // Sweep is one `maple sweep` of an experiment: its name and its
@@ -93,7 +108,7 @@ func Load(path string) (*File, error) {
 		return nil, fmt.Errorf("experiment file %s: %w", path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, headline, reference, [[sweep]] name and args, [[choice]] name, sweeps and about)", path, und[0].String())
+		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, headline, reference, [[sweep]] name and args, [[choice]] name, sweeps and about, [[anchor]] method, figure, label, source and why)", path, und[0].String())
 	}
 	f.Path = path
 	f.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
@@ -155,6 +170,11 @@ func (f *File) check() error {
 			if !seen[sw] {
 				return fmt.Errorf("choice %s: sweep %q is not one of the file's [[sweep]]s", c.Name, sw)
 			}
+		}
+	}
+	for i, a := range f.Anchors {
+		if a.Method == "" || a.Figure == "" || a.Label == "" || a.Source == "" {
+			return fmt.Errorf("anchor %d: give method, figure, label and source (why is optional)", i+1)
 		}
 	}
 	for _, h := range f.Headline {

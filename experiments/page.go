@@ -77,7 +77,9 @@ How every figure was chosen, and which labels it used:
   reads the *validation split's group labels*: every figure on this page
   uses group labels in selection (column "groups in selection"), as
   DomainBed's training-domain validation does when groups are known. No
-  figure here is chosen on the test split.
+  figure here is chosen on the test split. maple's default outer
+  objective is also computed on the validation split (` + "`--outer-on val`" + `).
+  So the split that selects also steers the search.
 - **Training.** Column "training reads" says what a method's training
   (for maple, its outer objective) reads beyond the class label: *none*,
   *environments* (IRMv1, REx: which environment a sample came from),
@@ -113,7 +115,17 @@ How every figure was chosen, and which labels it used:
   compares every row instead with that sweep's row of the same method,
   dataset, training size and model (the one validation ranks first,
   should the sweep have several), or with the row of the sweep its own
-  sweep names (against), named in the cell.
+  sweep names (against), named in the cell. Column "vs best reading
+  what it reads" compares each maple row with the method validation
+  ranks first among those whose training reads the same (for
+  maple/irmv1 and maple/rex: IRMv1 or REx, at any training).
+- **Many tests.** The tests of one column of one table are one family.
+  Where a column makes two or more, each p is followed by its
+  Holm-adjusted value over that column ("Holm p"). Below each table, a
+  difference is called significant only where its Holm p is below 0.05.
+- **Uncommitted builds.** A row or cell marked ` + dirtyMark + ` rests on runs made by a
+  binary built with uncommitted changes (a commit ending ` + "`-dirty`" + `).
+  Nobody can rebuild that binary; ` + "`maple reproduce`" + ` trains such cells again.
 - **Near the oracle.** Each maple row is also compared with the oracle
   of its dataset, training size and model trained the same way (column
   "vs the oracle, same training"): at maple's default, whose final
@@ -212,27 +224,19 @@ func section(b *strings.Builder, docs string, r Results) {
 	if sweeps {
 		head = append(head, "sweep")
 	}
-	head = append(head, "settings", "final training", "training reads", "n", "test acc", "95% interval", "test worst-group", "val worst-group")
+	head = append(head, "settings", "final training", "training reads", "n", "test acc", "95% interval")
+	if len(f.Anchors) > 0 {
+		head = append(head, "published, or the authors' code (test acc)")
+	}
+	head = append(head, "test worst-group", "val worst-group")
 	if shares {
 		head = append(head, "u on a≠y", "kept")
 	}
-	if f.Reference != "" {
-		against := ""
-		for _, s := range f.Sweeps {
-			if s.Against != "" {
-				against = ", or the sweep named"
-			}
-		}
-		head = append(head, "vs "+sweepText(f.Reference)+against+" (test acc, Welch)")
-	} else {
-		head = append(head, "vs best without group labels, same training (on validation)", "vs best without group labels, any training (on validation)",
-			"vs the oracle, same training (test acc, Welch)")
-	}
+	_, heads, versus := comparisons(r)
+	head = append(head, heads...)
 	fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
-	if !varying("dataset") && !varying("train_size") && !varying("model") {
-		defer fmt.Fprintf(b, "\nDataset %s, training size %s, model %s; selection: %s (validation).\n", rows[0]["dataset"], size(rows[0]["train_size"]), rows[0]["model"], rows[0]["selection"])
-	}
-	for _, x := range rows {
+	dirty := false
+	for i, x := range rows {
 		var cells []string
 		for _, c := range cols {
 			v := x[c]
@@ -245,21 +249,140 @@ func section(b *strings.Builder, docs string, r Results) {
 		if settings == "" {
 			settings = "defaults"
 		}
-		cells = append(cells, x["method"])
+		method := x["method"]
+		if rowDirty(r.Runs, x["config_hash"]) {
+			method += " " + dirtyMark
+		}
+		cells = append(cells, method)
 		if sweeps {
 			cells = append(cells, sweepText(x["sweep"]))
 		}
 		cells = append(cells, settings, FinalTraining(x), x["supervision"], x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]),
-			interval(x["test_acc_ci95_lo"], x["test_acc_ci95_hi"]), pm(x["test_worst_mean"], x["test_worst_sd"]), pm(x["val_worst_mean"], x["val_worst_sd"]))
+			interval(x["test_acc_ci95_lo"], x["test_acc_ci95_hi"]))
+		if len(f.Anchors) > 0 {
+			cells = append(cells, anchorCell(f.Anchors, x["method"]))
+		}
+		cells = append(cells, pm(x["test_worst_mean"], x["test_worst_sd"]), pm(x["val_worst_mean"], x["val_worst_sd"]))
 		if shares {
 			cells = append(cells, share(x["conflict_weight_pct_mean"]), share(x["keep_pct_mean"]))
 		}
-		if f.Reference != "" {
-			cells = append(cells, versusAgainst(x, rows, r.Runs, f))
-		} else {
-			cells = append(cells, versus(x, rows, r, true), versus(x, rows, r, false), versusOracle(x, rows, r))
+		for _, c := range versus[i] {
+			cells = append(cells, c.String())
+			dirty = dirty || c.dirty
 		}
+		dirty = dirty || rowDirty(r.Runs, x["config_hash"])
 		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+	}
+	if !varying("dataset") && !varying("train_size") && !varying("model") {
+		fmt.Fprintf(b, "\nDataset %s, training size %s, model %s; selection: %s (validation).\n", rows[0]["dataset"], size(rows[0]["train_size"]), rows[0]["model"], rows[0]["selection"])
+	}
+	if dirty {
+		b.WriteString("\n" + dirtyNote + "\n")
+	}
+	anchorNotes(b, f.Anchors)
+	significance(b, rows, heads, versus, sweeps)
+}
+
+// Comparison columns of a results table, by key.
+const (
+	colAlike  = "alike"  // vs best without group labels, same training
+	colAny    = "any"    // vs best without group labels, any training
+	colReads  = "reads"  // vs best that reads what the row reads
+	colOracle = "oracle" // vs the oracle, same training
+	colRef    = "ref"    // vs the reference sweep, or the sweep named
+)
+
+// comparisons returns the keys and heads of an experiment's comparison
+// columns and each summary row's cells, in the rows' order. The tests of
+// one column are one family: where it makes two or more, each cell's p
+// is also adjusted by Holm's method over them.
+func comparisons(r Results) (keys, heads []string, cells [][]cell) {
+	f := r.File
+	rows := r.Summary.Rows
+	if f.Reference != "" {
+		against := ""
+		for _, s := range f.Sweeps {
+			if s.Against != "" {
+				against = ", or the sweep named"
+			}
+		}
+		keys, heads = []string{colRef}, []string{"vs " + sweepText(f.Reference) + against + " (test acc, Welch)"}
+	} else {
+		keys = []string{colAlike, colAny, colReads, colOracle}
+		heads = []string{"vs best without group labels, same training (on validation)", "vs best without group labels, any training (on validation)",
+			"vs best reading what it reads, any training (on validation)", "vs the oracle, same training (test acc, Welch)"}
+	}
+	for _, x := range rows {
+		var row []cell
+		for _, k := range keys {
+			switch k {
+			case colRef:
+				row = append(row, versusAgainstCell(x, rows, r.Runs, f))
+			case colAlike:
+				row = append(row, versusCell(x, rows, r, true))
+			case colAny:
+				row = append(row, versusCell(x, rows, r, false))
+			case colReads:
+				row = append(row, versusReads(x, rows, r))
+			case colOracle:
+				row = append(row, versusOracleCell(x, rows, r))
+			}
+		}
+		cells = append(cells, row)
+	}
+	for j := range keys {
+		p := make([]float64, len(cells))
+		tests := 0
+		for i := range cells {
+			p[i] = cells[i][j].p
+			if !math.IsNaN(p[i]) {
+				tests++
+			}
+		}
+		if tests < 2 {
+			continue
+		}
+		for i, h := range Holm(p) {
+			cells[i][j].holm = h
+		}
+	}
+	return keys, heads, cells
+}
+
+// significance says, below a table, which of its comparisons stand at
+// the 0.05 level after Holm's correction over their column: one
+// sentence per column of two or more tests.
+func significance(b *strings.Builder, rows []map[string]string, heads []string, cells [][]cell, sweeps bool) {
+	var out []string
+	for j, h := range heads {
+		tests := 0
+		var hits []string
+		for i, x := range rows {
+			c := cells[i][j]
+			if math.IsNaN(c.p) {
+				continue
+			}
+			tests++
+			if !math.IsNaN(c.holm) && c.holm < 0.05 {
+				name := x["method"]
+				if sweeps {
+					name += " (" + sweepText(x["sweep"]) + ")"
+				}
+				hits = append(hits, name+" "+c.pre)
+			}
+		}
+		if tests < 2 {
+			continue
+		}
+		switch len(hits) {
+		case 0:
+			out = append(out, fmt.Sprintf("Column %q: %d tests, none significant after Holm's correction.", h, tests))
+		default:
+			out = append(out, fmt.Sprintf("Column %q: %d tests, significant after Holm's correction only %s.", h, tests, strings.Join(hits, "; ")))
+		}
+	}
+	if len(out) > 0 {
+		b.WriteString("\n" + strings.Join(out, " ") + "\n")
 	}
 }
 
@@ -323,6 +446,83 @@ func interval(lo, hi string) string {
 	return fmt.Sprintf("[%.1f, %.1f]", max(l, 0), min(h, 100))
 }
 
+// cell is a table cell that may hold one Welch's test: the text before
+// its p-value, the p-value (NaN where the cell makes no test), the text
+// after it, and the p-value adjusted by Holm's method over the tests of
+// the cell's column (NaN until comparisons sets it, and where the
+// column makes fewer than two tests).
+type cell struct {
+	pre, post string
+	p, holm   float64
+	// dirty: the cell rests on a run made by a binary built from a
+	// checkout with uncommitted changes (a commit ending "-dirty").
+	dirty bool
+}
+
+// plain is a cell of text alone, without a test.
+func plain(s string) cell { return cell{pre: s, p: math.NaN(), holm: math.NaN()} }
+
+// String prints the cell: "pre, p = X (Holm p = Y)post", then the mark
+// of a cell resting on a run of an uncommitted build.
+func (c cell) String() string {
+	s := c.pre
+	if !math.IsNaN(c.p) {
+		s += fmt.Sprintf(", p = %.2g", c.p)
+		if !math.IsNaN(c.holm) {
+			s += fmt.Sprintf(" (Holm p = %.2g)", c.holm)
+		}
+	}
+	s += c.post
+	if c.dirty {
+		s += " " + dirtyMark
+	}
+	return s
+}
+
+// named is c with name and ": " before it.
+func named(name string, c cell) cell {
+	c.pre = name + ": " + c.pre
+	return c
+}
+
+// dirtyMark marks a row or cell resting on a run made by an uncommitted
+// build; dirtyNote explains it below a table that has one.
+const (
+	dirtyMark = "†"
+	dirtyNote = dirtyMark + " Rests on runs made by a binary built with uncommitted changes (a commit ending `-dirty` in runs.csv). Nobody can rebuild that binary. `maple reproduce` trains such cells again."
+)
+
+// dirtyCommit tells whether a runs.csv commit names a binary built from
+// a checkout with uncommitted changes.
+func dirtyCommit(commit string) bool { return strings.HasSuffix(commit, "-dirty") }
+
+// anyDirty tells whether any of runs (runs.csv's rows) was made by such
+// a binary.
+func anyDirty(runs ...[]map[string]string) bool {
+	for _, rs := range runs {
+		for _, r := range rs {
+			if dirtyCommit(r["commit"]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rowDirty tells whether any run of a summary row's configuration was
+// made by such a binary.
+func rowDirty(runs *Table, hash string) bool {
+	if runs == nil {
+		return false
+	}
+	for _, r := range runs.Rows {
+		if r["config_hash"] == hash && dirtyCommit(r["commit"]) {
+			return true
+		}
+	}
+	return false
+}
+
 // versus compares a maple row with the row of the same dataset, size and
 // model whose training reads no group labels and whose final model is
 // trained by the same recipe (Evaluation: like with like) that validation
@@ -339,12 +539,16 @@ func interval(lo, hi string) string {
 // papers', the others at the shared evaluation or maple's), the strictest
 // comparison the table offers.
 func versus(x map[string]string, rows []map[string]string, r Results, alike bool) string {
+	return versusCell(x, rows, r, alike).String()
+}
+
+func versusCell(x map[string]string, rows []map[string]string, r Results, alike bool) cell {
 	if !strings.HasPrefix(x["method"], "maple") || r.Runs == nil {
-		return ""
+		return plain("")
 	}
 	recipe, ok := Evaluation(x)
 	if !ok && alike {
-		return "its training recipe does not resolve"
+		return plain("its training recipe does not resolve")
 	}
 	admissible := func(y map[string]string) bool {
 		return !strings.HasPrefix(y["method"], "maple") && y["group_labels_training"] != "yes" &&
@@ -353,9 +557,9 @@ func versus(x map[string]string, rows []map[string]string, r Results, alike bool
 	if alike && FinalTraining(x) == TrainingChosen {
 		best, ok := highest(chosenAlike(x, rows, r, admissible), func(c alikeRuns) float64 { return stat.Mean(column(c.runs, "val_worst"), nil) })
 		if !ok {
-			return "no baseline chosen the same way"
+			return plain("no baseline chosen the same way")
 		}
-		return best.method + " (" + TrainingChosen + "): " + compareText(runsOf(r.Runs, x["config_hash"]), best.runs)
+		return named(best.method+" ("+TrainingChosen+")", compareCell(runsOf(r.Runs, x["config_hash"]), best.runs))
 	}
 	best := bestOnValidation(rows, func(y map[string]string) bool {
 		if !admissible(y) {
@@ -368,13 +572,32 @@ func versus(x map[string]string, rows []map[string]string, r Results, alike bool
 		return ok && r == recipe
 	})
 	if best == nil {
-		return "no such row"
+		return plain("no such row")
 	}
 	name := best["method"]
 	if !alike {
 		name += " (" + FinalTraining(best) + ")" // which of its trainings
 	}
-	return name + ": " + compareText(runsOf(r.Runs, x["config_hash"]), runsOf(r.Runs, best["config_hash"]))
+	return named(name, compareCell(runsOf(r.Runs, x["config_hash"]), runsOf(r.Runs, best["config_hash"])))
+}
+
+// versusReads compares a maple row with the method that reads what its
+// outer objective reads beyond the class label (column "training reads":
+// environments for maple/irmv1 and maple/rex, so IRMv1 or REx), of the
+// same dataset, size and model, any training, that validation ranks
+// first: the difference of the mean test accuracies and Welch's p.
+func versusReads(x map[string]string, rows []map[string]string, r Results) cell {
+	if !strings.HasPrefix(x["method"], "maple") || r.Runs == nil {
+		return plain("")
+	}
+	best := bestOnValidation(rows, func(y map[string]string) bool {
+		return !strings.HasPrefix(y["method"], "maple") && y["supervision"] == x["supervision"] &&
+			y["dataset"] == x["dataset"] && y["train_size"] == x["train_size"] && y["model"] == x["model"]
+	})
+	if best == nil {
+		return plain("no such row")
+	}
+	return named(best["method"]+" ("+FinalTraining(best)+")", compareCell(runsOf(r.Runs, x["config_hash"]), runsOf(r.Runs, best["config_hash"])))
 }
 
 // versusReference compares a row with the row of the reference sweep
@@ -383,12 +606,16 @@ func versus(x map[string]string, rows []map[string]string, r Results, alike bool
 // difference of the mean test accuracies and Welch's p. The reference
 // sweep's own rows read "reference".
 func versusReference(x map[string]string, rows []map[string]string, runs *Table, ref string) string {
+	return versusReferenceCell(x, rows, runs, ref).String()
+}
+
+func versusReferenceCell(x map[string]string, rows []map[string]string, runs *Table, ref string) cell {
 	in := func(y map[string]string) bool { return slices.Contains(strings.Fields(y["sweep"]), ref) }
 	if in(x) {
-		return "reference"
+		return plain("reference")
 	}
 	if runs == nil {
-		return ""
+		return plain("")
 	}
 	// A reference sweep with several configurations of the method (a
 	// random search's trials): the one validation ranks first, as every
@@ -397,28 +624,36 @@ func versusReference(x map[string]string, rows []map[string]string, runs *Table,
 		return in(y) && y["method"] == x["method"] && y["dataset"] == x["dataset"] && y["train_size"] == x["train_size"] && y["model"] == x["model"]
 	})
 	if anchor == nil {
-		return "no reference row"
+		return plain("no reference row")
 	}
-	return compareText(runsOf(runs, x["config_hash"]), runsOf(runs, anchor["config_hash"]))
+	return compareCell(runsOf(runs, x["config_hash"]), runsOf(runs, anchor["config_hash"]))
 }
 
 // versusAgainst is versusReference with the sweep a row is compared
 // with: the file's reference, or the one its sweep names with against,
 // then named in the cell.
 func versusAgainst(x map[string]string, rows []map[string]string, runs *Table, f *File) string {
+	return versusAgainstCell(x, rows, runs, f).String()
+}
+
+func versusAgainstCell(x map[string]string, rows []map[string]string, runs *Table, f *File) cell {
 	ref := f.referenceOf(x["sweep"])
-	text := versusReference(x, rows, runs, ref)
-	if ref != f.Reference && text != "reference" {
-		return "vs " + sweepText(ref) + ": " + text
+	c := versusReferenceCell(x, rows, runs, ref)
+	if ref != f.Reference && c.pre != "reference" {
+		return named("vs "+sweepText(ref), c)
 	}
-	return text
+	return c
 }
 
 // compareText is welchText over two sets of runs (runs.csv's rows, one
 // per seed); see compareRuns.
 func compareText(a, b []map[string]string) string {
-	text, _, _ := compareRuns(a, b)
-	return text
+	return compareCell(a, b).String()
+}
+
+func compareCell(a, b []map[string]string) cell {
+	c, _, _ := compareRuns(a, b)
+	return c
 }
 
 // compareRuns compares two sets of runs. Where either side is a single
@@ -426,13 +661,17 @@ func compareText(a, b []map[string]string) string {
 // would mix the seeds' spread into it: the difference is taken at that
 // run's seed where the other side has a run there, and says which seed;
 // seed and other (the other side's accuracy there) are then set. Where
-// no seed is shared, welchText gives the difference of the means and
-// says so.
-func compareRuns(a, b []map[string]string) (text, seed string, other float64) {
+// no seed is shared, welchCell gives the difference of the means and
+// says so. The cell is marked dirty where either side holds a run of an
+// uncommitted build.
+func compareRuns(a, b []map[string]string) (c cell, seed string, other float64) {
 	if d, v, s, ok := atSameSeed(a, b); ok {
-		return signed(d) + " at seed " + s + " (n too small for a test)", s, v
+		c, seed, other = plain(signed(d)+" at seed "+s+" (n too small for a test)"), s, v
+	} else {
+		c = welchCell(column(a, "test_acc"), column(b, "test_acc"))
 	}
-	return welchText(column(a, "test_acc"), column(b, "test_acc")), "", 0
+	c.dirty = anyDirty(a, b)
+	return c, seed, other
 }
 
 // atSameSeed returns, where a or b is a single run and the other side
@@ -471,19 +710,23 @@ func accAt(runs []map[string]string, seed string) (float64, bool) {
 // the difference alone where the test cannot be made. A side of a
 // single run reaches it only from compareRuns, where the other side has
 // no run at that seed: the text says so.
-func welchText(a, b []float64) string {
+func welchText(a, b []float64) string { return welchCell(a, b).String() }
+
+func welchCell(a, b []float64) cell {
 	diff, _, _, p, ok := Welch(a, b)
 	if !ok {
 		if len(a) == 0 || len(b) == 0 {
-			return "no runs"
+			return plain("no runs")
 		}
 		d := stat.Mean(a, nil) - stat.Mean(b, nil)
 		if len(a) < 2 || len(b) < 2 {
-			return signed(d) + " (n too small for a test; no run at a common seed)"
+			return plain(signed(d) + " (n too small for a test; no run at a common seed)")
 		}
-		return signed(d) + " (no spread: no test)"
+		return plain(signed(d) + " (no spread: no test)")
 	}
-	return fmt.Sprintf("%s, p = %.2g", signed(diff), p)
+	c := plain(signed(diff))
+	c.p = p
+	return c
 }
 
 // signed prints a difference with its sign to one decimal, a difference
@@ -501,23 +744,29 @@ func signed(d float64) string {
 // chosen seeds) and Welch's p, then the oracle's mean: the oracle it is
 // compared with is not always a row of the table (one chosen per seed).
 func versusOracle(x map[string]string, rows []map[string]string, r Results) string {
+	return versusOracleCell(x, rows, r).String()
+}
+
+func versusOracleCell(x map[string]string, rows []map[string]string, r Results) cell {
 	if !strings.HasPrefix(x["method"], "maple") || r.Runs == nil {
-		return ""
+		return plain("")
 	}
 	oracle, why := oracleRuns(x, rows, r)
 	if oracle == nil {
-		return why
+		return plain(why)
 	}
 	o := column(oracle, "test_acc")
 	if len(o) == 0 {
-		return "the oracle's runs have no test accuracy"
+		return plain("the oracle's runs have no test accuracy")
 	}
 	own := runsOf(r.Runs, x["config_hash"])
-	text, seed, v := compareRuns(own, oracle)
+	c, seed, v := compareRuns(own, oracle)
 	if seed != "" {
-		return fmt.Sprintf("%s (oracle %.1f at seed %s)", text, v, seed)
+		c.post += fmt.Sprintf(" (oracle %.1f at seed %s)", v, seed)
+		return c
 	}
-	return fmt.Sprintf("%s (oracle %.1f)", text, stat.Mean(o, nil))
+	c.post += fmt.Sprintf(" (oracle %.1f)", stat.Mean(o, nil))
+	return c
 }
 
 // oracleRuns returns the runs (runs.csv's rows, one per seed) of the
@@ -665,13 +914,23 @@ const (
 // Headline returns the README's headline table: the rows each
 // experiment's headline names (METHOD: a method's row on its defaults
 // where the experiment has one, else its every row; SWEEP:METHOD: the
-// method's rows in that sweep), linked to its experiment file.
+// method's rows in that sweep), linked to its experiment file. Its
+// comparisons are the experiment table's cells, Holm-adjusted over the
+// table's column.
 func Headline(all []Results) string {
 	var b strings.Builder
-	b.WriteString("| experiment | data | method | final training | training reads | n | test acc | test worst-group | vs best without group labels, same training (on validation) | vs the oracle, same training (test acc, Welch) |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| experiment | data | method | final training | training reads | n | test acc | test worst-group | vs best without group labels, same training (on validation) | vs best reading what it reads, any training (on validation) | vs the oracle, same training (test acc, Welch) |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	dirty := false
 	for _, r := range all {
 		if r.Summary == nil {
 			continue
+		}
+		keys, _, cells := comparisons(r)
+		at := func(i int, key string) (cell, bool) {
+			if j := slices.Index(keys, key); j >= 0 {
+				return cells[i][j], true
+			}
+			return plain(""), false
 		}
 		for _, want := range r.File.Headline {
 			sweep, method, inSweep := strings.Cut(want, ":")
@@ -681,7 +940,7 @@ func Headline(all []Results) string {
 			// A method on its defaults where the experiment has that row
 			// (not also its runs with another recipe), else every row.
 			defaults := !inSweep && slices.ContainsFunc(r.Summary.Rows, func(x map[string]string) bool { return x["method"] == method && x["settings"] == "" })
-			for _, x := range r.Summary.Rows {
+			for i, x := range r.Summary.Rows {
 				if x["method"] != method || defaults && x["settings"] != "" || inSweep && !slices.Contains(strings.Fields(x["sweep"]), sweep) {
 					continue
 				}
@@ -689,22 +948,30 @@ func Headline(all []Results) string {
 				if s := size(x["train_size"]); s != "all" {
 					data += " n=" + s
 				}
-				fmt.Fprintf(&b, "| [%s](docs/experiments/%s.toml) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.File.Name, r.File.Name, data, x["method"], FinalTraining(x), x["supervision"],
-					x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]), pm(x["test_worst_mean"], x["test_worst_sd"]), headlineVersus(x, r), versusOracle(x, r.Summary.Rows, r))
+				first, ok := at(i, colAlike)
+				if !ok {
+					first, _ = at(i, colRef) // an experiment with a reference sweep: as its table compares
+				}
+				reads, _ := at(i, colReads)
+				oracle, ok := at(i, colOracle)
+				if !ok {
+					oracle = versusOracleCell(x, r.Summary.Rows, r)
+				}
+				name := x["method"]
+				if rowDirty(r.Runs, x["config_hash"]) {
+					name += " " + dirtyMark
+					dirty = true
+				}
+				dirty = dirty || first.dirty || reads.dirty || oracle.dirty
+				fmt.Fprintf(&b, "| [%s](docs/experiments/%s.toml) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.File.Name, r.File.Name, data, name, FinalTraining(x), x["supervision"],
+					x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]), pm(x["test_worst_mean"], x["test_worst_sd"]), first, reads, oracle)
 			}
 		}
 	}
-	return b.String()
-}
-
-// headlineVersus is the headline's comparison of a row: with the best
-// method without group labels trained alike, or, in an experiment with
-// a reference sweep, with that sweep's row (as its table compares).
-func headlineVersus(x map[string]string, r Results) string {
-	if r.File.Reference != "" {
-		return versusAgainst(x, r.Summary.Rows, r.Runs, r.File)
+	if dirty {
+		b.WriteString("\n" + dirtyNote + "\n")
 	}
-	return versus(x, r.Summary.Rows, r, true)
+	return b.String()
 }
 
 // Splice returns text with the part between the headline markers
@@ -841,7 +1108,9 @@ func share(v string) string {
 // TimeLeft estimates the minutes the experiment's cells without a
 // committed row would take: per sweep, its missing cells times the mean
 // `minutes` of its committed rows (measured where those ran). A sweep
-// with no timed row yet counts its missing cells in untimed instead.
+// with no timed row yet counts its missing cells in untimed instead. A
+// row of a -dirty build counts as missing (maple reproduce trains its
+// cell again), its minutes in the mean.
 func (r Results) TimeLeft() (minutes float64, untimed int) {
 	for _, s := range r.File.Sweeps {
 		done, sum, timed := 0, 0.0, 0
@@ -850,7 +1119,9 @@ func (r Results) TimeLeft() (minutes float64, untimed int) {
 				if row["sweep"] != s.Name {
 					continue
 				}
-				done++
+				if !dirtyCommit(row["commit"]) {
+					done++
+				}
 				if m, err := strconv.ParseFloat(row["minutes"], 64); err == nil && m > 0 {
 					sum, timed = sum+m, timed+1
 				}
@@ -866,4 +1137,32 @@ func (r Results) TimeLeft() (minutes float64, untimed int) {
 		}
 	}
 	return minutes, untimed
+}
+
+// anchorCell is the anchors' column of a row of method: each anchor of
+// the method, its figure and whose it is.
+func anchorCell(anchors []Anchor, method string) string {
+	var parts []string
+	for _, a := range anchors {
+		if a.Method == method {
+			parts = append(parts, a.Figure+" ("+a.Label+")")
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// anchorNotes lists an experiment's anchors below its table: each with
+// its source, and why maple's rows differ from it.
+func anchorNotes(b *strings.Builder, anchors []Anchor) {
+	if len(anchors) == 0 {
+		return
+	}
+	b.WriteString("\nThe column \"published, or the authors' code\":\n\n")
+	for _, a := range anchors {
+		fmt.Fprintf(b, "- **%s %s** (%s). Source: %s.", a.Method, a.Figure, a.Label, strings.TrimSuffix(strings.TrimSpace(a.Source), "."))
+		if why := strings.Join(strings.Fields(a.Why), " "); why != "" {
+			b.WriteString(" " + why)
+		}
+		b.WriteString("\n")
+	}
 }

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -53,4 +54,30 @@ func Welch(a, b []float64) (diff, t, df, p float64, ok bool) {
 	df = (sa + sb) * (sa + sb) / (sa*sa/(na-1) + sb*sb/(nb-1))
 	p = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.CDF(-math.Abs(t))
 	return diff, t, df, p, true
+}
+
+// Holm returns Holm's step-down adjustment of a family of p-values, as
+// R's p.adjust(p, "holm"): with the m tests in ascending order, the j-th
+// smallest p times m-j+1, at most 1, raised to the largest of those
+// before it. A NaN is a cell without a test: it stays NaN and is no
+// test of the family.
+func Holm(p []float64) []float64 {
+	if p == nil {
+		return nil
+	}
+	out := make([]float64, len(p))
+	var idx []int
+	for i, v := range p {
+		out[i] = math.NaN()
+		if !math.IsNaN(v) {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return p[idx[a]] < p[idx[b]] })
+	m, run := len(idx), 0.0
+	for j, i := range idx {
+		run = max(run, min(1, float64(m-j)*p[i]))
+		out[i] = run
+	}
+	return out
 }

@@ -464,3 +464,40 @@ func TestIntervalCut(t *testing.T) {
 		})
 	}
 }
+
+// TestHolm checks Holm's step-down adjustment against values computed
+// by hand (each the largest of (m-j+1) p(j) over the j smallest p up to
+// its own, at most 1), as R's p.adjust(p, "holm") gives them.
+func TestHolm(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name string
+		p    []float64
+		want []float64
+	}{
+		// Sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1: 0.02, 0.03,
+		// 0.06, 0.04; the running largest makes the last 0.06.
+		{name: "four tests", p: []float64{0.01, 0.04, 0.03, 0.005}, want: []float64{0.03, 0.06, 0.06, 0.02}},
+		// 0.02 x 3 = 0.06; 0.5 x 2 = 1; 0.6 x 1 = 0.6, raised to 1.
+		{name: "capped at 1", p: []float64{0.5, 0.6, 0.02}, want: []float64{1, 1, 0.06}},
+		// Cells without a test are no test of the family: m = 2.
+		{name: "no test in some cells", p: []float64{nan, 0.04, nan, 0.01}, want: []float64{nan, 0.04, nan, 0.02}},
+		// Equal p: 0.01 x 3 = 0.03, then 0.01 x 2 = 0.02 raised to 0.03,
+		// then 0.3 x 1.
+		{name: "ties", p: []float64{0.01, 0.01, 0.3}, want: []float64{0.03, 0.03, 0.3}},
+		{name: "one test", p: []float64{0.03}, want: []float64{0.03}},
+		{name: "none", p: nil, want: nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Holm(tc.p)
+			if len(got) != len(tc.want) {
+				t.Fatalf("Holm(%v) = %v, want %v", tc.p, got, tc.want)
+			}
+			for i := range got {
+				if math.IsNaN(tc.want[i]) != math.IsNaN(got[i]) || !math.IsNaN(got[i]) && math.Abs(got[i]-tc.want[i]) > 1e-12 {
+					t.Fatalf("Holm(%v) = %v, want %v", tc.p, got, tc.want)
+				}
+			}
+		})
+	}
+}

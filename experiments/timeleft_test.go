@@ -24,6 +24,7 @@ func TestTimeLeft(t *testing.T) {
 		{"a row of another sweep counts for none", []map[string]string{row("a", "10"), row("c", "99")}, 50, 2},
 		{"an untimed row counts as done but not in the mean", []map[string]string{row("a", "10"), row("a", "0"), row("a", "")}, 30, 2},
 		{"every row untimed: the rest untimed", []map[string]string{row("b", "")}, 0, 7},
+		{"a row of a -dirty build is left to do, its minutes in the mean", []map[string]string{row("a", "10"), {"sweep": "a", "minutes": "20", "commit": "abc-dirty"}}, 75, 2},
 		{"complete", []map[string]string{row("a", "1"), row("a", "1"), row("a", "1"), row("a", "1"), row("a", "1"), row("a", "1"), row("b", "2"), row("b", "2")}, 0, 0},
 		{"more rows than cells: nothing left, never negative", []map[string]string{row("b", "2"), row("b", "2"), row("b", "2"), row("a", "1"), row("a", "1"), row("a", "1"), row("a", "1"), row("a", "1"), row("a", "1")}, 0, 0},
 	} {
