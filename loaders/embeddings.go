@@ -245,7 +245,7 @@ func (c EmbeddingsConfig) fill(ds *Dataset, k uint64, rows []int, means *[4][]fl
 					mean, row := means[ds.Group[i]], ds.Row(i)
 					for j := range row {
 						// The product rounded on its own: no fused
-						// multiply-add, the same bits on every machine.
+						// multiply-add where the compiler would make one.
 						row[j] = float32(float64(c.Noise*rng.NormFloat64()) + mean[j])
 					}
 				}
