@@ -46,6 +46,8 @@ func TestUsageErrors(t *testing.T) {
 		{"--downsample 0 on synthetic, which reads none", []string{"run", "--dataset", "synthetic", "--downsample", "0"}, "--downsample applies to --dataset mnist-fashion, cifar-mnist, not synthetic"},
 		{"--label-noise on synthetic", []string{"run", "--dataset", "synthetic", "--label-noise", "0.1"}, "--label-noise applies to --dataset cmnist"},
 		{"--image-size to maple data synthetic", []string{"data", "synthetic", "--image-size", "32"}, "--image-size applies to --dataset waterbirds, celeba"},
+		{"--dim to maple data cmnist", []string{"data", "cmnist", "--dim", "64"}, "--dim applies to --dataset waterbirds-sim, celeba-sim, not cmnist"},
+		{"--dim 1 to maple data celeba-sim", []string{"data", "celeba-sim", "--dim", "1"}, "--dim 1: want 2 to 65536 features per row"},
 		{"--downsample on a sweep of synthetic", []string{"sweep", "--name", "s", "--datasets", "synthetic", "--downsample", "3", "--print-commands"}, "--downsample applies to"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -141,6 +141,8 @@ func TestApplies(t *testing.T) {
 		{"the correlations, synthetic", "corr", "maple", "synthetic", true},
 		{"the image size, synthetic", "image-size", "maple", "synthetic", false},
 		{"the image size, waterbirds", "image-size", "maple", "waterbirds", true},
+		{"the dimension, celeba-sim", "dim", "erm", "celeba-sim", true},
+		{"the dimension, celeba", "dim", "erm", "celeba", false},
 		{"a column, synthetic", "label-col", "maple", "synthetic", false},
 		{"the training subset, any dataset", "train-size", "erm", "celeba", true},
 		{"a run's own setting", "checkpoint-every", "erm", "synthetic", true},

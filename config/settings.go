@@ -196,6 +196,8 @@ var Table = []Setting{
 		Field: func(c *runs.Config) any { return &c.Dataset.Columns.FeatureCols }, Default: ""},
 	{Flag: "val-fraction", Group: GroupData, HelpFrom: dataHelp("", "ValFraction", ""), Result: true,
 		Field: func(c *runs.Config) any { return &c.Dataset.ValFraction }},
+	{Flag: "dim", Group: GroupData, HelpFrom: dataHelp("", "Dim", ""), Result: true,
+		Field: func(c *runs.Config) any { return &c.Dataset.Dim }, Default: 0},
 
 	// Search.
 	{Flag: "beta", Group: GroupSearch, Help: "weight of the mean loss added to the outer objective", Result: true,

@@ -107,6 +107,10 @@ type Splits struct {
 	Basis    []float64
 	CoreDims int
 
+	// About says what a generated dataset's construction is, a line a
+	// sentence, for maple data; nil for data read from files.
+	About []string
+
 	// Warnings are what a person should know about the data before
 	// training on it (features of a scale that makes training diverge or
 	// saturate, ...); the caller shows them.

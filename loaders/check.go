@@ -31,6 +31,8 @@ func (d Spec) Check() error {
 		return fmt.Errorf("--cmnist-envs applies to the %s dataset only, not %s: leave it out", strings.Join(reading("Envs"), ", "), d.Name)
 	case d.ValFraction != 0 && !reads(d.Name, "ValFraction"):
 		return fmt.Errorf("--val-fraction applies to --dataset %s only, not %s: leave it out", strings.Join(reading("ValFraction"), ", "), d.Name)
+	case d.Dim != 0 && !reads(d.Name, "Dim"):
+		return fmt.Errorf("--dim applies to --dataset %s only, not %s: leave it out", strings.Join(reading("Dim"), ", "), d.Name)
 	case math.IsNaN(d.ValFraction) || d.ValFraction < 0 || d.ValFraction >= 1:
 		return fmt.Errorf("--val-fraction %g: want a fraction in (0, 1) of the training rows to carve a validation split from, or 0 to use the file's val rows", d.ValFraction)
 	}

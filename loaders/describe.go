@@ -10,6 +10,8 @@ type Summary struct {
 	LabelNoise float64        `json:"label_noise"`
 	Splits     []SplitSummary `json:"splits"`
 	HasOracle  bool           `json:"has_oracle"`
+	// About says what a generated dataset's construction is (Splits.About).
+	About []string `json:"about,omitempty"`
 }
 
 // SplitSummary describes one split.
@@ -41,7 +43,7 @@ type Count struct {
 func Describe(s *Splits) Summary {
 	t := s.Train
 	sum := Summary{Name: s.Name, Source: s.Source, Dim: t.D, Shape: [3]int{t.Shape.C, t.Shape.H, t.Shape.W},
-		Classes: t.Classes, LabelNoise: s.LabelNoise, HasOracle: s.Oracle != nil}
+		Classes: t.Classes, LabelNoise: s.LabelNoise, HasOracle: s.Oracle != nil, About: s.About}
 	for _, d := range []*Dataset{s.Train, s.Val, s.Test} {
 		ss := SplitSummary{Split: d.Name, N: d.N, LabelNoise: -1}
 		if d.CleanY != nil {

@@ -128,9 +128,9 @@ func Waterbirds(c ImageConfig) (*Splits, error) {
 		if ds.Classes != 2 || len(ds.EnvNames) > 2 {
 			return nil, fmt.Errorf("%s: y and place must be 0 or 1", t.path)
 		}
-		ds.EnvNames = []string{"land", "water"}
+		ds.EnvNames = waterbirdsEnvs
 	}
-	withGroups(s, []string{"landbird,land", "landbird,water", "waterbird,land", "waterbird,water"}, shape)
+	withGroups(s, waterbirdsGroups, shape)
 	return s, s.Validate()
 }
 
@@ -208,9 +208,9 @@ func CelebA(c ImageConfig) (*Splits, error) {
 		return nil, err
 	}
 	for _, ds := range []*Dataset{s.Train, s.Val, s.Test} {
-		ds.EnvNames = []string{"female", "male"}
+		ds.EnvNames = celebaEnvs
 	}
-	withGroups(s, []string{"not blond,female", "not blond,male", "blond,female", "blond,male"}, shape)
+	withGroups(s, celebaGroups, shape)
 	return s, s.Validate()
 }
 

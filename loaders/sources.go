@@ -28,7 +28,8 @@ type LoadInput struct {
 // Optional parts of a Source.
 type (
 	// optionReader lists the Spec options only some datasets read that
-	// this one reads ("Envs", "ValFraction", "ImageSize", "Columns"):
+	// this one reads ("Envs", "ValFraction", "ImageSize", "Columns",
+	// "Dim"):
 	// Check refuses them for the others, Effective blanks them.
 	optionReader interface{ options() []string }
 	// checker refuses what cannot work in d, after the shared checks.
@@ -41,7 +42,7 @@ type (
 	newRunner interface{ forNewRun(d Spec) Spec }
 	// optionHelper says what an option of Spec ("Corr", "LabelNoise",
 	// "Downsample", "Dir", "ImageSize", "Features", "CSV", "Columns",
-	// "Envs", "ValFraction") means for this dataset, with its default;
+	// "Envs", "ValFraction", "Dim") means for this dataset, with its default;
 	// "" for an option it does not read. OptionHelp writes the options'
 	// help from it.
 	optionHelper interface{ optionHelp(option string) string }
@@ -50,7 +51,8 @@ type (
 // sources lists the datasets, in the order --dataset's help and
 // completion show them.
 var sources = []Source{syntheticSource{}, cmnistSource{}, dominoSource{"mnist-fashion"}, dominoSource{"cifar-mnist"},
-	imageSource{"waterbirds"}, imageSource{"celeba"}, featuresSource{}}
+	imageSource{"waterbirds"}, imageSource{"celeba"}, embeddingsSource{DefaultWaterbirdsSim}, embeddingsSource{DefaultCelebASim},
+	featuresSource{}}
 
 // Names lists the datasets Spec.Load knows (sources).
 var Names = sourceNames()
@@ -130,7 +132,7 @@ func reading(option string) []string {
 
 // Reading returns the datasets that read option, one of the Spec options
 // only some datasets read ("Envs", "ValFraction", "ImageSize",
-// "Columns"), in registry order.
+// "Columns", "Dim"), in registry order.
 func Reading(option string) []string { return reading(option) }
 
 // reads tells whether the dataset called name reads option.

@@ -35,6 +35,9 @@ type Spec struct {
 	// of the training rows, per group, seeded, from a CSV without val
 	// rows; 0 (off) uses the file's own val rows.
 	ValFraction float64 `json:"val_fraction,omitempty"`
+	// Dim: waterbirds-sim / celeba-sim: features per row; 0 = 2048. A
+	// new run records it (ForNewRun); other datasets leave it 0.
+	Dim int `json:"dim,omitempty"`
 	// Digest is the SHA-256 of a person's own files the run reads (CSV,
 	// then Features), taken when the run was created (WithDigest); a load
 	// refuses files that no longer match, and it keys the run's
@@ -103,8 +106,13 @@ func DefaultSpec(name string) Spec {
 }
 
 // ForNewRun returns d as a new run builds it (cmnist without an env split
-// gets EnvsShuffle; in a recorded spec, no split means parity: EnvSplit).
+// gets EnvsShuffle; in a recorded spec, no split means parity: EnvSplit;
+// the simulated embeddings record their dimension, other datasets none,
+// so that a sweep's --dim leaves its other datasets' cells as they are).
 func (d Spec) ForNewRun() Spec {
+	if !reads(d.Name, "Dim") {
+		d.Dim = 0
+	}
 	if s, ok := lookupSource(d.Name); ok {
 		if n, ok := s.(newRunner); ok {
 			return n.forNewRun(d)

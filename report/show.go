@@ -254,6 +254,9 @@ func WriteData(w io.Writer, s loaders.Summary) {
 	}
 	fmt.Fprintf(w, "dataset %s (from %s): dim %d, shape %dx%dx%d, %d classes, %s, oracle variant: %v\n",
 		s.Name, s.Source, s.Dim, s.Shape[0], s.Shape[1], s.Shape[2], s.Classes, noise, s.HasOracle)
+	for _, a := range s.About {
+		fmt.Fprintln(w, a)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "split\tn\tlabel noise\tenv\tenv n\tlabel=attr")
 	for _, sp := range s.Splits {

@@ -153,3 +153,49 @@ func TestGridRefusesRepeats(t *testing.T) {
 		})
 	}
 }
+
+// TestSweepDim: a sweep over several datasets applies --dim to the
+// simulated embeddings alone; their cells without the flag record the
+// default, one configuration with --dim 2048, and the other datasets'
+// cells keep their hashes.
+func TestSweepDim(t *testing.T) {
+	g := Grid{Datasets: []string{"cmnist", "waterbirds-sim", "celeba-sim"}, Methods: []string{"erm"}, Seeds: []uint64{1}}
+	cellsOf := func(dim int, set map[string]bool) map[string]runs.Config {
+		base := runs.DefaultConfig("cmnist")
+		base.Dataset.Dim = dim
+		cells, err := g.Cells(base, set, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]runs.Config{}
+		for _, c := range cells {
+			out[c.Config.Dataset.Name] = c.Config
+		}
+		return out
+	}
+	none, d64, d2048 := cellsOf(0, map[string]bool{}), cellsOf(64, map[string]bool{"dim": true}), cellsOf(2048, map[string]bool{"dim": true})
+	for _, tc := range []struct {
+		dataset            string
+		none, d64          int
+		same2048, sameAt64 bool
+	}{
+		{"cmnist", 0, 0, true, true},
+		{"waterbirds-sim", 2048, 64, true, false},
+		{"celeba-sim", 2048, 64, true, false},
+	} {
+		t.Run(tc.dataset, func(t *testing.T) {
+			if got := none[tc.dataset].Dataset.Dim; got != tc.none {
+				t.Errorf("without --dim: dim %d, want %d", got, tc.none)
+			}
+			if got := d64[tc.dataset].Dataset.Dim; got != tc.d64 {
+				t.Errorf("--dim 64: dim %d, want %d", got, tc.d64)
+			}
+			if same := none[tc.dataset].Hash(false) == d2048[tc.dataset].Hash(false); same != tc.same2048 {
+				t.Errorf("--dim 2048 and no flag one configuration: %v, want %v", same, tc.same2048)
+			}
+			if same := none[tc.dataset].Hash(false) == d64[tc.dataset].Hash(false); same != tc.sameAt64 {
+				t.Errorf("--dim 64 and no flag one configuration: %v, want %v", same, tc.sameAt64)
+			}
+		})
+	}
+}
