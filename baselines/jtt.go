@@ -16,6 +16,16 @@ func (jtt) Name() string { return "jtt" }
 
 func (jtt) ownFields() []string { return []string{"EvalSettings.JTTSteps", "EvalSettings.JTTUp"} }
 
+func (jtt) fieldHelp(field string) string {
+	switch field {
+	case "EvalSettings.JTTSteps":
+		return "the ERM steps of the first stage, whose training errors the second upweights"
+	case "EvalSettings.JTTUp":
+		return "the weight of the first stage's training errors in the second stage"
+	}
+	return ""
+}
+
 func (jtt) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
 	n := sp.Train.N
 	first := es
