@@ -148,6 +148,11 @@ func runBaseline(ctx, trainCtx context.Context, r *runs.Run, sp *dataset.Splits,
 	case err != nil:
 		return nil, fail(r, err, 0, 0, start)
 	}
+	if rw := res.Reweighting; rw != nil && opt.Log != nil {
+		for _, l := range rw.Lines(config.FlagName) {
+			fmt.Fprintln(opt.Log, l)
+		}
+	}
 	if res.SampleWeights != nil { // LfF's weights, exportable as a search's
 		cfg := r.Config
 		if err := runs.WriteSampleWeights(r.Dir, &cfg, res, sp.Train); err != nil {
