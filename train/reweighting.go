@@ -19,8 +19,9 @@ const MinMoved = 0.02
 type Degeneracy string
 
 const (
-	// DegenerateEmptySet: the set the method upweights is empty (JTT's
-	// first stage misclassified no training sample).
+	// DegenerateEmptySet: the set the method singled out is empty and
+	// every sample weighs the same (JTT's first stage misclassified no
+	// training sample; a search's mask dropped none, its weights equal).
 	DegenerateEmptySet Degeneracy = "empty-set"
 	// DegenerateEqual: every training sample weighs the same (upweighting
 	// over groups of one size, or one group).
@@ -123,7 +124,7 @@ func NewReweighting(weights string, d *dataset.Dataset, u []float64, set []bool,
 		}
 	}
 	switch {
-	case r.Set != nil && r.Set.Size == 0:
+	case r.Set != nil && r.Set.Size == 0 && r.Moved < 1e-9:
 		r.Degenerate = DegenerateEmptySet
 	case r.Moved < 1e-9:
 		r.Degenerate = DegenerateEqual
