@@ -66,9 +66,9 @@ type SampleSet struct {
 // GroupWeight is one training group under a reweighting.
 type GroupWeight struct {
 	Name   string  `json:"name"`
-	Size   int     `json:"size"`             // its training samples
-	InSet  int     `json:"in_set,omitempty"` // of them in the set (Reweighting.Set)
-	Weight float64 `json:"weight_share"`     // its share of the training weight
+	Size   int     `json:"size"`         // its training samples
+	InSet  int     `json:"in_set"`       // of them in the set (Reweighting.Set; 0 without one)
+	Weight float64 `json:"weight_share"` // its share of the training weight
 }
 
 // Change is a setting to change to make a degenerate reweighting act.
