@@ -2,9 +2,13 @@ package baselines
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"slices"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/train"
 )
 
@@ -23,13 +27,56 @@ func (cvarMethod) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSe
 	}
 	lab := core.Labels{Y: sp.Train.Y, Env: sp.Train.Env, Group: sp.Train.Group}
 	obj := core.Objective{Name: "cvar", Alpha: es.CVaRAlpha, Loss: tr.Loss, K: tr.K}
-	return tr.Run(ctx, "cvar", func(int) error {
+	var worst []bool // the worst-alpha set of the last step
+	res, err := tr.Run(ctx, "cvar", func(step int) error {
 		f := tr.Logits()
 		c := make([]float64, len(f))
 		if _, err := obj.Eval(f, lab, c); err != nil {
 			return err
 		}
+		if step == es.Steps-1 {
+			worst = worstSet(tr.Loss, f, sp.Train.Y, tr.K, es.CVaRAlpha)
+		}
 		tr.CotGrad(c)
 		return nil
 	})
+	if res != nil && worst != nil {
+		// The last step's weights: 1 on its worst-alpha set, 0 elsewhere.
+		// An alpha near 1 weighs (nearly) every sample: ERM.
+		u := make([]float64, len(worst))
+		for i, in := range worst {
+			if in {
+				u[i] = 1
+			}
+		}
+		res.Reweighting = train.NewReweighting(fmt.Sprintf("the worst %g of the samples at the last step, the others at 0", es.CVaRAlpha),
+			sp.Train, u, worst, "worst-alpha set")
+	}
+	return res, err
+}
+
+// worstSet marks the ceil(alpha n) samples of highest loss, ties broken
+// by index, as the cvar objective takes them.
+func worstSet(loss nets.Loss, f []float64, y []int32, k int, alpha float64) []bool {
+	n := len(y)
+	l := make([]float64, n)
+	nets.Losses(loss, f, y, k, l, nil)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case l[a] > l[b]:
+			return -1
+		case l[a] < l[b]:
+			return 1
+		}
+		return 0
+	})
+	in := make([]bool, n)
+	for _, i := range order[:int(math.Ceil(alpha*float64(n)))] {
+		in[i] = true
+	}
+	return in
 }

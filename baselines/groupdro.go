@@ -33,7 +33,7 @@ func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSett
 	for g := range q {
 		q[g] = 1 / float64(ng)
 	}
-	return tr.Run(ctx, "groupdro", func(int) error {
+	res, err := tr.Run(ctx, "groupdro", func(int) error {
 		f := tr.Logits()
 		l, d := make([]float64, n), make([]float64, len(f))
 		nets.Losses(tr.Loss, f, sp.Train.Y, tr.K, l, d)
@@ -60,6 +60,17 @@ func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSett
 		tr.CotGrad(d)
 		return nil
 	})
+	if res != nil {
+		// Each sample at its group's q over the group's size, as the last
+		// step weighted it: equal weights (q following the groups' sizes)
+		// make it ERM's.
+		u := make([]float64, n)
+		for i, g := range sp.Train.Group {
+			u[i] = q[g] / cnt[g]
+		}
+		res.Reweighting = train.NewReweighting("each group's q over its size, at the last step", sp.Train, u, nil, "")
+	}
+	return res, err
 }
 
 func (groupDRO) supervision() core.Supervision { return core.SupervisionGroups }

@@ -106,6 +106,8 @@ func (m lff) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSetting
 	})
 	if res != nil {
 		res.SampleWeights = w
+		// Weights left equal (or nearly) make the debiased model ERM's.
+		res.Reweighting = train.NewReweighting("the debiased model's W at the last step", sp.Train, w, nil, "")
 	}
 	return res, err
 }

@@ -26,7 +26,13 @@ func (m weightedMethod) Train(ctx context.Context, sp *dataset.Splits, es train.
 			u[i] = 1 / cnt[g]
 		}
 	}
-	return train.WeightedERM(ctx, sp, u, es, m.name)
+	res, err := train.WeightedERM(ctx, sp, u, es, m.name)
+	if res != nil && m.name == "upweight" {
+		// Equal weights when the training groups are of one size (or
+		// there is one): then upweighting is ERM.
+		res.Reweighting = train.NewReweighting("each sample at the inverse of its group's training size", sp.Train, u, nil, "")
+	}
+	return res, err
 }
 
 func (m weightedMethod) supervision() core.Supervision {

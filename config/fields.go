@@ -47,6 +47,10 @@ func FlagOf(field string) (string, bool) {
 	return s.Flag, true
 }
 
+// FlagName is how a user-facing message names a core field path:
+// --jtt-steps for EvalSettings.JTTSteps (see flagName).
+func FlagName(field string) string { return flagName(field) }
+
 // flagName is how a user-facing message names a core field: its flag,
 // or for a recorded setting without one its name in the table (the
 // field path when the table lacks it).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
@@ -64,6 +65,11 @@ func WriteResult(w io.Writer, r *train.Result) {
 	}
 	for g, a := range r.PerGroupTest {
 		fmt.Fprintf(w, "    test %-18s %.4f\n", r.GroupNames[g], a)
+	}
+	if rw := r.Reweighting; rw != nil {
+		for _, l := range rw.Lines(config.FlagName) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 	}
 	if r.Tuned != nil {
 		return // one model, no steps: nothing to select on test

@@ -148,6 +148,11 @@ func runBaseline(ctx, trainCtx context.Context, r *runs.Run, sp *dataset.Splits,
 	case err != nil:
 		return nil, fail(r, err, 0, 0, start)
 	}
+	if rw := res.Reweighting; rw != nil && opt.Log != nil {
+		for _, l := range rw.Lines(config.FlagName) {
+			fmt.Fprintln(opt.Log, l)
+		}
+	}
 	if res.SampleWeights != nil { // LfF's weights, exportable as a search's
 		cfg := r.Config
 		if err := runs.WriteSampleWeights(r.Dir, &cfg, res, sp.Train); err != nil {
@@ -361,12 +366,27 @@ func evaluateFinal(ctx, trainCtx context.Context, r *runs.Run, eng *core.Engine,
 	if cfg.Eval.SameInit {
 		init = eng.Init()
 	}
-	res, err := train.ChooseWeightedERM(trainCtx, sp, out.Weights(), cfg.Eval, "maple", init)
+	u := out.Weights()
+	res, err := train.ChooseWeightedERM(trainCtx, sp, u, cfg.Eval, "maple", init)
 	if ctx.Err() != nil {
 		return &runs.Summary{Status: core.StatusInterrupted, Iter: sum.Iter, Total: sum.Total}, nil
 	}
 	if err != nil {
 		return failedAfterSearch(r, err, sum, start)
+	}
+	// What the search's weights did: a mask that dropped nothing and
+	// weights left equal (--keep 1 --keep0 1, w frozen) train as ERM.
+	dropped := make([]bool, len(out.Keep))
+	for i, k := range out.Keep {
+		dropped[i] = !k
+	}
+	it := out.Iter
+	if it == 0 {
+		it = sum.Iter
+	}
+	res.Reweighting = train.NewReweighting(fmt.Sprintf("the weights w of iterate %d on its keep mask", it), sp.Train, u, dropped, "dropped set")
+	for _, l := range res.Reweighting.Lines(config.FlagName) {
+		logf("%s", l)
 	}
 	sum.Done, sum.Status, sum.Result, sum.Reference = true, core.StatusDone, res, ref
 	sum.Finished, sum.Seconds = time.Now(), time.Since(start).Seconds()

@@ -76,3 +76,55 @@ func TestHeadlessWritesLog(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchReweighting: a search's summary records what its weights did
+// (the mask's dropped set per group, the weight moved off uniform), and a
+// search whose mask kept every sample and whose weights hardly moved
+// (--keep 1 --keep0 1 at a weight rate of 1e-9; w frozen as well is
+// refused before the run) says in its log and summary that it changed
+// nothing that matters: its final training was ERM's, or nearly. Before,
+// nothing said so.
+func TestSearchReweighting(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		keep       float64
+		degenerate bool
+	}{
+		{"the mask keeps every sample, w hardly moves", 1, true},
+		{"the mask keeps 0.3", 0.3, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := headlessConfig()
+			cfg.Settings.OuterIters, cfg.Settings.InnerSteps = 2, 3
+			cfg.Settings.Keep, cfg.Settings.Keep0, cfg.Settings.WeightLR = tc.keep, tc.keep, 1e-9
+			cfg.Eval.Steps, cfg.Eval.EvalEvery = 10, 5
+			r, err := runs.Create(t.TempDir(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			sum, err := Headless(context.Background(), r, nil, Options{}, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rw := sum.Result.Reweighting
+			if rw == nil || rw.Set == nil {
+				t.Fatalf("no reweighting recorded: %+v", rw)
+			}
+			if (rw.Degenerate != "") != tc.degenerate {
+				t.Errorf("degenerate %q, want degenerate %v: %s", rw.Degenerate, tc.degenerate, rw)
+			}
+			dropped := 0
+			for _, g := range rw.Groups {
+				dropped += g.InSet
+			}
+			if dropped != rw.Set.Size || (tc.keep < 1) != (dropped > 0) {
+				t.Errorf("dropped %d in the groups, %d in all, at keep %g", dropped, rw.Set.Size, tc.keep)
+			}
+			b, _ := os.ReadFile(r.Path(runs.LogFile))
+			if said := strings.Contains(string(b), "reweighting: the weights w of iterate ") && strings.Contains(string(b), "\nchanged "); said != tc.degenerate {
+				t.Errorf("log.txt says it changed nothing: %v, want %v:\n%s", said, tc.degenerate, b)
+			}
+		})
+	}
+}

@@ -49,6 +49,10 @@ type Result struct {
 	// KeptWeights is the fraction of the weights a weight-masking method's
 	// selected network keeps (sparseirm, mrm).
 	KeptWeights *float64 `json:"kept_weight_fraction,omitempty"`
+	// Reweighting is what a reweighting method (jtt, upweight, lff,
+	// groupdro, cvar) did to the training weights, and whether it changed
+	// nothing; nil for other methods and for runs recorded before it.
+	Reweighting *Reweighting `json:"reweighting,omitempty"`
 	// Curve is every validation check of the training the result was
 	// selected from, in step order: what the selection saw (validation)
 	// and, beside it, the test figures it did not use.

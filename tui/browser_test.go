@@ -895,3 +895,30 @@ func TestReplayNamesDamagedFile(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineTextReweighting: the browser's page of a JTT whose first
+// stage fitted the training set says that its error set was empty, per
+// group, that it changed nothing and which flag to change, wrapped to the
+// screen (it said nothing of the error set).
+func TestBaselineTextReweighting(t *testing.T) {
+	cfg := testConfig()
+	cfg.ID, cfg.Method = "20261123-232231-01", "jtt"
+	rw := &train.Reweighting{Weights: "6 on the error set, 1 elsewhere", Samples: 40, Set: &train.SampleSet{Name: "error set"}, MaxOverMin: 1,
+		Groups:     []train.GroupWeight{{Name: "y=0,a=0", Size: 30, Weight: 0.75}, {Name: "y=1,a=1", Size: 10, Weight: 0.25}},
+		Degenerate: train.DegenerateEmptySet,
+		Change:     []train.Change{{Field: "EvalSettings.JTTSteps", Lower: true, Now: 100, Why: "so that its first stage stops before it fits the training set"}}}
+	r := &train.Result{Method: "jtt", Selection: "validation", SelectedStep: 70, GroupNames: []string{"y=0,a=0", "y=1,a=1"}, Reweighting: rw}
+	got := baselineText(&cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: r}, "", 60, 30)
+	for _, l := range strings.Split(got, "\n") {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Errorf("a line %d wide at 60 columns: %q", w, l)
+		}
+	}
+	flat := strings.Join(strings.Fields(ansi.Strip(got)), " ")
+	for _, want := range []string{"error set 0 of 40 training samples", "train y=1,a=1 10 samples, 0 in the error set",
+		"changed nothing: the error set is empty", "try --jtt-steps below 100"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+}
