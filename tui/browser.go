@@ -443,7 +443,7 @@ func (b *Browser) Render() string {
 				"g groups the listed runs by settings (as maple table --group-by): a row per group with its runs' mean ± sd; space selects groups, c compares them (a band per group), enter compares a group's runs. "+
 				"In a comparison v and V choose the metric charted above the outer risk, among those the runs record (val and test worst-group accuracy, val and test accuracy, outer risk, inner loss, kept fraction, hypergradient norm, each group's weight fraction and val accuracy; a baseline's: its validation checks' accuracies); the chart's title names it. "+
 				"←/→ move a cursor (every run's value in the legends), z/Z zoom, [ ] pan, "+
-				"y puts the outer risk on a log scale, m smooths (EMA), t puts wall time on x, b switches bands between ± sd and min–max, PgDn/PgUp scroll; esc goes back."))
+				"y puts the outer risk (and a loss or norm chosen with v) on a log scale, m smooths (EMA), t puts wall time on x, b switches bands between ± sd and min–max, PgDn/PgUp scroll; esc goes back."))
 		out = sb.String()
 	case modeNew:
 		out = b.form.View()
