@@ -23,7 +23,7 @@ func NewCmdPlot(f *Factory, runF func(*PlotOptions) error) *cobra.Command {
 	o := &PlotOptions{F: f}
 	c := &cobra.Command{
 		Use:   "plot ID|SWEEP[,SWEEP...] --out DIR",
-		Short: "Write a run's figures (weight fractions, histograms, outer risk, worst-group accuracy) or a sweep's (accuracy by method, and against model width), as PNG and SVG",
+		Short: "Write a run's figures (weight fractions, histograms, outer risk, worst-group accuracy) or a sweep's (accuracy by method, against model width, and validation against each searched setting), as PNG and SVG",
 		Args:  needArgs(1, "a run id or a sweep name", "see maple ls"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]

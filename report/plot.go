@@ -475,7 +475,10 @@ func (wholeTicks) Ticks(min, max float64) []plot.Tick {
 // a grid split over several): methods.png, each row's mean test and test
 // worst-group accuracy with ± sample sd bars, and where some method was
 // run at two or more model widths, width.png, the accuracy-vs-width
-// figure (the paper's Figure 2).
+// figure (the paper's Figure 2), and where some setting varies across
+// the runs (a random search, a grid of models or sizes), searched.png,
+// each such setting against the validation figure the table selects on
+// (plotSearched).
 func PlotSweep(runsDir, out string, names ...string) ([]string, error) {
 	rows, err := Table(runsDir, names...)
 	if err != nil {
@@ -493,7 +496,15 @@ func PlotSweep(runsDir, out string, names ...string) ([]string, error) {
 		return nil, err
 	}
 	width, err := plotWidths(rows, label, out)
-	return append(files, width...), err
+	if files = append(files, width...); err != nil {
+		return files, err
+	}
+	s, err := SweepSearched(runsDir, names...)
+	if err != nil {
+		return files, err
+	}
+	searched, err := plotSearched(s, label, out)
+	return append(files, searched...), err
 }
 
 // plotMethods draws the table's rows as maple reproduce draws an

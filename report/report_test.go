@@ -201,9 +201,9 @@ func TestPlotSweep(t *testing.T) {
 		names []string
 		want  string // the figures, by file name
 	}{
-		{"widths", []string{"w"}, "methods.png methods.svg width.png width.svg"},
+		{"widths (a searched setting)", []string{"w"}, "methods.png methods.svg width.png width.svg searched.png searched.svg"},
 		{"one width: no width figure", []string{"one"}, "methods.png methods.svg"},
-		{"a grid over two sweeps", []string{"w", "one"}, "methods.png methods.svg width.png width.svg"},
+		{"a grid over two sweeps", []string{"w", "one"}, "methods.png methods.svg width.png width.svg searched.png searched.svg"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files, err := PlotSweep(dir, t.TempDir(), tc.names...)

@@ -91,7 +91,8 @@ type Browser struct {
 	page    textPage
 	compare *compareView // the comparison on the screen (modeCompare), nil on a text page
 	mode    browserMode
-	mono    bool // the terminal shows no colour: compared lines get characters of their own
+	back    browserMode // the page the help page returns to
+	mono    bool        // the terminal shows no colour: compared lines get characters of their own
 	keys    browserKeys
 	cmpKeys compareKeys
 	help    help.Model
@@ -251,9 +252,13 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch b.mode {
 	case modeHelp:
-		b.mode = modeList
+		b.mode, b.back = b.back, modeList
 		return b, nil
 	case modeRun, modeCompare:
+		if b.compare != nil && key.Matches(k, b.keys.Help) { // the help page, then the comparison again
+			b.mode, b.back = modeHelp, modeCompare
+			return b, nil
+		}
 		if key.Matches(k, b.keys.Back) {
 			b.mode, b.replay, b.page, b.compare = modeList, nil, textPage{}, nil
 		} else if b.compare != nil {
@@ -291,7 +296,7 @@ func (b *Browser) compareKey(k tea.KeyPressMsg) tea.Cmd {
 	for _, c := range []struct {
 		k   key.Binding
 		msg tea.Msg
-	}{{ck.Band, bandMsg{}}, {ck.Up, scrollMsg(-1)}, {ck.Down, scrollMsg(1)}, {ck.PageUp, scrollMsg(-page)}, {ck.PageDown, scrollMsg(page)}} {
+	}{{ck.Metric, metricMsg(1)}, {ck.MetricBack, metricMsg(-1)}, {ck.Band, bandMsg{}}, {ck.Up, scrollMsg(-1)}, {ck.Down, scrollMsg(1)}, {ck.PageUp, scrollMsg(-page)}, {ck.PageDown, scrollMsg(page)}} {
 		if key.Matches(k, c.k) {
 			return b.compare.Update(c.msg)
 		}
@@ -427,14 +432,18 @@ func (b *Browser) Render() string {
 		var sb strings.Builder
 		sb.WriteString(styles.Title.Render("runs browser keys") + "  (any key closes this help)\n\n")
 		sb.WriteString(b.help.FullHelpView(b.keys.FullHelp()))
+		if b.back == modeCompare { // opened from a comparison: its keys too
+			sb.WriteString("\n\n" + styles.Title.Render("comparison keys") + "\n" + b.help.FullHelpView(b.cmpKeys.FullHelp()))
+		}
 		sb.WriteString("\n\n" + lipgloss.NewStyle().Width(w).Render(
 			"SEARCH VAL WG is the search's best validation worst-group accuracy over its outer iterations (its inner model's, which selects the iterate; none for a baseline), not maple table's val worst-group, which is the final model's. TEST WG and TEST are the final model's, at its validation-selected checkpoint. A STATUS ending in ! (done!) has a damaged file, which the run's page and maple show ID name. "+
 				"enter replays a run's charts, events and result; space selects runs for c (compare two or more). "+
 				"a attaches to a live search, r resumes an interrupted, stopped or failed run, A archives and D deletes the selected runs (else the one under the cursor) after y, n starts a new "+
 				"run from a form holding the selected run's whole config. / filters; s < > S sort. "+
 				"g groups the listed runs by settings (as maple table --group-by): a row per group with its runs' mean ± sd; space selects groups, c compares them (a band per group), enter compares a group's runs. "+
-				"In a comparison ←/→ move a cursor (every run's value in the legends), z/Z zoom, [ ] pan, "+
-				"y puts the outer risk on a log scale, m smooths (EMA), t puts wall time on x, b switches bands between ± sd and min–max, PgDn/PgUp scroll; esc goes back."))
+				"In a comparison v and V choose the metric charted above the outer risk, among those the runs record (val and test worst-group accuracy, val and test accuracy, outer risk, inner loss, kept fraction, hypergradient norm, each group's weight fraction and val accuracy; a baseline's: its validation checks' accuracies); the chart's title names it. "+
+				"←/→ move a cursor (every run's value in the legends), z/Z zoom, [ ] pan, "+
+				"y puts the outer risk (and a loss or norm chosen with v) on a log scale, m smooths (EMA), t puts wall time on x, b switches bands between ± sd and min–max, PgDn/PgUp scroll; esc goes back."))
 		out = sb.String()
 	case modeNew:
 		out = b.form.View()

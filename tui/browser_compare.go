@@ -145,6 +145,7 @@ type compareView struct {
 	c      *comparison
 	charts chartView
 	band   bandKind // what the bands span (the sample sd by default)
+	metric int      // the figure charted first: an index into searchMetrics, or trainingMetrics for baselines
 	scroll int
 	w, h   int
 }
@@ -192,11 +193,13 @@ func (v *compareView) setCharts() {
 	slices.Sort(marks)
 	marks = slices.Compact(marks)
 	var plots []chartPlot
-	for _, f := range []struct {
-		title string
-		f     func(*core.Snapshot) float64
-		risk  bool
-	}{{"val worst-group accuracy", func(s *core.Snapshot) float64 { return s.ValWorst }, false}, {"outer risk", func(s *core.Snapshot) float64 { return s.OuterRisk }, true}} {
+	metrics := searchMetrics(c.groupNames())
+	v.metric = (v.metric%len(metrics) + len(metrics)) % len(metrics)
+	shown := []searchMetric{metrics[v.metric]}
+	if risk := metrics[4]; shown[0].name != risk.name { // the outer risk below any other
+		shown = append(shown, risk)
+	}
+	for k, f := range shown {
 		values, times := make([][]float64, len(c.ids)), make([][]float64, len(c.ids))
 		for i, s := range c.series {
 			if len(s) > 0 {
@@ -205,7 +208,11 @@ func (v *compareView) setCharts() {
 			}
 		}
 		lines, note := v.lines(values, times)
-		plots = append(plots, chartPlot{title: f.title + note, lines: lines, risk: f.risk})
+		title := f.name + note
+		if k == 0 {
+			title += metricOf(v.metric, len(metrics))
+		}
+		plots = append(plots, chartPlot{title: title, lines: lines, risk: f.risk})
 	}
 	v.charts.unit = ""
 	v.charts.setData(xs, nil, plots, marks)
@@ -216,11 +223,18 @@ func (v *compareView) setCharts() {
 // baseline's, a search's final weighted ERM), on the union of their
 // checks' steps (onSteps).
 func (v *compareView) setTrainingCharts() {
-	steps, values := onSteps(v.c.curves)
+	n := len(trainingMetrics)
+	v.metric = (v.metric%n + n) % n
+	m := trainingMetrics[v.metric]
+	steps, values := onSteps(v.c.curves, m.f)
 	lines, note := v.lines(values, make([][]float64, len(values)))
 	v.charts.unit = "training step"
-	v.charts.setData(steps, nil, []chartPlot{{title: "val worst-group accuracy over the training (validation checks)" + note, lines: lines}}, nil)
+	v.charts.setData(steps, nil, []chartPlot{{title: m.name + " over the training (validation checks)" + note + metricOf(v.metric, n), lines: lines}}, nil)
 }
+
+// metricOf says which of n metrics the chart shows and how to choose
+// another.
+func metricOf(i, n int) string { return fmt.Sprintf(" [%d/%d]", i+1, n) }
 
 // lines are a chart's lines of one figure, values[i] (nil: none) and
 // times[i] run i's: a line per run, and for the seeds of one
@@ -305,6 +319,9 @@ func (v *compareView) Update(msg tea.Msg) tea.Cmd {
 		v.scroll = max(0, v.scroll+int(m))
 	case bandMsg:
 		v.band = (v.band + 1) % 2
+		v.setCharts()
+	case metricMsg:
+		v.metric += int(m)
 		v.setCharts()
 	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg, wallMsg:
 		return v.charts.Update(m)
@@ -425,10 +442,10 @@ var searchFlags = func() map[string]bool {
 }()
 
 // onSteps puts curves on the union of their checks' steps: each curve's
-// validation worst-group accuracy at every step of it, its earlier
+// figure f (validation worst-group accuracy, ...) at every step of it, its earlier
 // check's value between two of its checks, NaN (no point) before its
 // first check and after its last; nil for a curve without checks.
-func onSteps(curves [][]train.CheckPoint) (steps []int, values [][]float64) {
+func onSteps(curves [][]train.CheckPoint, f func(train.CheckPoint) float64) (steps []int, values [][]float64) {
 	at := map[int]bool{}
 	for _, c := range curves {
 		for _, p := range c {
@@ -446,7 +463,7 @@ func onSteps(curves [][]train.CheckPoint) (steps []int, values [][]float64) {
 			for j+1 < len(c) && c[j+1].Step <= st {
 				j++
 			}
-			v[k] = c[j].ValWorst
+			v[k] = f(c[j])
 			if st < c[0].Step || st > c[len(c)-1].Step {
 				v[k] = math.NaN()
 			}

@@ -674,12 +674,12 @@ func TestOnSteps(t *testing.T) {
 		}
 		return c
 	}
-	steps, v := onSteps([][]train.CheckPoint{cp(10, 20, 30, 40), cp(20, 40), nil})
+	steps, v := onSteps([][]train.CheckPoint{cp(10, 20, 30, 40), cp(20, 40), nil}, trainingMetrics[0].f)
 	got := fmt.Sprint(steps, v[0], v[1], v[2] == nil)
 	if want := "[10 20 30 40] [0.1 0.2 0.3 0.4] [NaN 0.2 0.2 0.4] true"; got != want {
 		t.Errorf("onSteps: %s, want %s", got, want)
 	}
-	if _, v := onSteps([][]train.CheckPoint{cp(50, 60), cp(10, 20)}); fmt.Sprint(v) != "[[NaN NaN 0.5 0.6] [0.1 0.2 NaN NaN]]" {
+	if _, v := onSteps([][]train.CheckPoint{cp(50, 60), cp(10, 20)}, trainingMetrics[0].f); fmt.Sprint(v) != "[[NaN NaN 0.5 0.6] [0.1 0.2 NaN NaN]]" {
 		t.Errorf("disjoint curves: %v", v)
 	}
 }

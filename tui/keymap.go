@@ -142,29 +142,32 @@ func (k browserKeys) FullHelp() [][]key.Binding {
 // and back to the list (the browser's Back).
 type compareKeys struct {
 	chartKeys
+	Metric, MetricBack         key.Binding // the metric charted: next, previous
 	Band                       key.Binding // the bands' span: ± sd or min–max
 	Up, Down, PageUp, PageDown key.Binding
 }
 
 func newCompareKeys() compareKeys {
 	return compareKeys{chartKeys: newChartKeys(),
-		Band:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "band sd/min-max")),
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn/pgup", "scroll")),
+		Metric:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v/V", "metric")),
+		MetricBack: key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "previous metric")),
+		Band:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "band sd/min-max")),
+		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn/pgup", "scroll")),
 	}
 }
 
 // ShortHelp is the comparison's footer (after the browser's esc).
 func (k compareKeys) ShortHelp() []key.Binding {
-	back := newBrowserKeys().Back
-	return []key.Binding{back, k.PageDown, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall, k.Band}
+	back, help := newBrowserKeys().Back, newBrowserKeys().Help
+	return []key.Binding{back, help, k.Metric, k.PageDown, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall, k.Band}
 }
 
 // FullHelp lists the same keys.
 func (k compareKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.ShortHelp(), {k.Up, k.Down, k.PageUp}}
+	return [][]key.Binding{k.ShortHelp(), {k.MetricBack, k.Up, k.Down, k.PageUp}}
 }
 
 // backKeys leave a run's replay or a baseline's page.

@@ -21,7 +21,8 @@ import (
 // an estimate of the time left, refreshed every two seconds from the
 // runs directory, and under the table the curves of the cell under its
 // cursor in the chart component (its keys: cursor, zoom, pan, log
-// scale, smoothing, wall time); enter on a running cell opens its
+// scale, smoothing, wall time), or with tab the searched settings
+// against validation (searchedView); enter on a running cell opens its
 // dashboard.
 type SweepView struct {
 	dir, name string
@@ -29,6 +30,8 @@ type SweepView struct {
 	err       error
 	tbl       table.Model
 	chart     *cellChart // the curves of the cell under the cursor
+	searched  *searchedView
+	settings  bool // the searched settings are shown in place of the cell's curves
 	keys      sweepKeys
 	help      help.Model
 	width     int
@@ -43,15 +46,19 @@ type SweepView struct {
 }
 
 type sweepKeys struct {
-	Open, Quit key.Binding
-	chartKeys  // the cell's charts'
+	Open, Quit, Pane key.Binding
+	chartKeys             // the cell's charts'
+	settings         bool // the searched settings are shown: no chart keys
 }
 
 func (k sweepKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Quit, k.Open, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall}
+	if k.settings {
+		return []key.Binding{k.Quit, k.Open, k.Pane}
+	}
+	return []key.Binding{k.Quit, k.Open, k.Pane, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall}
 }
 func (k sweepKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Quit, k.Open}, k.chartKeys.help()}
+	return [][]key.Binding{{k.Quit, k.Open, k.Pane}, k.chartKeys.help()}
 }
 
 type sweepMsg struct {
@@ -68,10 +75,11 @@ type sweepDone struct{}
 // when not nil, closes when the sweep this process runs has ended: the
 // view then closes too, and q asks before stopping it.
 func NewSweepView(dir, name string, done <-chan struct{}) *SweepView {
-	v := &SweepView{dir: dir, name: name, done: done, width: 80, height: 24, help: newHelp(), chart: newCellChart(),
+	v := &SweepView{dir: dir, name: name, done: done, width: 80, height: 24, help: newHelp(), chart: newCellChart(), searched: newSearchedView(),
 		keys: sweepKeys{
 			Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a running cell")),
 			Quit:      key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "quit")),
+			Pane:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "settings vs val")),
 			chartKeys: newChartKeys(),
 		}}
 	v.tbl = table.New(table.WithFocused(true), table.WithHeight(10))
@@ -116,12 +124,17 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case sweepMsg:
 		v.cells, v.err, v.halted = m.cells, m.err, m.halted
 		v.layout()
+		if v.settings { // read again when more cells have finished
+			return v, v.searched.want(v.dir, v.name, v.cells)
+		}
 		// The cell under the cursor, read again while it runs.
 		if c, ok := v.current(); ok {
 			return v, v.chart.want(v.dir, c, c.State == "running")
 		}
 	case cellMsg:
 		return v, v.chart.Update(m)
+	case searchedMsg:
+		v.searched.Update(m)
 	case sweepTick:
 		return v, tea.Batch(v.load(), tea.Tick(2*time.Second, func(time.Time) tea.Msg { return sweepTick{} }))
 	case sweepDone:
@@ -149,6 +162,17 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				return v, nil
 			}
 			return v, tea.Quit
+		case key.Matches(m, v.keys.Pane):
+			v.settings = !v.settings
+			v.keys.settings = v.settings
+			v.keys.Pane.SetHelp("tab", map[bool]string{false: "settings vs val", true: "cell curves"}[v.settings])
+			if v.settings {
+				return v, v.searched.want(v.dir, v.name, v.cells)
+			}
+			if c, ok := v.current(); ok {
+				return v, v.chart.want(v.dir, c, true)
+			}
+			return v, nil
 		case key.Matches(m, v.keys.Open):
 			c := v.tbl.Cursor()
 			if c >= 0 && c < len(v.cells) && v.cells[c].State == "running" && v.cells[c].RunID != "" {
@@ -159,7 +183,7 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			v.note = "enter opens a running cell's dashboard"
 			return v, nil
 		}
-		if msg := chartKeyMsg(v.keys.chartKeys, m); msg != nil {
+		if msg := chartKeyMsg(v.keys.chartKeys, m); msg != nil && !v.settings {
 			return v, v.chart.Update(msg)
 		}
 		var cmd tea.Cmd
@@ -342,8 +366,13 @@ func (v *SweepView) Render() string {
 	}
 	// The cell's chart has the lines the head, table and footer leave.
 	if rest := h - lipgloss.Height(head) - lipgloss.Height(body) - lipgloss.Height(foot); v.err == nil && v.height >= 16 && rest >= 6 && len(v.cells) > 0 {
-		v.chart.SetSize(w, rest)
-		body += "\n" + fit(v.chart.View(), w, rest)
+		if v.settings {
+			v.searched.SetSize(w, rest)
+			body += "\n" + fit(v.searched.View(), w, rest)
+		} else {
+			v.chart.SetSize(w, rest)
+			body += "\n" + fit(v.chart.View(), w, rest)
+		}
 	}
 	return fit(strings.Join([]string{head, body, foot}, "\n"), w, h)
 }

@@ -63,7 +63,7 @@ func sweepDeliver(v *SweepView, msg tea.Msg) {
 					pending = append(pending, b)
 				}
 			}
-		case cellMsg:
+		case cellMsg, searchedMsg:
 			v.Update(m)
 		}
 	}
