@@ -1,0 +1,131 @@
+package experiments
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// quotedPages are the hand-written pages that quote results, each with
+// the sections (a "## " heading; "" for the text before the first)
+// whose figures carry no reference yet: there TestQuotedFiguresExist
+// still checks every "mean ± sd" and p-value by value.
+var quotedPages = []struct {
+	page    string
+	pending []string
+}{
+	{"README.md", []string{"## Speed"}},
+	{"docs/PAPER.md", []string{"", "## What the ablation shows", "## The final training is chosen per run on validation", "## The keep fraction at the second iteration"}},
+}
+
+// notResults are the phrases of those pages whose numbers are no
+// result, and why.
+var notResults = []struct{ phrase, why string }{
+	{`SGD lr 0\.1`, "the shared evaluation's learning rate, a setting"},
+	{`95% intervals`, "the intervals' level"},
+	{`within 1(?:\.5)? points?`, "the targets' margins, set before any run"},
+}
+
+func newQuoted(t *testing.T) *Quoted {
+	t.Helper()
+	q, err := NewQuoted(filepath.Join("..", "docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range notResults {
+		q.NotResults = append(q.NotResults, regexp.MustCompile(n.phrase))
+	}
+	return q
+}
+
+// guarded returns a page's text with its pending sections blanked
+// (newlines kept, so that line numbers stay the page's).
+func guarded(text string, pending []string) string {
+	lines := strings.SplitAfter(text, "\n")
+	skip := len(pending) > 0 && pending[0] == ""
+	for i, l := range lines {
+		if strings.HasPrefix(l, "## ") {
+			skip = false
+			for _, p := range pending {
+				if p != "" && strings.TrimSpace(l) == p {
+					skip = true
+				}
+			}
+		}
+		if skip {
+			lines[i] = strings.Repeat(" ", len(strings.TrimSuffix(l, "\n"))) + l[len(strings.TrimSuffix(l, "\n")):]
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// TestQuotedFiguresReferenced checks every result figure of the
+// hand-written pages (outside their pending sections and the README's
+// generated blocks) against the one CSV cell, or the quantity of the
+// CSVs, its reference names, and fails on a figure in a results context
+// without one.
+func TestQuotedFiguresReferenced(t *testing.T) {
+	q := newQuoted(t)
+	for _, pg := range quotedPages {
+		b, err := os.ReadFile(filepath.Join("..", pg.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs, checked := q.CheckQuoted(guarded(string(b), pg.pending))
+		for _, p := range probs {
+			t.Errorf("%s:%d: %s", pg.page, p.Line, p.Msg)
+		}
+		if checked < 30 {
+			t.Errorf("%s: only %d figures checked against a reference", pg.page, checked)
+		}
+	}
+}
+
+// TestQuotedFiguresMutated changes one quoted figure of a page at a
+// time, in memory, and expects the check to fail: the edits the audit
+// made without a test failing, and one of each kind of reference.
+func TestQuotedFiguresMutated(t *testing.T) {
+	q := newQuoted(t)
+	pages := map[string]string{}
+	for _, pg := range quotedPages {
+		b, err := os.ReadFile(filepath.Join("..", pg.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages[pg.page] = guarded(string(b), pg.pending)
+	}
+	for _, tc := range []struct {
+		name, page, from, to string
+	}{
+		{"per-seed-like widths list (the audit's)", "docs/PAPER.md", "maple/rex scores 70.2, 70.0, 70.0 and", "maple/rex scores 71.2, 71.0, 71.0 and"},
+		{"a mean ± sd to group DRO's pair (the audit's)", "docs/PAPER.md", "maple/irmv1 70.0 ± 0.7<!--", "maple/irmv1 70.1 ± 0.7<!--"},
+		{"a mean ± sd to the oracle's pair (the audit's)", "docs/PAPER.md", "maple/irmv1 70.0 ± 0.7<!--", "maple/irmv1 71.9 ± 0.5<!--"},
+		{"README's points (the audit's)", "README.md", "5.7 points<!--", "7.7 points<!--"},
+		{"an sd alone", "README.md", "(68.5 ± 3.3<!--", "(68.5 ± 3.4<!--"},
+		{"a difference", "README.md", "(+1.0, p = 0.67", "(+1.1, p = 0.67"},
+		{"a difference's sign", "docs/PAPER.md", "maple/irmv1 is -0.8 (p", "maple/irmv1 is +0.8 (p"},
+		{"a p-value", "README.md", "(p = 0.41 and 0.77", "(p = 0.41 and 0.71"},
+		{"a Holm p-value", "README.md", "Holm p = 0.098", "Holm p = 0.98"},
+		{"a range's end", "README.md", "60.8-66.6<!--", "60.8-67.6<!--"},
+		{"a percentage", "docs/PAPER.md", "47-48%<!--", "47-49%<!--"},
+		{"an archived figure", "README.md", "(71.2 ± 0.8%<!--", "(71.3 ± 0.8%<!--"},
+		{"a chosen-per-seed figure", "docs/PAPER.md", "JTT (70.8 ± 1.3<!--", "JTT (70.8 ± 0.8<!--"},
+		{"a figure's reference dropped", "README.md", "(68.5 ± 3.3<!--= abl-defaults/maple/irmv1 -->", "(68.5 ± 3.3"},
+		{"a new figure without a reference", "README.md", "(68.5 ± 3.3<!--", "(68.5 ± 3.3, 12.5%<!--"},
+		{"a reference to the wrong configuration", "README.md", "<!--= abl-defaults/maple/irmv1 -->", "<!--= abl-defaults-nowd/maple/irmv1 -->"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := pages[tc.page]
+			if strings.Count(text, tc.from) != 1 {
+				t.Fatalf("%s: %q found %d times (want once)", tc.page, tc.from, strings.Count(text, tc.from))
+			}
+			before, _ := q.CheckQuoted(text)
+			after, _ := q.CheckQuoted(strings.Replace(text, tc.from, tc.to, 1))
+			if len(before) != 0 || len(after) == 0 {
+				t.Errorf("%s: %d problems before the edit, %d after (want 0, then some)", tc.page, len(before), len(after))
+			}
+		})
+	}
+}
