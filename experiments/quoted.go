@@ -427,7 +427,7 @@ func (q *Quoted) eval(ref string) (value, error) {
 				hi.kind = one
 				return hi, nil
 			}
-			return value{v: lo.v, w: hi.v, kind: rangeKind, dec: lo.dec, pvalue: lo.pvalue}, nil
+			return value{v: lo.v, w: hi.v, kind: rangeKind, dec: -1, pvalue: lo.pvalue}, nil // a range prints as the page rounds it
 		case "td", "toracle":
 			// The difference a table's cell prints, or the oracle's mean
 			// after it: where the compared side is chosen per seed.
@@ -528,8 +528,18 @@ func parseSelector(ref string) (selector, error) {
 }
 
 func (s selector) matches(r map[string]string) bool {
-	return (s.sweep == "" || r["sweep"] == s.sweep) && (s.method == "*" || r["method"] == s.method) &&
+	return (s.sweep == "" || r["sweep"] == s.sweep) && methodMatches(s.method, r["method"]) &&
 		(s.model == "" || r["model"] == s.model) && (s.size == "" || r["train_size"] == s.size)
+}
+
+// methodMatches tells whether a selector's method names a row's: "*"
+// any, "X*" any that begins with X (an archived row's method with its
+// settings after a space).
+func methodMatches(sel, method string) bool {
+	if p, ok := strings.CutSuffix(sel, "*"); ok {
+		return strings.HasPrefix(method, p)
+	}
+	return sel == method
 }
 
 // summaryRow finds a selector's one summary row and its experiment.
@@ -587,7 +597,7 @@ func (q *Quoted) runRows(s selector) ([]map[string]string, error) {
 			}
 			var hits []Chosen
 			for _, ch := range q.chosen[s.sweep] {
-				if (s.method == "*" || ch.Method == s.method) && (s.model == "" || ch.Model == s.model) && (s.size == "" || ch.TrainSize == s.size) {
+				if methodMatches(s.method, ch.Method) && (s.model == "" || ch.Model == s.model) && (s.size == "" || ch.TrainSize == s.size) {
 					hits = append(hits, ch)
 				}
 			}
