@@ -46,6 +46,14 @@ import (
 //	                                   the oracle's mean its oracle cell prints (where the
 //	                                   compared side's training is chosen per seed)
 //	A - B - 1                          the terms may also be numbers or functions
+//	iter(A.COL, N)                     iterations.csv's COL at iterate N (sel: the selected
+//	                                   one) of A's run (#SEED) or, mean over its runs
+//	irange(A.COL, FROM, TO)            the least and greatest of COL over iterates FROM-TO
+//	                                   (of A's seed #SEED, or of all its runs)
+//	mrange(A.COL, FROM, TO)            the least and greatest over iterates FROM-TO of the
+//	                                   mean over A's runs; imean: the mean of those means
+//	igap(A.COL, B.COL, FROM, TO)       the largest gap between A's and B's runs of one seed
+//	                                   at one iterate, over iterates FROM-TO
 //	range(X, Y, ...)                   the least and the greatest of the values, "lo-hi"
 //	min(X, ...) / max(X, ...)          the least or the greatest
 //	arange, amin, amax                 the same of the values' magnitudes
@@ -128,6 +136,7 @@ var (
 	oneDecimal  = regexp.MustCompile(`^\d+\.\d$`)
 	wordBefore  = regexp.MustCompile(`[\w.:/@~#]$`)
 	versionLike = regexp.MustCompile(`^\.\d`)
+	exponent    = regexp.MustCompile(`^e-?\d`)
 )
 
 // tokens returns the figures of a masked page.
@@ -143,7 +152,7 @@ func tokens(masked string) []token {
 		if sign != "" && wordBefore.MatchString(before) {
 			continue // a hyphen inside a name (abl-preset-eps1e-17)
 		}
-		if versionLike.MatchString(masked[m[1]:min(len(masked), m[1]+2)]) {
+		if versionLike.MatchString(masked[m[1]:min(len(masked), m[1]+2)]) || exponent.MatchString(masked[m[1]:min(len(masked), m[1]+3)]) {
 			continue // a version or an address (1.26.1)
 		}
 		t := token{start: start, end: m[1], text: masked[m[0]:m[1]], signed: sign != "", a: masked[m[4]:m[5]]}
@@ -172,6 +181,13 @@ type Quoted struct {
 	cmp  map[string]tableCmp // each experiment table's comparisons, by name
 	// chosen: each choice's outcome, by its sweeps.
 	chosen map[string][]Chosen
+	// memo: each reference's value once computed (the CSVs do not change).
+	memo map[string]memoValue
+}
+
+type memoValue struct {
+	v   value
+	err error
 }
 
 type tableCmp struct {
@@ -195,7 +211,7 @@ func (q *Quoted) CheckQuoted(text string) (probs []QuotedProblem, checked int) {
 	masked := maskPage(text)
 	for _, re := range q.NotResults {
 		b := []byte(masked)
-		for _, m := range re.FindAllStringIndex(masked, -1) {
+		for _, m := range re.FindAllStringIndex(text, -1) {
 			for k := m[0]; k < m[1]; k++ {
 				if b[k] != '\n' {
 					b[k] = ' '
@@ -292,7 +308,15 @@ func (q *Quoted) check(t token, ref string) string {
 		}
 		return ""
 	}
-	v, err := q.eval(ref)
+	m, ok := q.memo[ref]
+	if !ok {
+		m.v, m.err = q.eval(ref)
+		if q.memo == nil {
+			q.memo = map[string]memoValue{}
+		}
+		q.memo[ref] = m
+	}
+	v, err := m.v, m.err
 	if err != nil {
 		return fmt.Sprintf("%q: reference %q: %v", t.text, ref, err)
 	}
@@ -402,9 +426,13 @@ func (q *Quoted) eval(ref string) (value, error) {
 					return value{}, err
 				}
 				if strings.HasPrefix(name, "a") {
-					v.v = math.Abs(v.v)
+					v.v, v.w = math.Abs(v.v), math.Abs(v.w)
 				}
 				vs = append(vs, v)
+				if v.kind == rangeKind { // both its ends
+					v.v = v.w
+					vs = append(vs, v)
+				}
 			}
 			name = strings.TrimPrefix(name, "a")
 			if len(vs) == 0 {
@@ -428,6 +456,86 @@ func (q *Quoted) eval(ref string) (value, error) {
 				return hi, nil
 			}
 			return value{v: lo.v, w: hi.v, kind: rangeKind, dec: -1, pvalue: lo.pvalue}, nil // a range prints as the page rounds it
+		case "iter":
+			// iterations.csv's column at an iterate (a number, or "sel"
+			// for the selected one): one seed's, or the mean over seeds.
+			if len(args) != 2 {
+				return value{}, fmt.Errorf("iter takes a configuration with its column and an iterate (a number or sel)")
+			}
+			v, err := q.iterValues(args[0], args[1])
+			if err != nil {
+				return value{}, err
+			}
+			return value{v: Describe(v).Mean, kind: one, dec: -1}, nil
+		case "mrange", "imean":
+			// The mean over A's runs at each iterate from-to: the least and
+			// the greatest of those means, or their mean.
+			if len(args) != 3 {
+				return value{}, fmt.Errorf("%s takes a configuration with its column and two iterates", name)
+			}
+			from, err1 := strconv.Atoi(args[1])
+			to, err2 := strconv.Atoi(args[2])
+			if err := firstErr(err1, err2); err != nil || from > to {
+				return value{}, fmt.Errorf("%s: iterates %s to %s", name, args[1], args[2])
+			}
+			var means []float64
+			for i := from; i <= to; i++ {
+				v, err := q.iterValues(args[0], strconv.Itoa(i))
+				if err != nil {
+					return value{}, err
+				}
+				means = append(means, Describe(v).Mean)
+			}
+			if name == "imean" {
+				return value{v: Describe(means).Mean, kind: one, dec: -1}, nil
+			}
+			return value{v: slices.Min(means), w: slices.Max(means), kind: rangeKind, dec: -1}, nil
+		case "igap":
+			// The largest gap between two configurations' runs of the
+			// same seed at the same iterate, over iterates from-to.
+			if len(args) != 4 {
+				return value{}, fmt.Errorf("igap takes two configurations with their column and two iterates")
+			}
+			from, err1 := strconv.Atoi(args[2])
+			to, err2 := strconv.Atoi(args[3])
+			if err := firstErr(err1, err2); err != nil || from > to {
+				return value{}, fmt.Errorf("igap: iterates %s to %s", args[2], args[3])
+			}
+			gap, pairs := 0.0, 0
+			for seed := 1; seed <= 10; seed++ {
+				for i := from; i <= to; i++ {
+					a, errA := q.iterValues(withSeed(args[0], seed), strconv.Itoa(i))
+					b, errB := q.iterValues(withSeed(args[1], seed), strconv.Itoa(i))
+					if errA != nil || errB != nil || len(a) != 1 || len(b) != 1 {
+						continue
+					}
+					gap, pairs = max(gap, math.Abs(a[0]-b[0])), pairs+1
+				}
+			}
+			if pairs == 0 {
+				return value{}, fmt.Errorf("igap: no seed and iterate both have")
+			}
+			return value{v: gap, kind: one, dec: -1}, nil
+		case "irange":
+			// iterations.csv's column over iterates from-to (of one seed,
+			// or of every run): the least and the greatest.
+			if len(args) != 3 {
+				return value{}, fmt.Errorf("irange takes a configuration with its column and two iterates")
+			}
+			from, err1 := strconv.Atoi(args[1])
+			to, err2 := strconv.Atoi(args[2])
+			if err := firstErr(err1, err2); err != nil || from > to {
+				return value{}, fmt.Errorf("irange: iterates %s to %s", args[1], args[2])
+			}
+			var all []float64
+			for i := from; i <= to; i++ {
+				v, err := q.iterValues(args[0], strconv.Itoa(i))
+				if err != nil {
+					return value{}, err
+				}
+				all = append(all, v...)
+			}
+			return value{v: slices.Min(all), w: slices.Max(all), kind: rangeKind, dec: -1}, nil
 		case "td", "toracle":
 			// The difference a table's cell prints, or the oracle's mean
 			// after it: where the compared side is chosen per seed.
@@ -713,6 +821,56 @@ func (q *Quoted) selection(ref string) (value, error) {
 		return value{v: mean, w: sd, kind: pairKind, dec: dec}, nil
 	}
 	return value{v: mean, kind: one, dec: dec}, nil
+}
+
+// withSeed is a selector with its seed set.
+func withSeed(ref string, seed int) string {
+	s := strings.TrimSpace(ref)
+	col := ""
+	if i := strings.LastIndexByte(s, '.'); i > 0 {
+		s, col = s[:i], s[i:]
+	}
+	return s + "#" + strconv.Itoa(seed) + col
+}
+
+// iterValues are a configuration's (or one seed's) values of an
+// iterations.csv column at iterate at ("sel": each run's selected one).
+func (q *Quoted) iterValues(ref, at string) ([]float64, error) {
+	s, err := parseSelector(ref)
+	if err != nil {
+		return nil, err
+	}
+	if s.col == "test_acc" {
+		return nil, fmt.Errorf("name iterations.csv's column (.search_val_worst, .conflict_weight_pct, .keep_high_pct, .keep_grad_norm...)")
+	}
+	row, r, err := q.summaryRow(s)
+	if err != nil {
+		return nil, err
+	}
+	if r.Iterations == nil {
+		return nil, fmt.Errorf("experiment %s has no iterations.csv", r.File.Name)
+	}
+	var out []float64
+	for _, x := range r.Iterations.Rows {
+		if x["sweep"] != row["sweep"] || x["config_hash"] != row["config_hash"] || (s.seed != "" && x["seed"] != s.seed) {
+			continue
+		}
+		if (at == "sel" && x["selected"] != "yes") || (at != "sel" && x["iter"] != at) {
+			continue
+		}
+		if x[s.col] == "" {
+			continue // not recorded (a run whose directory was gone when the column came)
+		}
+		v, err := strconv.ParseFloat(x[s.col], 64)
+		if err != nil {
+			return nil, fmt.Errorf("iterations.csv's %s at iterate %s of seed %s: %q is no number", s.col, at, x["seed"], x[s.col])
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no row of iterations.csv at iterate %s", at)
+	}
+	return out, nil
 }
 
 // tableCell is a configuration's cell of its experiment table's
