@@ -94,7 +94,8 @@ type token struct {
 
 // maskPage returns text with what holds no quoted figure blanked (the
 // same length, newlines kept): fenced code blocks (captured screens),
-// inline code, the README's generated headline block and HTML comments.
+// inline code, the README's generated blocks (the headline and Speed
+// tables) and HTML comments.
 func maskPage(text string) string {
 	b := []byte(text)
 	blank := func(i, j int) {
@@ -104,8 +105,10 @@ func maskPage(text string) string {
 			}
 		}
 	}
-	if i, j := strings.Index(text, HeadlineStart), strings.Index(text, HeadlineEnd); i >= 0 && j > i {
-		blank(i, j+len(HeadlineEnd))
+	for _, m := range [][2]string{{HeadlineStart, HeadlineEnd}, {SpeedStart, SpeedEnd}} {
+		if i, j := strings.Index(text, m[0]), strings.Index(text, m[1]); i >= 0 && j > i {
+			blank(i, j+len(m[1]))
+		}
 	}
 	// Fenced code blocks.
 	off, fence := 0, -1

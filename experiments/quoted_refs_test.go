@@ -18,7 +18,7 @@ var quotedPages = []struct {
 	page    string
 	pending []string
 }{
-	{"README.md", []string{"## Speed"}},
+	{"README.md", nil},
 	{"docs/PAPER.md", nil},
 }
 
