@@ -94,8 +94,8 @@ type token struct {
 
 // maskPage returns text with what holds no quoted figure blanked (the
 // same length, newlines kept): fenced code blocks (captured screens),
-// inline code, the README's generated blocks (the headline and Speed
-// tables) and HTML comments.
+// inline code and the README's generated blocks (the headline and Speed
+// tables); maskComments then blanks the HTML comments.
 func maskPage(text string) string {
 	b := []byte(text)
 	blank := func(i, j int) {
@@ -123,12 +123,26 @@ func maskPage(text string) string {
 		}
 		off += len(l)
 	}
-	s := string(b)
-	for _, m := range regexp.MustCompile("`[^`]*`").FindAllStringIndex(s, -1) {
+	for _, m := range inlineCode.FindAllStringIndex(string(b), -1) {
 		blank(m[0], m[1])
 	}
-	for _, m := range regexp.MustCompile(`(?s)<!--.*?-->`).FindAllStringIndex(s, -1) {
-		blank(m[0], m[1])
+	return string(b)
+}
+
+var (
+	inlineCode  = regexp.MustCompile("`[^`]*`")
+	htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+)
+
+// maskComments blanks the HTML comments of a page masked by maskPage.
+func maskComments(codeless string) string {
+	b := []byte(codeless)
+	for _, m := range htmlComment.FindAllStringIndex(codeless, -1) {
+		for k := m[0]; k < m[1]; k++ {
+			if b[k] != '\n' {
+				b[k] = ' '
+			}
+		}
 	}
 	return string(b)
 }
@@ -211,7 +225,8 @@ func NewQuoted(docs string) (*Quoted, error) {
 // CSVs and returns its problems, in page order, and the number of
 // figures it checked against a reference.
 func (q *Quoted) CheckQuoted(text string) (probs []QuotedProblem, checked int) {
-	masked := maskPage(text)
+	codeless := maskPage(text)
+	masked := maskComments(codeless)
 	for _, re := range q.NotResults {
 		b := []byte(masked)
 		for _, m := range re.FindAllStringIndex(text, -1) {
@@ -227,7 +242,7 @@ func (q *Quoted) CheckQuoted(text string) (probs []QuotedProblem, checked int) {
 	line := func(off int) int { return strings.Count(text[:off], "\n") + 1 }
 	bound := make([]bool, len(toks))
 	next := 0 // first token after the previous comment
-	for _, c := range quoteComment.FindAllStringSubmatchIndex(text, -1) {
+	for _, c := range quoteComment.FindAllStringSubmatchIndex(codeless, -1) {
 		// tokens before the comment
 		end := next
 		for end < len(toks) && toks[end].end <= c[0] {

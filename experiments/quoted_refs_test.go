@@ -1,48 +1,89 @@
 package experiments
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// quotedPages are the hand-written pages that quote results, each with
-// the sections (a "## " heading; "" for the text before the first)
-// whose figures carry no reference yet, left unchecked. Every "mean ±
-// sd" and p-value of these pages carries one: the check by value that
-// TestQuotedFiguresExist made (a figure equal to any figure of any CSV
-// passed) is subsumed, and gone.
+// phrase is a phrase of a page whose numbers are no result, and why.
+type phrase struct{ phrase, why string }
+
+// quotedPages are the hand-written pages (every Markdown page of the
+// README and docs but the generated RESULTS.md), each with the sections
+// (a "## " heading; "*" for the whole page) whose figures carry no
+// reference yet, why, and the phrases of the page whose numbers are no
+// result. Every "mean ± sd" and p-value of the README and PAPER.md
+// carries a reference: the check by value that TestQuotedFiguresExist
+// made (a figure equal to any figure of any CSV passed) is subsumed,
+// and gone.
 var quotedPages = []struct {
-	page    string
-	pending []string
+	page       string
+	pending    []string
+	why        string
+	notResults []phrase
 }{
-	{"README.md", nil},
-	{"docs/PAPER.md", nil},
+	{page: "README.md"},
+	{page: "docs/PAPER.md", notResults: []phrase{
+		{`Theorem 4\.1`, "the paper's numbering"},
+		{`30% subset`, "the preset's keep fraction, a setting"},
+		{`(?:instead of|keep\s+rate|--keep-lr\x60\)) 1\.5\b`, "the keep rate, a setting"},
+		{`1 for 0\.5`, "IRMv1's outer scale, a setting"},
+		{`passing 50%`, "a threshold the prose reads the curves by"},
+		{`keep rate of 1\.5\s+every score starts 0\.3`, "the keep rate and the keep fraction, settings"},
+	}},
+	{page: "docs/USAGE.md", notResults: []phrase{
+		{`annealing from 90% to 50% kept`, "a search's keep schedule, a setting"},
+		{`keeps a 30% subset`, "the default keep fraction, a setting"},
+		{`factor 0, 0\.6 or 0\.9`, "the smoothing factors offered"},
+		{`lr 1(?:\.0)?,? (?:with )?momentum 0\.9`, "the MAPLE code's recipe, a setting"},
+		{`lr 0\.1,\s+momentum 0\.9`, "the shared evaluation's recipe, a setting"},
+		{`\(lr 1\.5, gradients`, "the keep rate, a setting"},
+		{`0\.5 for irmv1`, "IRMv1's outer scale, a setting"},
+		{`keep 0\.3 from the\s+start, keep lr 1\.5`, "the recipe's settings"},
+		{`C is chosen from 1, 0\.7, 0\.3, 0\.1`, "DFR's grid, a setting"},
+	}},
+	{page: "docs/DATASETS.md", notResults: []phrase{
+		{`accuracy 0\.75 from z_c, \\\|mu_s\\\| 0\.95`, "the construction's parameters"},
+		{`p = 0\.9, 0\.8 \(5000 each\), test p = 0\.1`, "the construction's parameters"},
+		{`seeded 10%`, "the validation split's share, a setting"},
+		{`flip 0\.1/0\.2`, "the IRM paper's construction"},
+		{`flip 0\.9`, "the IRM paper's construction"},
+		{`0\.999 / 0\.7 / 0\.1`, "the CIFARMNIST construction"},
+		{`label noise 0\.1`, "the CIFARMNIST construction"},
+		{`about 1\.3 times`, "the memory rule of thumb: its float32 matrix against the files' bytes"},
+	}},
+	{page: "docs/FORMATS.md", notResults: []phrase{
+		{`maple 0\.1`, "a version"},
+		{`version 1\.0`, "the .npy format's version"},
+		{`95% interval`, "the intervals' level"},
+	}},
+	{page: "docs/ARCHITECTURE.md", notResults: []phrase{{`maple 0\.1`, "a version"}}},
+	{page: "docs/SIDE-BY-SIDE.md", pending: []string{"*"}, why: "the authors' printouts (sidebyside/authors) and tests on their dump; the archived sidebyside-irmv1.csv holds part"},
+	{page: "docs/PERFORMANCE.md", pending: []string{"*"}, why: "earlier benchmark runs whose raw output was not committed (the current ones are docs/results/speed, the README's table)"},
+	{page: "docs/MODELS.md", pending: []string{"*"}, why: "measurements of earlier builds (a JVP probe, times and memory of g: models) that no CSV holds"},
+	{page: "docs/results/archive/README.md", pending: []string{"*"}, why: "figures of earlier builds; the archive's CSVs hold many of them"},
 }
 
-// notResults are the phrases of those pages whose numbers are no
-// result, and why.
-var notResults = []struct{ phrase, why string }{
+// notResults are the phrases of every page whose numbers are no result,
+// and why.
+var notResults = []phrase{
 	{`SGD lr 0\.1`, "the shared evaluation's learning rate, a setting"},
 	{`95% intervals`, "the intervals' level"},
 	{`within 1(?:\.5)? points?(?: of (?:the|that)\s+oracle| at\s+width| only| for\s+maple)`, "the targets' margins, set before any run"},
-	{`Theorem 4\.1`, "the paper's numbering"},
-	{`30% subset`, "the preset's keep fraction, a setting"},
-	{`(?:instead of|keep\s+rate|--keep-lr\x60\)) 1\.5\b`, "the keep rate, a setting"},
-	{`1 for 0\.5`, "IRMv1's outer scale, a setting"},
-	{`passing 50%`, "a threshold the prose reads the curves by"},
-	{`keep rate of 1\.5\s+every score starts 0\.3`, "the keep rate and the keep fraction, settings"},
 }
 
-func newQuoted(t *testing.T) *Quoted {
+func newQuoted(t *testing.T, page []phrase) *Quoted {
 	t.Helper()
 	q, err := NewQuoted(filepath.Join("..", "docs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range notResults {
+	for _, n := range append(notResults, page...) {
 		q.NotResults = append(q.NotResults, regexp.MustCompile(n.phrase))
 	}
 	return q
@@ -52,6 +93,14 @@ func newQuoted(t *testing.T) *Quoted {
 // (newlines kept, so that line numbers stay the page's).
 func guarded(text string, pending []string) string {
 	lines := strings.SplitAfter(text, "\n")
+	if slices.Contains(pending, "*") {
+		return strings.Map(func(r rune) rune {
+			if r == '\n' {
+				return r
+			}
+			return ' '
+		}, text)
+	}
 	skip := len(pending) > 0 && pending[0] == ""
 	for i, l := range lines {
 		if strings.HasPrefix(l, "## ") {
@@ -75,8 +124,13 @@ func guarded(text string, pending []string) string {
 // CSVs, its reference names, and fails on a figure in a results context
 // without one.
 func TestQuotedFiguresReferenced(t *testing.T) {
-	q := newQuoted(t)
+	listed := map[string]bool{}
 	for _, pg := range quotedPages {
+		listed[pg.page] = true
+		if len(pg.pending) > 0 && pg.why == "" {
+			t.Errorf("%s: pending sections without why", pg.page)
+		}
+		q := newQuoted(t, pg.notResults)
 		b, err := os.ReadFile(filepath.Join("..", pg.page))
 		if err != nil {
 			t.Fatal(err)
@@ -85,8 +139,23 @@ func TestQuotedFiguresReferenced(t *testing.T) {
 		for _, p := range probs {
 			t.Errorf("%s:%d: %s", pg.page, p.Line, p.Msg)
 		}
-		if checked < 30 {
+		if len(pg.pending) == 0 && pg.page != "docs/ARCHITECTURE.md" && pg.page != "docs/DATASETS.md" && pg.page != "docs/FORMATS.md" && checked < 5 {
 			t.Errorf("%s: only %d figures checked against a reference", pg.page, checked)
+		}
+	}
+	// Every hand-written page is listed.
+	pages := []string{"README.md"}
+	filepath.WalkDir(filepath.Join("..", "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			if rel, _ := filepath.Rel("..", path); rel != filepath.Join("docs", PagePath) {
+				pages = append(pages, filepath.ToSlash(rel))
+			}
+		}
+		return err
+	})
+	for _, p := range pages {
+		if !listed[p] {
+			t.Errorf("%s is not in quotedPages: give its figures references (or its sections as pending, with why)", p)
 		}
 	}
 }
@@ -95,9 +164,10 @@ func TestQuotedFiguresReferenced(t *testing.T) {
 // time, in memory, and expects the check to fail: the edits the audit
 // made without a test failing, and one of each kind of reference.
 func TestQuotedFiguresMutated(t *testing.T) {
-	q := newQuoted(t)
+	qs := map[string]*Quoted{}
 	pages := map[string]string{}
 	for _, pg := range quotedPages {
+		qs[pg.page] = newQuoted(t, pg.notResults)
 		b, err := os.ReadFile(filepath.Join("..", pg.page))
 		if err != nil {
 			t.Fatal(err)
@@ -132,6 +202,7 @@ func TestQuotedFiguresMutated(t *testing.T) {
 			if strings.Count(text, tc.from) != 1 {
 				t.Fatalf("%s: %q found %d times (want once)", tc.page, tc.from, strings.Count(text, tc.from))
 			}
+			q := qs[tc.page]
 			before, _ := q.CheckQuoted(text)
 			after, _ := q.CheckQuoted(strings.Replace(text, tc.from, tc.to, 1))
 			if len(before) != 0 || len(after) == 0 {
