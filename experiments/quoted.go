@@ -151,7 +151,7 @@ var (
 	pBefore     = regexp.MustCompile(`\bp\s*(?:=|>=|<=|<|>)\s*(?:[\d.e-]+(?:,\s*|\s+and\s+|\s+or\s+))*$`)
 	unitAfter   = regexp.MustCompile(`^(?:\s*%|\s+points?\b)`)
 	oneDecimal  = regexp.MustCompile(`^\d+\.\d$`)
-	wordBefore  = regexp.MustCompile(`[\w.:/@~#]$`)
+	wordBefore  = regexp.MustCompile(`(?:[\w.:/@~#]|\d,)$`)
 	versionLike = regexp.MustCompile(`^\.\d`)
 	exponent    = regexp.MustCompile(`^e-?\d`)
 )

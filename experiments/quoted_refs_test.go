@@ -211,3 +211,66 @@ func TestQuotedFiguresMutated(t *testing.T) {
 		})
 	}
 }
+
+// TestQuotedTokens: what the check reads as a figure, and which figures
+// must carry a reference.
+func TestQuotedTokens(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []string // the figures, "!" after one in a results context
+	}{
+		{"a mean ± sd across a line break", "gives 70.5 ±\n  1.2 here", []string{"70.5 ±\n  1.2!"}},
+		{"a signed difference and a p-value", "(-0.8, p = 0.41)", []string{"-0.8!", "0.41!"}},
+		{"p-values after the first", "(p = 0.41 and 0.77)", []string{"0.41!", "0.77!"}},
+		{"a range of percentages", "share 47-48% of", []string{"47-48!"}},
+		{"points", "5.7 points lower, 3 points", []string{"5.7!", "3!"}},
+		{"an integer alone is no result", "3 seeds at width 64", []string{"3", "64"}},
+		{"names, versions and exponents are no figures", "mlp:390,390 eps1e-14 v0.9.18 1e-14 abl-preset-eps1e-17", nil},
+		{"code is no prose", "`--keep 0.3` and\n```\n70.0 ± 0.7\n```\n", nil},
+		{"a reference is no figure", "70.0<!--= cm-maple/maple/irmv1 -->", []string{"70.0!"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, tok := range tokens(maskComments(maskPage(tc.text))) {
+				s := tok.text
+				if tok.results {
+					s += "!"
+				}
+				got = append(got, s)
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestQuotedBinding: a comment's references bind to the figures just
+// before it, in order, and say so when there are more references than
+// figures.
+func TestQuotedBinding(t *testing.T) {
+	q := newQuoted(t, nil)
+	for _, tc := range []struct {
+		name, text, want string // want: in a problem ("" for none)
+	}{
+		{"in order", "maple/irmv1 70.0 ± 0.7 and maple/rex 70.5 ± 1.2<!--= cm-maple/maple/irmv1; cm-maple/maple/rex -->", ""},
+		{"swapped", "maple/irmv1 70.5 ± 1.2 and maple/rex 70.0 ± 0.7<!--= cm-maple/maple/irmv1; cm-maple/maple/rex -->", "gives 70.0 ± 0.7"},
+		{"more references than figures", "70.0 ± 0.7<!--= cm-maple/maple/irmv1; cm-maple/maple/rex -->", "2 references, but 1 figures"},
+		{"a reference to nothing known", "70.0 ± 0.7<!--= cm-maple/maple/nothing -->", "no configuration"},
+		{"an ambiguous reference", "70.2<!--= width-maple/maple/rex -->", "name the model"},
+		{"unsigned quotes the magnitude", "1.9 below<!--= td(cm-maple/maple/irmv1, oracle) -->", ""},
+		{"signed quotes the value", "+1.9<!--= td(cm-maple/maple/irmv1, oracle) -->", "gives -1.9"},
+		{"a literal with why", "15%<!--= = 15 # by construction -->", ""},
+		{"a literal that differs", "16%<!--= = 15 # by construction -->", "not the literal"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			probs, _ := q.CheckQuoted(tc.text)
+			switch {
+			case tc.want == "" && len(probs) != 0:
+				t.Errorf("problems %v, want none", probs)
+			case tc.want != "" && !slices.ContainsFunc(probs, func(p QuotedProblem) bool { return strings.Contains(p.Msg, tc.want) }):
+				t.Errorf("problems %v, want one saying %q", probs, tc.want)
+			}
+		})
+	}
+}
