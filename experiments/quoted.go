@@ -94,8 +94,9 @@ type token struct {
 
 // maskPage returns text with what holds no quoted figure blanked (the
 // same length, newlines kept): fenced code blocks (captured screens),
-// inline code and the README's generated blocks (the headline and Speed
-// tables); maskComments then blanks the HTML comments.
+// inline code and generated blocks (the README's headline and Speed
+// tables, SIDE-BY-SIDE's tables: each checked by a test of its own);
+// maskComments then blanks the HTML comments.
 func maskPage(text string) string {
 	b := []byte(text)
 	blank := func(i, j int) {
@@ -105,9 +106,11 @@ func maskPage(text string) string {
 			}
 		}
 	}
-	for _, m := range [][2]string{{HeadlineStart, HeadlineEnd}, {SpeedStart, SpeedEnd}} {
-		if i, j := strings.Index(text, m[0]), strings.Index(text, m[1]); i >= 0 && j > i {
-			blank(i, j+len(m[1]))
+	// Generated blocks: <!-- NAME:start (generated ...) --> to <!-- NAME:end -->.
+	for _, m := range generatedStart.FindAllStringSubmatchIndex(text, -1) {
+		end := "<!-- " + text[m[2]:m[3]] + ":end -->"
+		if j := strings.Index(text[m[1]:], end); j >= 0 {
+			blank(m[0], m[1]+j+len(end))
 		}
 	}
 	// Fenced code blocks.
@@ -130,8 +133,9 @@ func maskPage(text string) string {
 }
 
 var (
-	inlineCode  = regexp.MustCompile("`[^`]*`")
-	htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+	generatedStart = regexp.MustCompile(`<!-- ([\w-]+):start \(generated`)
+	inlineCode     = regexp.MustCompile("`[^`]*`")
+	htmlComment    = regexp.MustCompile(`(?s)<!--.*?-->`)
 )
 
 // maskComments blanks the HTML comments of a page masked by maskPage.
