@@ -287,6 +287,8 @@ func run(authors, maple, from, csvOut, out string, maxIter int, md bool) error {
 	}
 	if md {
 		markdown(os.Stdout, rows)
+		fmt.Println()
+		seedTable(os.Stdout, rows)
 		summary(os.Stdout, rows)
 	}
 	if out == "" {
@@ -461,6 +463,68 @@ func markdown(w io.Writer, rows []row) {
 	sort.Ints(seeds)
 	for _, s := range seeds {
 		fmt.Fprintf(w, "\nseed %d, best over these iterations (the reference protocol; oracle selection): code %.1f, maple %.1f\n", s, 100*best[s][0], 100*best[s][1])
+	}
+}
+
+// seedTable prints, per seed, the table SIDE-BY-SIDE.md gives over the
+// iterations: the best reference figure (an oracle selection), the
+// reference figure's mean ± sd over iterations 3-N, the last step of
+// iteration N, and the last step's mean ± sd over iterations 3-N; code /
+// maple in each cell, in %.
+func seedTable(w io.Writer, rows []row) {
+	type key struct {
+		src        string
+		seed, iter int
+	}
+	by := map[key]row{}
+	seedSet, n := map[int]bool{}, 0
+	for _, r := range rows {
+		by[key{r.Source, r.Seed, r.Iter}] = r
+		seedSet[r.Seed] = true
+		n = max(n, r.Iter)
+	}
+	var seeds []int
+	for s := range seedSet {
+		seeds = append(seeds, s)
+	}
+	sort.Ints(seeds)
+	pm := func(v []float64) string {
+		var m, q float64
+		for _, x := range v {
+			m += x
+		}
+		m /= float64(len(v))
+		for _, x := range v {
+			q += (x - m) * (x - m)
+		}
+		return fmt.Sprintf("%.1f ± %.1f", 100*m, 100*math.Sqrt(q/float64(len(v)-1)))
+	}
+	fmt.Fprintf(w, "| seed | reference protocol, best over iterations 1-%d (oracle selection): code / maple | mean ± sd over iterations 3-%d: code / maple | last step of iteration %d: code / maple | last step, mean ± sd over iterations 3-%d: code / maple |\n", n, n, n, n)
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, s := range seeds {
+		var best, refs, last, lasts [2]string
+		for j, src := range []string{"code", "maple"} {
+			b := math.NaN()
+			var rv, lv []float64
+			for i := 1; i <= n; i++ {
+				r, ok := by[key{src, s, i}]
+				if !ok {
+					continue
+				}
+				if !math.IsNaN(r.RefTest) && !(r.RefTest <= b) {
+					b = r.RefTest
+				}
+				if i >= 3 && !math.IsNaN(r.RefTest) {
+					rv = append(rv, r.RefTest)
+				}
+				if i >= 3 && !math.IsNaN(r.LastTest) {
+					lv = append(lv, r.LastTest)
+				}
+			}
+			best[j], refs[j], lasts[j] = fmt.Sprintf("%.1f", 100*b), pm(rv), pm(lv)
+			last[j] = fmt.Sprintf("%.1f", 100*by[key{src, s, n}].LastTest)
+		}
+		fmt.Fprintf(w, "| %d | %s / %s | %s / %s | %s / %s | %s / %s |\n", s, best[0], best[1], refs[0], refs[1], last[0], last[1], lasts[0], lasts[1])
 	}
 }
 

@@ -1,0 +1,276 @@
+package experiments
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// phrase is a phrase of a page whose numbers are no result, and why.
+type phrase struct{ phrase, why string }
+
+// quotedPages are the hand-written pages (every Markdown page of the
+// README and docs but the generated RESULTS.md), each with the sections
+// (a "## " heading; "*" for the whole page) whose figures carry no
+// reference yet, why, and the phrases of the page whose numbers are no
+// result. Every "mean ± sd" and p-value of the README and PAPER.md
+// carries a reference: the check by value that TestQuotedFiguresExist
+// made (a figure equal to any figure of any CSV passed) is subsumed,
+// and gone.
+var quotedPages = []struct {
+	page       string
+	pending    []string
+	why        string
+	notResults []phrase
+}{
+	{page: "README.md"},
+	{page: "docs/PAPER.md", notResults: []phrase{
+		{`Theorem 4\.1`, "the paper's numbering"},
+		{`30% subset`, "the preset's keep fraction, a setting"},
+		{`(?:instead of|keep\s+rate|--keep-lr\x60\)) 1\.5\b`, "the keep rate, a setting"},
+		{`1 for 0\.5`, "IRMv1's outer scale, a setting"},
+		{`passing 50%`, "a threshold the prose reads the curves by"},
+		{`keep rate of 1\.5\s+every score starts 0\.3`, "the keep rate and the keep fraction, settings"},
+	}},
+	{page: "docs/USAGE.md", notResults: []phrase{
+		{`annealing from 90% to 50% kept`, "a search's keep schedule, a setting"},
+		{`keeps a 30% subset`, "the default keep fraction, a setting"},
+		{`factor 0, 0\.6 or 0\.9`, "the smoothing factors offered"},
+		{`lr 1(?:\.0)?,? (?:with )?momentum 0\.9`, "the MAPLE code's recipe, a setting"},
+		{`lr 0\.1,\s+momentum 0\.9`, "the shared evaluation's recipe, a setting"},
+		{`\(lr 1\.5, gradients`, "the keep rate, a setting"},
+		{`0\.5 for irmv1`, "IRMv1's outer scale, a setting"},
+		{`keep 0\.3 from the\s+start, keep lr 1\.5`, "the recipe's settings"},
+		{`C is chosen from 1, 0\.7, 0\.3, 0\.1`, "DFR's grid, a setting"},
+	}},
+	{page: "docs/DATASETS.md", notResults: []phrase{
+		{`accuracy 0\.75 from z_c, \\\|mu_s\\\| 0\.95`, "the construction's parameters"},
+		{`p = 0\.9, 0\.8 \(5000 each\), test p = 0\.1`, "the construction's parameters"},
+		{`seeded 10%`, "the validation split's share, a setting"},
+		{`flip 0\.1/0\.2`, "the IRM paper's construction"},
+		{`flip 0\.9`, "the IRM paper's construction"},
+		{`0\.999 / 0\.7 / 0\.1`, "the CIFARMNIST construction"},
+		{`label noise 0\.1`, "the CIFARMNIST construction"},
+		{`about 1\.3 times`, "the memory rule of thumb: its float32 matrix against the files' bytes"},
+	}},
+	{page: "docs/FORMATS.md", notResults: []phrase{
+		{`maple 0\.1`, "a version"},
+		{`version 1\.0`, "the .npy format's version"},
+		{`95% interval`, "the intervals' level"},
+	}},
+	{page: "docs/ARCHITECTURE.md", notResults: []phrase{{`maple 0\.1`, "a version"}}},
+	{page: "docs/SIDE-BY-SIDE.md", pending: []string{"*"}, why: "its two tables are generated from the archived sidebyside-irmv1.csv and checked (docs/scripts/sidebyside's TestPageTables); the prose quotes the authors' printouts (sidebyside/authors), tests on their dump and that CSV, without references yet"},
+	{page: "docs/PERFORMANCE.md", pending: []string{"*"}, why: "earlier benchmark runs whose raw output was not committed (the current ones are docs/results/speed, the README's table)"},
+	{page: "docs/MODELS.md", pending: []string{"*"}, why: "measurements of earlier builds (a JVP probe, times and memory of g: models) that no CSV holds"},
+	{page: "docs/results/archive/README.md", pending: []string{"*"}, why: "figures of earlier builds; the archive's CSVs hold many of them"},
+}
+
+// notResults are the phrases of every page whose numbers are no result,
+// and why.
+var notResults = []phrase{
+	{`SGD lr 0\.1`, "the shared evaluation's learning rate, a setting"},
+	{`95% intervals`, "the intervals' level"},
+	{`within 1(?:\.5)? points?(?: of (?:the|that)\s+oracle| at\s+width| only| for\s+maple)`, "the targets' margins, set before any run"},
+}
+
+func newQuoted(t *testing.T, page []phrase) *Quoted {
+	t.Helper()
+	q, err := NewQuoted(filepath.Join("..", "docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range append(notResults, page...) {
+		q.NotResults = append(q.NotResults, regexp.MustCompile(n.phrase))
+	}
+	return q
+}
+
+// guarded returns a page's text with its pending sections blanked
+// (newlines kept, so that line numbers stay the page's).
+func guarded(text string, pending []string) string {
+	lines := strings.SplitAfter(text, "\n")
+	if slices.Contains(pending, "*") {
+		return strings.Map(func(r rune) rune {
+			if r == '\n' {
+				return r
+			}
+			return ' '
+		}, text)
+	}
+	skip := len(pending) > 0 && pending[0] == ""
+	for i, l := range lines {
+		if strings.HasPrefix(l, "## ") {
+			skip = false
+			for _, p := range pending {
+				if p != "" && strings.TrimSpace(l) == p {
+					skip = true
+				}
+			}
+		}
+		if skip {
+			lines[i] = strings.Repeat(" ", len(strings.TrimSuffix(l, "\n"))) + l[len(strings.TrimSuffix(l, "\n")):]
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// TestQuotedFiguresReferenced checks every result figure of the
+// hand-written pages (outside their pending sections and the README's
+// generated blocks) against the one CSV cell, or the quantity of the
+// CSVs, its reference names, and fails on a figure in a results context
+// without one.
+func TestQuotedFiguresReferenced(t *testing.T) {
+	listed := map[string]bool{}
+	for _, pg := range quotedPages {
+		listed[pg.page] = true
+		if len(pg.pending) > 0 && pg.why == "" {
+			t.Errorf("%s: pending sections without why", pg.page)
+		}
+		q := newQuoted(t, pg.notResults)
+		b, err := os.ReadFile(filepath.Join("..", pg.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		probs, checked := q.CheckQuoted(guarded(string(b), pg.pending))
+		for _, p := range probs {
+			t.Errorf("%s:%d: %s", pg.page, p.Line, p.Msg)
+		}
+		if len(pg.pending) == 0 && pg.page != "docs/ARCHITECTURE.md" && pg.page != "docs/DATASETS.md" && pg.page != "docs/FORMATS.md" && checked < 5 {
+			t.Errorf("%s: only %d figures checked against a reference", pg.page, checked)
+		}
+	}
+	// Every hand-written page is listed.
+	pages := []string{"README.md"}
+	filepath.WalkDir(filepath.Join("..", "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			if rel, _ := filepath.Rel("..", path); rel != filepath.Join("docs", PagePath) {
+				pages = append(pages, filepath.ToSlash(rel))
+			}
+		}
+		return err
+	})
+	for _, p := range pages {
+		if !listed[p] {
+			t.Errorf("%s is not in quotedPages: give its figures references (or its sections as pending, with why)", p)
+		}
+	}
+}
+
+// TestQuotedFiguresMutated changes one quoted figure of a page at a
+// time, in memory, and expects the check to fail: the edits the audit
+// made without a test failing, and one of each kind of reference.
+func TestQuotedFiguresMutated(t *testing.T) {
+	qs := map[string]*Quoted{}
+	pages := map[string]string{}
+	for _, pg := range quotedPages {
+		qs[pg.page] = newQuoted(t, pg.notResults)
+		b, err := os.ReadFile(filepath.Join("..", pg.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages[pg.page] = guarded(string(b), pg.pending)
+	}
+	for _, tc := range []struct {
+		name, page, from, to string
+	}{
+		{"per-seed-like widths list (the audit's)", "docs/PAPER.md", "maple/rex scores 70.2, 70.0, 70.0 and", "maple/rex scores 71.2, 71.0, 71.0 and"},
+		{"a mean ± sd to group DRO's pair (the audit's)", "docs/PAPER.md", "maple/irmv1 70.0 ± 0.7<!--= cm-maple/maple/irmv1 --> and maple/rex 70.5 ±", "maple/irmv1 70.1 ± 0.7<!--= cm-maple/maple/irmv1 --> and maple/rex 70.5 ±"},
+		{"a mean ± sd to the oracle's pair (the audit's)", "docs/PAPER.md", "maple/irmv1 70.0 ± 0.7<!--= cm-maple/maple/irmv1 --> and maple/rex 70.5 ±", "maple/irmv1 71.9 ± 0.5<!--= cm-maple/maple/irmv1 --> and maple/rex 70.5 ±"},
+		{"README's points (the audit's)", "README.md", "5.7 points<!--", "7.7 points<!--"},
+		{"an sd alone", "README.md", "(68.5 ± 3.3<!--", "(68.5 ± 3.4<!--"},
+		{"a difference", "README.md", "(+1.0, p = 0.67", "(+1.1, p = 0.67"},
+		{"a difference's sign", "docs/PAPER.md", "maple/irmv1 is -0.8 (p", "maple/irmv1 is +0.8 (p"},
+		{"a p-value", "README.md", "(p = 0.41 and 0.77", "(p = 0.41 and 0.71"},
+		{"a Holm p-value", "README.md", "Holm p = 0.098", "Holm p = 0.98"},
+		{"a range's end", "README.md", "60.8-66.6<!--", "60.8-67.6<!--"},
+		{"a percentage", "docs/PAPER.md", "47-48%<!--", "47-49%<!--"},
+		{"an archived figure", "README.md", "(71.2 ± 0.8%<!--", "(71.3 ± 0.8%<!--"},
+		{"a chosen-per-seed figure", "docs/PAPER.md", "JTT (70.8 ± 1.3<!--", "JTT (70.8 ± 0.8<!--"},
+		{"a per-seed difference", "docs/PAPER.md", "the other two 1.4 and 0.8<!--", "the other two 1.4 and 0.9<!--"},
+		{"a range of per-seed values", "docs/PAPER.md", "(0-4%<!--", "(0-5%<!--"},
+		{"an archived figure in the table", "docs/PAPER.md", "JTT 70.8 ± 0.8<!--", "JTT 70.9 ± 0.8<!--"},
+		{"a figure's reference dropped", "README.md", "(68.5 ± 3.3<!--= abl-defaults/maple/irmv1 -->", "(68.5 ± 3.3"},
+		{"a new figure without a reference", "README.md", "(68.5 ± 3.3<!--", "(68.5 ± 3.3, 12.5%<!--"},
+		{"a reference to the wrong configuration", "README.md", "<!--= abl-defaults/maple/irmv1 -->", "<!--= abl-defaults-nowd/maple/irmv1 -->"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := pages[tc.page]
+			if strings.Count(text, tc.from) != 1 {
+				t.Fatalf("%s: %q found %d times (want once)", tc.page, tc.from, strings.Count(text, tc.from))
+			}
+			q := qs[tc.page]
+			before, _ := q.CheckQuoted(text)
+			after, _ := q.CheckQuoted(strings.Replace(text, tc.from, tc.to, 1))
+			if len(before) != 0 || len(after) == 0 {
+				t.Errorf("%s: %d problems before the edit, %d after (want 0, then some)", tc.page, len(before), len(after))
+			}
+		})
+	}
+}
+
+// TestQuotedTokens: what the check reads as a figure, and which figures
+// must carry a reference.
+func TestQuotedTokens(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []string // the figures, "!" after one in a results context
+	}{
+		{"a mean ± sd across a line break", "gives 70.5 ±\n  1.2 here", []string{"70.5 ±\n  1.2!"}},
+		{"a signed difference and a p-value", "(-0.8, p = 0.41)", []string{"-0.8!", "0.41!"}},
+		{"p-values after the first", "(p = 0.41 and 0.77)", []string{"0.41!", "0.77!"}},
+		{"a range of percentages", "share 47-48% of", []string{"47-48!"}},
+		{"points", "5.7 points lower, 3 points", []string{"5.7!", "3!"}},
+		{"an integer alone is no result", "3 seeds at width 64", []string{"3", "64"}},
+		{"names, versions and exponents are no figures", "mlp:390,390 eps1e-14 v0.9.18 1e-14 abl-preset-eps1e-17", nil},
+		{"code is no prose", "`--keep 0.3` and\n```\n70.0 ± 0.7\n```\n", nil},
+		{"a reference is no figure", "70.0<!--= cm-maple/maple/irmv1 -->", []string{"70.0!"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, tok := range tokens(maskComments(maskPage(tc.text))) {
+				s := tok.text
+				if tok.results {
+					s += "!"
+				}
+				got = append(got, s)
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestQuotedBinding: a comment's references bind to the figures just
+// before it, in order, and say so when there are more references than
+// figures.
+func TestQuotedBinding(t *testing.T) {
+	q := newQuoted(t, nil)
+	for _, tc := range []struct {
+		name, text, want string // want: in a problem ("" for none)
+	}{
+		{"in order", "maple/irmv1 70.0 ± 0.7 and maple/rex 70.5 ± 1.2<!--= cm-maple/maple/irmv1; cm-maple/maple/rex -->", ""},
+		{"swapped", "maple/irmv1 70.5 ± 1.2 and maple/rex 70.0 ± 0.7<!--= cm-maple/maple/irmv1; cm-maple/maple/rex -->", "gives 70.0 ± 0.7"},
+		{"more references than figures", "70.0 ± 0.7<!--= cm-maple/maple/irmv1; cm-maple/maple/rex -->", "2 references, but 1 figures"},
+		{"a reference to nothing known", "70.0 ± 0.7<!--= cm-maple/maple/nothing -->", "no configuration"},
+		{"an ambiguous reference", "70.2<!--= width-maple/maple/rex -->", "name the model"},
+		{"unsigned quotes the magnitude", "1.9 below<!--= td(cm-maple/maple/irmv1, oracle) -->", ""},
+		{"signed quotes the value", "+1.9<!--= td(cm-maple/maple/irmv1, oracle) -->", "gives -1.9"},
+		{"a literal with why", "15%<!--= = 15 # by construction -->", ""},
+		{"a literal that differs", "16%<!--= = 15 # by construction -->", "not the literal"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			probs, _ := q.CheckQuoted(tc.text)
+			switch {
+			case tc.want == "" && len(probs) != 0:
+				t.Errorf("problems %v, want none", probs)
+			case tc.want != "" && !slices.ContainsFunc(probs, func(p QuotedProblem) bool { return strings.Contains(p.Msg, tc.want) }):
+				t.Errorf("problems %v, want one saying %q", probs, tc.want)
+			}
+		})
+	}
+}
