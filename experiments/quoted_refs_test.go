@@ -46,6 +46,7 @@ var quotedPages = []struct {
 		{`0\.5 for irmv1`, "IRMv1's outer scale, a setting"},
 		{`keep 0\.3 from the\s+start, keep lr 1\.5`, "the recipe's settings"},
 		{`C is chosen from 1, 0\.7, 0\.3, 0\.1`, "DFR's grid, a setting"},
+		{`Under 2% the run`, "the threshold below which a reweighting changed too little (train.MinMoved), a setting"},
 	}},
 	{page: "docs/DATASETS.md", notResults: []phrase{
 		{`accuracy 0\.75 from z_c, \\\|mu_s\\\| 0\.95`, "the construction's parameters"},
@@ -55,12 +56,15 @@ var quotedPages = []struct {
 		{`flip 0\.9`, "the IRM paper's construction"},
 		{`0\.999 / 0\.7 / 0\.1`, "the CIFARMNIST construction"},
 		{`label noise 0\.1`, "the CIFARMNIST construction"},
+		{`in 95% of the training rows`, "the simulated Waterbirds' construction (its published group sizes)"},
+		{`2% of the men are blond`, "CelebA's published group sizes"},
 		{`about 1\.3 times`, "the memory rule of thumb: its float32 matrix against the files' bytes"},
 	}},
 	{page: "docs/FORMATS.md", notResults: []phrase{
 		{`maple 0\.1`, "a version"},
 		{`version 1\.0`, "the .npy format's version"},
 		{`95% interval`, "the intervals' level"},
+		{`under 2%`, "the threshold below which a reweighting changed too little (train.MinMoved), a setting"},
 	}},
 	{page: "docs/ARCHITECTURE.md", notResults: []phrase{{`maple 0\.1`, "a version"}}},
 	{page: "docs/SIDE-BY-SIDE.md", pending: []string{"*"}, why: "its two tables are generated from the archived sidebyside-irmv1.csv and checked (docs/scripts/sidebyside's TestPageTables); the prose quotes the authors' printouts (sidebyside/authors), tests on their dump and that CSV, without references yet"},
