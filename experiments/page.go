@@ -147,6 +147,7 @@ How every figure was chosen, and which labels it used:
 		widthsFigure(&b, docs, r)
 		iterationsFigure(&b, r)
 	}
+	rerunsSection(&b, all)
 	return b.String()
 }
 
@@ -919,7 +920,7 @@ const (
 // table's column.
 func Headline(all []Results) string {
 	var b strings.Builder
-	b.WriteString("| experiment | data | method | final training | training reads | n | test acc | test worst-group | vs best without group labels, same training (on validation) | vs best reading what it reads, any training (on validation) | vs the oracle, same training (test acc, Welch) |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| experiment | data | method | final training | training reads | n | test acc | 95% interval | test worst-group | vs best without group labels, same training (on validation) | vs best reading what it reads, any training (on validation) | vs the oracle, same training (test acc, Welch) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	dirty := false
 	for _, r := range all {
 		if r.Summary == nil {
@@ -963,8 +964,8 @@ func Headline(all []Results) string {
 					dirty = true
 				}
 				dirty = dirty || first.dirty || reads.dirty || oracle.dirty
-				fmt.Fprintf(&b, "| [%s](docs/experiments/%s.toml) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.File.Name, r.File.Name, data, name, FinalTraining(x), x["supervision"],
-					x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]), pm(x["test_worst_mean"], x["test_worst_sd"]), first, reads, oracle)
+				fmt.Fprintf(&b, "| [%s](docs/experiments/%s.toml) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.File.Name, r.File.Name, data, name, FinalTraining(x), x["supervision"],
+					x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]), interval(x["test_acc_ci95_lo"], x["test_acc_ci95_hi"]), pm(x["test_worst_mean"], x["test_worst_sd"]), first, reads, oracle)
 			}
 		}
 	}

@@ -258,6 +258,21 @@ func TestVersusAgainst(t *testing.T) {
 	}
 }
 
+// TestHeadlineInterval: the headline gives each row's 95% interval of
+// its test accuracy beside the mean, from summary.csv, cut to 0-100.
+func TestHeadlineInterval(t *testing.T) {
+	r := Results{File: &File{Name: "e", Headline: []string{"erm", "jtt"}}, Summary: &Table{Rows: []map[string]string{
+		{"method": "erm", "dataset": "cmnist", "train_size": "0", "n": "3", "test_acc_mean": "70.0167", "test_acc_sd": "0.7253", "test_acc_ci95_lo": "68.2150", "test_acc_ci95_hi": "71.8184"},
+		{"method": "jtt", "dataset": "cmnist", "train_size": "0", "n": "2", "test_acc_mean": "95", "test_acc_sd": "4", "test_acc_ci95_lo": "59.06", "test_acc_ci95_hi": "130.9"},
+	}}}
+	got := Headline([]Results{r})
+	for _, want := range []string{"| 70.0 ± 0.7 | [68.2, 71.8] |", "| 95.0 ± 4.0 | [59.1, 100.0] |", "| test acc | 95% interval |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("headline lacks %q:\n%s", want, got)
+		}
+	}
+}
+
 // TestHeadlineDefaults: a headline method with a row on its defaults
 // shows that row alone, not also its rows with other settings.
 func TestHeadlineDefaults(t *testing.T) {
