@@ -751,6 +751,9 @@ func (E *Engine) Run(ctx context.Context, rec Recorder) (Status, error) {
 	defer E.box.close()
 	e.interrupted = func() bool { return E.box.stop.Load() || ctx.Err() != nil }
 	defer func() { e.interrupted = nil }()
+	// The final training that follows a search has a model of its own:
+	// the search's work buffers (a chunk's activations and rows) go.
+	defer models.Release(e.net)
 	// evalCtx ends a per-iteration evaluation on Stop as on ctx.
 	evalCtx, cancelEval := context.WithCancel(ctx)
 	defer cancelEval()

@@ -62,3 +62,11 @@ func (r *Rows[T]) JVP(theta, x []T, rows []int, dir, logits, tan []T) {
 	}
 	r.M.JVP(theta, r.gather(x, rows), len(rows), dir, logits, tan)
 }
+
+// Release drops a model's work buffers where it has a Release method
+// (nets.Net): for a model done with its passes while another trains.
+func Release[T nets.Float](m Model[T]) {
+	if r, ok := m.(interface{ Release() }); ok {
+		r.Release()
+	}
+}

@@ -303,6 +303,13 @@ func (m *Net[T]) ensure(c int, p pass) {
 	}
 }
 
+// Release drops the work buffers (a chunk's activations, gradients,
+// tangents and gathered rows): a net done with its passes then holds
+// only its parameters' layout. The next pass allocates them again.
+func (m *Net[T]) Release() {
+	m.acts, m.g, m.t, m.xs = nil, [2][]T{}, [2][]T{}, nil
+}
+
 // chunkIn returns the input of the chunk of c samples from lo: x's rows
 // from lo when rows is nil, else x's rows rows[lo:lo+c] gathered into the
 // net's chunk buffer (at most one chunk of rows is ever copied).

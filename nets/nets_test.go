@@ -369,3 +369,24 @@ func TestRowsSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestRelease: Release drops every work buffer, and the passes after it
+// give the same bits as before.
+func TestRelease(t *testing.T) {
+	c := netCases[2]
+	_, th64, x64, rng := setup(t, c, 9, 5)
+	m := MustNew[float32](c.spec, c.in, c.k)
+	theta, x := to32(th64), to32(x64)
+	cot := to32(randVec(rng, 9*c.k, 1))
+	g1, g2 := make([]float32, m.NumParams()), make([]float32, m.NumParams())
+	m.VJP(theta, x, 9, cot, g1)
+	m.ForwardRows(theta, x, []int{1, 2}, make([]float32, 2*c.k))
+	m.Release()
+	if m.acts != nil || m.g[0] != nil || m.xs != nil {
+		t.Fatal("work buffers kept after Release")
+	}
+	m.VJP(theta, x, 9, cot, g2)
+	if !slices.Equal(g1, g2) {
+		t.Error("the gradient after Release differs")
+	}
+}
