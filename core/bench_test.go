@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -182,9 +183,8 @@ func outerIteration(b *testing.B, sp *dataset.Splits, set Settings) {
 	b.ReportMetric(tm.Hyper/fwd, "hypergrad/forward")
 }
 
-// peakRSS reports the process's peak resident set (VmHWM) in MiB; it
-// never falls, so it describes one cell only when that cell runs alone
-// (-bench 'OuterScaling/n=45000/').
+// peakRSS reports the process's peak resident set (VmHWM) in MiB since
+// the last resetPeakRSS.
 func peakRSS() float64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
@@ -199,37 +199,85 @@ func peakRSS() float64 {
 	return 0
 }
 
-// BenchmarkOuterScaling times an outer iteration (100 inner steps, keep
-// 0.3, MLP 392-W-W-1) against the training size n at width 390 (full
-// batch up to 45000; 500000 with minibatches of 1000) and against the
-// width W at n = 10000. outer-iter-s is seconds per outer iteration;
-// per-1k-samples-s divides it by n/1000 (constant when the cost is linear
-// in n).
+// resetPeakRSS returns the memory the heap freed to the system and sets
+// the peak resident set to the current one (Linux: 5 to clear_refs), so
+// that peakRSS describes what follows.
+func resetPeakRSS() {
+	debug.FreeOSMemory()
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+}
+
+// BenchmarkOuterScaling times an outer iteration (keep 0.3, full batch
+// unless a cell says) against the training size n.
+//
+// The embeddings cells (n=N/d=D/head=H) are flat features of D values,
+// n training rows and n/10 validation and test rows each, 20 inner steps,
+// a linear head or mlp:256: n of 20000, 160000 and 1000000 at D of 512
+// and 2048. The cells whose features exceed 4 GiB (1000000 x 2048, 9.8
+// GB with its validation and test rows) run only with
+// MAPLE_BENCH_LARGE=1. Earlier cells (n=N/width=W/batch=B) are random
+// data of ColoredMNIST's shape, 100 inner steps, MLP 392-W-W-1, at
+// width 390 against n (full batch up to 45000; 500000 with minibatches
+// of 1000) and against W at n = 10000.
+//
+// outer-iter-s is the wall seconds of an outer iteration (its validation
+// and test evaluations included); per-1k-samples-s divides it by n/1000
+// (constant when the cost is linear in n); peak-rss-MiB is the process's
+// peak resident set during the cell, its data included (the cell's data
+// are built after the previous cell's are freed; run one cell per
+// process, -bench 'OuterScaling/n=160000/d=512/', for a figure that
+// nothing before it touched).
 func BenchmarkOuterScaling(b *testing.B) {
 	type cell struct {
-		n, width, batch int
+		n, d, width, batch, steps int
+		head                      string
 	}
-	cells := []cell{{5000, 390, 0}, {10000, 390, 0}, {45000, 390, 0}, {500000, 390, 1000},
-		{10000, 64, 0}, {10000, 128, 0}, {10000, 256, 0}}
+	var cells []cell
+	for _, n := range []int{20000, 160000, 1000000} {
+		for _, d := range []int{512, 2048} {
+			for _, head := range []string{"linear", "mlp:256"} {
+				cells = append(cells, cell{n: n, d: d, steps: 20, head: head})
+			}
+		}
+	}
+	cells = append(cells, cell{n: 5000, width: 390}, cell{n: 10000, width: 390}, cell{n: 45000, width: 390},
+		cell{n: 500000, width: 390, batch: 1000}, cell{n: 10000, width: 64}, cell{n: 10000, width: 128}, cell{n: 10000, width: 256})
+	large := os.Getenv("MAPLE_BENCH_LARGE") != ""
 	for _, c := range cells {
-		b.Run(fmt.Sprintf("n=%d/width=%d/batch=%d", c.n, c.width, c.batch), func(b *testing.B) {
-			sp := sized(c.n)
+		name := fmt.Sprintf("n=%d/width=%d/batch=%d", c.n, c.width, c.batch)
+		if c.d > 0 {
+			name = fmt.Sprintf("n=%d/d=%d/head=%s", c.n, c.d, c.head)
+		}
+		b.Run(name, func(b *testing.B) {
 			set := priorDefaults()
 			set.Objective, set.Keep, set.Keep0, set.OuterIters = "irmv1", 0.3, 0.3, 1000
 			set.Model, set.InnerBatch = fmt.Sprintf("mlp:%d,%d", c.width, c.width), c.batch
+			var sp *dataset.Splits
+			resetPeakRSS()
+			if c.d > 0 {
+				if bytes := 4 * 1.2 * float64(c.n) * float64(c.d); bytes > 4<<30 && !large {
+					b.Skipf("%.1f GB of features: set MAPLE_BENCH_LARGE=1 to run it", bytes/1e9)
+				}
+				set.Model, set.InnerSteps = c.head, c.steps
+				sp = flatSplits(c.n, c.n/10, c.d)
+			} else {
+				sp = sized(c.n)
+			}
 			e, err := newEngine[float32](sp, set)
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
+			t0 := time.Now()
 			tm, _ := outerTimes(b, e, nil)
+			wall := time.Since(t0).Seconds() / float64(b.N)
 			b.StopTimer()
-			t := tm.Inner + tm.OuterGrad + tm.Hyper
-			b.ReportMetric(t, "outer-iter-s")
-			b.ReportMetric(t/(float64(c.n)/1000), "per-1k-samples-s")
+			b.ReportMetric(wall, "outer-iter-s")
+			b.ReportMetric(wall/(float64(c.n)/1000), "per-1k-samples-s")
 			b.ReportMetric(tm.Inner, "inner-s")
 			b.ReportMetric(tm.Hyper, "hypergrad-s")
 			b.ReportMetric(peakRSS(), "peak-rss-MiB")
+			b.ReportMetric(float64(4*(len(sp.Train.X)+len(sp.Val.X)+len(sp.Test.X)))/(1<<20), "data-MiB")
 		})
 	}
 }

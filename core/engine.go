@@ -39,7 +39,8 @@ type engine[T nets.Float] struct {
 
 	// Per-iteration buffers.
 	m, dmds, u []float64
-	xk         []T // the inner training's gathered rows
+	xk         []T // the inner training's gathered rows, when few (gatherMax)
+	rows       models.Rows[T]
 
 	// The validation-selected iterate so far (bestIter 0: none).
 	bestIter     int
@@ -66,6 +67,7 @@ func newEngine[T nets.Float](sp *dataset.Splits, set Settings) (*engine[T], erro
 	}
 	e := &engine[T]{set: set, sp: sp, train: newData[T](sp.Train), val: newData[T](sp.Val), test: newData[T](sp.Test),
 		net: net, k: k, loss: nets.LossFor(k)}
+	e.rows = models.Rows[T]{M: net, D: sp.Train.D}
 	e.outer = &e.val
 	if set.OuterOn == "train" {
 		e.outer = &e.train
@@ -139,6 +141,11 @@ func (e *engine[T]) restore(st *State) error {
 	return nil
 }
 
+// gatherMax is the most feature values inner training copies into a
+// buffer of its own (32 MiB of float32): more rows, a share of a large
+// data set, are read through their indices one chunk at a time.
+var gatherMax = 8 << 20
+
 // errNonFinite marks a NaN or Inf found during an iteration.
 var errNonFinite = errors.New("non-finite value")
 
@@ -180,14 +187,19 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 	}
 	d, k := e.train.ds.D, e.k
 	// Full batch over every training row (idx is ascending) trains on
-	// the split's own matrix; otherwise the gathered rows' buffer is the
-	// engine's, reused across outer iterations (it is the one large
-	// allocation of an iteration, as large as the kept rows).
+	// the split's own matrix. Otherwise a step's rows are copied into the
+	// engine's buffer, reused across outer iterations, when they are few
+	// (gatherMax values); more rows go to a model that reads them through
+	// their indices, one chunk at a time, so that no copy of a share of
+	// the data is made (the same bits: the chunks are the same).
 	whole := !mini && b == e.train.n
+	_, rowsModel := e.net.(models.RowsModel[T])
+	byRows := !whole && rowsModel && b*d > gatherMax
 	var xk []T
-	if whole {
+	switch {
+	case whole:
 		xk = e.train.x[:b*d]
-	} else {
+	case !byRows:
 		if cap(e.xk) < b*d {
 			e.xk = make([]T, b*d)
 		}
@@ -202,7 +214,7 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 			s += u[i]
 		}
 		for j, i := range rows {
-			if !whole {
+			if !whole && !byRows {
 				copy(xk[j*d:(j+1)*d], e.train.x[i*d:(i+1)*d])
 			}
 			yk[j], uk[j] = e.train.ds.Y[i], T(u[i]/s)
@@ -248,7 +260,7 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 				st.batch = append([]int(nil), rows...)
 			}
 		}
-		e.net.Backprop(theta, xk, b, func(lo, hi int, f, cot []T) {
+		fill := func(lo, hi int, f, cot []T) {
 			var lt []T
 			if t == last {
 				lt = l[lo:hi]
@@ -259,7 +271,12 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 					cot[(j-lo)*k+q] *= uk[j]
 				}
 			}
-		}, grad)
+		}
+		if byRows {
+			e.rows.Backprop(theta, e.train.x, rows, fill, grad)
+		} else {
+			e.net.Backprop(theta, xk, b, fill, grad)
+		}
 		opt.Step(theta, grad)
 	}
 	for j := range l {
@@ -321,18 +338,27 @@ func (e *engine[T]) hypergrad(st *step[T], g []T, u []float64, lr float64) []flo
 			}
 		}
 	}
-	x, y := e.train.x, e.train.ds.Y
+	y := e.train.ds.Y
 	if rows != nil {
-		d := e.train.ds.D
-		x, y = make([]T, len(rows)*d), make([]int32, len(rows))
+		y = make([]int32, len(rows))
 		for j, i := range rows {
-			copy(x[j*d:(j+1)*d], e.train.x[i*d:(i+1)*d])
 			y[j] = e.train.ds.Y[i]
 		}
 	}
 	m := len(y)
 	f, jg := make([]T, m*k), make([]T, m*k)
-	e.net.JVP(st.prev, x, m, g, f, jg)
+	if rows == nil {
+		e.net.JVP(st.prev, e.train.x, m, g, f, jg)
+	} else {
+		// The rows are read through their indices, one chunk at a time
+		// where the model can (a copy of every dropped row was as large
+		// as most of the data); else copied into a buffer freed after.
+		r := models.Rows[T]{M: e.net, D: e.train.ds.D}
+		if _, ok := e.net.(models.RowsModel[T]); ok {
+			r = e.rows
+		}
+		r.JVP(st.prev, e.train.x, rows, g, f, jg)
+	}
 	dl := make([]T, m*k)
 	nets.Losses(e.loss, f, y, k, nil, dl)
 	row := func(j int) int {
@@ -725,6 +751,9 @@ func (E *Engine) Run(ctx context.Context, rec Recorder) (Status, error) {
 	defer E.box.close()
 	e.interrupted = func() bool { return E.box.stop.Load() || ctx.Err() != nil }
 	defer func() { e.interrupted = nil }()
+	// The final training that follows a search has a model of its own:
+	// the search's work buffers (a chunk's activations and rows) go.
+	defer models.Release(e.net)
 	// evalCtx ends a per-iteration evaluation on Stop as on ctx.
 	evalCtx, cancelEval := context.WithCancel(ctx)
 	defer cancelEval()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -220,4 +221,34 @@ func statField(path, key string) int64 {
 		}
 	}
 	return 0
+}
+
+// gcSlack is the garbage the collector lets grow beside large data: 64
+// MiB, or 5% of the data where that is more.
+func gcSlack(data int64) int64 { return max(64<<20, data/20) }
+
+// bigData is the size of data from which HoldData lowers the collector's
+// percent: below it the runtime's default (GOGC 100) stands.
+const bigData = 256 << 20
+
+// heldPercent is the collector's percent HoldData set last (0: none).
+var heldPercent int
+
+// HoldData sets the garbage collector for a process that holds data of
+// the given size, in bytes: the heap may grow by gcSlack before a
+// collection, where Go's default lets it double (a 1.2 GB feature matrix
+// made runs of 2 GB and more, most of it garbage not yet collected). The
+// matrices hold no pointers, so a collection costs little. Below bigData,
+// or when the environment sets GOGC, it does nothing; it only ever lowers
+// the percent it set.
+func HoldData(data int64) {
+	if data < bigData || os.Getenv("GOGC") != "" {
+		return
+	}
+	p := max(1, int((100*gcSlack(data)+data-1)/data)) // rounded up
+	if heldPercent > 0 && p >= heldPercent {
+		return
+	}
+	heldPercent = p
+	debug.SetGCPercent(p)
 }

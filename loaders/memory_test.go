@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -91,5 +92,34 @@ func TestCSVLongLine(t *testing.T) {
 	// error: a few copies of the bound, not of the line.
 	if got > 8*maxCSVLine {
 		t.Errorf("reading a %d-byte line allocated %d bytes, want at most %d", len(long), got, 8*maxCSVLine)
+	}
+}
+
+// TestHoldData: large data lowers the collector's percent to let 5% of
+// it (at least 64 MiB) grow as garbage; small data, or GOGC in the
+// environment, leave it alone.
+func TestHoldData(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	defer func() { debug.SetGCPercent(prev); heldPercent = 0 }()
+	for _, c := range []struct {
+		name string
+		gogc string
+		data int64
+		want int
+	}{
+		{"small data", "", 100 << 20, 100},
+		{"512 MiB", "", 512 << 20, 13},
+		{"2 GiB", "", 2 << 30, 5},
+		{"GOGC set", "200", 2 << 30, 100},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			debug.SetGCPercent(100)
+			heldPercent = 0
+			t.Setenv("GOGC", c.gogc)
+			HoldData(c.data)
+			if got := debug.SetGCPercent(100); got != c.want {
+				t.Errorf("GC percent %d, want %d", got, c.want)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -192,5 +193,27 @@ func (d Spec) Load(seed uint64, progress io.Writer) (*Splits, error) {
 	if err := d.checkDigest(); err != nil {
 		return nil, err
 	}
-	return src.Load(d, LoadInput{Seed: seed, Dir: dir, Fetcher: fe, Corr: corr})
+	HoldData(d.DataBytes())
+	sp, err := src.Load(d, LoadInput{Seed: seed, Dir: dir, Fetcher: fe, Corr: corr})
+	if err != nil {
+		return nil, err
+	}
+	if b := featureBytes(sp); b >= bigData {
+		HoldData(b)
+		debug.FreeOSMemory() // what reading the files left behind
+	}
+	return sp, nil
+}
+
+// featureBytes is the memory of sp's feature matrices (and its oracle's).
+func featureBytes(sp *Splits) int64 {
+	var n int64
+	for s := sp; s != nil; s = s.Oracle {
+		for _, d := range []*Dataset{s.Train, s.Val, s.Test} {
+			if d != nil {
+				n += 4 * int64(len(d.X))
+			}
+		}
+	}
+	return n
 }

@@ -104,6 +104,7 @@ type Net[T Float] struct {
 	acts [][]T // acts[i]: output of layer i for the current chunk
 	g    [2][]T
 	t    [2][]T
+	xs   []T // the current chunk's input rows, gathered by the Rows passes
 }
 
 // New builds the network spec for inputs of shape in and k outputs.
@@ -276,7 +277,10 @@ const (
 // ensure sizes the work buffers for chunks of c samples: the activations,
 // and the gradient buffers for Backprop or the tangent ones for JVP, so
 // that a net used only forward (or only at small batches backward) keeps
-// no large buffers it does not use.
+// no large buffers it does not use. The gradient and tangent buffers hold
+// a layer's output or the input of a layer above the first: the input
+// rows themselves never pass through them (the chunk size still counts
+// them, as it always has, so that the chunks stay where they were).
 func (m *Net[T]) ensure(c int, p pass) {
 	if len(m.acts) != len(m.layers) {
 		m.acts = make([][]T, len(m.layers))
@@ -284,7 +288,10 @@ func (m *Net[T]) ensure(c int, p pass) {
 	widest := 0
 	for i, l := range m.layers {
 		m.acts[i] = grow(m.acts[i], c*l.out())
-		widest = max(widest, l.out(), l.in())
+		widest = max(widest, l.out())
+		if i > 0 {
+			widest = max(widest, l.in())
+		}
 	}
 	for i := range m.g {
 		switch p {
@@ -292,6 +299,38 @@ func (m *Net[T]) ensure(c int, p pass) {
 			m.g[i] = grow(m.g[i], c*widest)
 		case passTangent:
 			m.t[i] = grow(m.t[i], c*widest)
+		}
+	}
+}
+
+// Release drops the work buffers (a chunk's activations, gradients,
+// tangents and gathered rows): a net done with its passes then holds
+// only its parameters' layout. The next pass allocates them again.
+func (m *Net[T]) Release() {
+	m.acts, m.g, m.t, m.xs = nil, [2][]T{}, [2][]T{}, nil
+}
+
+// chunkIn returns the input of the chunk of c samples from lo: x's rows
+// from lo when rows is nil, else x's rows rows[lo:lo+c] gathered into the
+// net's chunk buffer (at most one chunk of rows is ever copied).
+func (m *Net[T]) chunkIn(x []T, rows []int, lo, c int) []T {
+	d := m.in.Size()
+	if rows == nil {
+		return x[lo*d:]
+	}
+	m.xs = grow(m.xs, c*d)
+	for j, i := range rows[lo : lo+c] {
+		copy(m.xs[j*d:(j+1)*d], x[i*d:(i+1)*d])
+	}
+	return m.xs
+}
+
+// checkRows panics unless every row of rows is a row of x.
+func (m *Net[T]) checkRows(x []T, rows []int) {
+	n := len(x) / m.in.Size()
+	for _, i := range rows {
+		if i < 0 || i >= n {
+			panic(fmt.Sprintf("row %d of a matrix of %d rows", i, n))
 		}
 	}
 }
@@ -316,13 +355,26 @@ func (m *Net[T]) input(i int, x []T) []T {
 
 // Forward writes the logits (n x K) of the n samples in x.
 func (m *Net[T]) Forward(theta, x []T, n int, logits []T) {
-	m.check(theta, "theta")
 	m.checkX(x, n)
-	d, k := m.in.Size(), m.k
+	m.forward(theta, x, nil, n, logits)
+}
+
+// ForwardRows is Forward over the rows rows of x (row-major, D values a
+// row), in that order: each chunk's rows are gathered into a buffer of
+// one chunk, with the chunks of Forward over those rows gathered whole,
+// so the logits are the same bits.
+func (m *Net[T]) ForwardRows(theta, x []T, rows []int, logits []T) {
+	m.checkRows(x, rows)
+	m.forward(theta, x, rows, len(rows), logits)
+}
+
+func (m *Net[T]) forward(theta, x []T, rows []int, n int, logits []T) {
+	m.check(theta, "theta")
+	k := m.k
 	for lo := 0; lo < n; lo += m.chunk {
 		c := min(m.chunk, n-lo)
 		m.ensure(c, passForward)
-		m.forwardChunk(theta, x[lo*d:], c)
+		m.forwardChunk(theta, m.chunkIn(x, rows, lo, c), c)
 		copy(logits[lo*k:(lo+c)*k], m.acts[len(m.layers)-1])
 	}
 }
@@ -332,15 +384,27 @@ func (m *Net[T]) Forward(theta, x []T, n int, logits []T) {
 // pass of samples [lo, hi), fill receives their logits and writes their
 // cotangents into cot (both (hi-lo) x K). grad is overwritten.
 func (m *Net[T]) Backprop(theta, x []T, n int, fill func(lo, hi int, logits, cot []T), grad []T) {
+	m.checkX(x, n)
+	m.backprop(theta, x, nil, n, fill, grad)
+}
+
+// BackpropRows is Backprop over the rows rows of x, in that order (fill
+// sees positions in rows), one chunk of rows gathered at a time: the same
+// bits as Backprop over those rows gathered whole.
+func (m *Net[T]) BackpropRows(theta, x []T, rows []int, fill func(lo, hi int, logits, cot []T), grad []T) {
+	m.checkRows(x, rows)
+	m.backprop(theta, x, rows, len(rows), fill, grad)
+}
+
+func (m *Net[T]) backprop(theta, x []T, rows []int, n int, fill func(lo, hi int, logits, cot []T), grad []T) {
 	m.check(theta, "theta")
 	m.check(grad, "grad")
-	m.checkX(x, n)
 	clear(grad)
-	d, k, last := m.in.Size(), m.k, len(m.layers)-1
+	k, last := m.k, len(m.layers)-1
 	for lo := 0; lo < n; lo += m.chunk {
 		c := min(m.chunk, n-lo)
 		m.ensure(c, passBackprop)
-		xc := x[lo*d:]
+		xc := m.chunkIn(x, rows, lo, c)
 		m.forwardChunk(theta, xc, c)
 		dy := m.g[0][:c*k]
 		fill(lo, lo+c, m.acts[last][:c*k], dy)
@@ -386,14 +450,25 @@ func (m *Net[T]) VJP(theta, x []T, n int, cot, grad []T) {
 // parameter direction dir, by forward-mode tangent propagation, and the
 // logits too unless logits is nil.
 func (m *Net[T]) JVP(theta, x []T, n int, dir, logits, tan []T) {
+	m.checkX(x, n)
+	m.jvp(theta, x, nil, n, dir, logits, tan)
+}
+
+// JVPRows is JVP over the rows rows of x, in that order, one chunk of
+// rows gathered at a time: the same bits as JVP over them gathered whole.
+func (m *Net[T]) JVPRows(theta, x []T, rows []int, dir, logits, tan []T) {
+	m.checkRows(x, rows)
+	m.jvp(theta, x, rows, len(rows), dir, logits, tan)
+}
+
+func (m *Net[T]) jvp(theta, x []T, rows []int, n int, dir, logits, tan []T) {
 	m.check(theta, "theta")
 	m.check(dir, "dir")
-	m.checkX(x, n)
-	d, k, last := m.in.Size(), m.k, len(m.layers)-1
+	k, last := m.k, len(m.layers)-1
 	for lo := 0; lo < n; lo += m.chunk {
 		c := min(m.chunk, n-lo)
 		m.ensure(c, passTangent)
-		xc := x[lo*d:]
+		xc := m.chunkIn(x, rows, lo, c)
 		var tx []T
 		for i, l := range m.layers {
 			in := m.input(i, xc)

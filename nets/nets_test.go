@@ -1,6 +1,7 @@
 package nets
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -322,5 +323,70 @@ func TestTrainFLOPs(t *testing.T) {
 	}
 	if got, want := m.FLOPs(), l1+l2+l3; got != want {
 		t.Errorf("FLOPs = %g, want %g", got, want)
+	}
+}
+
+// TestRowsSameBits: the Rows passes over an index list (repeats, any
+// order) give the same bits as the plain passes over those rows gathered
+// whole, at the same chunk size, with several chunks and a last short one.
+func TestRowsSameBits(t *testing.T) {
+	const n = 13
+	rows := []int{12, 0, 5, 5, 7, 3, 11, 1, 9, 2, 8}
+	for _, c := range netCases {
+		for _, chunk := range []int{4, 64} {
+			t.Run(fmt.Sprintf("%s/chunk=%d", c.name, chunk), func(t *testing.T) {
+				_, th64, x64, rng := setup(t, c, n, 9)
+				m := MustNew[float32](c.spec, c.in, c.k)
+				m.SetChunk(chunk)
+				theta, x := to32(th64), to32(x64)
+				dir := to32(randVec(rng, m.NumParams(), 1))
+				cot := to32(randVec(rng, len(rows)*c.k, 1))
+				d := c.in.Size()
+				xg := make([]float32, 0, len(rows)*d)
+				for _, i := range rows {
+					xg = append(xg, x[i*d:(i+1)*d]...)
+				}
+				nr, k := len(rows), c.k
+				fill := func(lo, hi int, _, cv []float32) { copy(cv, cot[lo*k:hi*k]) }
+				f1, f2 := make([]float32, nr*k), make([]float32, nr*k)
+				m.Forward(theta, xg, nr, f1)
+				m.ForwardRows(theta, x, rows, f2)
+				g1, g2 := make([]float32, m.NumParams()), make([]float32, m.NumParams())
+				m.Backprop(theta, xg, nr, fill, g1)
+				m.BackpropRows(theta, x, rows, fill, g2)
+				l1, t1, l2, t2 := make([]float32, nr*k), make([]float32, nr*k), make([]float32, nr*k), make([]float32, nr*k)
+				m.JVP(theta, xg, nr, dir, l1, t1)
+				m.JVPRows(theta, x, rows, dir, l2, t2)
+				for _, p := range []struct {
+					what string
+					a, b []float32
+				}{{"logits", f1, f2}, {"gradient", g1, g2}, {"JVP logits", l1, l2}, {"tangents", t1, t2}} {
+					if !slices.Equal(p.a, p.b) {
+						t.Errorf("%s over the rows differ from those over the gathered copy", p.what)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestRelease: Release drops every work buffer, and the passes after it
+// give the same bits as before.
+func TestRelease(t *testing.T) {
+	c := netCases[2]
+	_, th64, x64, rng := setup(t, c, 9, 5)
+	m := MustNew[float32](c.spec, c.in, c.k)
+	theta, x := to32(th64), to32(x64)
+	cot := to32(randVec(rng, 9*c.k, 1))
+	g1, g2 := make([]float32, m.NumParams()), make([]float32, m.NumParams())
+	m.VJP(theta, x, 9, cot, g1)
+	m.ForwardRows(theta, x, []int{1, 2}, make([]float32, 2*c.k))
+	m.Release()
+	if m.acts != nil || m.g[0] != nil || m.xs != nil {
+		t.Fatal("work buffers kept after Release")
+	}
+	m.VJP(theta, x, 9, cot, g2)
+	if !slices.Equal(g1, g2) {
+		t.Error("the gradient after Release differs")
 	}
 }

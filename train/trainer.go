@@ -28,11 +28,14 @@ type Trainer struct {
 	// View, when not nil, gives the parameters evaluated and selected (a
 	// weight-masking method's masked weights); nil: Theta.
 	View func() []float32
-	// The rows with non-zero weight of the weights rowsFor (weightedRows).
+	// The rows with non-zero weight of the weights rowsFor (weightedRows):
+	// their indices, labels and weights, and their features when few.
 	rowsFor []float64
+	rowsIdx []int
 	rowsX   []float32
 	rowsY   []int32
 	rowsU   []float64
+	rows    models.Rows[float32]
 }
 
 // An Optimizer is SGD or Adam.
@@ -99,25 +102,36 @@ func (tr *Trainer) WeightedGrad(u []float64) error {
 	if !(s > 0) {
 		return fmt.Errorf("every training weight is zero")
 	}
-	x, y, w := tr.weightedRows(u)
-	n := len(y)
-	tr.Net.Backprop(tr.Theta, x, n, func(lo, hi int, f, cot []float32) {
+	x, idx, y, w := tr.weightedRows(u)
+	fill := func(lo, hi int, f, cot []float32) {
 		nets.Losses(tr.Loss, f, y[lo:hi], tr.K, nil, cot)
 		for j := range cot {
 			cot[j] *= float32(w[lo+j/tr.K] / s)
 		}
-	}, tr.Grad)
+	}
+	if idx != nil {
+		tr.rows.Backprop(tr.Theta, tr.Splits.Train.X, idx, fill, tr.Grad)
+	} else {
+		tr.Net.Backprop(tr.Theta, x, len(y), fill, tr.Grad)
+	}
 	tr.AddL2(1)
 	return nil
 }
 
+// gatherMax is the most feature values weightedRows copies (32 MiB of
+// float32); more rows, a share of a large data set, are read through
+// their indices by a model that gathers one chunk at a time.
+var gatherMax = 8 << 20
+
 // weightedRows returns the training rows with u_i > 0, their labels and
 // weights: the training set itself when none is zero, else a gathered
-// copy kept for the next call with the same u.
-func (tr *Trainer) weightedRows(u []float64) ([]float32, []int32, []float64) {
+// copy kept for the next call with the same u; or, where that copy would
+// be large and the model reads rows through their indices, the rows'
+// indices (x nil) and no copy.
+func (tr *Trainer) weightedRows(u []float64) (x []float32, idx []int, y []int32, w []float64) {
 	d := tr.Splits.Train
 	if tr.rowsFor != nil && len(u) > 0 && &tr.rowsFor[0] == &u[0] {
-		return tr.rowsX, tr.rowsY, tr.rowsU
+		return tr.rowsX, tr.rowsIdx, tr.rowsY, tr.rowsU
 	}
 	kept := 0
 	for _, v := range u {
@@ -126,17 +140,30 @@ func (tr *Trainer) weightedRows(u []float64) ([]float32, []int32, []float64) {
 		}
 	}
 	if kept == d.N {
-		return d.X, d.Y, u
+		return d.X, nil, d.Y, u
 	}
-	tr.rowsX, tr.rowsY, tr.rowsU = make([]float32, 0, kept*d.D), make([]int32, 0, kept), make([]float64, 0, kept)
+	_, byRows := tr.Net.(models.RowsModel[float32])
+	byRows = byRows && kept*d.D > gatherMax
+	tr.rowsX, tr.rowsIdx = nil, nil
+	if byRows {
+		tr.rowsIdx = make([]int, 0, kept)
+		tr.rows = models.Rows[float32]{M: tr.Net, D: d.D}
+	} else {
+		tr.rowsX = make([]float32, 0, kept*d.D)
+	}
+	tr.rowsY, tr.rowsU = make([]int32, 0, kept), make([]float64, 0, kept)
 	for i, v := range u {
 		if v != 0 {
-			tr.rowsX = append(tr.rowsX, d.Row(i)...)
+			if byRows {
+				tr.rowsIdx = append(tr.rowsIdx, i)
+			} else {
+				tr.rowsX = append(tr.rowsX, d.Row(i)...)
+			}
 			tr.rowsY, tr.rowsU = append(tr.rowsY, d.Y[i]), append(tr.rowsU, v)
 		}
 	}
 	tr.rowsFor = u
-	return tr.rowsX, tr.rowsY, tr.rowsU
+	return tr.rowsX, tr.rowsIdx, tr.rowsY, tr.rowsU
 }
 
 // Logits32 returns the training logits at the current parameters.
