@@ -53,3 +53,34 @@ func TestEmbeddingsRecipes(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultModel: without --model a run's search (and evaluation)
+// model is the dataset's: linear on synthetic and on embeddings, where
+// mlp:390,390 memorised (it was linear on synthetic alone); --model
+// given is kept.
+func TestDefaultModel(t *testing.T) {
+	for _, c := range []struct {
+		name, dataset, model string
+		set                  bool
+		want                 string
+	}{
+		{"synthetic", "synthetic", "mlp:390,390", false, "linear"},
+		{"waterbirds-sim", "waterbirds-sim", "mlp:390,390", false, "linear"},
+		{"celeba-sim", "celeba-sim", "mlp:390,390", false, "linear"},
+		{"cmnist keeps the MLP", "cmnist", "mlp:390,390", false, "mlp:390,390"},
+		{"--model given on embeddings", "waterbirds-sim", "mlp:64", true, "mlp:64"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := runs.DefaultConfig(c.dataset)
+			cfg.Settings.Model = c.model
+			set := map[string]bool{"dataset": true, "model": c.set}
+			got, err := Resolve(cfg, set, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Settings.Model != c.want || got.Eval.Model != c.want {
+				t.Errorf("search model %s, evaluation model %s; want %s", got.Settings.Model, got.Eval.Model, c.want)
+			}
+		})
+	}
+}
