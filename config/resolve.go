@@ -7,6 +7,7 @@ import (
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -39,10 +40,11 @@ func Check(c runs.Config) error {
 }
 
 // Resolve fills the settings a run derives from others and checks the
-// config: on the synthetic dataset the search model is linear unless
-// --model was set; the evaluation model is evalModel, else the search
+// config: without --model the search model is the dataset's
+// (loaders.DefaultModel: linear on synthetic and on embeddings); the evaluation model is evalModel, else the search
 // model; the evaluation seed is the run's seed; a baseline with a
-// published recipe (baselines.Recipe) takes its settings where the
+// published recipe (baselines.Recipe), or on embeddings its embeddings
+// recipe (baselines.EmbeddingsRecipe), takes its settings where the
 // person set no flag (set holds the flags they set); a cmnist run without
 // an env split gets the shuffled one (loaders.Spec.ForNewRun), and other
 // datasets drop the option unless it was set; --keep without --keep0
@@ -50,8 +52,8 @@ func Check(c runs.Config) error {
 // absolute, so that the run can be resumed, exported or evaluated from
 // any directory.
 func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config, error) {
-	if !set["model"] && c.Dataset.Name == "synthetic" {
-		c.Settings.Model = "linear"
+	if m := loaders.DefaultModel(c.Dataset.Name); !set["model"] && m != "" {
+		c.Settings.Model = m
 	}
 	c.Eval.Model, c.Eval.Seed = evalModel, c.Settings.Seed
 	if c.Settings.Precision == "f32" {
@@ -63,6 +65,9 @@ func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config,
 	}
 	if c.Eval.Model == "" {
 		c.Eval.Model = c.Settings.Model
+	}
+	if loaders.Embeddings(c.Dataset.Name) {
+		c.Eval = baselines.EmbeddingsRecipe(c.Method, c.Eval, FieldsSet(set))
 	}
 	c.Eval = baselines.Recipe(c.Method, c.Eval, FieldsSet(set))
 	if c.Method == core.MethodMaple {

@@ -151,7 +151,8 @@ var Table = []Setting{
 	{Flag: "objective", Values: func() []string { return core.Objectives }, Group: GroupSearch, HelpFrom: func() string { return "outer objective: " + strings.Join(core.Objectives, ", ") }, Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Objective }},
 	{Flag: "model", Values: models.Examples, Group: GroupSearch, HelpFrom: func() string {
-		return "search model: " + strings.Join(models.Syntax(), ", ") + "; linear on synthetic unless given"
+		return "search model: " + strings.Join(models.Syntax(), ", ") + "; linear unless given on " + strings.Join(linearDatasets(), ", ") +
+			" (on embeddings the baselines then train by their embeddings recipes, docs/EMBEDDINGS.md)"
 	}, Result: true, Form: true,
 		Field: func(c *runs.Config) any { return &c.Settings.Model }},
 	{Flag: "eval-model", Values: models.Examples, Group: GroupEval, Help: "model of the final weighted ERM (default: the search model)", Result: true, Form: true,
@@ -428,4 +429,16 @@ func precision(s core.Settings) string {
 		return "f32"
 	}
 	return s.Precision
+}
+
+// linearDatasets lists the datasets whose default model is linear
+// (loaders.DefaultModel), for --model's help.
+func linearDatasets() []string {
+	var out []string
+	for _, name := range loaders.Names {
+		if loaders.DefaultModel(name) == "linear" {
+			out = append(out, name)
+		}
+	}
+	return out
 }

@@ -282,6 +282,11 @@ func (s embeddingsSource) Name() string { return s.def().Name }
 
 func (embeddingsSource) options() []string { return []string{"Dim"} }
 
+// defaultModel: a linear head, as on a person's embeddings.
+func (embeddingsSource) defaultModel() string { return "linear" }
+
+func (embeddingsSource) embeddings() bool { return true }
+
 func (s embeddingsSource) optionHelp(option string) string {
 	if option == "Dim" {
 		return fmt.Sprintf("features per row of the simulated embeddings (default %d)", s.def().Dim)

@@ -778,6 +778,13 @@ func (featuresSource) Name() string { return "features" }
 
 func (featuresSource) options() []string { return []string{"ValFraction", "Columns"} }
 
+// defaultModel: a linear head, the head that suits a pretrained
+// network's features (docs/EMBEDDINGS.md gives the evidence).
+func (featuresSource) defaultModel() string { return "linear" }
+
+// embeddings: a person's features are taken for a network's embeddings.
+func (featuresSource) embeddings() bool { return true }
+
 func (featuresSource) optionHelp(option string) string {
 	switch option {
 	case "Features":

@@ -46,7 +46,40 @@ type (
 	// "" for an option it does not read. OptionHelp writes the options'
 	// help from it.
 	optionHelper interface{ optionHelp(option string) string }
+	// modelDefaulter names the search model a run on this dataset takes
+	// when --model is not given (DefaultModel); without it, core's
+	// default (mlp:390,390).
+	modelDefaulter interface{ defaultModel() string }
+	// embedder marks a dataset whose rows are a pretrained network's
+	// features: the baselines train there by their embeddings recipes
+	// (Embeddings).
+	embedder interface{ embeddings() bool }
 )
+
+// DefaultModel is the search model of a run on the dataset called name
+// when --model is not given, or "" for core's default (mlp:390,390):
+// linear on synthetic and on embeddings (waterbirds-sim, celeba-sim,
+// features).
+func DefaultModel(name string) string {
+	if s, ok := lookupSource(name); ok {
+		if m, ok := s.(modelDefaulter); ok {
+			return m.defaultModel()
+		}
+	}
+	return ""
+}
+
+// Embeddings tells whether the rows of the dataset called name are a
+// pretrained network's features (waterbirds-sim, celeba-sim, features):
+// the baselines then train by their embeddings recipes.
+func Embeddings(name string) bool {
+	if s, ok := lookupSource(name); ok {
+		if e, ok := s.(embedder); ok {
+			return e.embeddings()
+		}
+	}
+	return false
+}
 
 // sources lists the datasets, in the order --dataset's help and
 // completion show them.

@@ -179,6 +179,9 @@ type syntheticSource struct{}
 
 func (syntheticSource) Name() string { return "synthetic" }
 
+// defaultModel: the linear case's model is linear.
+func (syntheticSource) defaultModel() string { return "linear" }
+
 func (syntheticSource) optionHelp(option string) string {
 	if option == "Corr" {
 		c := DefaultSynthetic()

@@ -134,13 +134,13 @@ func (c Config) Hash(withoutSeed bool) string {
 }
 
 // DefaultConfig returns the config of `maple run --dataset name` with
-// every other flag at its default (the search model is linear on the
-// synthetic dataset, mlp:390,390 elsewhere; the evaluation model is the
-// search model).
+// every other flag at its default (the search model is the dataset's,
+// loaders.DefaultModel: linear on synthetic and on embeddings,
+// mlp:390,390 elsewhere; the evaluation model is the search model).
 func DefaultConfig(name string) Config {
 	c := Config{Dataset: loaders.DefaultSpec(name), Method: "maple", Settings: core.DefaultSettings(), Eval: train.DefaultEval(), CheckpointEvery: 5}
-	if name == "synthetic" {
-		c.Settings.Model = "linear"
+	if m := loaders.DefaultModel(name); m != "" {
+		c.Settings.Model = m
 	}
 	c.Eval.Model, c.Eval.Seed = c.Settings.Model, c.Settings.Seed
 	return c
