@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
@@ -61,21 +60,8 @@ func worstSet(loss nets.Loss, f []float64, y []int32, k int, alpha float64) []bo
 	n := len(y)
 	l := make([]float64, n)
 	nets.Losses(loss, f, y, k, l, nil)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case l[a] > l[b]:
-			return -1
-		case l[a] < l[b]:
-			return 1
-		}
-		return 0
-	})
 	in := make([]bool, n)
-	for _, i := range order[:int(math.Ceil(alpha*float64(n)))] {
+	for _, i := range core.Worst(l, int(math.Ceil(alpha*float64(n)))) {
 		in[i] = true
 	}
 	return in

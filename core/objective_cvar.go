@@ -14,7 +14,19 @@ func (cvar) Name() string { return "cvar" }
 func (cvar) Risk(b *RiskBatch) (float64, error) {
 	n, l := b.N, b.L
 	m := int(math.Ceil(b.Alpha * float64(n)))
-	order := make([]int, n)
+	order := Worst(l[:n], m)
+	var r float64
+	for _, i := range order {
+		r += l[i]
+		b.Add(i, 1/float64(m), b.D)
+	}
+	return r / float64(m), nil
+}
+
+// Worst returns the indices of the m highest losses in l, highest first,
+// ties broken by index: the samples the cvar objective averages over.
+func Worst(l []float64, m int) []int {
+	order := make([]int, len(l))
 	for i := range order {
 		order[i] = i
 	}
@@ -27,10 +39,5 @@ func (cvar) Risk(b *RiskBatch) (float64, error) {
 		}
 		return 0
 	})
-	var r float64
-	for _, i := range order[:m] {
-		r += l[i]
-		b.Add(i, 1/float64(m), b.D)
-	}
-	return r / float64(m), nil
+	return order[:m]
 }
