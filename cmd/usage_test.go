@@ -84,8 +84,8 @@ func TestDefaultRunsDir(t *testing.T) {
 }
 
 // TestHelpAndCompletionDetails: run --help prints no empty "(default )",
-// and completion of export --format offers the export formats; sweep --help does not list --seed, which a sweep refuses,
-// reproduce --help no "(default [])", and list is ls.
+// and completion of export --format offers the export formats; sweep
+// --help does not list --seed, which a sweep refuses, reproduce --help no "(default [])", and list is ls.
 func TestHelpAndCompletionDetails(t *testing.T) {
 	exec := func(args ...string) string {
 		var out bytes.Buffer
