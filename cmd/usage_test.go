@@ -12,7 +12,7 @@ import (
 
 // TestUsageErrors: bad commands, arguments and flag values exit 2 with a
 // message that says what was expected, and suggests the nearest command
-// or flag for a typo (issue 25, defect 3).
+// or flag for a typo.
 func TestUsageErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -84,9 +84,8 @@ func TestDefaultRunsDir(t *testing.T) {
 }
 
 // TestHelpAndCompletionDetails: run --help prints no empty "(default )",
-// and completion of export --format offers the export formats (issue 25,
-// defect 8); sweep --help does not list --seed, which a sweep refuses,
-// reproduce --help no "(default [])", and list is ls.
+// and completion of export --format offers the export formats; sweep
+// --help does not list --seed, which a sweep refuses, reproduce --help no "(default [])", and list is ls.
 func TestHelpAndCompletionDetails(t *testing.T) {
 	exec := func(args ...string) string {
 		var out bytes.Buffer

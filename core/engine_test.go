@@ -57,9 +57,12 @@ func (r *scriptRec) Checkpoint(st *State) error {
 	return nil
 }
 
-// waitEvent waits until the engine has reported an event.
-func (r *scriptRec) waitEvent() {
-	for {
+// waitEvent waits until the engine has reported an event, and fails
+// the test if none comes within a generous deadline.
+func (r *scriptRec) waitEvent(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
 		r.mu.Lock()
 		n := len(r.events)
 		r.mu.Unlock()
@@ -68,6 +71,7 @@ func (r *scriptRec) waitEvent() {
 		}
 		time.Sleep(time.Millisecond)
 	}
+	t.Fatal("the engine reported no event within 30 s")
 }
 
 func engineSettings(mode string) Settings {
@@ -291,7 +295,7 @@ func TestNonFinitePausesAndKeepsState(t *testing.T) {
 		done <- st
 	}()
 	// Wait for the error event, then check the state and recover.
-	rec.waitEvent()
+	rec.waitEvent(t)
 	rec.mu.Lock()
 	ev := rec.events[0]
 	rec.mu.Unlock()
@@ -328,7 +332,7 @@ func TestRecorderFailurePausesWithoutLoss(t *testing.T) {
 	}
 	done := make(chan Status)
 	go func() { st, _ := e.Run(context.Background(), rec); done <- st }()
-	rec.waitEvent()
+	rec.waitEvent(t)
 	e.Resume()
 	<-done
 	for i, s := range rec.snaps {

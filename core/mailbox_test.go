@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"errors"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -70,8 +72,9 @@ func TestStopInterruptsIteration(t *testing.T) {
 	e, _ := New(tinydata.Splits(40, 2, 3), set)
 	before := e.State()
 	done := make(chan Status, 1)
-	go func() { st, _ := e.Run(context.Background(), &scriptRec{}); done <- st }()
-	time.Sleep(50 * time.Millisecond)
+	ctx := newStepProbe(context.Background())
+	go func() { st, _ := e.Run(ctx, &scriptRec{}); done <- st }()
+	ctx.waitMidIteration(t)
 	t0 := time.Now()
 	e.Stop()
 	select {
@@ -95,10 +98,11 @@ func TestContextInterruptsIteration(t *testing.T) {
 	set := engineSettings("fixed")
 	set.InnerSteps = setting.MaxIters
 	e, _ := New(tinydata.Splits(40, 2, 3), set)
-	ctx, cancel := context.WithCancel(context.Background())
+	parent, cancel := context.WithCancel(context.Background())
+	ctx := newStepProbe(parent)
 	done := make(chan error, 1)
 	go func() { _, err := e.Run(ctx, &scriptRec{}); done <- err }()
-	time.Sleep(50 * time.Millisecond)
+	ctx.waitMidIteration(t)
 	cancel()
 	select {
 	case err := <-done:
@@ -223,11 +227,22 @@ func TestEvalEachIter(t *testing.T) {
 	// A long evaluation is cut short by Stop.
 	e2, _ := New(tinydata.Splits(40, 2, 3), set)
 	long := es
-	long.Steps = setting.MaxIters
+	long.Steps, long.MinStep = setting.MaxIters, 1
 	e2.EvalEach = &long
+	evaluating := make(chan struct{})
+	var once sync.Once
+	ctx := train.WithProgress(context.Background(), func(step, steps int, _, _ float64) {
+		once.Do(func() { close(evaluating) })
+	})
 	done := make(chan Status, 1)
-	go func() { st, _ := e2.Run(context.Background(), &scriptRec{}); done <- st }()
-	time.Sleep(100 * time.Millisecond)
+	go func() { st, _ := e2.Run(ctx, &scriptRec{}); done <- st }()
+	select {
+	case <-evaluating:
+	case st := <-done:
+		t.Fatalf("Run returned %v before the evaluation checked a step", st)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the evaluation checked no step within 30 s")
+	}
 	e2.Stop()
 	select {
 	case st := <-done:
@@ -291,5 +306,41 @@ func TestExportedEvent(t *testing.T) {
 	runAll(t, e, rec)
 	if len(rec.events) != 1 || rec.events[0].Kind != EventExport || rec.events[0].Export != 2 || rec.events[0].Iter != 2 {
 		t.Errorf("events %+v", rec.events)
+	}
+}
+
+// stepProbe is a context that counts the engine's questions whether it
+// is done: one before each outer iteration, then one before every inner
+// step. Once it has been asked probeAt times, the engine is inside an
+// outer iteration, between two inner steps.
+type stepProbe struct {
+	context.Context
+	n       atomic.Int64
+	reached chan struct{}
+}
+
+// probeAt is how many questions mean mid-iteration: the one before the
+// iteration and two inner steps.
+const probeAt = 3
+
+func newStepProbe(parent context.Context) *stepProbe {
+	return &stepProbe{Context: parent, reached: make(chan struct{})}
+}
+
+func (c *stepProbe) Err() error {
+	if c.n.Add(1) == probeAt {
+		close(c.reached)
+	}
+	return c.Context.Err()
+}
+
+// waitMidIteration waits until the engine is inside an outer iteration
+// and fails the test if it does not get there within 30 s.
+func (c *stepProbe) waitMidIteration(t *testing.T) {
+	t.Helper()
+	select {
+	case <-c.reached:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the engine took no inner step within 30 s")
 	}
 }

@@ -3,7 +3,6 @@ package core
 import (
 	"fmt"
 
-	"github.com/maple-ood/maple/internal/legacyjson"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/setting"
@@ -241,11 +240,4 @@ func (s Settings) selectIterate() string {
 		return "final"
 	}
 	return s.SelectIterate
-}
-
-// UnmarshalJSON reads settings, also as run.json files of maple 0.1 wrote
-// them (Go field names instead of the snake_case keys).
-func (s *Settings) UnmarshalJSON(b []byte) error {
-	type plain Settings
-	return legacyjson.Unmarshal(b, (*plain)(s))
 }

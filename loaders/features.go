@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/maple-ood/maple/internal/legacyjson"
 )
 
 // FeaturesConfig describes a bring-your-own table: a CSV file with a
@@ -720,12 +718,6 @@ func (t *table) classesInTraining(y []int32, names []string, classes int, parts 
 			t.path, what, labelsOf(parts[0]), labelsOf(slices.Concat(parts[0], parts[1], parts[2])))
 	}
 	return nil
-}
-
-// UnmarshalJSON reads the column names, also as maple 0.1 wrote them.
-func (c *FeaturesConfig) UnmarshalJSON(b []byte) error {
-	type plain FeaturesConfig
-	return legacyjson.Unmarshal(b, (*plain)(c))
 }
 
 // maxFeature is the magnitude from which a feature is refused: a float32

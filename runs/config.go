@@ -52,6 +52,9 @@ type Config struct {
 	// never part of what the run computes (Hash), but its results are
 	// bit for bit only on one backend and thread count.
 	Build *Build `json:"build,omitempty"`
+	// Format is run.json's format (ConfigFormat, written by Create; 0
+	// when absent, the oldest): never part of Hash.
+	Format int `json:"format,omitempty"`
 }
 
 // Build is the matrix backend a process computes with.
@@ -199,7 +202,7 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 		if _, err := os.Lstat(dir); err == nil {
 			continue
 		}
-		cfg.ID = id
+		cfg.ID, cfg.Format = id, ConfigFormat
 		if err := WriteJSONAtomic(filepath.Join(tmp, ConfigFile), cfg); err != nil {
 			r.Close()
 			os.RemoveAll(tmp)
@@ -313,11 +316,15 @@ func ReadConfig(dir string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}
-	var c Config
-	if err := json.Unmarshal(b, &c); err != nil {
+	c, err := DecodeConfig(p, b)
+	var newer *NewerFormatError
+	if errors.As(err, &newer) {
+		return nil, err
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s is not valid JSON (%v); it cannot be resumed, but its other files are untouched", p, err)
 	}
-	return &c, nil
+	return c, nil
 }
 
 // takeLock takes an exclusive flock on the run directory itself (so

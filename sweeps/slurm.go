@@ -2,7 +2,6 @@ package sweeps
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/maple-ood/maple/runs"
@@ -22,6 +21,9 @@ import (
 type SweepRecord struct {
 	Name  string       `json:"name"`
 	Cells []CellRecord `json:"cells"`
+	// Format is the record's format (SweepFormat, written by Record; 0
+	// when absent, the oldest).
+	Format int `json:"format,omitempty"`
 }
 
 // CellRecord is one recorded cell.
@@ -72,7 +74,10 @@ func (s *Sweep) Record() error {
 			cells = append(cells, g)
 		}
 	}
-	rec.Cells = cells
+	rec.Cells, rec.Format = cells, SweepFormat
+	for i := range rec.Cells {
+		rec.Cells[i].Config.Format = runs.ConfigFormat
+	}
 	path, err := runs.SweepFile(s.Dir, s.Name, ".json")
 	if err != nil {
 		return err
@@ -90,11 +95,15 @@ func ReadSweep(runsDir, name string) (*SweepRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	var r SweepRecord
-	if err := json.Unmarshal(b, &r); err != nil {
+	r, err := decodeSweep(path, b)
+	var newer *runs.NewerFormatError
+	if errors.As(err, &newer) {
+		return nil, err
+	}
+	if err != nil {
 		return nil, &DamagedSweepError{Name: name, Path: path, Err: err}
 	}
-	return &r, nil
+	return r, nil
 }
 
 // DamagedSweepError is a sweep record that cannot be read. Its message

@@ -1,7 +1,6 @@
 package train
 
 import (
-	"github.com/maple-ood/maple/internal/legacyjson"
 	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/setting"
 )
@@ -118,10 +117,4 @@ func (es EvalSettings) optimizer() string {
 		return "sgd"
 	}
 	return es.Optimizer
-}
-
-// UnmarshalJSON reads evaluation settings, also as maple 0.1 wrote them.
-func (es *EvalSettings) UnmarshalJSON(b []byte) error {
-	type plain EvalSettings
-	return legacyjson.Unmarshal(b, (*plain)(es))
 }

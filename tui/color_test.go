@@ -3,6 +3,7 @@ package tui
 import (
 	"io"
 	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -43,15 +44,19 @@ func TestColourProfiles(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d := NewDashboard(testConfig(), &fakeCtl{}, false)
+			d := &drawnModel{Dashboard: NewDashboard(testConfig(), &fakeCtl{}, false), want: 20, drawn: make(chan struct{})}
 			tm := teatest.NewTestModel(t, d, teatest.WithInitialTermSize(120, 40),
 				teatest.WithProgramOptions(tea.WithColorProfile(c.profile)))
 			for _, s := range script(20, 40) {
 				tm.Send(SnapshotMsg{Snap: s})
 			}
-			time.Sleep(300 * time.Millisecond)
+			select {
+			case <-d.drawn:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the dashboard did not draw the 20 snapshots within 30 s")
+			}
 			tm.Send(tea.QuitMsg{})
-			tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+			tm.WaitFinished(t, teatest.WithFinalTimeout(30*time.Second))
 			b, _ := io.ReadAll(tm.FinalOutput(t))
 			out := string(b)
 			if len(out) < 1000 {
@@ -65,4 +70,26 @@ func TestColourProfiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// drawnModel is a dashboard that closes drawn once it has drawn a view
+// holding want snapshots.
+type drawnModel struct {
+	*Dashboard
+	want  int
+	drawn chan struct{}
+	once  sync.Once
+}
+
+func (m *drawnModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.Dashboard.Update(msg)
+	return m, cmd
+}
+
+func (m *drawnModel) View() tea.View {
+	v := m.Dashboard.View()
+	if len(m.Dashboard.snaps) >= m.want {
+		m.once.Do(func() { close(m.drawn) })
+	}
+	return v
 }

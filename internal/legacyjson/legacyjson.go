@@ -1,7 +1,6 @@
 // Package legacyjson reads JSON objects written before a struct's fields
 // had snake_case tags: keys spelled as the Go field names ("OuterIters")
-// are renamed to the fields' tags ("outer_iters") before decoding, so that
-// run directories made by earlier versions still load.
+// are renamed to the fields' tags ("outer_iters").
 package legacyjson
 
 import (
@@ -10,15 +9,15 @@ import (
 	"strings"
 )
 
-// Unmarshal decodes b into the struct *v (whose type must be an alias of
-// the tagged struct, to avoid recursing into its UnmarshalJSON), renaming
-// keys that match a field's Go name to that field's JSON tag.
-func Unmarshal(b []byte, v any) error {
+// Rename returns the JSON object b with every key that matches a Go
+// field name of struct type t renamed to that field's JSON tag (a key
+// already present under the tag wins). Anything but an object is
+// returned as it is.
+func Rename(b []byte, t reflect.Type) ([]byte, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil || raw == nil {
-		return json.Unmarshal(b, v)
+		return b, nil
 	}
-	t := reflect.TypeOf(v).Elem()
 	renamed := false
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -34,11 +33,8 @@ func Unmarshal(b []byte, v any) error {
 			renamed = true
 		}
 	}
-	if renamed {
-		var err error
-		if b, err = json.Marshal(raw); err != nil {
-			return err
-		}
+	if !renamed {
+		return b, nil
 	}
-	return json.Unmarshal(b, v)
+	return json.Marshal(raw)
 }
