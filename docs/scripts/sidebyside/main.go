@@ -472,32 +472,10 @@ func markdown(w io.Writer, rows []row) {
 // iteration N, and the last step's mean ± sd over iterations 3-N; code /
 // maple in each cell, in %.
 func seedTable(w io.Writer, rows []row) {
-	type key struct {
-		src        string
-		seed, iter int
-	}
-	by := map[key]row{}
-	seedSet, n := map[int]bool{}, 0
-	for _, r := range rows {
-		by[key{r.Source, r.Seed, r.Iter}] = r
-		seedSet[r.Seed] = true
-		n = max(n, r.Iter)
-	}
-	var seeds []int
-	for s := range seedSet {
-		seeds = append(seeds, s)
-	}
-	sort.Ints(seeds)
+	by, seeds, n := index(rows)
 	pm := func(v []float64) string {
-		var m, q float64
-		for _, x := range v {
-			m += x
-		}
-		m /= float64(len(v))
-		for _, x := range v {
-			q += (x - m) * (x - m)
-		}
-		return fmt.Sprintf("%.1f ± %.1f", 100*m, 100*math.Sqrt(q/float64(len(v)-1)))
+		m, sd := meanSD(v)
+		return fmt.Sprintf("%.1f ± %.1f", 100*m, 100*sd)
 	}
 	fmt.Fprintf(w, "| seed | reference protocol, best over iterations 1-%d (oracle selection): code / maple | mean ± sd over iterations 3-%d: code / maple | last step of iteration %d: code / maple | last step, mean ± sd over iterations 3-%d: code / maple |\n", n, n, n, n)
 	fmt.Fprintln(w, "|---|---|---|---|---|")
@@ -534,36 +512,7 @@ func seedTable(w io.Writer, rows []row) {
 // accuracy, the last step of iteration N; then how many of maple's
 // points from iteration 2 on fall inside the range of the code's seeds.
 func summary(w io.Writer, rows []row) {
-	type key struct {
-		src        string
-		seed, iter int
-	}
-	by := map[key]row{}
-	seedSet, n := map[int]bool{}, 0
-	for _, r := range rows {
-		by[key{r.Source, r.Seed, r.Iter}] = r
-		seedSet[r.Seed] = true
-		n = max(n, r.Iter)
-	}
-	var seeds []int
-	for s := range seedSet {
-		seeds = append(seeds, s)
-	}
-	sort.Ints(seeds)
-	meanSD := func(v []float64) (float64, float64) {
-		var m, q float64
-		for _, x := range v {
-			m += x
-		}
-		m /= float64(len(v))
-		for _, x := range v {
-			q += (x - m) * (x - m)
-		}
-		if len(v) < 2 {
-			return m, math.NaN()
-		}
-		return m, math.Sqrt(q / float64(len(v)-1))
-	}
+	by, seeds, n := index(rows)
 	fig := map[string]func(row) float64{"reference protocol": func(r row) float64 { return r.RefTest }, "last step": func(r row) float64 { return r.LastTest }}
 	names := []string{"reference protocol", "last step"}
 	fmt.Fprintln(w)
@@ -615,4 +564,42 @@ func summary(w io.Writer, rows []row) {
 		}
 		fmt.Fprintf(w, "%s: %d of %d of maple's points (iterations 2-%d) inside the range of the code's seeds\n", nm, inside, total, n)
 	}
+}
+
+// key names one row: its source (code or maple), seed and iteration.
+type key struct {
+	src        string
+	seed, iter int
+}
+
+// index returns rows by key, their seeds in order and the last iteration.
+func index(rows []row) (by map[key]row, seeds []int, n int) {
+	by = map[key]row{}
+	seedSet := map[int]bool{}
+	for _, r := range rows {
+		by[key{r.Source, r.Seed, r.Iter}] = r
+		seedSet[r.Seed] = true
+		n = max(n, r.Iter)
+	}
+	for s := range seedSet {
+		seeds = append(seeds, s)
+	}
+	sort.Ints(seeds)
+	return by, seeds, n
+}
+
+// meanSD returns the mean of v and its sample sd (NaN for fewer than two).
+func meanSD(v []float64) (float64, float64) {
+	var m, q float64
+	for _, x := range v {
+		m += x
+	}
+	m /= float64(len(v))
+	for _, x := range v {
+		q += (x - m) * (x - m)
+	}
+	if len(v) < 2 {
+		return m, math.NaN()
+	}
+	return m, math.Sqrt(q / float64(len(v)-1))
 }
