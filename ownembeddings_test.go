@@ -204,6 +204,7 @@ func TestOwnEmbeddingsPage(t *testing.T) {
 
 	seen := map[string]bool{}
 	var trials int
+	var exported string // the export's --out
 	for _, c := range cmds {
 		switch {
 		case c.value != "":
@@ -278,6 +279,7 @@ func TestOwnEmbeddingsPage(t *testing.T) {
 			if m == nil {
 				t.Fatalf("%s: want --out DIR", c.line)
 			}
+			exported = m[1]
 			for _, name := range []string{"u.npy", "ids.npy"} {
 				if n := npyLen(t, filepath.Join(work, m[1], name)); n != data.count("train") {
 					t.Errorf("%s: %s holds %d values, want one per training row (%d)", c.line, name, n, data.count("train"))
@@ -296,7 +298,7 @@ func TestOwnEmbeddingsPage(t *testing.T) {
 		return
 	}
 
-	for _, name := range []string{vars["FEATURES"], vars["LABELS"], "weights/u.npy", "weights/ids.npy"} {
+	for _, name := range []string{vars["FEATURES"], vars["LABELS"], exported + "/u.npy", exported + "/ids.npy"} {
 		if !strings.Contains(snippet, `"`+name+`"`) {
 			t.Errorf("the PyTorch snippet does not read %q, the file the commands write or read", name)
 		}
