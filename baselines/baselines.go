@@ -192,6 +192,22 @@ func Train(ctx context.Context, sp *dataset.Splits, method string, es train.Eval
 // others read y alone.
 type supervised interface{ supervision() core.Supervision }
 
+// dataChecker refuses splits its method cannot train on (CheckData).
+type dataChecker interface {
+	checkData(sp *dataset.Splits) error
+}
+
+// CheckData refuses splits method cannot train on, before a run is
+// created (dfr: a validation split without 2 rows of each group); nil
+// for a method that trains on any splits.
+func CheckData(method string, sp *dataset.Splits) error {
+	m, _ := lookup(method)
+	if c, ok := m.(dataChecker); ok {
+		return c.checkData(sp)
+	}
+	return nil
+}
+
 // Supervision returns what the training of method reads beyond y: for a
 // maple search, what its outer objective reads.
 func Supervision(method, objective string) core.Supervision {

@@ -81,14 +81,59 @@ func (dfr) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSetting
 	return es
 }
 
-func (dfr) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
+// trainable refuses splits dfr cannot fit on at all: a validation split
+// without groups, or splits of different widths.
+func (dfr) trainable(sp *dataset.Splits) error {
+	if len(sp.Val.GroupNames) == 0 {
+		return fmt.Errorf("dfr trains on the validation split's groups, and %s's validation split has none: give the data a group column (--group-col), or choose a method that reads no groups", sp.Name)
+	}
+	if sp.Val.D != sp.Train.D || sp.Test.D != sp.Train.D {
+		return fmt.Errorf("dfr: the splits of %s have %d, %d and %d features", sp.Name, sp.Train.D, sp.Val.D, sp.Test.D)
+	}
+	return nil
+}
+
+// checkData refuses, before a run is created, what trainable refuses
+// and a validation split with fewer than 2 rows of a group the data has:
+// with 2, each half (groupHalves) holds one, so C is chosen on every
+// group. Train itself fits on such a split (the held-out half then
+// lacks the group), as it did before the check.
+func (dfr) checkData(sp *dataset.Splits) error {
+	if err := (dfr{}).trainable(sp); err != nil {
+		return err
+	}
 	val := sp.Val
-	if len(val.GroupNames) == 0 {
-		return nil, fmt.Errorf("dfr trains on the validation split's groups, and %s's validation split has none: give the data a group column (--group-col), or choose a method that reads no groups", sp.Name)
+	count := func(ds *dataset.Dataset) map[string]int {
+		n := map[string]int{}
+		for _, g := range ds.Group[:ds.N] {
+			n[ds.GroupNames[g]]++
+		}
+		return n
 	}
-	if val.D != sp.Train.D || sp.Test.D != sp.Train.D {
-		return nil, fmt.Errorf("dfr: the splits of %s have %d, %d and %d features", sp.Name, sp.Train.D, val.D, sp.Test.D)
+	nVal, nTrain, nTest := count(val), count(sp.Train), count(sp.Test)
+	var short []string
+	for _, name := range val.GroupNames {
+		if nVal[name] >= 2 || nVal[name]+nTrain[name]+nTest[name] == 0 {
+			continue
+		}
+		rows := "no rows"
+		if nVal[name] == 1 {
+			rows = "1 row"
+		}
+		short = append(short, fmt.Sprintf("%s of group %s (%d in training, %d in test)", rows, name, nTrain[name], nTest[name]))
 	}
+	if len(short) > 0 {
+		return fmt.Errorf("dfr fits its head on the validation split, half of each group to fit and the other half to choose C, so it needs at least 2 validation rows of each group; the validation split of %s has %s: give it 2 or more rows of each group, or choose another method",
+			sp.Name, strings.Join(short, ", "))
+	}
+	return nil
+}
+
+func (dfr) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
+	if err := (dfr{}).trainable(sp); err != nil {
+		return nil, err
+	}
+	val := sp.Val
 	k := models.Outputs(sp.Train)
 	net, err := models.New[float32]("linear", sp.Train.Shape, k)
 	if err != nil {

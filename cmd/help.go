@@ -14,6 +14,7 @@ import (
 var examples = map[string]string{
 	"run": `  maple run --dataset synthetic --objective rex   # the dashboard on a terminal
   maple run --dataset cmnist --method irmv1       # a baseline at its recipe
+  maple run --dataset features --csv y.csv --features x.npy   # a linear head
   maple run --dataset cmnist --detach             # in the background
   maple run --dataset cmnist --weight-lr 0.25 --keep 1 --keep0 1   # w learnt
   maple run --dataset cmnist --model mlp:64,64 --eval-model mlp:390,390 \

@@ -108,3 +108,21 @@ func TestSettingsTopic(t *testing.T) {
 		t.Errorf("run --help does not shorten --recipe's help, or does not say where it is in full:\n%s", run)
 	}
 }
+
+// TestRunHelpEmbeddings: run --help shows a run on one's own embeddings
+// and the head it takes there without --model (its --model help,
+// shortened, gives only the default of the other datasets).
+func TestRunHelpEmbeddings(t *testing.T) {
+	var out bytes.Buffer
+	f := &Factory{In: strings.NewReader(""), Out: &out, Err: &out, RunsDir: t.TempDir(), Terminal: func() bool { return false }}
+	root := NewCmdRoot(f)
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs([]string{"run", "--help"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`maple run --dataset features --csv \S+ --features \S+\.npy +# a linear head`).MatchString(out.String()) {
+		t.Errorf("run --help has no example of --dataset features naming its default head:\n%s", out.String())
+	}
+}

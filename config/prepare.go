@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/models"
@@ -74,6 +75,13 @@ func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 		for _, w := range sp.Warnings {
 			fmt.Fprintf(progress, "warning: %s\n", w)
 		}
+	}
+	if err := baselines.CheckData(c.Method, sp); err != nil {
+		on := dataFiles(c.Dataset)
+		if on == "" {
+			on = c.Dataset.Name
+		}
+		return nil, fmt.Errorf("--method %s on %s: %w", c.Method, on, err)
 	}
 	if c.Method == "maple" && c.Settings.InitParams != "" {
 		theta, err := runs.ReadInit(c.Settings.InitParams)

@@ -69,6 +69,7 @@ var quotedPages = []struct {
 		{`under 2%`, "the threshold below which a reweighting changed too little (train.MinMoved), a setting"},
 	}},
 	{page: "docs/ARCHITECTURE.md", notResults: []phrase{{`maple 0\.1`, "a version"}}},
+	{page: "docs/OWN-EMBEDDINGS.md"}, // a walk-through of commands (TestOwnEmbeddingsPage runs them), no results
 	{page: "docs/SIDE-BY-SIDE.md", pending: []string{"*"}, why: "its two tables are generated from the archived sidebyside-irmv1.csv and checked (docs/scripts/sidebyside's TestPageTables); the prose quotes the authors' printouts (sidebyside/authors), tests on their dump and that CSV, without references yet"},
 	{page: "docs/PERFORMANCE.md", pending: []string{"*"}, why: "earlier benchmark runs whose raw output was not committed (the current ones are docs/results/speed, the README's table)"},
 	{page: "docs/EMBEDDINGS.md", pending: []string{"*"}, why: "exploratory figures of the embeddings recipes' choice, from single runs of a development build; the waterbirds-sim and celeba-sim experiments' committed rows are to replace them"},
@@ -146,7 +147,7 @@ func TestQuotedFiguresReferenced(t *testing.T) {
 		for _, p := range probs {
 			t.Errorf("%s:%d: %s", pg.page, p.Line, p.Msg)
 		}
-		if len(pg.pending) == 0 && pg.page != "docs/ARCHITECTURE.md" && pg.page != "docs/DATASETS.md" && pg.page != "docs/FORMATS.md" && checked < 5 {
+		if len(pg.pending) == 0 && pg.page != "docs/ARCHITECTURE.md" && pg.page != "docs/DATASETS.md" && pg.page != "docs/FORMATS.md" && pg.page != "docs/OWN-EMBEDDINGS.md" && checked < 5 {
 			t.Errorf("%s: only %d figures checked against a reference", pg.page, checked)
 		}
 	}
