@@ -65,6 +65,7 @@ func newEngine[T nets.Float](sp *dataset.Splits, set Settings) (*engine[T], erro
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}
+	models.FitData(net, sp.Train.N*sp.Train.D)
 	e := &engine[T]{set: set, sp: sp, train: newData[T](sp.Train), val: newData[T](sp.Val), test: newData[T](sp.Test),
 		net: net, k: k, loss: nets.LossFor(k)}
 	e.rows = models.Rows[T]{M: net, D: sp.Train.D}

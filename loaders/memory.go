@@ -223,9 +223,11 @@ func statField(path, key string) int64 {
 	return 0
 }
 
-// gcSlack is the garbage the collector lets grow beside large data: 64
-// MiB, or 5% of the data where that is more.
-func gcSlack(data int64) int64 { return max(64<<20, data/20) }
+// gcSlack is the garbage the collector lets grow beside large data: 32
+// MiB, or 2% of the data where that is more. The data's matrices hold no
+// pointers, so a collection marks little and costs little however often
+// it runs.
+func gcSlack(data int64) int64 { return max(32<<20, data/50) }
 
 // bigData is the size of data from which HoldData lowers the collector's
 // percent: below it the runtime's default (GOGC 100) stands.

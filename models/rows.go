@@ -70,3 +70,12 @@ func Release[T nets.Float](m Model[T]) {
 		r.Release()
 	}
 }
+
+// FitData sets a model's work budget for a training matrix of the given
+// number of values (nets.BudgetFor) where it has one (nets.Net): beside
+// data of more than nets.LargeData values its work buffers shrink.
+func FitData[T nets.Float](m Model[T], values int) {
+	if b, ok := m.(interface{ SetWorkBudget(int) }); ok {
+		b.SetWorkBudget(nets.BudgetFor(values))
+	}
+}

@@ -92,6 +92,28 @@ func (s Spec) String() string {
 // 128 MiB of float32); larger batches are processed in chunks.
 const WorkBudget = 32 << 20
 
+// LargeData is the size, in values, of a training matrix from which a
+// Net's work buffers shrink to LargeDataBudget (64M values, 256 MiB of
+// float32): beside data that large the buffers are what takes a process
+// past the data's own size, and the products of the smaller chunks are
+// still large enough to run at full speed. Below it the chunks stay where
+// they have always been, and so do the bits of every run on such data.
+const LargeData = 64 << 20
+
+// LargeDataBudget is the work budget of a Net beside a training matrix
+// of more than LargeData values: 8M values, 32 MiB of float32.
+const LargeDataBudget = 8 << 20
+
+// BudgetFor returns the work budget of a Net over a training matrix of
+// the given number of values: WorkBudget, or LargeDataBudget above
+// LargeData.
+func BudgetFor(values int) int {
+	if values > LargeData {
+		return LargeDataBudget
+	}
+	return WorkBudget
+}
+
 // Net is a feed-forward network over a flat parameter vector.
 type Net[T Float] struct {
 	spec   Spec
@@ -100,6 +122,7 @@ type Net[T Float] struct {
 	layers []layer[T]
 	off    []int // parameter offset of each layer, plus the total
 	chunk  int   // samples per chunk
+	per    int   // values a sample takes in the work buffers, by the budget's count
 
 	acts [][]T // acts[i]: output of layer i for the current chunk
 	g    [2][]T
@@ -154,7 +177,8 @@ func New[T Float](spec Spec, in Shape, k int) (*Net[T], error) {
 		widest = max(widest, l.out(), l.in())
 	}
 	per += 2 * widest // the gradient or the tangent buffers (one kind per pass)
-	m.chunk = max(64, WorkBudget/per)
+	m.per = per
+	m.SetWorkBudget(WorkBudget)
 	return m, nil
 }
 
@@ -182,6 +206,11 @@ func (m *Net[T]) Outputs() int { return m.k }
 
 // NumParams returns the length of the parameter vector.
 func (m *Net[T]) NumParams() int { return m.off[len(m.layers)] }
+
+// SetWorkBudget sets the number of values the work buffers may hold per
+// chunk (WorkBudget by default; see BudgetFor): the chunk is as many
+// samples as fit it, and at least 64.
+func (m *Net[T]) SetWorkBudget(values int) { m.chunk = max(64, values/m.per) }
 
 // SetChunk sets the number of samples processed at once (default: as many
 // as fit a budget of 128M activation values). It is for tests and tuning.

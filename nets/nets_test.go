@@ -390,3 +390,48 @@ func TestRelease(t *testing.T) {
 		t.Error("the gradient after Release differs")
 	}
 }
+
+// TestWorkBuffersBesideLargeData: beside a training matrix of more than
+// LargeData values a net's work buffers (activations, gradients and the
+// gathered rows of a chunk) hold at most LargeDataBudget values, where
+// WorkBudget let them take four times that; below it the chunk is the
+// one it always was.
+func TestWorkBuffersBesideLargeData(t *testing.T) {
+	held := func(m *Net[float32]) int {
+		n := len(m.xs) + len(m.g[0]) + len(m.g[1])
+		for _, a := range m.acts {
+			n += len(a)
+		}
+		return n
+	}
+	for _, c := range []struct {
+		name      string
+		values    int // the training matrix's size
+		wantChunk int
+		maxHeld   int
+	}{
+		{"ColoredMNIST's size", 45000 * 392, WorkBudget / (256 + 2 + 2*1024), WorkBudget},
+		{"at LargeData", LargeData, WorkBudget / (256 + 2 + 2*1024), WorkBudget},
+		{"300,000 x 1,024", 300000 * 1024, LargeDataBudget / (256 + 2 + 2*1024), LargeDataBudget},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := MustNew[float32]("mlp:256", Shape{C: 1024, H: 1, W: 1}, 2)
+			m.SetWorkBudget(BudgetFor(c.values))
+			if m.chunk != c.wantChunk {
+				t.Fatalf("chunk %d samples, want %d", m.chunk, c.wantChunk)
+			}
+			const n = 16000 // more than one chunk at the smaller budget
+			x := make([]float32, n*1024)
+			rows := make([]int, n)
+			for i := range rows {
+				rows[i] = n - 1 - i
+			}
+			theta, grad := make([]float32, m.NumParams()), make([]float32, m.NumParams())
+			m.Init(theta, rand.New(rand.NewPCG(1, 2)))
+			m.BackpropRows(theta, x, rows, func(lo, hi int, _, cot []float32) { clear(cot) }, grad)
+			if h := held(m); h > c.maxHeld {
+				t.Errorf("work buffers hold %d values, more than %d", h, c.maxHeld)
+			}
+		})
+	}
+}

@@ -73,6 +73,7 @@ func NewTrainer(sp *dataset.Splits, es EvalSettings, init []float32) (*Trainer, 
 	if err != nil {
 		return nil, fmt.Errorf("%w", err)
 	}
+	models.FitData(net, sp.Train.N*sp.Train.D)
 	tr := &Trainer{ES: es, Splits: sp, Net: net, K: k, Loss: nets.LossFor(k)}
 	tr.Theta = make([]float32, net.NumParams())
 	tr.Grad = make([]float32, net.NumParams())
