@@ -18,7 +18,6 @@ var pending = map[string]string{
 	"docs/MODELS.md":       "being rewritten",
 	"docs/PAPER.md":        "being rewritten",
 	"docs/PERFORMANCE.md":  "being rewritten",
-	"docs/RESULTS.md":      "being rewritten",
 	"docs/SIDE-BY-SIDE.md": "being rewritten",
 	"docs/USAGE.md":        "being rewritten",
 }
