@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -398,4 +399,14 @@ func settingsHelp(width int) string {
 		}
 	}
 	return b.String()
+}
+
+// helpColumns is the width help wraps to before helpWidth's bounds:
+// $COLUMNS when it is a positive number (as ls reads it, also when
+// standard output is not a terminal), else terminal's (0: not one).
+func helpColumns(getenv func(string) string, terminal func() int) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(getenv("COLUMNS"))); err == nil && n > 0 {
+		return n
+	}
+	return terminal()
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -106,6 +107,81 @@ func TestSettingsTopic(t *testing.T) {
 	}
 	if strings.Contains(run, "flags given override it") || !strings.Contains(run, "maple help settings") {
 		t.Errorf("run --help does not shorten --recipe's help, or does not say where it is in full:\n%s", run)
+	}
+}
+
+// TestHelpColumns: $COLUMNS, when a positive number, is the width help
+// wraps to, whether or not standard output is a terminal (COLUMNS=50
+// maple run --help | less); else the terminal's width, else 80. Every
+// command's help is walked at each.
+func TestHelpColumns(t *testing.T) {
+	for _, c := range []struct {
+		name, columns string // "" leaves COLUMNS unset
+		terminal      int    // the terminal's width; 0: not a terminal
+		want          int
+	}{
+		{"not a terminal", "", 0, 80},
+		{"COLUMNS=80, not a terminal", "80", 0, 80},
+		{"COLUMNS=50, not a terminal", "50", 0, 50},
+		{"COLUMNS=132, not a terminal", "132", 0, 132},
+		{"COLUMNS over the terminal's width", "60", 100, 60},
+		{"a terminal without COLUMNS", "", 100, 100},
+		{"COLUMNS not a number: the terminal's", "wide", 70, 70},
+		{"COLUMNS=0: 80 off a terminal", "0", 0, 80},
+		{"COLUMNS negative: 80 off a terminal", "-5", 0, 80},
+		{"COLUMNS=5: the narrowest help, 20", "5", 0, 20},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			getenv := func(k string) string {
+				if k == "COLUMNS" {
+					return c.columns
+				}
+				return ""
+			}
+			f := &Factory{Width: func() int { return helpColumns(getenv, func() int { return c.terminal }) }}
+			if got := f.helpWidth(); got != c.want {
+				t.Fatalf("help width %d, want %d", got, c.want)
+			}
+		})
+	}
+	// Through the process's own factory, as maple runs: go test's
+	// standard output is not a terminal.
+	var paths [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		paths = append(paths, path)
+		for _, sub := range c.Commands() {
+			if sub.IsAvailableCommand() || sub.Name() == "help" {
+				walk(sub, append(append([]string{}, path...), sub.Name()))
+			}
+		}
+	}
+	walk(NewCmdRoot(&Factory{RunsDir: t.TempDir()}), nil)
+	for _, cols := range []int{80, 50} {
+		t.Run(fmt.Sprintf("every command at COLUMNS=%d", cols), func(t *testing.T) {
+			t.Setenv("COLUMNS", fmt.Sprint(cols))
+			for _, path := range paths {
+				var out bytes.Buffer
+				f := NewFactory()
+				f.In, f.Out, f.Err, f.RunsDir = strings.NewReader(""), &out, &out, t.TempDir()
+				root := NewCmdRoot(f)
+				root.SetOut(&out)
+				root.SetErr(&out)
+				args := append(append([]string{}, path...), "--help")
+				root.SetArgs(args)
+				if err := root.Execute(); err != nil {
+					t.Fatalf("maple %s: %v", strings.Join(args, " "), err)
+				}
+				if !strings.Contains(out.String(), "Usage:") {
+					t.Fatalf("maple %s printed no usage:\n%s", strings.Join(args, " "), out.String())
+				}
+				for _, line := range strings.Split(out.String(), "\n") {
+					if n := utf8.RuneCountInString(line); n > cols {
+						t.Errorf("COLUMNS=%d maple %s: a line of %d columns:\n%s", cols, strings.Join(args, " "), n, line)
+					}
+				}
+			}
+		})
 	}
 }
 

@@ -50,8 +50,8 @@ type Factory struct {
 	// Terminal reports whether stdin and stdout are both terminals (the
 	// dashboard and the browser need both; /dev/null is not one).
 	Terminal func() bool
-	// Width, when not nil, is the width of the terminal standard output
-	// is (0: not one); help wraps to it, else to 80 columns.
+	// Width, when not nil, is the width help wraps to: $COLUMNS, else
+	// the terminal's that standard output is (0: not one, and 80).
 	Width   func() int
 	RunsDir string
 	// helpErr is a usage error found while printing help (`maple bogus
@@ -63,7 +63,7 @@ type Factory struct {
 // and the runs directory (DefaultRunsDir).
 func NewFactory() *Factory {
 	return &Factory{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, RunsDir: DefaultRunsDir(os.Getenv),
-		Terminal: tui.Interactive, Width: tui.Width}
+		Terminal: tui.Interactive, Width: func() int { return helpColumns(os.Getenv, tui.Width) }}
 }
 
 // DefaultRunsDir is the runs directory when --runs-dir is not given, one

@@ -157,7 +157,7 @@ func (ch Chosen) sweepMean(runs *Table, sweep string) (float64, bool) {
 // choiceSection writes an experiment's choices as tables below its own.
 func choiceSection(b *strings.Builder, r Results) {
 	for _, c := range r.File.Choices {
-		fmt.Fprintf(b, "\n**%s**: per seed, the run validation ranks first among sweeps %s (the highest validation worst-group accuracy; a tie goes to the sweep listed first).", c.Name, strings.Join(c.Sweeps, ", "))
+		fmt.Fprintf(b, "\n**%s** keeps, per seed, the run validation ranks first among sweeps %s.", c.Name, strings.Join(c.Sweeps, ", "))
 		if about := strings.TrimSpace(c.About); about != "" {
 			b.WriteString(" " + about)
 		}

@@ -60,80 +60,104 @@ func Page(docs string, all []Results) string {
 <!-- Generated from docs/experiments/*.toml and docs/results/*/ by maple reproduce; do not edit by hand: go test ./experiments -run TestPagesUpToDate -update rewrites it from the committed CSVs. -->
 
 Every table on this page is the ` + "`summary.csv`" + ` of one experiment file
-under [experiments/](experiments/), written by ` + "`maple reproduce NAME`" + `
-from the experiment's finished runs (one row each in its ` + "`runs.csv`" + `,
-with run id, commit and configuration hash), and checked against those
-files by a test. Figures are percentages on the test split: the mean over
-seeds, the sample standard deviation (n-1), n, and the 95% interval of
-the mean (Student's t, n-1 degrees of freedom), cut to 0-100, the
-range of an accuracy, where the seeds' spread takes it past either end.
+under [experiments/](experiments/). ` + "`maple reproduce NAME`" + ` writes it
+from the experiment's finished runs. Each run is one row of its
+` + "`runs.csv`" + `, with run id, commit and configuration hash. A test checks
+each table against those files.
 
-How every figure was chosen, and which labels it used:
+## How to read these tables
 
+- **Figures** are percentages on the test split. Each gives the mean
+  over seeds, the sample standard deviation (n-1), n, and the 95%
+  interval of the mean. The interval is Student's t with n-1 degrees of
+  freedom. It is cut to 0-100, the range of an accuracy, where the
+  seeds' spread takes it past either end.
 - **Selection.** Each run's figure is the model the validation split
-  chose: a search's iterate by its inner model's validation worst-group
-  accuracy, then the final training's checkpoint by the same criterion
-  (validation accuracy where a dataset has no groups). That criterion
-  reads the *validation split's group labels*: every figure on this page
-  uses group labels in selection (column "groups in selection"), as
-  DomainBed's training-domain validation does when groups are known. No
-  figure here is chosen on the test split. maple's default outer
-  objective is also computed on the validation split (` + "`--outer-on val`" + `).
-  So the split that selects also steers the search.
-- **Training.** Column "training reads" says what a method's training
-  (for maple, its outer objective) reads beyond the class label: *none*,
-  *environments* (IRMv1, REx: which environment a sample came from),
-  *groups* (group DRO, group upweighting, maple/worst-group: the
-  attribute x class group of each sample), or *oracle data* (data
-  without the spurious signal: a reference no real dataset offers).
-- **Weights.** For maple rows, "u on a≠y" is the share of the learned
-  weights u = w·m on the groups whose attribute disagrees with the label
-  (ColoredMNIST's colour-conflicting samples, about 15% of its training
-  samples; equal weight per group would put 50% on them), and "kept" the
-  share of samples kept, both at the selected iterate (the dashboard's
-  group weight fractions), mean over seeds.
-- **Significance.** Each maple row is compared with the row of its table
-  whose training reads no group labels and whose final model is trained
-  by the same recipe (optimizer, learning rate, momentum, weight decay,
-  steps, checks and L2 of the final weighted ERM, as the row's settings
-  resolve: a baseline at a published recipe of its own is compared only
-  where that is the maple row's), that validation ranks first (the
-  highest mean validation worst-group accuracy, the criterion every
-  figure is selected by; a comparator chosen by test accuracy would pick,
-  on ColoredMNIST, a model that inverts colour: high test accuracy, a
-  worst group near 0): the difference of the mean test accuracies and the
-  two-sided p-value of Welch's t-test (n >= 2 on both sides; a row of
-  one run, which no test can judge, gives its difference from the
-  other side's run at the same seed, "at seed N", where there is one).
-  A maple
-  row at its default, whose final training is chosen per run on
-  validation between the MAPLE code's and the shared one, is compared
-  with the baselines whose final training is chosen per seed the same
-  way (the experiment's choice between those two trainings), the one
-  whose chosen runs validation ranks first. An
-  experiment that names a reference sweep (an ablation's full recipe)
-  compares every row instead with that sweep's row of the same method,
-  dataset, training size and model (the one validation ranks first,
-  should the sweep have several), or with the row of the sweep its own
-  sweep names (against), named in the cell. Column "vs best reading
-  what it reads" compares each maple row with the method validation
-  ranks first among those whose training reads the same (for
-  maple/irmv1 and maple/rex: IRMv1 or REx, at any training).
+  chose. A search's iterate is chosen by its inner model's validation
+  worst-group accuracy. Then the final training's checkpoint is chosen
+  by the same criterion. Where a dataset has no groups, the criterion is
+  validation accuracy.
+- **Group labels in selection.** That criterion reads the *validation
+  split's group labels*. So every figure on this page uses group labels
+  in selection (column "groups in selection"). DomainBed's
+  training-domain validation does the same when groups are known. No
+  figure here is chosen on the test split.
+- **The split that steers.** By default maple's outer objective is also
+  computed on the validation split (` + "`--outer-on val`" + `). So the split
+  that selects also steers the search.
+- **Training reads.** Column "training reads" says what a method's
+  training reads beyond the class label. For maple it is what its outer
+  objective reads:
+  - *none*;
+  - *environments*: which environment a sample came from (IRMv1, REx);
+  - *groups*: the attribute x class group of each sample (group DRO,
+    group upweighting, maple/worst-group);
+  - *oracle data*: data without the spurious signal, a reference no real
+    dataset offers.
+- **Weights.** Two columns describe maple's learned weights u = w·m at
+  the selected iterate, as a mean over seeds. They are the dashboard's
+  group weight fractions.
+  - "u on a≠y" is the share of u on the groups whose attribute disagrees
+    with the label. On ColoredMNIST these are the colour-conflicting
+    samples, about 15% of its training samples. Equal weight per group
+    would put 50% on them.
+  - "kept" is the share of samples kept.
+- **Significance.** Each maple row is compared with one row of its
+  table. That row's training reads no group labels. Its final model is
+  trained by the same recipe: the optimizer, learning rate, momentum,
+  weight decay, steps, checks and L2 of the final weighted ERM, as the
+  row's settings resolve. A baseline at a published recipe of its own is
+  compared only where that recipe is the maple row's. Of such rows, the
+  one validation ranks first is taken.
+- **Ranked by validation.** Validation ranks rows by the highest mean
+  validation worst-group accuracy, the criterion every figure is
+  selected by. A comparator chosen by test accuracy would pick, on
+  ColoredMNIST, a model that inverts colour: high test accuracy, a worst
+  group near 0.
+- **A comparison's cell** gives the difference of the mean test
+  accuracies and the two-sided p-value of Welch's t-test. The test needs
+  n >= 2 on both sides. No test can judge a row of one run. It gives its
+  difference from the other side's run at the same seed, "at seed N",
+  where there is one.
+- **maple at its default.** Its final training is chosen per run on
+  validation, between the MAPLE code's and the shared one. It is
+  compared with the baselines whose final training is chosen per seed
+  the same way: the experiment's choice between those two trainings. Of
+  those, it takes the one whose chosen runs validation ranks first.
+- **A reference sweep.** An experiment may name one, such as an
+  ablation's full recipe. Then every row is compared instead with that
+  sweep's row of the same method, dataset, training size and model.
+  Should the sweep have several, validation ranks them. A row whose
+  sweep names another (against) is compared with that sweep's row. The
+  cell names it.
+- **vs best reading what it reads.** This column compares each maple row
+  with the method validation ranks first among those whose training
+  reads the same. For maple/irmv1 and maple/rex that is IRMv1 or REx,
+  at any training.
 - **Many tests.** The tests of one column of one table are one family.
   Where a column makes two or more, each p is followed by its
   Holm-adjusted value over that column ("Holm p"). Below each table, a
   difference is called significant only where its Holm p is below 0.05.
 - **Uncommitted builds.** A row or cell marked ` + dirtyMark + ` rests on runs made by a
-  binary built with uncommitted changes (a commit ending ` + "`-dirty`" + `).
-  Nobody can rebuild that binary; ` + "`maple reproduce`" + ` trains such cells again.
-- **Near the oracle.** Each maple row is also compared with the oracle
-  of its dataset, training size and model trained the same way (column
-  "vs the oracle, same training"): at maple's default, whose final
-  training is chosen per run on validation between the MAPLE code's and
-  the shared one, the oracle's final training chosen per seed the same
-  way (the experiment's choice between those two trainings); a row
-  trained by one recipe, the oracle trained by it. The cell ends with
-  that oracle's mean test accuracy.
+  binary built with uncommitted changes (a commit ending ` + "`-dirty`" + ` in
+  runs.csv). Its commit names its code only up to those changes. Nobody can
+  rebuild that binary; ` + "`maple reproduce`" + ` trains such cells again.
+- **Near the oracle.** Column "vs the oracle, same training" compares
+  each maple row with the oracle of its dataset, training size and
+  model, trained the same way. At maple's default, the oracle's final
+  training is chosen per seed the same way: the experiment's choice
+  between the two trainings. A row trained by one recipe is compared
+  with the oracle trained by it. The cell ends with that oracle's mean
+  test accuracy.
+- **Chosen per seed.** A table named after a choice (such as
+  cm-maple-chosen) keeps, per seed, the run validation ranks first among
+  the sweeps it names. That is the highest validation worst-group
+  accuracy. A tie goes to the sweep listed first.
+- **Bars.** Each section's figure draws its table's rows as bars, top to
+  bottom: mean test accuracy and test worst-group accuracy, ± sample sd
+  where n > 1.
+
+## Experiments
 
 `)
 	for _, r := range all {
@@ -143,7 +167,6 @@ How every figure was chosen, and which labels it used:
 		b.WriteString("\n")
 		section(&b, docs, r)
 		choiceSection(&b, r)
-		methodsFigure(&b, docs, r)
 		widthsFigure(&b, docs, r)
 		iterationsFigure(&b, r)
 	}
@@ -168,37 +191,18 @@ func anchor(title string) string {
 func section(b *strings.Builder, docs string, r Results) {
 	f := r.File
 	fmt.Fprintf(b, "## %s\n\n", f.Title)
-	if about := strings.TrimSpace(f.About); about != "" {
-		b.WriteString(about + "\n\n")
-	}
-	build := "the pure-Go build (`go build .`)"
-	if f.Build != "" {
-		build = fmt.Sprintf("`go build -tags %s`", f.Build)
-	}
-	threads := ""
-	if f.Threads > 0 {
-		threads = fmt.Sprintf(", %d threads", f.Threads)
-	}
-	fmt.Fprintf(b, "Experiment [%s](experiments/%s.toml): `maple reproduce %s` (figures made with %s%s).", f.Name, f.Name, f.Name, build, threads)
 	if r.Summary == nil || len(r.Summary.Rows) == 0 {
-		b.WriteString(" **Not run yet**: no finished run is committed.\n")
+		setup(b, docs, r)
 		return
 	}
-	dir := "results/" + f.Name
-	fmt.Fprintf(b, " Files: [runs.csv](%s/runs.csv), [summary.csv](%s/summary.csv)", dir, dir)
-	if _, err := os.Stat(filepath.Join(docs, dir, "methods.png")); err == nil {
-		fmt.Fprintf(b, ", [figure](%s/methods.png)", dir)
-	}
-	b.WriteString(".")
+	methodsFigure(b, docs, r)
 	want := 0
 	for _, s := range f.Sweeps {
 		want += s.Cells()
 	}
 	if r.Runs != nil && len(r.Runs.Rows) < want {
-		fmt.Fprintf(b, " **In progress: %d of its %d runs finished**; the table is of those.", len(r.Runs.Rows), want)
+		fmt.Fprintf(b, "**In progress: %d of its %d runs finished**; the table is of those.\n\n", len(r.Runs.Rows), want)
 	}
-	b.WriteString(provenance(r.Runs))
-	b.WriteString("\n\n")
 	rows := r.Summary.Rows
 	varying := func(col string) bool {
 		for _, x := range rows {
@@ -280,8 +284,41 @@ func section(b *strings.Builder, docs string, r Results) {
 	if dirty {
 		b.WriteString("\n" + dirtyNote + "\n")
 	}
-	anchorNotes(b, f.Anchors)
 	significance(b, rows, heads, versus, sweeps)
+	anchorNotes(b, f.Anchors)
+	b.WriteString("\n")
+	setup(b, docs, r)
+}
+
+// setup writes what an experiment runs (its about, as the set-up) and
+// how to rerun it: the command, the build, the files and their
+// provenance; "Not run yet" when no run is committed.
+func setup(b *strings.Builder, docs string, r Results) {
+	f := r.File
+	if about := strings.TrimSpace(f.About); about != "" {
+		b.WriteString("**Set-up.** " + about + "\n\n")
+	}
+	build := "the pure-Go build (`go build .`)"
+	if f.Build != "" {
+		build = fmt.Sprintf("`go build -tags %s`", f.Build)
+	}
+	threads := ""
+	if f.Threads > 0 {
+		threads = fmt.Sprintf(", %d threads", f.Threads)
+	}
+	fmt.Fprintf(b, "Experiment [%s](experiments/%s.toml): `maple reproduce %s` (figures made with %s%s).", f.Name, f.Name, f.Name, build, threads)
+	if r.Summary == nil || len(r.Summary.Rows) == 0 {
+		b.WriteString(" **Not run yet**: no finished run is committed.\n")
+		return
+	}
+	dir := "results/" + f.Name
+	fmt.Fprintf(b, " Files: [runs.csv](%s/runs.csv), [summary.csv](%s/summary.csv)", dir, dir)
+	if _, err := os.Stat(filepath.Join(docs, dir, "methods.png")); err == nil {
+		fmt.Fprintf(b, ", [figure](%s/methods.png)", dir)
+	}
+	b.WriteString(".")
+	b.WriteString(provenance(r.Runs))
+	b.WriteString("\n")
 }
 
 // Comparison columns of a results table, by key.
@@ -383,7 +420,7 @@ func significance(b *strings.Builder, rows []map[string]string, heads []string, 
 		}
 	}
 	if len(out) > 0 {
-		b.WriteString("\n" + strings.Join(out, " ") + "\n")
+		b.WriteString("\n- " + strings.Join(out, "\n- ") + "\n")
 	}
 }
 
@@ -406,10 +443,10 @@ func provenance(runs *Table) string {
 	}
 	var parts []string
 	if dirty > 0 {
-		parts = append(parts, fmt.Sprintf(" %d of its %d runs were made by a binary built from a checkout with uncommitted changes (a commit ending `-dirty` in runs.csv): the commit names their code only up to those changes.", dirty, len(runs.Rows)))
+		parts = append(parts, fmt.Sprintf(" %d of its %d runs were made by a binary built from a checkout with uncommitted changes.", dirty, len(runs.Rows)))
 	}
 	if unrecorded > 0 {
-		parts = append(parts, fmt.Sprintf(" %d record no backend or thread count: the build and threads above are the file's word for them, not the runs'.", unrecorded))
+		parts = append(parts, fmt.Sprintf(" %d record no backend or thread count. For them the build and threads above are the file's word, not the runs'.", unrecorded))
 	}
 	return strings.Join(parts, "")
 }
@@ -996,17 +1033,18 @@ func methodsFigure(b *strings.Builder, docs string, r Results) {
 	if _, err := os.Stat(filepath.Join(docs, dir, MethodsFigure+".png")); err != nil {
 		return
 	}
-	b.WriteString("\nThe table's rows as bars, top to bottom: mean test accuracy and test worst-group accuracy, ± sample sd where n > 1, each row named by its method")
+	fmt.Fprintf(b, "![%s: test and test worst-group accuracy per configuration](%s/%s.png)\n\n", r.File.Name, dir, MethodsFigure)
+	b.WriteString("The table's rows as bars, each named by its method")
 	_, kinds := ConfigLabels(r.Summary.Rows)
 	switch {
 	case kinds.Sweep && kinds.Settings:
-		b.WriteString(" and, where rows share a method, by their sweep (column \"sweep\") or else by the settings they do not share")
+		b.WriteString(". Where rows share a method, a bar also names its sweep (column \"sweep\"), or else the settings it does not share")
 	case kinds.Sweep:
-		b.WriteString(" and, where rows share a method, by their sweep (column \"sweep\")")
+		b.WriteString(". Where rows share a method, a bar also names its sweep (column \"sweep\")")
 	case kinds.Settings:
-		b.WriteString(" and, where rows share a method, by the settings they do not share (wrapped, and cut with … past three lines)")
+		b.WriteString(". Where rows share a method, a bar also names the settings it does not share. They are wrapped, and cut with … past three lines")
 	}
-	fmt.Fprintf(b, ":\n\n![%s: test and test worst-group accuracy per configuration](%s/%s.png)\n", r.File.Name, dir, MethodsFigure)
+	b.WriteString(".\n\n")
 }
 
 // widthsFigure shows an experiment's width figure, where it has one.
@@ -1015,7 +1053,7 @@ func widthsFigure(b *strings.Builder, docs string, r Results) {
 	if _, err := os.Stat(filepath.Join(docs, dir, WidthsFigure+".png")); err != nil {
 		return
 	}
-	fmt.Fprintf(b, "\nThe same rows against the model's width (the first hidden layer's), one line per method, a row of panels per training size: mean test accuracy (left) and test worst-group accuracy (right), ± sample sd where n > 1. The differences the paper's claim is about, a few points, are read in the next figure, which draws each line less its oracle's.\n\n![%s: accuracy against model width](%s/%s.png)\n", r.File.Name, dir, WidthsFigure)
+	fmt.Fprintf(b, "\nThe same rows against the model's width, the first hidden layer's. Each method is a line, each training size a row of panels. Left: mean test accuracy. Right: test worst-group accuracy. Both are ± sample sd where n > 1. The differences the paper's claim is about, a few points, are read in the next figure. It draws each line less its oracle's.\n\n![%s: accuracy against model width](%s/%s.png)\n", r.File.Name, dir, WidthsFigure)
 	if _, err := os.Stat(filepath.Join(docs, dir, GapsFigure+".png")); err != nil {
 		return
 	}
@@ -1023,7 +1061,7 @@ func widthsFigure(b *strings.Builder, docs string, r Results) {
 	if err != nil {
 		return // TestPagesUpToDate reports it
 	}
-	fmt.Fprintf(b, "\nTo test the paper's claim, MAPLE near the oracle at every width: each row's mean less the mean of the oracle of its training size and width trained the same way (for maple's rows, the table's last column: at maple's default, the oracle's final training chosen per seed on validation; a baseline at its published recipe against the oracle at the shared evaluation), in points; 0 is the oracle.")
+	fmt.Fprintf(b, "\nThe next figure tests the paper's claim: MAPLE near the oracle at every width. It draws each row's mean less the mean of its oracle, in points; 0 is the oracle. That oracle is of the row's training size and width, trained the same way. For maple's rows it is the table's last column. At maple's default, the oracle's final training is chosen per seed on validation. A baseline at its published recipe is set against the oracle at the shared evaluation.")
 	switch {
 	case left == 1:
 		b.WriteString(" 1 row has no such oracle beside it yet and is left out.")
@@ -1032,10 +1070,10 @@ func widthsFigure(b *strings.Builder, docs string, r Results) {
 	}
 	acc, worst := gapsBelow(lines)
 	if len(acc) > 0 {
-		fmt.Fprintf(b, " Below %d points, cut at the panels' floor: %s.", gapFloor, strings.Join(acc, "; "))
+		fmt.Fprintf(b, "\n\nBelow %d points, cut at the panels' floor:\n\n- %s", gapFloor, strings.Join(acc, "\n- "))
 	}
 	if len(worst) > 0 {
-		fmt.Fprintf(b, " Below %d points in the worst-group panel alone: %s.", gapFloor, strings.Join(worst, "; "))
+		fmt.Fprintf(b, "\n\nBelow %d points in the worst-group panel alone:\n\n- %s", gapFloor, strings.Join(worst, "\n- "))
 	}
 	fmt.Fprintf(b, "\n\n![%s: accuracy less the oracle's against model width](%s/%s.png)\n", r.File.Name, dir, GapsFigure)
 }
@@ -1047,7 +1085,7 @@ func iterationsFigure(b *strings.Builder, r Results) {
 		return
 	}
 	dir := "results/" + r.File.Name
-	fmt.Fprintf(b, "\nThe searches per outer iteration ([%s](%s/%s), one row per run and iteration): for each configuration, the mean over its seeds of the share of u on the groups whose attribute disagrees with the label (left) and of the search model's validation worst-group accuracy (right), with a dot at each seed's selected iterate.\n\n![%s: the searches per outer iteration](%s/%s.png)\n",
+	fmt.Fprintf(b, "\nThe searches per outer iteration, from [%s](%s/%s): one row per run and iteration. Left: the share of u on the groups whose attribute disagrees with the label. Right: the search model's validation worst-group accuracy. Each line is a configuration's mean over its seeds. A dot marks each seed's selected iterate.\n\n![%s: the searches per outer iteration](%s/%s.png)\n",
 		IterationsFile, dir, IterationsFile, r.File.Name, dir, IterationsFigure)
 }
 

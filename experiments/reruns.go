@@ -87,11 +87,11 @@ func rerunsSection(b *strings.Builder, all []Results) {
 	b.WriteString("One binary on one machine repeats a run to the digit.\n")
 	b.WriteString("Another machine's CPU, or a build with uncommitted changes, may round differently.\n")
 	fmt.Fprintf(b, "The committed runs hold %d pairs of one configuration and seed, made with the same backend and threads.\n", len(rr))
-	fmt.Fprintf(b, "%d agree in test accuracy to the digit.\n", same)
+	fmt.Fprintf(b, "Of these, %d agree in test accuracy to the digit.\n", same)
 	if len(differ) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%d differ, by up to %.2f points:\n\n", len(differ), largest)
+	fmt.Fprintf(b, "The other %d differ, by up to %.2f points:\n\n", len(differ), largest)
 	b.WriteString("| method | configuration | seed | run, commit | test acc | rerun, commit | test acc | difference |\n|---|---|---|---|---|---|---|---|\n")
 	short := func(c string) string {
 		d := strings.HasSuffix(c, "-dirty")
