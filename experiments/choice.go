@@ -132,15 +132,16 @@ func column(rows []map[string]string, col string) []float64 {
 	return v
 }
 
-// sweepMean returns the mean test accuracy of sweep's runs of the
-// configuration over the seeds the choice was made for.
-func (ch Chosen) sweepMean(runs *Table, sweep string) (float64, bool) {
+// sweepMean returns the mean of runs.csv's column col (the
+// experiment's metric) over sweep's runs of the configuration at the
+// seeds the choice was made for.
+func (ch Chosen) sweepMean(runs *Table, sweep, col string) (float64, bool) {
 	var v []float64
 	for _, c := range ch.Runs {
 		for _, r := range runs.Rows {
 			if r["sweep"] == sweep && r["seed"] == c["seed"] && r["dataset"] == ch.Dataset && r["train_size"] == ch.TrainSize &&
 				r["model"] == ch.Model && r["method"] == ch.Method {
-				if x, err := strconv.ParseFloat(r["test_acc"], 64); err == nil {
+				if x, err := strconv.ParseFloat(r[col], 64); err == nil {
 					v = append(v, x)
 				}
 				break
@@ -154,8 +155,10 @@ func (ch Chosen) sweepMean(runs *Table, sweep string) (float64, bool) {
 	return s.Mean, true
 }
 
-// choiceSection writes an experiment's choices as tables below its own.
+// choiceSection writes an experiment's choices as tables below its own:
+// the interval and each sweep's own mean are of the experiment's metric.
 func choiceSection(b *strings.Builder, r Results) {
+	m := r.compared()
 	for _, c := range r.File.Choices {
 		fmt.Fprintf(b, "\n**%s** keeps, per seed, the run validation ranks first among sweeps %s.", c.Name, strings.Join(c.Sweeps, ", "))
 		if about := strings.TrimSpace(c.About); about != "" {
@@ -171,7 +174,9 @@ func choiceSection(b *strings.Builder, r Results) {
 		for _, ch := range chosen {
 			models = models || ch.Model != chosen[0].Model
 		}
-		head := []string{"dataset", "method", "chosen, per seed", "n", "test acc", "95% interval", "test worst-group", "val worst-group"}
+		head := []string{"dataset", "method", "chosen, per seed", "n", "test acc", "test worst-group", "val worst-group"}
+		at := slices.Index(head, m.Head) + 1 // the interval follows its figure
+		head = slices.Insert(head, at, "95% interval")
 		if models {
 			head = slices.Insert(head, 1, "model")
 			slices.SortStableFunc(chosen, func(a, b Chosen) int {
@@ -179,7 +184,7 @@ func choiceSection(b *strings.Builder, r Results) {
 			})
 		}
 		for _, sw := range c.Sweeps {
-			head = append(head, sweepText(sw)+" alone (test acc, same seeds)")
+			head = append(head, sweepText(sw)+" alone ("+m.Head+", same seeds)")
 		}
 		fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 		for _, ch := range chosen {
@@ -199,13 +204,15 @@ func choiceSection(b *strings.Builder, r Results) {
 				}
 			}
 			acc, worst, vw := Describe(ch.column("test_acc")), Describe(ch.column("test_worst")), Describe(ch.column("val_worst"))
-			cells := []string{data, ch.Method, strings.Join(picks, "; "), strconv.Itoa(acc.N), stat1(acc), interval(num(acc.Lo), num(acc.Hi)), stat1(worst), stat1(vw)}
+			cells := []string{data, ch.Method, strings.Join(picks, "; "), strconv.Itoa(acc.N), stat1(acc), stat1(worst), stat1(vw)}
+			ci := Describe(ch.column(m.Column))
+			cells = slices.Insert(cells, at, interval(num(ci.Lo), num(ci.Hi)))
 			if models {
 				cells = slices.Insert(cells, 1, ch.Model)
 			}
 			for _, sw := range c.Sweeps {
-				if m, ok := ch.sweepMean(r.Runs, sw); ok {
-					cells = append(cells, fmt.Sprintf("%.1f", m))
+				if mean, ok := ch.sweepMean(r.Runs, sw, m.Column); ok {
+					cells = append(cells, fmt.Sprintf("%.1f", mean))
 				} else {
 					cells = append(cells, "-")
 				}

@@ -52,7 +52,7 @@ c,cm,0,mlp,erm,1,90,90,90
 			}
 		})
 	}
-	if m, ok := got[0].sweepMean(runs, "a"); !ok || m != 70.5 {
+	if m, ok := got[0].sweepMean(runs, "a", "test_acc"); !ok || m != 70.5 {
 		t.Fatalf("sweep a alone over the chosen seeds: %v %v, want 70.5", m, ok)
 	}
 }

@@ -34,11 +34,18 @@ type File struct {
 	// Reference names one of the sweeps as the experiment's anchor (an
 	// ablation's full recipe): its table then compares every other row
 	// with that sweep's row of the same method, dataset, size and model
-	// (the difference of the mean test accuracies and Welch's p) instead
+	// (the difference of the means of Metric and Welch's p) instead
 	// of with the best method without group labels. Default "": no
 	// anchor.
-	Reference string  `toml:"reference"`
-	Sweeps    []Sweep `toml:"sweep"`
+	Reference string `toml:"reference"`
+	// Metric names the test figure every comparison of the
+	// experiment's table and headline rows is made on (its tests, Holm's
+	// corrections, differences at a seed, and the interval the tables
+	// give): "test_acc" (test accuracy) or "test_worst" (test
+	// worst-group accuracy). The comparator is still the row validation
+	// ranks first. Default "": test_acc.
+	Metric string  `toml:"metric"`
+	Sweeps []Sweep `toml:"sweep"`
 	// Choices are choices among the sweeps made on validation per seed
 	// ([[choice]]: name, sweeps, about), each a table below the
 	// experiment's own.
@@ -108,7 +115,7 @@ func Load(path string) (*File, error) {
 		return nil, fmt.Errorf("experiment file %s: %w", path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, headline, reference, [[sweep]] name and args, [[choice]] name, sweeps and about, [[anchor]] method, figure, label, source and why)", path, und[0].String())
+		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, headline, reference, metric, [[sweep]] name and args, [[choice]] name, sweeps and about, [[anchor]] method, figure, label, source and why)", path, und[0].String())
 	}
 	f.Path = path
 	f.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
@@ -146,6 +153,9 @@ func (f *File) check() error {
 		if _, err := s.Seeds(); err != nil {
 			return fmt.Errorf("sweep %s: %w", s.Name, err)
 		}
+	}
+	if _, ok := Metrics[f.Metric]; f.Metric != "" && !ok {
+		return fmt.Errorf("metric %q: want %s", f.Metric, metricNames())
 	}
 	if f.Reference != "" && !seen[f.Reference] {
 		return fmt.Errorf("reference %q names no sweep of the file: give the name of one of its [[sweep]]s", f.Reference)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -68,10 +69,14 @@ each table against those files.
 ## How to read these tables
 
 - **Figures** are percentages on the test split. Each gives the mean
-  over seeds, the sample standard deviation (n-1), n, and the 95%
-  interval of the mean. The interval is Student's t with n-1 degrees of
-  freedom. It is cut to 0-100, the range of an accuracy, where the
-  seeds' spread takes it past either end.
+  over seeds, the sample standard deviation (n-1), and n. The compared
+  figure also gets the 95% interval of the mean. The interval is
+  Student's t with n-1 degrees of freedom. It is cut to 0-100, the range
+  of an accuracy, where the seeds' spread takes it past either end.
+- **The compared figure** is test accuracy by default. An experiment
+  file may set ` + "`metric = \"test_worst\"`" + `, as the group-robustness
+  experiments do. Then its interval, tests and differences are of test
+  worst-group accuracy. Its comparison headers name it.
 - **Selection.** Each run's figure is the model the validation split
   chose. A search's iterate is chosen by its inner model's validation
   worst-group accuracy. Then the final training's checkpoint is chosen
@@ -114,11 +119,11 @@ each table against those files.
   selected by. A comparator chosen by test accuracy would pick, on
   ColoredMNIST, a model that inverts colour: high test accuracy, a worst
   group near 0.
-- **A comparison's cell** gives the difference of the mean test
-  accuracies and the two-sided p-value of Welch's t-test. The test needs
-  n >= 2 on both sides. No test can judge a row of one run. It gives its
-  difference from the other side's run at the same seed, "at seed N",
-  where there is one.
+- **A comparison's cell** gives the difference of the means of the
+  compared figure and the two-sided p-value of Welch's t-test. The test
+  needs n >= 2 on both sides. No test can judge a row of one run. It
+  gives its difference from the other side's run at the same seed, "at
+  seed N", where there is one.
 - **maple at its default.** Its final training is chosen per run on
   validation, between the MAPLE code's and the shared one. It is
   compared with the baselines whose final training is chosen per seed
@@ -148,7 +153,7 @@ each table against those files.
   training is chosen per seed the same way: the experiment's choice
   between the two trainings. A row trained by one recipe is compared
   with the oracle trained by it. The cell ends with that oracle's mean
-  test accuracy.
+  of the compared figure.
 - **Chosen per seed.** A table named after a choice (such as
   cm-maple-chosen) keeps, per seed, the run validation ranks first among
   the sweeps it names. That is the highest validation worst-group
@@ -229,11 +234,21 @@ func section(b *strings.Builder, docs string, r Results) {
 	if sweeps {
 		head = append(head, "sweep")
 	}
-	head = append(head, "settings", "final training", "training reads", "n", "test acc", "95% interval")
+	// The 95% interval is of the compared figure, in the column after it.
+	m := r.compared()
+	withInterval := func(head, col string) []string {
+		if col == m.Column {
+			return []string{head, "95% interval"}
+		}
+		return []string{head}
+	}
+	head = append(head, "settings", "final training", "training reads", "n")
+	head = append(head, withInterval("test acc", "test_acc")...)
 	if len(f.Anchors) > 0 {
 		head = append(head, "published, or the authors' code (test acc)")
 	}
-	head = append(head, "test worst-group", "val worst-group")
+	head = append(head, withInterval("test worst-group", "test_worst")...)
+	head = append(head, "val worst-group")
 	if shares {
 		head = append(head, "u on a≠y", "kept")
 	}
@@ -262,12 +277,20 @@ func section(b *strings.Builder, docs string, r Results) {
 		if sweeps {
 			cells = append(cells, sweepText(x["sweep"]))
 		}
-		cells = append(cells, settings, FinalTraining(x), x["supervision"], x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]),
-			interval(x["test_acc_ci95_lo"], x["test_acc_ci95_hi"]))
+		figure := func(col string) []string {
+			out := []string{pm(x[col+"_mean"], x[col+"_sd"])}
+			if col == m.Column {
+				out = append(out, interval(x[col+"_ci95_lo"], x[col+"_ci95_hi"]))
+			}
+			return out
+		}
+		cells = append(cells, settings, FinalTraining(x), x["supervision"], x["n"])
+		cells = append(cells, figure("test_acc")...)
 		if len(f.Anchors) > 0 {
 			cells = append(cells, anchorCell(f.Anchors, x["method"]))
 		}
-		cells = append(cells, pm(x["test_worst_mean"], x["test_worst_sd"]), pm(x["val_worst_mean"], x["val_worst_sd"]))
+		cells = append(cells, figure("test_worst")...)
+		cells = append(cells, pm(x["val_worst_mean"], x["val_worst_sd"]))
 		if shares {
 			cells = append(cells, share(x["conflict_weight_pct_mean"]), share(x["keep_pct_mean"]))
 		}
@@ -337,6 +360,13 @@ const (
 func comparisons(r Results) (keys, heads []string, cells [][]cell) {
 	f := r.File
 	rows := r.Summary.Rows
+	m := r.compared()
+	// A column whose comparator validation chooses names the metric
+	// after it where it is not the default.
+	chosen := "(on validation)"
+	if !m.isDefault() {
+		chosen = "(on validation; " + m.Head + ", Welch)"
+	}
 	if f.Reference != "" {
 		against := ""
 		for _, s := range f.Sweeps {
@@ -344,11 +374,11 @@ func comparisons(r Results) (keys, heads []string, cells [][]cell) {
 				against = ", or the sweep named"
 			}
 		}
-		keys, heads = []string{colRef}, []string{"vs " + sweepText(f.Reference) + against + " (test acc, Welch)"}
+		keys, heads = []string{colRef}, []string{"vs " + sweepText(f.Reference) + against + " (" + m.Head + ", Welch)"}
 	} else {
 		keys = []string{colAlike, colAny, colReads, colOracle}
-		heads = []string{"vs best without group labels, same training (on validation)", "vs best without group labels, any training (on validation)",
-			"vs best reading what it reads, any training (on validation)", "vs the oracle, same training (test acc, Welch)"}
+		heads = []string{"vs best without group labels, same training " + chosen, "vs best without group labels, any training " + chosen,
+			"vs best reading what it reads, any training " + chosen, "vs the oracle, same training (" + m.Head + ", Welch)"}
 	}
 	for _, x := range rows {
 		var row []cell
@@ -566,11 +596,12 @@ func rowDirty(runs *Table, hash string) bool {
 // trained by the same recipe (Evaluation: like with like) that validation
 // ranks first (the highest mean validation worst-group accuracy, the
 // criterion every figure is selected by; never the test split): the
-// difference of the mean test accuracies and Welch's p. A maple row at
-// its default, whose final training is chosen per run on validation
-// between the MAPLE code's and the shared one, is compared with the
-// baselines whose final training is chosen per seed the same way
-// (chosenAlike), the one validation ranks first (its chosen runs' mean).
+// difference of the means of the experiment's metric and Welch's p. A
+// maple row at its default, whose final training is chosen per run on
+// validation between the MAPLE code's and the shared one, is compared
+// with the baselines whose final training is chosen per seed the same
+// way (chosenAlike), the one validation ranks first (its chosen runs'
+// mean).
 //
 // With alike false the comparator is the row validation ranks first of
 // every training: each method at its own recipe (IRMv1 and REx at their
@@ -597,7 +628,7 @@ func versusCell(x map[string]string, rows []map[string]string, r Results, alike 
 		if !ok {
 			return plain("no baseline chosen the same way")
 		}
-		return named(best.method+" ("+TrainingChosen+")", compareCell(runsOf(r.Runs, x["config_hash"]), best.runs))
+		return named(best.method+" ("+TrainingChosen+")", compareCell(runsOf(r.Runs, x["config_hash"]), best.runs, r.compared().Column))
 	}
 	best := bestOnValidation(rows, func(y map[string]string) bool {
 		if !admissible(y) {
@@ -616,14 +647,15 @@ func versusCell(x map[string]string, rows []map[string]string, r Results, alike 
 	if !alike {
 		name += " (" + FinalTraining(best) + ")" // which of its trainings
 	}
-	return named(name, compareCell(runsOf(r.Runs, x["config_hash"]), runsOf(r.Runs, best["config_hash"])))
+	return named(name, compareCell(runsOf(r.Runs, x["config_hash"]), runsOf(r.Runs, best["config_hash"]), r.compared().Column))
 }
 
 // versusReads compares a maple row with the method that reads what its
 // outer objective reads beyond the class label (column "training reads":
 // environments for maple/irmv1 and maple/rex, so IRMv1 or REx), of the
 // same dataset, size and model, any training, that validation ranks
-// first: the difference of the mean test accuracies and Welch's p.
+// first: the difference of the means of the experiment's metric and
+// Welch's p.
 func versusReads(x map[string]string, rows []map[string]string, r Results) cell {
 	if !strings.HasPrefix(x["method"], "maple") || r.Runs == nil {
 		return plain("")
@@ -635,19 +667,22 @@ func versusReads(x map[string]string, rows []map[string]string, r Results) cell 
 	if best == nil {
 		return plain("no such row")
 	}
-	return named(best["method"]+" ("+FinalTraining(best)+")", compareCell(runsOf(r.Runs, x["config_hash"]), runsOf(r.Runs, best["config_hash"])))
+	return named(best["method"]+" ("+FinalTraining(best)+")", compareCell(runsOf(r.Runs, x["config_hash"]), runsOf(r.Runs, best["config_hash"]), r.compared().Column))
 }
 
 // versusReference compares a row with the row of the reference sweep
 // of the same method, dataset, size and model (the one with the highest
 // mean validation worst-group accuracy where the sweep has several): the
-// difference of the mean test accuracies and Welch's p. The reference
-// sweep's own rows read "reference".
+// difference of the mean test accuracies and Welch's p (the default
+// metric; versusReferenceCell takes another). The reference sweep's own
+// rows read "reference".
 func versusReference(x map[string]string, rows []map[string]string, runs *Table, ref string) string {
-	return versusReferenceCell(x, rows, runs, ref).String()
+	return versusReferenceCell(x, rows, runs, ref, DefaultMetric).String()
 }
 
-func versusReferenceCell(x map[string]string, rows []map[string]string, runs *Table, ref string) cell {
+// versusReferenceCell is versusReference's cell, on runs.csv's column
+// col.
+func versusReferenceCell(x map[string]string, rows []map[string]string, runs *Table, ref, col string) cell {
 	in := func(y map[string]string) bool { return slices.Contains(strings.Fields(y["sweep"]), ref) }
 	if in(x) {
 		return plain("reference")
@@ -664,7 +699,7 @@ func versusReferenceCell(x map[string]string, rows []map[string]string, runs *Ta
 	if anchor == nil {
 		return plain("no reference row")
 	}
-	return compareCell(runsOf(runs, x["config_hash"]), runsOf(runs, anchor["config_hash"]))
+	return compareCell(runsOf(runs, x["config_hash"]), runsOf(runs, anchor["config_hash"]), col)
 }
 
 // versusAgainst is versusReference with the sweep a row is compared
@@ -676,7 +711,7 @@ func versusAgainst(x map[string]string, rows []map[string]string, runs *Table, f
 
 func versusAgainstCell(x map[string]string, rows []map[string]string, runs *Table, f *File) cell {
 	ref := f.referenceOf(x["sweep"])
-	c := versusReferenceCell(x, rows, runs, ref)
+	c := versusReferenceCell(x, rows, runs, ref, f.Compared().Column)
 	if ref != f.Reference && c.pre != "reference" {
 		return named("vs "+sweepText(ref), c)
 	}
@@ -684,38 +719,40 @@ func versusAgainstCell(x map[string]string, rows []map[string]string, runs *Tabl
 }
 
 // compareText is welchText over two sets of runs (runs.csv's rows, one
-// per seed); see compareRuns.
-func compareText(a, b []map[string]string) string {
-	return compareCell(a, b).String()
+// per seed) on their column col; see compareRuns.
+func compareText(a, b []map[string]string, col string) string {
+	return compareCell(a, b, col).String()
 }
 
-func compareCell(a, b []map[string]string) cell {
-	c, _, _ := compareRuns(a, b)
+func compareCell(a, b []map[string]string, col string) cell {
+	c, _, _ := compareRuns(a, b, col)
 	return c
 }
 
-// compareRuns compares two sets of runs. Where either side is a single
-// run no test can be made, and a difference from the other side's mean
-// would mix the seeds' spread into it: the difference is taken at that
-// run's seed where the other side has a run there, and says which seed;
-// seed and other (the other side's accuracy there) are then set. Where
-// no seed is shared, welchCell gives the difference of the means and
+// compareRuns compares two sets of runs on runs.csv's column col (the
+// experiment's metric). Where either side is a single run no test can
+// be made, and a difference from the other side's mean would mix the
+// seeds' spread into it: the difference is taken at that run's seed
+// where the other side has a run there, and says which seed; seed and
+// other (the other side's figure there) are then set. Where no seed is
+// shared, welchCell gives the difference of the means and
 // says so. The cell is marked dirty where either side holds a run of an
 // uncommitted build.
-func compareRuns(a, b []map[string]string) (c cell, seed string, other float64) {
-	if d, v, s, ok := atSameSeed(a, b); ok {
+func compareRuns(a, b []map[string]string, col string) (c cell, seed string, other float64) {
+	if d, v, s, ok := atSameSeed(a, b, col); ok {
 		c, seed, other = plain(signed(d)+" at seed "+s+" (n too small for a test)"), s, v
 	} else {
-		c = welchCell(column(a, "test_acc"), column(b, "test_acc"))
+		c = welchCell(column(a, col), column(b, col))
 	}
 	c.dirty = anyDirty(a, b)
 	return c, seed, other
 }
 
 // atSameSeed returns, where a or b is a single run and the other side
-// has a run at its seed, the difference of the two runs' test accuracies
-// (a's less b's), b's accuracy and the seed; ok is false otherwise.
-func atSameSeed(a, b []map[string]string) (diff, other float64, seed string, ok bool) {
+// has a run at its seed, the difference of the two runs' figures in
+// column col (a's less b's), b's figure and the seed; ok is false
+// otherwise.
+func atSameSeed(a, b []map[string]string, col string) (diff, other float64, seed string, ok bool) {
 	switch {
 	case len(a) == 1:
 		seed = a[0]["seed"]
@@ -724,20 +761,20 @@ func atSameSeed(a, b []map[string]string) (diff, other float64, seed string, ok 
 	default:
 		return 0, 0, "", false
 	}
-	x, okA := accAt(a, seed)
-	v, okB := accAt(b, seed)
+	x, okA := figureAt(a, seed, col)
+	v, okB := figureAt(b, seed, col)
 	if !okA || !okB {
 		return 0, 0, "", false
 	}
 	return x - v, v, seed, true
 }
 
-// accAt returns the test accuracy of the run at seed, the first where
-// there are several.
-func accAt(runs []map[string]string, seed string) (float64, bool) {
+// figureAt returns the figure in column col of the run at seed, the
+// first where there are several.
+func figureAt(runs []map[string]string, seed, col string) (float64, bool) {
 	for _, r := range runs {
 		if r["seed"] == seed {
-			v, err := strconv.ParseFloat(r["test_acc"], 64)
+			v, err := strconv.ParseFloat(r[col], 64)
 			return v, err == nil
 		}
 	}
@@ -778,9 +815,9 @@ func signed(d float64) string {
 
 // versusOracle compares a maple row with the oracle trained the same way
 // (oracleRuns): the paper's yardstick, "near the oracle", as like with
-// like. The difference of the mean test accuracies (over the oracle's
-// chosen seeds) and Welch's p, then the oracle's mean: the oracle it is
-// compared with is not always a row of the table (one chosen per seed).
+// like. The difference of the means of the experiment's metric (over
+// the oracle's chosen seeds) and Welch's p, then the oracle's mean: the
+// oracle it is compared with is not always a row of the table (one chosen per seed).
 func versusOracle(x map[string]string, rows []map[string]string, r Results) string {
 	return versusOracleCell(x, rows, r).String()
 }
@@ -793,12 +830,13 @@ func versusOracleCell(x map[string]string, rows []map[string]string, r Results) 
 	if oracle == nil {
 		return plain(why)
 	}
-	o := column(oracle, "test_acc")
+	m := r.compared()
+	o := column(oracle, m.Column)
 	if len(o) == 0 {
-		return plain("the oracle's runs have no test accuracy")
+		return plain("the oracle's runs have no " + m.Name)
 	}
 	own := runsOf(r.Runs, x["config_hash"])
-	c, seed, v := compareRuns(own, oracle)
+	c, seed, v := compareRuns(own, oracle, m.Column)
 	if seed != "" {
 		c.post += fmt.Sprintf(" (oracle %.1f at seed %s)", v, seed)
 		return c
@@ -954,15 +992,29 @@ const (
 // where the experiment has one, else its every row; SWEEP:METHOD: the
 // method's rows in that sweep), linked to its experiment file. Its
 // comparisons are the experiment table's cells, Holm-adjusted over the
-// table's column.
+// table's column. They and the interval are on each experiment's
+// metric: where a quoted experiment's is not the default, the oracle's
+// header names no metric, such a row's interval names its own, and a
+// note below the table says which rows compare which.
 func Headline(all []Results) string {
 	var b strings.Builder
-	b.WriteString("| experiment | data | method | final training | training reads | n | test acc | 95% interval | test worst-group | vs best without group labels, same training (on validation) | vs best reading what it reads, any training (on validation) | vs the oracle, same training (test acc, Welch) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	others := map[string][]string{} // experiments quoted, by a metric not the default
+	for _, r := range all {
+		if m := r.compared(); r.Summary != nil && len(r.File.Headline) > 0 && !m.isDefault() {
+			others[m.Name] = append(others[m.Name], r.File.Name)
+		}
+	}
+	oracleHead := "vs the oracle, same training (test acc, Welch)"
+	if len(others) > 0 {
+		oracleHead = "vs the oracle, same training (Welch)"
+	}
+	b.WriteString("| experiment | data | method | final training | training reads | n | test acc | 95% interval | test worst-group | vs best without group labels, same training (on validation) | vs best reading what it reads, any training (on validation) | " + oracleHead + " |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	dirty := false
 	for _, r := range all {
 		if r.Summary == nil {
 			continue
 		}
+		m := r.compared()
 		keys, _, cells := comparisons(r)
 		at := func(i int, key string) (cell, bool) {
 			if j := slices.Index(keys, key); j >= 0 {
@@ -1001,10 +1053,22 @@ func Headline(all []Results) string {
 					dirty = true
 				}
 				dirty = dirty || first.dirty || reads.dirty || oracle.dirty
+				ci := interval(x[m.Column+"_ci95_lo"], x[m.Column+"_ci95_hi"])
+				if m.Short != "" {
+					ci = m.Short + " " + ci
+				}
 				fmt.Fprintf(&b, "| [%s](docs/experiments/%s.toml) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.File.Name, r.File.Name, data, name, FinalTraining(x), x["supervision"],
-					x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]), interval(x["test_acc_ci95_lo"], x["test_acc_ci95_hi"]), pm(x["test_worst_mean"], x["test_worst_sd"]), first, reads, oracle)
+					x["n"], pm(x["test_acc_mean"], x["test_acc_sd"]), ci, pm(x["test_worst_mean"], x["test_worst_sd"]), first, reads, oracle)
 			}
 		}
+	}
+	if len(others) > 0 {
+		b.WriteString("\n")
+		names := slices.Sorted(maps.Keys(others))
+		for _, name := range names {
+			fmt.Fprintf(&b, "In the rows of %s, the interval and the comparisons are of %s, the experiment file's metric. ", and(others[name]), name)
+		}
+		fmt.Fprintf(&b, "In the other rows they are of %s.\n", Metrics[DefaultMetric].Name)
 	}
 	if dirty {
 		b.WriteString("\n" + dirtyNote + "\n")
@@ -1204,4 +1268,12 @@ func anchorNotes(b *strings.Builder, anchors []Anchor) {
 		}
 		b.WriteString("\n")
 	}
+}
+
+// and joins names as a sentence lists them: "a", "a and b", "a, b and c".
+func and(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
