@@ -8,12 +8,11 @@ import (
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
-	"github.com/maple-ood/maple/runs"
 )
 
 // Check reports the first setting of c that cannot work, naming its
 // flag. It reads nothing from disk.
-func Check(c runs.Config) error {
+func Check(c Config) error {
 	ok := false
 	for _, m := range baselines.Methods {
 		ok = ok || m == c.Method
@@ -51,7 +50,7 @@ func Check(c runs.Config) error {
 // keeps that fraction from the start (keep0 = keep). Paths become
 // absolute, so that the run can be resumed, exported or evaluated from
 // any directory.
-func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config, error) {
+func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 	if m := loaders.DefaultModel(c.Dataset.Name); !set["model"] && m != "" {
 		c.Settings.Model = m
 	}
