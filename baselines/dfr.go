@@ -62,15 +62,15 @@ const (
 
 func (dfr) Name() string { return "dfr" }
 
-func (dfr) supervision() core.Supervision { return core.SupervisionValGroups }
+func (dfr) Supervision() core.Supervision { return core.SupervisionValGroups }
 
 // readsShared: the seed, which draws the halves and the subsets; no
 // model (the head is linear), steps, rates or checks.
-func (dfr) readsShared() []string { return []string{"EvalSettings.Seed"} }
+func (dfr) ReadsShared() []string { return []string{"EvalSettings.Seed"} }
 
 // recipe is the paper's; the model it records is linear, the head dfr
 // fits whatever the model (config refuses --eval-model for it).
-func (dfr) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (dfr) Recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	train.RecipeSetter(keep)("EvalSettings.Model", func() { es.Model = "linear" })
 	cs := make([]string, len(dfrCs))
 	for i, c := range dfrCs {

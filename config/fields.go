@@ -135,7 +135,7 @@ func CheckDataFlags(datasets []string, set map[string]bool) error {
 			continue
 		}
 		var readers []string
-		for _, d := range loaders.Names {
+		for _, d := range loaders.Names() {
 			if loaders.Describes(d, option) {
 				readers = append(readers, d)
 			}

@@ -90,7 +90,7 @@ func TestRecipesKeyedByFields(t *testing.T) {
 	}
 	fields := FieldsSet(all)
 	c := DefaultConfig("cmnist")
-	for _, m := range baselines.Methods {
+	for _, m := range baselines.Methods() {
 		got := baselines.Recipe(m, c.Eval, fields)
 		got.Recipe = c.Eval.Recipe
 		if got != c.Eval {

@@ -14,11 +14,11 @@ import (
 // flag. It reads nothing from disk.
 func Check(c Config) error {
 	ok := false
-	for _, m := range baselines.Methods {
+	for _, m := range baselines.Methods() {
 		ok = ok || m == c.Method
 	}
 	if !ok {
-		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(baselines.Methods, ", "))
+		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(baselines.Methods(), ", "))
 	}
 	if err := c.Dataset.Check(); err != nil {
 		return err
@@ -59,8 +59,8 @@ func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 		c.Settings.Precision = "" // the default, as runs before the flag existed record it
 	}
 	c.Dataset = c.Dataset.ForNewRun()
-	if c.Dataset.Name != "cmnist" && !set["cmnist-envs"] {
-		c.Dataset.Envs = "" // only cmnist has the option; no other hash changes
+	if !set["cmnist-envs"] {
+		c.Dataset = c.Dataset.ForDataset(c.Dataset.Name) // only cmnist has the option; no other hash changes
 	}
 	if c.Eval.Model == "" {
 		c.Eval.Model = c.Settings.Model

@@ -166,7 +166,7 @@ func TestMapleEvaluationDefault(t *testing.T) {
 // latter). The ablation's row abl-preset-val is therefore the defaults'
 // search with the MAPLE code's final training alone.
 func TestDefaultsArePresetOnValidation(t *testing.T) {
-	for _, objective := range core.Objectives {
+	for _, objective := range core.Objectives() {
 		t.Run(objective, func(t *testing.T) {
 			plain := DefaultConfig("cmnist")
 			plain.Settings.Objective = objective

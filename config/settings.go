@@ -53,6 +53,10 @@ type Setting struct {
 	// Axis: a sweep's grid sets it (--datasets, --methods); only `maple
 	// run` has the flag.
 	Axis bool
+	// Sweep, when not "", is the flag by which `maple sweep` takes
+	// several values of the setting, a cell each (--datasets); SweepSep
+	// separates them (a comma when "": --models' values hold commas).
+	Sweep, SweepSep string
 	// MapleOnly: only a maple search reads it (its final training); a
 	// baseline's run does not (Applies).
 	MapleOnly bool
@@ -137,26 +141,26 @@ func (s Setting) mapleDefault() (string, bool) {
 // those it edits (weight-lr and keep0, with the search's other rates,
 // after the form's first rows).
 var Table = []Setting{
-	{Flag: "dataset", Values: func() []string { return loaders.Names }, Group: GroupData, HelpFrom: func() string { return "dataset: " + strings.Join(loaders.Names, ", ") }, Axis: true, Result: true, Form: true,
+	{Flag: "dataset", Values: func() []string { return loaders.Names() }, Group: GroupData, HelpFrom: func() string { return "dataset: " + strings.Join(loaders.Names(), ", ") }, Axis: true, Result: true, Form: true, Sweep: "datasets",
 		Field: func(c *Config) any { return &c.Dataset.Name }, Default: "synthetic"},
 	{Flag: "data-dir", Group: GroupData, Help: "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)", Form: true, Resume: "the data directory, when it moved since the run started",
 		Field: func(c *Config) any { return &c.Dataset.DataDir }, Default: ""},
-	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all; synthetic generates within one sample of it)", Result: true, Form: true,
+	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all; synthetic generates within one sample of it)", Result: true, Form: true, Sweep: "train-sizes",
 		Field: func(c *Config) any { return &c.Dataset.TrainSize }, Default: 0},
-	{Flag: "method", Values: func() []string { return baselines.Methods }, Group: GroupEval, HelpFrom: func() string {
-		return core.MethodMaple + " or a baseline: " + methodList(baselines.Methods[1:])
-	}, Axis: true, Result: true, Form: true,
+	{Flag: "method", Values: func() []string { return baselines.Methods() }, Group: GroupEval, HelpFrom: func() string {
+		return strings.Join(baselines.Searchers(), ", ") + " or a baseline: " + methodList(baselines.Trainers())
+	}, Axis: true, Result: true, Form: true, Sweep: "methods",
 		Field: func(c *Config) any { return &c.Method }, Default: core.MethodMaple},
-	{Flag: "objective", Values: func() []string { return core.Objectives }, Group: GroupSearch, HelpFrom: func() string { return "outer objective: " + strings.Join(core.Objectives, ", ") }, Result: true, Form: true,
+	{Flag: "objective", Values: func() []string { return core.Objectives() }, Group: GroupSearch, HelpFrom: func() string { return "outer objective: " + strings.Join(core.Objectives(), ", ") }, Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Settings.Objective }},
 	{Flag: "model", Values: models.Examples, Group: GroupSearch, HelpFrom: func() string {
 		return "search model: " + strings.Join(models.Syntax(), ", ") + "; linear unless given on " + strings.Join(linearDatasets(), ", ") +
 			" (on embeddings the baselines then train by their embeddings recipes, docs/EMBEDDINGS.md)"
-	}, Result: true, Form: true,
+	}, Result: true, Form: true, Sweep: "models", SweepSep: ";",
 		Field: func(c *Config) any { return &c.Settings.Model }},
 	{Flag: "eval-model", Values: models.Examples, Group: GroupEval, Help: "model of the final weighted ERM (default: the search model)", Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Eval.Model }, Default: ""},
-	{Flag: "seed", Group: GroupSearch, Help: "seed of the data, the search and the evaluation", Form: true,
+	{Flag: "seed", Group: GroupSearch, Help: "seed of the data, the search and the evaluation", Form: true, Sweep: "seeds",
 		Field: func(c *Config) any { return &c.Settings.Seed }},
 	{Flag: "outer-iters", Group: GroupSearch, Help: "outer iterations", Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Settings.OuterIters }},
@@ -434,7 +438,7 @@ func precision(s core.Settings) string {
 // (loaders.DefaultModel), for --model's help.
 func linearDatasets() []string {
 	var out []string
-	for _, name := range loaders.Names {
+	for _, name := range loaders.Names() {
 		if loaders.DefaultModel(name) == "linear" {
 			out = append(out, name)
 		}
