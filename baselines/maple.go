@@ -14,7 +14,7 @@ type maple struct{}
 func (maple) Name() string { return core.MethodMaple }
 
 // Label is maple/OBJECTIVE.
-func (maple) Label(objective string) string { return core.MethodMaple + "/" + objective }
+func (m maple) Label(objective string) string { return m.Name() + "/" + objective }
 
 func (maple) ObjectiveSupervision(objective string) core.Supervision {
 	return core.ObjectiveSupervision(objective)

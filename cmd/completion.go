@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"slices"
-
 	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/baselines"
@@ -52,12 +50,15 @@ func completeRuns(f *Factory, sweeps bool) func(*cobra.Command, []string, string
 	}
 }
 
-// sweepMethods are --methods' values: every method, and maple:OBJECTIVE
-// for every outer objective (both from core's registries).
+// sweepMethods are --methods' values: every method, and for a method
+// that searches (maple) NAME:OBJECTIVE for every outer objective (from
+// the registries).
 func sweepMethods() []string {
-	out := slices.Clone(baselines.Methods())
-	for _, o := range core.Objectives() {
-		out = append(out, core.MethodMaple+":"+o)
+	out := baselines.Methods()
+	for _, s := range baselines.Searchers() {
+		for _, o := range core.Objectives() {
+			out = append(out, s+":"+o)
+		}
 	}
 	return out
 }

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/maple-ood/maple/baselines"
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 )
 
@@ -52,7 +51,7 @@ func leafPaths(v reflect.Value, prefix string, out map[any]string) {
 // evaluation setting the methods that train by it (baselines.ReadsShared), a dataset
 // option only the datasets it means something to (loaders.Describes).
 func (s Setting) Applies(c Config) bool {
-	if (s.Group == GroupSearch && s.Result || s.MapleOnly) && c.Method != core.MethodMaple {
+	if (s.Group == GroupSearch && s.Result || s.MapleOnly) && !c.Searches() {
 		return false
 	}
 	path := rowPaths()[s.Flag]

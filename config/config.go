@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
@@ -63,11 +64,20 @@ func (b Build) String() string {
 	return fmt.Sprintf("%s, %d threads, GOMAXPROCS %d", b.MatrixProducts, b.Threads, b.GOMAXPROCS)
 }
 
+// Searches tells whether the run's method searches (a
+// baselines.Searcher: maple): only a search has outer iterations, a
+// checkpoint, learning rates that change while it runs and an outer
+// objective; a baseline trains once.
+func (c Config) Searches() bool {
+	_, ok := baselines.SearcherOf(c.Method)
+	return ok
+}
+
 // MethodName is how listings name the run's method: a baseline's name, or
 // maple/OBJECTIVE for a search.
 func (c Config) MethodName() string {
-	if c.Method == "maple" {
-		return "maple/" + c.Settings.Objective
+	if s, ok := baselines.SearcherOf(c.Method); ok {
+		return s.Label(c.Settings.Objective)
 	}
 	return c.Method
 }
@@ -81,7 +91,7 @@ func (c Config) Hash(withoutSeed bool) string {
 	d := c.Dataset
 	d.DataDir, d.Offline = "", false
 	s, e := c.Settings, c.Eval
-	if c.Method != "maple" {
+	if !c.Searches() {
 		// A baseline runs no search: only its seed of the search settings
 		// matters.
 		s = core.Settings{Seed: s.Seed}
@@ -129,7 +139,7 @@ func DefaultConfig(name string) Config {
 // that evaluates every iterate (--eval-each-iter: the evaluation
 // settings are part of its records).
 func (c Config) SearchHash() string {
-	if c.Method != core.MethodMaple || c.Settings.EvalEachIter {
+	if !c.Searches() || c.Settings.EvalEachIter {
 		return ""
 	}
 	d := c.Dataset

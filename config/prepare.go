@@ -74,7 +74,7 @@ func prepare(c Config, progress io.Writer) (*dataset.Splits, error) {
 			fmt.Fprintf(progress, "warning: %s\n", w)
 		}
 	}
-	if c.Method == "maple" && c.Settings.InitParams != "" {
+	if c.Searches() && c.Settings.InitParams != "" {
 		theta, err := ReadInit(c.Settings.InitParams)
 		if err != nil {
 			return nil, err

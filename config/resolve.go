@@ -29,7 +29,7 @@ func Check(c Config) error {
 	if err := c.Eval.Check(); err != nil {
 		return FlagError(err)
 	}
-	if c.Method == "maple" && c.Eval.SameInit && c.Eval.Model != c.Settings.Model {
+	if c.Searches() && c.Eval.SameInit && c.Eval.Model != c.Settings.Model {
 		return fmt.Errorf("--eval-same-init: the evaluation model %s is not the search model %s; give --eval-model %s or drop --eval-same-init", c.Eval.Model, c.Settings.Model, c.Settings.Model)
 	}
 	if c.CheckpointEvery < 1 {
@@ -69,7 +69,7 @@ func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 		c.Eval = baselines.EmbeddingsRecipe(c.Method, c.Eval, FieldsSet(set))
 	}
 	c.Eval = baselines.Recipe(c.Method, c.Eval, FieldsSet(set))
-	if c.Method == core.MethodMaple {
+	if c.Searches() {
 		c.Settings = core.ObjectiveDefaults(c.Settings, FieldsSet(set))
 		c.Eval = core.MapleEvaluation(c.Eval, c.Settings.Model, FieldsSet(set))
 	}

@@ -402,7 +402,7 @@ func (s Setting) Set(c *Config, v string) error {
 // tables and comparisons name them. A baseline runs no search: its
 // search settings are blank.
 func Flags(c Config) map[string]string {
-	if c.Method != core.MethodMaple {
+	if !c.Searches() {
 		c.Settings = core.Settings{}
 	}
 	out := map[string]string{}

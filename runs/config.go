@@ -171,7 +171,7 @@ func Open(runsDir, id string) (*Run, error) {
 // file was edited or is damaged.
 func checkRecorded(path string, c *Config) error {
 	var err error
-	if c.Method == core.MethodMaple && c.Settings.Model != "" {
+	if c.Searches() && c.Settings.Model != "" {
 		err = c.Settings.CheckRecorded()
 	}
 	if err == nil && c.Eval.Model != "" { // every run maple writes has one

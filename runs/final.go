@@ -38,7 +38,7 @@ func Final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Spli
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
-	if cfg.Method != "maple" {
+	if !cfg.Searches() {
 		return nil, nil, nil, 0, fmt.Errorf("run %s is a baseline (%s): it has no search checkpoint", cfg.ID, cfg.Method)
 	}
 	if ov.DataDir != "" {

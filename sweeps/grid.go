@@ -176,7 +176,7 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 								cellSet["model"] = true
 							}
 							method, obj, isMaple := strings.Cut(m, ":")
-							if isMaple && method != "maple" {
+							if _, search := baselines.SearcherOf(method); isMaple && !search {
 								return nil, fmt.Errorf("--methods: %q: only maple takes an objective, as maple:rex (method names are lower case)", m)
 							}
 							c.Method = method
