@@ -93,7 +93,7 @@ type (
 
 // MethodFields are the evaluation settings only some methods read: the
 // penalties, LfF's and the masks' settings, and those of groupdro, cvar
-// and jtt. A method lists the ones it reads with ownFields; every other
+// and jtt. A method lists the ones it reads with OwnFields (OwnFielder); every other
 // evaluation setting is read by every method's training (and by the
 // final weighted ERM of a maple search, which reads none of these).
 var MethodFields = []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal", "EvalSettings.LfFQ", "EvalSettings.LfFEMA",
@@ -113,7 +113,7 @@ func ReadsShared(method, field string) bool {
 // FieldHelp describes field (one of MethodFields) for the methods that
 // read it, in registry order, the methods whose text is the same sharing
 // it: "irmv1, rex, bayesirm: penalty weight (...); mrm: ...". Each method
-// says it in its own file (fieldHelp), so that a new method needs no edit
+// says it in its own file (FieldHelper), so that a new method needs no edit
 // to the help of the settings it reads.
 func FieldHelp(field string) string {
 	var texts []string

@@ -109,7 +109,7 @@ func Register(s Source) { sources.Register(s.Name(), s) }
 
 func lookupSource(name string) (Source, bool) { return sources.Lookup(name) }
 
-// OptionHelp describes option (a Spec field, see optionHelper) for the
+// OptionHelp describes option (a Spec field, see OptionHelper) for the
 // datasets that read it, in registry order, the datasets whose text is
 // the same sharing it: "mnist-fashion: keep every k-th pixel (default
 // 2); cifar-mnist: ...". Each dataset says it in its own file, so that a
