@@ -26,9 +26,9 @@ type bayesIRM struct{}
 
 func (bayesIRM) Name() string { return "bayesirm" }
 
-func (bayesIRM) usesPenalty() bool { return true }
+func (bayesIRM) UsesPenalty() bool { return true }
 
-func (bayesIRM) ownFields() []string {
+func (bayesIRM) OwnFields() []string {
 	return []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal", "EvalSettings.MaskLR"}
 }
 
@@ -36,7 +36,7 @@ func (bayesIRM) ownFields() []string {
 // paper builds its ColoredMNIST experiments on it): Adam lr 4.898e-4, L2
 // 1.1079e-3, 501 steps, the penalty 91257.19 after 190 steps; posteriors
 // by Adam lr 0.01.
-func (bayesIRM) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (bayesIRM) Recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	set := train.RecipeSetter(keep)
 	irmCodeSchedule(&es, set, true)
 	set("EvalSettings.MaskLR", func() { es.MaskLR = 0.01 })
@@ -206,9 +206,9 @@ func (m bayesIRM) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSe
 	})
 }
 
-func (bayesIRM) supervision() core.Supervision { return core.SupervisionEnvs }
+func (bayesIRM) Supervision() core.Supervision { return core.SupervisionEnvs }
 
-func (bayesIRM) fieldHelp(field string) string {
+func (bayesIRM) FieldHelp(field string) string {
 	if field == "EvalSettings.MaskLR" {
 		return "Adam learning rate of the classifier posteriors (the recipe: 0.01)"
 	}

@@ -29,15 +29,15 @@ type bayesIRMCode struct{}
 
 func (bayesIRMCode) Name() string { return "bayesirm-code" }
 
-func (bayesIRMCode) usesPenalty() bool { return true }
+func (bayesIRMCode) UsesPenalty() bool { return true }
 
-func (bayesIRMCode) ownFields() []string {
+func (bayesIRMCode) OwnFields() []string {
 	return []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal"}
 }
 
 // recipe is auto_CMNIST.sh's: Adam lr 4e-4, L2 1e-3 on the loss, the
 // penalty 10000 after 200 steps, 1500 full-batch steps.
-func (bayesIRMCode) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (bayesIRMCode) Recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	set := train.RecipeSetter(keep)
 	set("EvalSettings.Optimizer", func() { es.Optimizer = "adam" })
 	set("EvalSettings.LR", func() { es.LR = 4e-4 })
@@ -193,6 +193,6 @@ func (bayesIRMCode) Train(ctx context.Context, sp *dataset.Splits, es train.Eval
 	})
 }
 
-func (bayesIRMCode) supervision() core.Supervision { return core.SupervisionEnvs }
+func (bayesIRMCode) Supervision() core.Supervision { return core.SupervisionEnvs }
 
-func (bayesIRMCode) fieldHelp(field string) string { return sparseCodeHelp[field] }
+func (bayesIRMCode) FieldHelp(field string) string { return sparseCodeHelp[field] }

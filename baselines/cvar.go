@@ -17,7 +17,7 @@ type cvarMethod struct{}
 
 func (cvarMethod) Name() string { return "cvar" }
 
-func (cvarMethod) ownFields() []string { return []string{"EvalSettings.CVaRAlpha"} }
+func (cvarMethod) OwnFields() []string { return []string{"EvalSettings.CVaRAlpha"} }
 
 func (cvarMethod) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
 	tr, err := train.NewTrainer(sp, es, nil)

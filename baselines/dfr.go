@@ -62,15 +62,15 @@ const (
 
 func (dfr) Name() string { return "dfr" }
 
-func (dfr) supervision() core.Supervision { return core.SupervisionValGroups }
+func (dfr) Supervision() core.Supervision { return core.SupervisionValGroups }
 
 // readsShared: the seed, which draws the halves and the subsets; no
 // model (the head is linear), steps, rates or checks.
-func (dfr) readsShared() []string { return []string{"EvalSettings.Seed"} }
+func (dfr) ReadsShared() []string { return []string{"EvalSettings.Seed"} }
 
 // recipe is the paper's; the model it records is linear, the head dfr
 // fits whatever the model (config refuses --eval-model for it).
-func (dfr) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (dfr) Recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	train.RecipeSetter(keep)("EvalSettings.Model", func() { es.Model = "linear" })
 	cs := make([]string, len(dfrCs))
 	for i, c := range dfrCs {
@@ -93,12 +93,12 @@ func (dfr) trainable(sp *dataset.Splits) error {
 	return nil
 }
 
-// checkData refuses, before a run is created, what trainable refuses
+// CheckData refuses, before a run is created, what trainable refuses
 // and a validation split with fewer than 2 rows of a group the data has:
 // with 2, each half (groupHalves) holds one, so C is chosen on every
 // group. Train itself fits on such a split (the held-out half then
 // lacks the group), as it did before the check.
-func (dfr) checkData(sp *dataset.Splits) error {
+func (dfr) CheckData(sp *dataset.Splits) error {
 	if err := (dfr{}).trainable(sp); err != nil {
 		return err
 	}

@@ -6,14 +6,6 @@ import (
 	"github.com/maple-ood/maple/train"
 )
 
-// embeddingsRecipeMethod is a Method with a recipe for a linear head on
-// a pretrained network's features (EmbeddingsRecipe).
-type embeddingsRecipeMethod interface {
-	// embeddingsRecipe returns es with the recipe applied to the settings
-	// not in keep.
-	embeddingsRecipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings
-}
-
 // EmbeddingsRecipe returns es with method's recipe for embeddings
 // (loaders.Embeddings: waterbirds-sim, celeba-sim, features) applied to
 // the settings not in keep; methods without one are returned unchanged.
@@ -35,8 +27,8 @@ type embeddingsRecipeMethod interface {
 // docs/EMBEDDINGS.md gives the test figures.
 func EmbeddingsRecipe(method string, es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	m, _ := lookup(method)
-	if r, ok := m.(embeddingsRecipeMethod); ok {
-		return r.embeddingsRecipe(es, keep)
+	if r, ok := m.(EmbeddingsRecipeMethod); ok {
+		return r.EmbeddingsRecipe(es, keep)
 	}
 	return es
 }
@@ -64,18 +56,18 @@ const (
 	embeddingsJTTUp      = 100
 )
 
-func (m weightedMethod) embeddingsRecipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (m weightedMethod) EmbeddingsRecipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	if m.name == "upweight" {
 		return linearHead(es, keep, embeddingsGroupDecay, "each group weighted by the inverse of its size")
 	}
 	return linearHead(es, keep, embeddingsERMDecay, "every sample at weight 1")
 }
 
-func (groupDRO) embeddingsRecipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (groupDRO) EmbeddingsRecipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	return linearHead(es, keep, embeddingsGroupDecay, "online group DRO, step size as given")
 }
 
-func (jtt) embeddingsRecipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (jtt) EmbeddingsRecipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	apply := train.RecipeSetter(keep)
 	apply("EvalSettings.JTTSteps", func() { es.JTTSteps = embeddingsJTTSteps })
 	apply("EvalSettings.JTTUp", func() { es.JTTUp = embeddingsJTTUp })

@@ -17,7 +17,7 @@ type groupDRO struct{}
 
 func (groupDRO) Name() string { return "groupdro" }
 
-func (groupDRO) ownFields() []string { return []string{"EvalSettings.DROStep"} }
+func (groupDRO) OwnFields() []string { return []string{"EvalSettings.DROStep"} }
 
 func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettings) (*train.Result, error) {
 	tr, err := train.NewTrainer(sp, es, nil)
@@ -73,4 +73,4 @@ func (groupDRO) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSett
 	return res, err
 }
 
-func (groupDRO) supervision() core.Supervision { return core.SupervisionGroups }
+func (groupDRO) Supervision() core.Supervision { return core.SupervisionGroups }

@@ -17,9 +17,9 @@ type irmPenalty struct{ name string }
 
 func (m irmPenalty) Name() string { return m.name }
 
-func (irmPenalty) usesPenalty() bool { return true }
+func (irmPenalty) UsesPenalty() bool { return true }
 
-func (irmPenalty) ownFields() []string {
+func (irmPenalty) OwnFields() []string {
 	return []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal"}
 }
 
@@ -33,7 +33,7 @@ func (irmPenalty) ownFields() []string {
 //   - rex: the same code and schedule with the REx variance penalty (the
 //     REx paper's ColoredMNIST experiments start from the IRM code; their
 //     own tuned values are not reproduced here).
-func (irmPenalty) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (irmPenalty) Recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	set := train.RecipeSetter(keep)
 	irmCodeSchedule(&es, set, true)
 	es.Recipe = "IRM paper ColoredMNIST code (Arjovsky et al. 2019)"
@@ -98,9 +98,9 @@ func irmCodeSchedule(es *train.EvalSettings, set func(string, func()), penalty b
 	}
 }
 
-func (irmPenalty) supervision() core.Supervision { return core.SupervisionEnvs }
+func (irmPenalty) Supervision() core.Supervision { return core.SupervisionEnvs }
 
-func (irmPenalty) fieldHelp(field string) string { return irmCodeHelp[field] }
+func (irmPenalty) FieldHelp(field string) string { return irmCodeHelp[field] }
 
 // irmCodeHelp is what the penalty settings mean for the methods that
 // follow the IRM code's schedule (irmv1, rex, bayesirm), with the recipe's

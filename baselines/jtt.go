@@ -15,9 +15,9 @@ type jtt struct{}
 
 func (jtt) Name() string { return "jtt" }
 
-func (jtt) ownFields() []string { return []string{"EvalSettings.JTTSteps", "EvalSettings.JTTUp"} }
+func (jtt) OwnFields() []string { return []string{"EvalSettings.JTTSteps", "EvalSettings.JTTUp"} }
 
-func (jtt) fieldHelp(field string) string {
+func (jtt) FieldHelp(field string) string {
 	switch field {
 	case "EvalSettings.JTTSteps":
 		return "the ERM steps of the first stage, whose training errors the second upweights"

@@ -23,9 +23,9 @@ type lff struct{}
 
 func (lff) Name() string { return "lff" }
 
-func (lff) ownFields() []string { return []string{"EvalSettings.LfFQ", "EvalSettings.LfFEMA"} }
+func (lff) OwnFields() []string { return []string{"EvalSettings.LfFQ", "EvalSettings.LfFEMA"} }
 
-func (lff) fieldHelp(field string) string {
+func (lff) FieldHelp(field string) string {
 	switch field {
 	case "EvalSettings.LfFQ":
 		return "the generalized cross-entropy's exponent q of the biased model (0 = the paper's 0.7)"
@@ -38,7 +38,7 @@ func (lff) fieldHelp(field string) string {
 // recipe is the paper's ColoredMNIST recipe (Nam et al. 2020, section 4
 // and appendix; alinlab/LfF's train.py): Adam at lr 1e-3, q = 0.7, EMA
 // decay 0.7.
-func (lff) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (lff) Recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	set := train.RecipeSetter(keep)
 	set("EvalSettings.Optimizer", func() { es.Optimizer = "adam" })
 	set("EvalSettings.LR", func() { es.LR = 1e-3 })

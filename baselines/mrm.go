@@ -28,7 +28,7 @@ type mrm struct{}
 
 func (mrm) Name() string { return "mrm" }
 
-func (mrm) ownFields() []string {
+func (mrm) OwnFields() []string {
 	return []string{"EvalSettings.Penalty", "EvalSettings.MaskKeep", "EvalSettings.MaskLR"}
 }
 
@@ -37,7 +37,7 @@ func (mrm) ownFields() []string {
 // logits from 3 (keep probability 0.95) by Adam lr 0.1; sparsity
 // coefficient alpha 0.1 (--penalty; maple's choice: the paper's value is in
 // no source reachable here; 1 pruned every weight of the linear case).
-func (mrm) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (mrm) Recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	set := train.RecipeSetter(keep)
 	irmCodeSchedule(&es, set, false)
 	set("EvalSettings.Penalty", func() { es.Penalty = 0.1 })
@@ -197,7 +197,7 @@ func binaryMask(pi []float64, frac float64) []bool {
 	return keep
 }
 
-func (mrm) fieldHelp(field string) string {
+func (mrm) FieldHelp(field string) string {
 	switch field {
 	case "EvalSettings.Penalty":
 		return "its sparsity coefficient (the recipe: 0.1)"

@@ -25,4 +25,4 @@ func (oracle) Train(ctx context.Context, sp *dataset.Splits, es train.EvalSettin
 	return r, err
 }
 
-func (oracle) supervision() core.Supervision { return core.SupervisionOracle }
+func (oracle) Supervision() core.Supervision { return core.SupervisionOracle }

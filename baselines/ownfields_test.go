@@ -40,7 +40,7 @@ func TestMethodOwnFields(t *testing.T) {
 		}
 		return tinydata.Hash(r.Theta, r.SampleWeights, []float64{r.TestAcc, r.TestWorst, r.ValWorst, float64(r.SelectedStep), kept})
 	}
-	for _, m := range Methods[1:] {
+	for _, m := range Trainers() {
 		base := trainOf(m, es)
 		for _, field := range MethodFields {
 			name := strings.TrimPrefix(field, "EvalSettings.")

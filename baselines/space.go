@@ -1,15 +1,8 @@
 package baselines
 
 import (
-	"slices"
-
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/setting"
 )
-
-// tunable is a method with settings of its own for a random search to
-// draw (besides the shared evaluation's, SharedSpace).
-type tunable interface{ searchSpace() []setting.Param }
 
 // SharedSpace is what a random search draws for every baseline: the
 // evaluation's learning rate and weight decay.
@@ -32,21 +25,19 @@ var MapleSpace = []setting.Param{
 // SearchSpace returns the distributions a random search draws method's
 // settings from (maple sweep --search random), in DomainBed's style: for
 // a baseline the shared evaluation's it reads, then the method's own;
-// for maple, MapleSpace.
+// for a search (Searcher), its own (maple: MapleSpace).
 func SearchSpace(method string) []setting.Param {
-	if method == core.MethodMaple {
-		return slices.Clone(MapleSpace)
-	}
+	m, _ := lookup(method)
 	var out []setting.Param
-	for _, p := range SharedSpace {
-		if ReadsShared(method, p.Field) {
-			out = append(out, p)
+	if _, search := m.(Searcher); !search {
+		for _, p := range SharedSpace {
+			if ReadsShared(method, p.Field) {
+				out = append(out, p)
+			}
 		}
 	}
-	if m, ok := lookup(method); ok {
-		if t, ok := m.(tunable); ok {
-			out = append(out, t.searchSpace()...)
-		}
+	if t, ok := m.(Tunable); ok {
+		out = append(out, t.SearchSpace()...)
 	}
 	return out
 }
@@ -54,10 +45,10 @@ func SearchSpace(method string) []setting.Param {
 // The penalty methods: DomainBed's irm_lambda, vrex_lambda 10^U(-1, 5)
 // and their anneal iterations 10^U(0, 4), the latter bounded by maple's
 // shorter trainings.
-func (irmPenalty) searchSpace() []setting.Param   { return penaltySpace }
-func (sparseIRM) searchSpace() []setting.Param    { return penaltySpace }
-func (bayesIRM) searchSpace() []setting.Param     { return penaltySpace }
-func (bayesIRMCode) searchSpace() []setting.Param { return penaltySpace }
+func (irmPenalty) SearchSpace() []setting.Param   { return penaltySpace }
+func (sparseIRM) SearchSpace() []setting.Param    { return penaltySpace }
+func (bayesIRM) SearchSpace() []setting.Param     { return penaltySpace }
+func (bayesIRMCode) SearchSpace() []setting.Param { return penaltySpace }
 
 var penaltySpace = []setting.Param{
 	{Field: "EvalSettings.Penalty", Dist: setting.LogUniform{Lo: 1e-1, Hi: 1e5}},
@@ -65,17 +56,17 @@ var penaltySpace = []setting.Param{
 }
 
 // groupDRO: DomainBed's groupdro_eta 10^U(-3, -1).
-func (groupDRO) searchSpace() []setting.Param {
+func (groupDRO) SearchSpace() []setting.Param {
 	return []setting.Param{{Field: "EvalSettings.DROStep", Dist: setting.LogUniform{Lo: 1e-3, Hi: 1e-1}}}
 }
 
-func (cvarMethod) searchSpace() []setting.Param {
+func (cvarMethod) SearchSpace() []setting.Param {
 	return []setting.Param{{Field: "EvalSettings.CVaRAlpha", Dist: setting.Uniform{Lo: 0.05, Hi: 0.5}}}
 }
 
 // jtt: the first ERM's length and the up-weight (JTT's paper searches
 // lambda_up from 4 to 100).
-func (jtt) searchSpace() []setting.Param {
+func (jtt) SearchSpace() []setting.Param {
 	return []setting.Param{
 		{Field: "EvalSettings.JTTSteps", Dist: setting.Uniform{Lo: 20, Hi: 300}, Int: true},
 		{Field: "EvalSettings.JTTUp", Dist: setting.LogUniform{Lo: 2, Hi: 100}},

@@ -36,9 +36,9 @@ func (m sparseIRM) Name() string {
 	return "sparseirm-" + m.penalty
 }
 
-func (sparseIRM) usesPenalty() bool { return true }
+func (sparseIRM) UsesPenalty() bool { return true }
 
-func (sparseIRM) ownFields() []string {
+func (sparseIRM) OwnFields() []string {
 	return []string{"EvalSettings.Penalty", "EvalSettings.PenaltyAnneal", "EvalSettings.MaskKeep", "EvalSettings.MaskLR"}
 }
 
@@ -47,7 +47,7 @@ func (sparseIRM) ownFields() []string {
 // from 1, keep 0.95 of the weights, L2 1e-3, penalty 10000 after 200
 // steps, 1500 steps, the scores moving from 28% of the steps and the
 // budget reaching its target at 60%.
-func (m sparseIRM) recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
+func (m sparseIRM) Recipe(es train.EvalSettings, keep map[string]bool) train.EvalSettings {
 	set := train.RecipeSetter(keep)
 	set("EvalSettings.Optimizer", func() { es.Optimizer = "adam" })
 	set("EvalSettings.LR", func() { es.LR = 6e-4 })
@@ -290,9 +290,9 @@ func maskedVJP[T nets.Float](net models.Model[T], x []T, n int, theta []T, idx [
 	return gz
 }
 
-func (sparseIRM) supervision() core.Supervision { return core.SupervisionEnvs }
+func (sparseIRM) Supervision() core.Supervision { return core.SupervisionEnvs }
 
-func (sparseIRM) fieldHelp(field string) string {
+func (sparseIRM) FieldHelp(field string) string {
 	switch field {
 	case "EvalSettings.MaskKeep":
 		return "the fraction of the weights kept (the recipe: 0.95)"

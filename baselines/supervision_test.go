@@ -20,7 +20,7 @@ func TestSupervision(t *testing.T) {
 		"irmv1": core.SupervisionEnvs, "irmv1b": core.SupervisionEnvs, "rex": core.SupervisionEnvs, "cvar": core.SupervisionNone,
 		"worst-group": core.SupervisionGroups, "erm": core.SupervisionNone,
 	}
-	for _, m := range Methods {
+	for _, m := range Methods() {
 		if m == core.MethodMaple {
 			continue
 		}
@@ -33,7 +33,7 @@ func TestSupervision(t *testing.T) {
 			t.Errorf("method %s: supervision %q, want %q", m, got, want)
 		}
 	}
-	for _, o := range core.Objectives {
+	for _, o := range core.Objectives() {
 		want, ok := objectives[o]
 		if !ok {
 			t.Errorf("objective %s: no expected supervision in this test", o)

@@ -35,7 +35,7 @@ func (m weightedMethod) Train(ctx context.Context, sp *dataset.Splits, es train.
 	return res, err
 }
 
-func (m weightedMethod) supervision() core.Supervision {
+func (m weightedMethod) Supervision() core.Supervision {
 	if m.name == "upweight" {
 		return core.SupervisionGroups
 	}

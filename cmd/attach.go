@@ -68,7 +68,7 @@ func attachRun(ctx context.Context, f *Factory, id string, lines bool) error {
 		}
 		return fmt.Errorf("run %s is not running (it is %s); see maple show %s", id, in.Status, id)
 	}
-	if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Method != core.MethodMaple {
+	if cfg, err := runs.ReadConfig(dir); err == nil && !cfg.Searches() {
 		if !f.Terminal() || lines {
 			return fmt.Errorf("run %s is a baseline (%s): its progress lines are in its log; follow them with maple logs -f %s (or maple attach %s on a terminal, for its live view)", id, cfg.Method, id, id)
 		}

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"slices"
-
 	"github.com/spf13/cobra"
 
 	"github.com/maple-ood/maple/baselines"
@@ -52,12 +50,15 @@ func completeRuns(f *Factory, sweeps bool) func(*cobra.Command, []string, string
 	}
 }
 
-// sweepMethods are --methods' values: every method, and maple:OBJECTIVE
-// for every outer objective (both from core's registries).
+// sweepMethods are --methods' values: every method, and for a method
+// that searches (maple) NAME:OBJECTIVE for every outer objective (from
+// the registries).
 func sweepMethods() []string {
-	out := slices.Clone(baselines.Methods)
-	for _, o := range core.Objectives {
-		out = append(out, core.MethodMaple+":"+o)
+	out := baselines.Methods()
+	for _, s := range baselines.Searchers() {
+		for _, o := range core.Objectives() {
+			out = append(out, s+":"+o)
+		}
 	}
 	return out
 }
@@ -69,7 +70,7 @@ func sweepMethods() []string {
 func registerCompletion(f *Factory, root *cobra.Command) {
 	flagValues := map[string]func() []string{
 		"format":   func() []string { return report.TableFormats },
-		"datasets": func() []string { return loaders.Names },
+		"datasets": func() []string { return loaders.Names() },
 		"methods":  sweepMethods,
 	}
 	for _, st := range config.Table {
@@ -100,7 +101,7 @@ func registerCompletion(f *Factory, root *cobra.Command) {
 		case "plot", "stop":
 			c.ValidArgsFunction = completeRuns(f, true)
 		case "data":
-			c.ValidArgsFunction = values(func() []string { return loaders.Names })
+			c.ValidArgsFunction = values(func() []string { return loaders.Names() })
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)

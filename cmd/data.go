@@ -29,7 +29,7 @@ func NewCmdData(f *Factory, runF func(*DataOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "data NAME",
 		Short: "Describe a dataset: split sizes, label/attribute agreement per env, group counts",
-		Args:  needArgs(1, "a dataset name", "one of "+strings.Join(loaders.Names, ", ")),
+		Args:  needArgs(1, "a dataset name", "one of "+strings.Join(loaders.Names(), ", ")),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.ctx = cmd.Context()
 			o.Config.Dataset.Name = args[0]

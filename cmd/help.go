@@ -217,7 +217,8 @@ func flagUsages(fs *pflag.FlagSet, width int) (text string, cut bool) {
 			}
 		}
 		st, ok := config.Lookup(fl.Name)
-		rows = append(rows, row{left, help, def, ok && help == st.HelpText()})
+		_, axis := sweepAxisOf(fl.Name)
+		rows = append(rows, row{left, help, def, ok && help == st.HelpText() || axis})
 		col = max(col, runeLen(left))
 	})
 	col += 3
@@ -388,7 +389,12 @@ func boolInt(b bool) int {
 // help in full, under the headings of --help, wrapped to width.
 func settingsHelp(width int) string {
 	var b strings.Builder
-	b.WriteString("Every setting of a run, by its flag, with its help in full (maple run --help and maple sweep --help shorten the long ones; a sweep takes each setting's flag too, and --datasets, --methods, --seeds, --models, --train-sizes for its grid).")
+	var grid []string
+	for _, ax := range (&SweepOptions{}).axes() {
+		grid = append(grid, "--"+ax.s.Sweep)
+	}
+	b.WriteString("Every setting of a run, by its flag, with its help in full (maple run --help and maple sweep --help shorten the long ones; a sweep takes each setting's flag too, and " +
+		strings.Join(grid, ", ") + " for its grid).")
 	for _, g := range config.Groups {
 		b.WriteString("\n\n" + string(g) + " flags:")
 		for _, st := range config.Table {
@@ -396,6 +402,9 @@ func settingsHelp(width int) string {
 				continue
 			}
 			b.WriteString("\n  --" + st.Flag + "\n" + wrapText("      "+st.HelpText(), width, ""))
+			if ax, ok := sweepAxisOf(st.Sweep); ok {
+				b.WriteString("\n  --" + st.Sweep + " (maple sweep)\n" + wrapText("      "+ax.help(), width, ""))
+			}
 		}
 	}
 	return b.String()

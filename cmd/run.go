@@ -185,7 +185,7 @@ func detach(f *Factory, r *runs.Run, extra []string) error {
 	}
 	id := r.Config.ID
 	fmt.Fprintln(f.Out, id)
-	if r.Config.Method != core.MethodMaple {
+	if !r.Config.Searches() {
 		fmt.Fprintf(f.Err, "baseline %s (%s) runs in the background (log: %s); follow it with maple logs -f %s, stop it with maple stop %s\n",
 			id, r.Config.Method, r.Path(runs.LogFile), id, id)
 		return nil

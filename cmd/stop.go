@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/sweeps"
@@ -54,7 +53,7 @@ func stopRun(ctx context.Context, o *StopOptions) error {
 		if err != nil {
 			return err
 		}
-		if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Method != core.MethodMaple {
+		if cfg, err := runs.ReadConfig(dir); err == nil && !cfg.Searches() {
 			if sum, err := runs.ReadSummary(dir); err == nil && sum != nil {
 				fmt.Fprintln(f.Out, runs.Continue(f.RunsDir, sum, *cfg)) // a baseline: no checkpoint, no iteration
 				return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/google/shlex"
 	"github.com/spf13/cobra"
 
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/report"
@@ -61,9 +62,9 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 		Short: "Run a grid of datasets x methods x seeds (each cell a normal run; an interrupted sweep resumes) and print the table",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, fl := range []string{"seed", "dataset", "method"} {
-				if cmd.Flags().Changed(fl) {
-					return usageError{fmt.Errorf("--%s cannot be honoured by a sweep: give --%ss", fl, fl)}
+			for _, ax := range o.axes() {
+				if ax.def != "" && cmd.Flags().Changed(ax.s.Flag) {
+					return usageError{fmt.Errorf("--%s cannot be honoured by a sweep: give --%s", ax.s.Flag, ax.s.Sweep)}
 				}
 			}
 			o.Run.Set = changed(cmd)
@@ -75,11 +76,10 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	}
 	fl := c.Flags()
 	fl.StringVar(&o.Name, "name", "", "sweep name (required)")
-	fl.StringVar(&o.Datasets, "datasets", "synthetic", "comma-separated datasets")
-	fl.StringVar(&o.Methods, "methods", "erm,oracle,maple:rex", "comma-separated methods; maple:OBJECTIVE for a search with that outer objective")
-	fl.StringVar(&o.Seeds, "seeds", "1,2,3", "comma-separated seeds")
-	fl.StringVar(&o.Models, "models", "", "semicolon-separated models to sweep (search and evaluation), e.g. 'mlp:64,64;mlp:390,390' (default: --model)")
-	fl.StringVar(&o.Sizes, "train-sizes", "", "comma-separated training sizes to sweep (default: --train-size)")
+	axes := o.axes()
+	for _, ax := range axes {
+		fl.StringVar(ax.p, ax.s.Sweep, ax.def, ax.help())
+	}
 	fl.IntVar(&o.Jobs, "jobs", 1, "runs at a time (each uses the BLAS threads of the machine)")
 	fl.StringVar(&o.Format, "format", "text", "table format: text, markdown or csv")
 	fl.BoolVar(&o.Status, "status", false, "show the sweep's cells: done, running, waiting, failed (with --json as JSON)")
@@ -98,12 +98,95 @@ func NewCmdSweep(f *Factory, runF func(*SweepOptions) error) *cobra.Command {
 	fl.BoolVar(&o.SearchAgain, "search-again", false, "search in every maple cell (by default a cell takes the search of a finished run that differs only in its evaluation)")
 	registerSettings(fl, &o.Run.Config)
 	registerLabels(fl, &o.Run.Config, false)
-	fl.String("dataset", "", "")
-	fl.String("method", "", "")
-	fl.MarkHidden("dataset")
-	fl.MarkHidden("method")
-	fl.MarkHidden("seed") // --seeds
+	for _, ax := range axes {
+		if ax.def == "" {
+			continue // the run's flag is the axis's default (--model for --models)
+		}
+		if ax.s.Axis {
+			fl.String(ax.s.Flag, "", "") // only `maple run` has it: refused above
+		}
+		fl.MarkHidden(ax.s.Flag) // --seeds for --seed
+	}
 	return c
+}
+
+// sweepAxis is an axis of a sweep's grid: a setting of config.Table with
+// a Sweep flag, the option that holds the values given, and their
+// default ("" when the setting's own flag gives it: --model for --models).
+type sweepAxis struct {
+	s   config.Setting
+	p   *string
+	def string
+}
+
+// axes lists the sweep's axes in the table's order.
+func (o *SweepOptions) axes() []sweepAxis {
+	opts := map[string]struct {
+		p   *string
+		def string
+	}{
+		"datasets":    {&o.Datasets, "synthetic"},
+		"methods":     {&o.Methods, "erm,oracle,maple:rex"},
+		"seeds":       {&o.Seeds, "1,2,3"},
+		"models":      {&o.Models, ""},
+		"train-sizes": {&o.Sizes, ""},
+	}
+	var out []sweepAxis
+	for _, s := range config.Table {
+		if s.Sweep == "" {
+			continue
+		}
+		op, ok := opts[s.Sweep]
+		if !ok {
+			panic(fmt.Sprintf("setting %s: maple sweep has no option for --%s", s.Flag, s.Sweep))
+		}
+		out = append(out, sweepAxis{s, op.p, op.def})
+	}
+	return out
+}
+
+// sweepAxisOf returns the sweep's axis whose flag is name (datasets).
+func sweepAxisOf(name string) (sweepAxis, bool) {
+	for _, ax := range (&SweepOptions{}).axes() {
+		if ax.s.Sweep == name && name != "" {
+			return ax, true
+		}
+	}
+	return sweepAxis{}, false
+}
+
+// help is the axis flag's help, written from the setting's row and the
+// registry its values come from: "comma-separated datasets, a cell each
+// (synthetic, cmnist, ...)"; --help shortens it before the list.
+func (ax sweepAxis) help() string {
+	sep, word := ax.s.SweepSep, "semicolon"
+	if sep == "" {
+		sep, word = ",", "comma"
+	}
+	h := word + "-separated " + strings.ReplaceAll(ax.s.Sweep, "-", " ")
+	if ax.s.Values != nil {
+		var vals, objectives []string
+		for _, v := range ax.s.Values() {
+			if _, ok := baselines.SearcherOf(v); ok && ax.s.Flag == "method" {
+				v += ":OBJECTIVE" // a search with that outer objective
+				objectives = core.Objectives()
+			}
+			vals = append(vals, v)
+		}
+		switch {
+		case ax.s.Axis && objectives != nil:
+			h += "; " + strings.Join(baselines.Searchers(), ":OBJECTIVE, ") + ":OBJECTIVE searches by it (" +
+				strings.Join(vals, ", ") + "; OBJECTIVE: " + strings.Join(objectives, ", ") + ")"
+		case ax.s.Axis:
+			h += ", a cell each (" + strings.Join(vals, ", ") + ")"
+		case len(vals) > 1:
+			h += ", e.g. '" + strings.Join(vals[1:min(3, len(vals))], sep) + "'"
+		}
+	}
+	if ax.def == "" {
+		h += " (default: --" + ax.s.Flag + ")"
+	}
+	return h
 }
 
 func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {

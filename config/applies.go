@@ -7,17 +7,15 @@ import (
 	"sync"
 
 	"github.com/maple-ood/maple/baselines"
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
-	"github.com/maple-ood/maple/runs"
 )
 
 // rowPaths maps each row's flag to the path of its field: core's field
 // paths for a search's and an evaluation's settings (Settings.Keep,
 // EvalSettings.Penalty, as fieldFlags), Dataset.X (Dataset.Columns.Label)
-// for the data's, the runs.Config field's name for the others.
+// for the data's, the Config field's name for the others.
 var rowPaths = sync.OnceValue(func() map[string]string {
-	var c runs.Config
+	var c Config
 	byAddr := map[any]string{}
 	leafPaths(reflect.ValueOf(&c).Elem(), "", byAddr)
 	for path, s := range fieldFlags() { // core's names for Settings and Eval
@@ -52,8 +50,8 @@ func leafPaths(v reflect.Value, prefix string, out map[any]string) {
 // setting (baselines.Reading) only the methods that read it, an
 // evaluation setting the methods that train by it (baselines.ReadsShared), a dataset
 // option only the datasets it means something to (loaders.Describes).
-func (s Setting) Applies(c runs.Config) bool {
-	if (s.Group == GroupSearch && s.Result || s.MapleOnly) && c.Method != core.MethodMaple {
+func (s Setting) Applies(c Config) bool {
+	if (s.Group == GroupSearch && s.Result || s.MapleOnly) && !c.Searches() {
 		return false
 	}
 	path := rowPaths()[s.Flag]
@@ -74,7 +72,7 @@ func (s Setting) Applies(c runs.Config) bool {
 
 // Value is the setting's value in c as tables and maple show name it:
 // its Key when it has one, else as the flag would be written.
-func (s Setting) Value(c runs.Config) string {
+func (s Setting) Value(c Config) string {
 	if s.Key != nil {
 		return s.Key(c)
 	}

@@ -4,25 +4,23 @@ import (
 	"fmt"
 
 	"github.com/spf13/pflag"
-
-	"github.com/maple-ood/maple/runs"
 )
 
 // Register adds to fl a flag for every row of the table that want keeps,
 // bound to its field of c, with the row's help and default (its Default,
 // else the field's value in c).
-func Register(fl *pflag.FlagSet, c *runs.Config, want func(Setting) bool) {
+func Register(fl *pflag.FlagSet, c *Config, want func(Setting) bool) {
 	register(fl, c, want, Setting.HelpText, true)
 }
 
 // RegisterResume adds `maple resume`'s flags to fl: one for every row
 // with a Resume help, bound to its field of c, whose value in c is the
 // default (a given flag is one the person set; see Resumed).
-func RegisterResume(fl *pflag.FlagSet, c *runs.Config) {
+func RegisterResume(fl *pflag.FlagSet, c *Config) {
 	register(fl, c, func(s Setting) bool { return s.Resume != "" }, func(s Setting) string { return s.Resume }, false)
 }
 
-func register(fl *pflag.FlagSet, c *runs.Config, want func(Setting) bool, help func(Setting) string, rowDefault bool) {
+func register(fl *pflag.FlagSet, c *Config, want func(Setting) bool, help func(Setting) string, rowDefault bool) {
 	for _, st := range Table {
 		if st.NoFlag || !want(st) {
 			continue
@@ -54,7 +52,7 @@ func register(fl *pflag.FlagSet, c *runs.Config, want func(Setting) bool, help f
 // named in set (flags, as a command's changed flags are), in the table's
 // order, each as --flag=value so that a value may start with a dash. A
 // row without a flag has none.
-func Args(c runs.Config, set map[string]bool) []string {
+func Args(c Config, set map[string]bool) []string {
 	var out []string
 	for _, st := range Table {
 		if st.NoFlag || !set[st.Flag] {
@@ -69,7 +67,7 @@ func Args(c runs.Config, set map[string]bool) []string {
 // those in force), with the settings of `maple resume`'s flags in set
 // taken from given, and the data's paths absolute, as Resolve leaves
 // them for a new run.
-func Resumed(c, given runs.Config, set map[string]bool) (runs.Config, error) {
+func Resumed(c, given Config, set map[string]bool) (Config, error) {
 	for _, st := range Table {
 		if st.Resume == "" || !set[st.Flag] {
 			continue

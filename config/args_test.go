@@ -6,14 +6,12 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
-
-	"github.com/maple-ood/maple/runs"
 )
 
 // flagDefaults returns a config holding every flag's default, and the
 // flag set that binds it (as maple run's).
-func flagDefaults(t *testing.T) (*runs.Config, *pflag.FlagSet) {
-	c := runs.DefaultConfig("synthetic")
+func flagDefaults(t *testing.T) (*Config, *pflag.FlagSet) {
+	c := DefaultConfig("synthetic")
 	fl := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	Register(fl, &c, func(Setting) bool { return true })
 	return &c, fl
@@ -22,7 +20,7 @@ func flagDefaults(t *testing.T) (*runs.Config, *pflag.FlagSet) {
 // changeField sets st's field of c to a value unlike its own and unlike
 // any default: a string with a comma, a space, an equals sign and a
 // leading dash, a number off by a fraction (or by 7), a bool flipped.
-func changeField(t *testing.T, st Setting, c *runs.Config) {
+func changeField(t *testing.T, st Setting, c *Config) {
 	switch p := st.Field(c).(type) {
 	case *string:
 		*p = "-a b,c=d"
@@ -72,7 +70,7 @@ func TestArgsRoundTrip(t *testing.T) {
 			if st.Resume == "" {
 				return
 			}
-			var given runs.Config
+			var given Config
 			rfl := pflag.NewFlagSet("resume", pflag.ContinueOnError)
 			RegisterResume(rfl, &given)
 			if err := rfl.Parse(args); err != nil {
@@ -88,22 +86,22 @@ func TestArgsRoundTrip(t *testing.T) {
 // TestResumed: resume's flags given replace the run's settings, those
 // not given keep theirs, and the data's paths become absolute.
 func TestResumed(t *testing.T) {
-	run := runs.DefaultConfig("synthetic")
+	run := DefaultConfig("synthetic")
 	run.Settings.InnerLR, run.Settings.KeepLR = 0.1, 1.5
 	run.Dataset.DataDir = "/data"
 	for _, tc := range []struct {
 		name string
 		args []string
-		want func(c *runs.Config)
+		want func(c *Config)
 	}{
-		{"nothing given", nil, func(*runs.Config) {}},
-		{"a rate", []string{"--inner-lr", "0.05"}, func(c *runs.Config) { c.Settings.InnerLR = 0.05 }},
-		{"a rate of 0", []string{"--weight-lr", "0"}, func(c *runs.Config) { c.Settings.WeightLR = 0 }},
-		{"the data directory", []string{"--data-dir", "/moved/./here"}, func(c *runs.Config) { c.Dataset.DataDir = "/moved/here" }},
-		{"the data directory, relative", []string{"--data-dir", "moved"}, func(c *runs.Config) { c.Dataset.DataDir, _ = filepath.Abs("moved") }},
+		{"nothing given", nil, func(*Config) {}},
+		{"a rate", []string{"--inner-lr", "0.05"}, func(c *Config) { c.Settings.InnerLR = 0.05 }},
+		{"a rate of 0", []string{"--weight-lr", "0"}, func(c *Config) { c.Settings.WeightLR = 0 }},
+		{"the data directory", []string{"--data-dir", "/moved/./here"}, func(c *Config) { c.Dataset.DataDir = "/moved/here" }},
+		{"the data directory, relative", []string{"--data-dir", "moved"}, func(c *Config) { c.Dataset.DataDir, _ = filepath.Abs("moved") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var given runs.Config
+			var given Config
 			fl := pflag.NewFlagSet("resume", pflag.ContinueOnError)
 			RegisterResume(fl, &given)
 			if err := fl.Parse(tc.args); err != nil {
@@ -154,7 +152,7 @@ func TestApplies(t *testing.T) {
 			if !ok {
 				t.Fatalf("no row %s", tc.flag)
 			}
-			c := runs.DefaultConfig(tc.dataset)
+			c := DefaultConfig(tc.dataset)
 			c.Method = tc.method
 			if got := st.Applies(c); got != tc.want {
 				t.Errorf("Applies: %v, want %v", got, tc.want)

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/runs"
 )
 
 // Pinned returns the flags of c's settings that a new run copying c
@@ -16,7 +15,7 @@ import (
 // the others then derives those again, as `maple run` would: a form
 // starting from a run passes Pinned and the fields the person changed
 // to Resolve as the flags set.
-func Pinned(c runs.Config) map[string]bool {
+func Pinned(c Config) map[string]bool {
 	all := map[string]bool{}
 	for _, s := range Table {
 		all[s.Flag] = true
@@ -43,7 +42,7 @@ func Pinned(c runs.Config) map[string]bool {
 // derived tells whether Resolve, given every flag of set but s's, gives
 // s the value it has in c: c with s's field changed to another value
 // resolves back to c's.
-func derived(c runs.Config, s Setting, set map[string]bool) (ok bool) {
+func derived(c Config, s Setting, set map[string]bool) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false // a value the resolution cannot take: pinned
@@ -81,7 +80,7 @@ func derived(c runs.Config, s Setting, set map[string]bool) (ok bool) {
 // records, so that what Resolve derives does not depend on the values c
 // carried: a copy of a preset's run with the preset cleared runs on the
 // defaults, not on the preset's outer split and keep rate.
-func ResolveSet(c runs.Config, set map[string]bool) (runs.Config, error) {
+func ResolveSet(c Config, set map[string]bool) (Config, error) {
 	c = unset(c, set)
 	evalModel := ""
 	if set["eval-model"] {
@@ -92,10 +91,10 @@ func ResolveSet(c runs.Config, set map[string]bool) (runs.Config, error) {
 
 // unset returns c with each setting not in set at the value a command
 // without its flag records: the settings table's Default where it has
-// one, else runs.DefaultConfig's for c's dataset. The evaluation model
+// one, else DefaultConfig's for c's dataset. The evaluation model
 // is ResolveSet's own.
-func unset(c runs.Config, set map[string]bool) runs.Config {
-	def := runs.DefaultConfig(c.Dataset.Name)
+func unset(c Config, set map[string]bool) Config {
+	def := DefaultConfig(c.Dataset.Name)
 	for _, s := range Table {
 		if set[s.Flag] || s.Field == nil || s.Flag == "eval-model" || s.Flag == "dataset" {
 			continue
@@ -112,9 +111,9 @@ func unset(c runs.Config, set map[string]bool) runs.Config {
 
 // Defaults returns, for every setting, the value a command without its
 // flag records on dataset, as Setting.Get prints it: the settings table's
-// Default where it has one, else runs.DefaultConfig's.
+// Default where it has one, else DefaultConfig's.
 func Defaults(dataset string) map[string]string {
-	c := unset(runs.DefaultConfig(dataset), map[string]bool{})
+	c := unset(DefaultConfig(dataset), map[string]bool{})
 	out := map[string]string{}
 	for _, s := range Table {
 		if s.Field != nil {

@@ -1,5 +1,5 @@
 // Package config is a run's settings as people give them: the settings
-// table (Table: every setting's flag, runs.Config field, help, group,
+// table (Table: every setting's flag, Config field, help, group,
 // default, whether it changes results and whether the new-run form edits
 // it, the values completion offers, resume's help when a resume may change
 // it), from which commands make their flags (Register, RegisterResume),
@@ -14,5 +14,7 @@
 // run exists (the flags, the data, the models against the data's shape,
 // memory: Memory estimates what a run needs).
 //
-// The run on disk, run.json among its files, is package runs.
+// Config is run.json, with DefaultConfig and the hashes that key runs
+// (Hash, SearchHash); the run on disk, run.json among its files, is
+// package runs.
 package config

@@ -6,7 +6,6 @@ import (
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/loaders"
-	"github.com/maple-ood/maple/runs"
 )
 
 // TestEmbeddingsRecipes: on waterbirds-sim (64 features, so that it is
@@ -17,8 +16,8 @@ import (
 // group DRO and upweighting memorised the minority groups and ended at
 // 0.49, ERM at 0.27.
 func TestEmbeddingsRecipes(t *testing.T) {
-	resolve := func(method string) runs.Config {
-		c := runs.DefaultConfig("waterbirds-sim")
+	resolve := func(method string) Config {
+		c := DefaultConfig("waterbirds-sim")
 		c.Method, c.Dataset.Dim = method, 64
 		c.Settings.Model = "mlp:390,390" // what cmd's flags hold without --model
 		c, err := Resolve(c, map[string]bool{"dataset": true, "method": true, "dim": true}, "")
@@ -71,7 +70,7 @@ func TestDefaultModel(t *testing.T) {
 		{"--model given on embeddings", "waterbirds-sim", "mlp:64", true, "mlp:64"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := runs.DefaultConfig(c.dataset)
+			cfg := DefaultConfig(c.dataset)
 			cfg.Settings.Model = c.model
 			set := map[string]bool{"dataset": true, "model": c.set}
 			got, err := Resolve(cfg, set, "")

@@ -1,4 +1,4 @@
-package config
+package config_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -24,7 +25,7 @@ func TestDamagedRunJSONNamesTheField(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runsDir := t.TempDir()
-			r, err := runs.Create(runsDir, runs.DefaultConfig("synthetic"))
+			r, err := runs.Create(runsDir, config.DefaultConfig("synthetic"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,7 +40,7 @@ func TestDamagedRunJSONNamesTheField(t *testing.T) {
 			if err == nil {
 				t.Fatal("Open accepted the damaged run.json")
 			}
-			msg := FlagError(err).Error() // as maple prints it
+			msg := config.FlagError(err).Error() // as maple prints it
 			if !strings.Contains(msg, r.Path(runs.ConfigFile)) || !strings.Contains(msg, tc.want) || strings.Contains(msg, tc.flag) {
 				t.Errorf("error %q; want it to name %s and %q, not %s", msg, runs.ConfigFile, tc.want, tc.flag)
 			}

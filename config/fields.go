@@ -11,7 +11,6 @@ import (
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/loaders"
-	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/setting"
 )
 
@@ -19,7 +18,7 @@ import (
 // EvalSettings.Steps; see setting.Error) to the settings table's
 // rows, by the address each row's Field returns.
 var fieldFlags = sync.OnceValue(func() map[string]Setting {
-	var c runs.Config
+	var c Config
 	byAddr := map[any]string{}
 	for prefix, v := range map[string]reflect.Value{"Settings.": reflect.ValueOf(&c.Settings).Elem(), "EvalSettings.": reflect.ValueOf(&c.Eval).Elem()} {
 		for i := range v.NumField() {
@@ -136,7 +135,7 @@ func CheckDataFlags(datasets []string, set map[string]bool) error {
 			continue
 		}
 		var readers []string
-		for _, d := range loaders.Names {
+		for _, d := range loaders.Names() {
 			if loaders.Describes(d, option) {
 				readers = append(readers, d)
 			}
@@ -152,8 +151,8 @@ func CheckDataFlags(datasets []string, set map[string]bool) error {
 // put back at its default, and set without those flags: a sweep's flag for some of its
 // methods leaves its other cells as they are without it (their hash,
 // the settings their table rows name).
-func DropUnread(c runs.Config, set map[string]bool) (runs.Config, map[string]bool) {
-	def := runs.DefaultConfig(c.Dataset.Name)
+func DropUnread(c Config, set map[string]bool) (Config, map[string]bool) {
+	def := DefaultConfig(c.Dataset.Name)
 	out := maps.Clone(set)
 	for field := range FieldsSet(set) {
 		readers, own := baselines.Reading(field)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/setting"
 	"github.com/maple-ood/maple/train"
 )
@@ -19,24 +18,24 @@ import (
 func TestFlagError(t *testing.T) {
 	tests := []struct {
 		name string
-		mod  func(c *runs.Config)
+		mod  func(c *Config)
 		want string
 		not  string
 	}{
-		{"rate", func(c *runs.Config) { c.Settings.InnerLR = 0 }, "--inner-lr 0: want a finite number in (0, 10]", "Settings.InnerLR"},
-		{"eval steps", func(c *runs.Config) { c.Eval.Steps = 1e9 }, "--eval-steps 1000000000: want 1 to 1000000", "EvalSettings"},
-		{"two fields", func(c *runs.Config) { c.Settings.Keep, c.Settings.Keep0 = 0.5, 0.3 }, "--keep 0.5 is above --keep0 0.3", "Settings."},
-		{"choice", func(c *runs.Config) { c.Settings.Objective = "irm2" }, `--objective "irm2": want one of`, "Settings."},
-		{"model", func(c *runs.Config) { c.Settings.Model = "mlp:x" }, "--model: ", "Settings."},
-		{"no flag", func(c *runs.Config) { c.Settings.ClipNorm = -1 }, "clip-norm -1: want", "Settings."},
-		{"mask keep", func(c *runs.Config) { c.Eval.MaskKeep = 1.5 }, "--mask-keep 1.5: want a finite number in [0, 1]", "EvalSettings"},
-		{"mask lr", func(c *runs.Config) { c.Eval.MaskLR = -1 }, "--mask-lr -1: want a finite number in [0, 10]", "EvalSettings"},
-		{"lff q", func(c *runs.Config) { c.Eval.LfFQ = 1.5 }, "--lff-q 1.5: want a finite number in [0, 1]", "EvalSettings"},
-		{"lff ema", func(c *runs.Config) { c.Eval.LfFEMA = 1 }, "--lff-ema 1: want a finite number in [0, 1)", "EvalSettings"},
+		{"rate", func(c *Config) { c.Settings.InnerLR = 0 }, "--inner-lr 0: want a finite number in (0, 10]", "Settings.InnerLR"},
+		{"eval steps", func(c *Config) { c.Eval.Steps = 1e9 }, "--eval-steps 1000000000: want 1 to 1000000", "EvalSettings"},
+		{"two fields", func(c *Config) { c.Settings.Keep, c.Settings.Keep0 = 0.5, 0.3 }, "--keep 0.5 is above --keep0 0.3", "Settings."},
+		{"choice", func(c *Config) { c.Settings.Objective = "irm2" }, `--objective "irm2": want one of`, "Settings."},
+		{"model", func(c *Config) { c.Settings.Model = "mlp:x" }, "--model: ", "Settings."},
+		{"no flag", func(c *Config) { c.Settings.ClipNorm = -1 }, "clip-norm -1: want", "Settings."},
+		{"mask keep", func(c *Config) { c.Eval.MaskKeep = 1.5 }, "--mask-keep 1.5: want a finite number in [0, 1]", "EvalSettings"},
+		{"mask lr", func(c *Config) { c.Eval.MaskLR = -1 }, "--mask-lr -1: want a finite number in [0, 10]", "EvalSettings"},
+		{"lff q", func(c *Config) { c.Eval.LfFQ = 1.5 }, "--lff-q 1.5: want a finite number in [0, 1]", "EvalSettings"},
+		{"lff ema", func(c *Config) { c.Eval.LfFEMA = 1 }, "--lff-ema 1: want a finite number in [0, 1)", "EvalSettings"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := runs.DefaultConfig("synthetic")
+			c := DefaultConfig("synthetic")
 			tc.mod(&c)
 			err := Check(c)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), tc.not) {
@@ -90,8 +89,8 @@ func TestRecipesKeyedByFields(t *testing.T) {
 		all[s.Flag] = true
 	}
 	fields := FieldsSet(all)
-	c := runs.DefaultConfig("cmnist")
-	for _, m := range baselines.Methods {
+	c := DefaultConfig("cmnist")
+	for _, m := range baselines.Methods() {
 		got := baselines.Recipe(m, c.Eval, fields)
 		got.Recipe = c.Eval.Recipe
 		if got != c.Eval {
@@ -156,7 +155,7 @@ func TestCheckMethodFlags(t *testing.T) {
 // back to its default and leaves the flags given; one it reads stays.
 func TestDropUnread(t *testing.T) {
 	set := map[string]bool{"mask-keep": true, "lff-q": true, "eval-lr": true}
-	c := runs.DefaultConfig("cmnist")
+	c := DefaultConfig("cmnist")
 	c.Method, c.Eval.MaskKeep, c.Eval.LfFQ, c.Eval.LR = "mrm", 0.5, 0.3, 0.05
 	got, gotSet := DropUnread(c, set)
 	if got.Eval.MaskKeep != 0.5 || got.Eval.LfFQ != 0 || got.Eval.LR != 0.05 {
@@ -166,10 +165,10 @@ func TestDropUnread(t *testing.T) {
 		t.Errorf("flags %v (the given %v must stay as they were)", gotSet, set)
 	}
 	c.Method = "dfr"
-	if dfr, dfrSet := DropUnread(c, set); dfr.Eval.LR != runs.DefaultConfig("cmnist").Eval.LR || dfrSet["eval-lr"] {
+	if dfr, dfrSet := DropUnread(c, set); dfr.Eval.LR != DefaultConfig("cmnist").Eval.LR || dfrSet["eval-lr"] {
 		t.Errorf("dfr, which reads no learning rate: eval-lr %g, flags %v", dfr.Eval.LR, dfrSet)
 	}
-	plain := runs.DefaultConfig("cmnist")
+	plain := DefaultConfig("cmnist")
 	plain.Method, plain.Eval.LR = "lff", 0.05
 	c.Method = "lff"
 	lff, _ := DropUnread(c, set)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/models"
@@ -23,7 +24,7 @@ func Memory(sp *dataset.Splits, method string, set core.Settings, ev train.EvalS
 		n, err := models.NumParams(sp, model)
 		return float64(n), err
 	}
-	if method == core.MethodMaple {
+	if _, search := baselines.SearcherOf(method); search {
 		ps, err := params(set.Model)
 		if err != nil {
 			return 0, setting.Parsed("Settings.Model", err)

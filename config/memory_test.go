@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/loaders"
-	"github.com/maple-ood/maple/runs"
 )
 
 // TestPrepareWeighsMemory: a person's .npy is weighed from its header
@@ -36,7 +35,7 @@ func TestPrepareWeighsMemory(t *testing.T) {
 	b, _ := os.ReadFile(npy)
 	os.WriteFile(npy, []byte(strings.Replace(string(b), "(480,)", "(60,8)", 1)), 0o600)
 
-	cfg := runs.DefaultConfig("features")
+	cfg := DefaultConfig("features")
 	cfg.Method = "erm"
 	cfg.Dataset.CSV, cfg.Dataset.Features = csvPath, npy
 	cfg.Eval.Model = "linear"

@@ -1,4 +1,4 @@
-package config
+package config_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -33,7 +34,7 @@ func TestPinnedConfigs(t *testing.T) {
 		}
 		// Every setting recorded then reads the same; settings added since
 		// (a new method's, say) may join.
-		fl := Flags(*cfg)
+		fl := config.Flags(*cfg)
 		for _, kv := range strings.Split(strings.TrimSuffix(lines[i+1], ";"), ";") {
 			k, v, _ := strings.Cut(kv, "=")
 			if got, ok := fl[k]; !ok || got != v {

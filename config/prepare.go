@@ -10,13 +10,12 @@ import (
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/models"
-	"github.com/maple-ood/maple/runs"
 )
 
 // PrepareContext is Prepare that returns ctx's error as soon as ctx is
 // done (a signal while a large dataset is read and built): the load is
 // abandoned, which is safe since it creates nothing.
-func PrepareContext(ctx context.Context, c runs.Config, progress io.Writer) (*dataset.Splits, error) {
+func PrepareContext(ctx context.Context, c Config, progress io.Writer) (*dataset.Splits, error) {
 	return untilDone(ctx, func() (*dataset.Splits, error) { return Prepare(c, progress) })
 }
 
@@ -50,12 +49,12 @@ func untilDone[T any](ctx context.Context, f func() (T, error)) (T, error) {
 // Prepare checks c, loads its data and checks that the models fit the
 // data and the machine's memory: everything that can be known before a
 // run directory is created. Download progress goes to progress.
-func Prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
+func Prepare(c Config, progress io.Writer) (*dataset.Splits, error) {
 	sp, err := prepare(c, progress)
 	return sp, FlagError(err)
 }
 
-func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
+func prepare(c Config, progress io.Writer) (*dataset.Splits, error) {
 	if err := Check(c); err != nil {
 		return nil, err
 	}
@@ -83,8 +82,8 @@ func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 		}
 		return nil, fmt.Errorf("--method %s on %s: %w", c.Method, on, err)
 	}
-	if c.Method == "maple" && c.Settings.InitParams != "" {
-		theta, err := runs.ReadInit(c.Settings.InitParams)
+	if c.Searches() && c.Settings.InitParams != "" {
+		theta, err := ReadInit(c.Settings.InitParams)
 		if err != nil {
 			return nil, err
 		}
@@ -121,9 +120,21 @@ func dataFiles(d loaders.Spec) string {
 
 // LoadContext loads the data of c (no checks: a run that exists passed
 // them) and returns ctx's error as soon as ctx is done.
-func LoadContext(ctx context.Context, c runs.Config, progress io.Writer) (*dataset.Splits, error) {
+func LoadContext(ctx context.Context, c Config, progress io.Writer) (*dataset.Splits, error) {
 	return untilDone(ctx, func() (*dataset.Splits, error) { return c.Dataset.Load(c.Settings.Seed, progress) })
 }
 
 // machineMemory is what the machine can give a run (a test's own).
 var machineMemory = loaders.MachineMemory
+
+// ReadInit reads a flat vector of initial parameters (--init-params).
+func ReadInit(path string) ([]float32, error) {
+	shape, theta, err := loaders.ReadNPYFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--init-params: %w", err)
+	}
+	if len(shape) != 1 {
+		return nil, fmt.Errorf("--init-params %s: shape %v, want one flat vector of parameters", path, shape)
+	}
+	return theta, nil
+}

@@ -8,18 +8,17 @@ import (
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/loaders"
-	"github.com/maple-ood/maple/runs"
 )
 
 // Check reports the first setting of c that cannot work, naming its
 // flag. It reads nothing from disk.
-func Check(c runs.Config) error {
+func Check(c Config) error {
 	ok := false
-	for _, m := range baselines.Methods {
+	for _, m := range baselines.Methods() {
 		ok = ok || m == c.Method
 	}
 	if !ok {
-		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(baselines.Methods, ", "))
+		return fmt.Errorf("--method %q: want one of %s", c.Method, strings.Join(baselines.Methods(), ", "))
 	}
 	if err := c.Dataset.Check(); err != nil {
 		return err
@@ -30,7 +29,7 @@ func Check(c runs.Config) error {
 	if err := c.Eval.Check(); err != nil {
 		return FlagError(err)
 	}
-	if c.Method == "maple" && c.Eval.SameInit && c.Eval.Model != c.Settings.Model {
+	if c.Searches() && c.Eval.SameInit && c.Eval.Model != c.Settings.Model {
 		return fmt.Errorf("--eval-same-init: the evaluation model %s is not the search model %s; give --eval-model %s or drop --eval-same-init", c.Eval.Model, c.Settings.Model, c.Settings.Model)
 	}
 	if c.CheckpointEvery < 1 {
@@ -51,7 +50,7 @@ func Check(c runs.Config) error {
 // keeps that fraction from the start (keep0 = keep). Paths become
 // absolute, so that the run can be resumed, exported or evaluated from
 // any directory.
-func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config, error) {
+func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 	if m := loaders.DefaultModel(c.Dataset.Name); !set["model"] && m != "" {
 		c.Settings.Model = m
 	}
@@ -60,8 +59,8 @@ func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config,
 		c.Settings.Precision = "" // the default, as runs before the flag existed record it
 	}
 	c.Dataset = c.Dataset.ForNewRun()
-	if c.Dataset.Name != "cmnist" && !set["cmnist-envs"] {
-		c.Dataset.Envs = "" // only cmnist has the option; no other hash changes
+	if !set["cmnist-envs"] {
+		c.Dataset = c.Dataset.ForDataset(c.Dataset.Name) // only cmnist has the option; no other hash changes
 	}
 	if c.Eval.Model == "" {
 		c.Eval.Model = c.Settings.Model
@@ -70,7 +69,7 @@ func Resolve(c runs.Config, set map[string]bool, evalModel string) (runs.Config,
 		c.Eval = baselines.EmbeddingsRecipe(c.Method, c.Eval, FieldsSet(set))
 	}
 	c.Eval = baselines.Recipe(c.Method, c.Eval, FieldsSet(set))
-	if c.Method == core.MethodMaple {
+	if c.Searches() {
 		c.Settings = core.ObjectiveDefaults(c.Settings, FieldsSet(set))
 		c.Eval = core.MapleEvaluation(c.Eval, c.Settings.Model, FieldsSet(set))
 	}

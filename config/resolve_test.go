@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/runs"
 )
 
 // TestKeep0FollowsKeep: --keep alone keeps that fraction from the start
@@ -29,7 +28,7 @@ func TestKeep0FollowsKeep(t *testing.T) {
 		{name: "the preset with keep", keep: 0.5, set: []string{"keep", "recipe"}, recipe: core.RecipeReference, wantKeep: 0.5, want0: 0.5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := runs.DefaultConfig("synthetic")
+			cfg := DefaultConfig("synthetic")
 			set := map[string]bool{}
 			for _, f := range c.set {
 				set[f] = true
@@ -75,7 +74,7 @@ func TestOuterScaleFollowsObjective(t *testing.T) {
 		{name: "rex, 0.5 given", objective: "rex", given: ptr(0.5), want: 0.5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := runs.DefaultConfig("synthetic")
+			cfg := DefaultConfig("synthetic")
 			cfg.Settings.Objective = c.objective
 			set := map[string]bool{"objective": true}
 			if c.given != nil {
@@ -99,7 +98,7 @@ func ptr(v float64) *float64 { return &v }
 // difference between them ("outer-scale 1" was listed for rex runs that
 // recorded the objective's scale as 1).
 func TestFlagsOuterScaleOne(t *testing.T) {
-	c := runs.DefaultConfig("synthetic")
+	c := DefaultConfig("synthetic")
 	c.Settings.Objective = "rex"
 	c.Settings.OuterScale = 1
 	one := Flags(c)["outer-scale"]
@@ -136,7 +135,7 @@ func TestMapleEvaluationDefault(t *testing.T) {
 		{name: "oracle", method: "oracle", lr: 0.1, steps: 500, every: 10, minStep: 0, wd: 0.001},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := runs.DefaultConfig("cmnist")
+			cfg := DefaultConfig("cmnist")
 			cfg.Method = c.method
 			cfg.Eval.AlsoShared = slices.Contains(c.set, "eval-also-shared")
 			set := map[string]bool{"method": true}
@@ -167,15 +166,15 @@ func TestMapleEvaluationDefault(t *testing.T) {
 // latter). The ablation's row abl-preset-val is therefore the defaults'
 // search with the MAPLE code's final training alone.
 func TestDefaultsArePresetOnValidation(t *testing.T) {
-	for _, objective := range core.Objectives {
+	for _, objective := range core.Objectives() {
 		t.Run(objective, func(t *testing.T) {
-			plain := runs.DefaultConfig("cmnist")
+			plain := DefaultConfig("cmnist")
 			plain.Settings.Objective = objective
 			def, err := Resolve(plain, map[string]bool{"objective": true}, "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			preset := runs.DefaultConfig("cmnist")
+			preset := DefaultConfig("cmnist")
 			preset.Settings.Objective, preset.Settings.Recipe, preset.Settings.OuterOn, preset.Settings.EvalEachIter = objective, core.RecipeReference, "val", false
 			ref, err := Resolve(preset, map[string]bool{"objective": true, "recipe": true, "outer-on": true, "eval-each-iter": true}, "")
 			if err != nil {
@@ -205,7 +204,7 @@ func TestDefaultsArePresetOnValidation(t *testing.T) {
 // trained with lr 1 and the search's initial model; a maple run copied
 // from an irmv1 one with Adam).
 func TestResolveDerivesEvaluationAgain(t *testing.T) {
-	resolve := func(c runs.Config, set map[string]bool) runs.Config {
+	resolve := func(c Config, set map[string]bool) Config {
 		t.Helper()
 		r, err := ResolveSet(c, set)
 		if err != nil {
@@ -213,8 +212,8 @@ func TestResolveDerivesEvaluationAgain(t *testing.T) {
 		}
 		return r
 	}
-	plain := func(method string) runs.Config {
-		c := runs.DefaultConfig("cmnist")
+	plain := func(method string) Config {
+		c := DefaultConfig("cmnist")
 		c.Method = method
 		return resolve(c, map[string]bool{"method": true})
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/maple-ood/maple/runs"
 )
 
 // TestSettingsTable checks the table's rows: one row per flag, a Default
@@ -22,7 +20,7 @@ func TestSettingsTable(t *testing.T) {
 			if !st.NoFlag && st.HelpText() == "" {
 				t.Error("a flag without help")
 			}
-			c := runs.DefaultConfig("cmnist")
+			c := DefaultConfig("cmnist")
 			field := st.Field(&c)
 			if st.Default != nil {
 				if want, got := fmt.Sprintf("%T", field)[1:], fmt.Sprintf("%T", st.Default); want != got {
@@ -30,7 +28,7 @@ func TestSettingsTable(t *testing.T) {
 				}
 			}
 			v := st.Get(&c)
-			var d runs.Config
+			var d Config
 			if err := st.Set(&d, v); err != nil {
 				t.Fatalf("Set(%q): %v", v, err)
 			}
@@ -44,7 +42,7 @@ func TestSettingsTable(t *testing.T) {
 			}
 		})
 	}
-	c := runs.DefaultConfig("cmnist")
+	c := DefaultConfig("cmnist")
 	n := 0
 	for _, st := range Table {
 		if st.Result {

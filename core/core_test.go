@@ -92,7 +92,7 @@ func mustRisk(t *testing.T, e *engine[float64], theta []float64, lab Labels) flo
 }
 
 func TestObjectiveCotangents(t *testing.T) {
-	for _, obj := range Objectives {
+	for _, obj := range Objectives() {
 		for _, k := range []int{1, 3} {
 			t.Run(obj+"-"+string(rune('0'+k)), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(5, uint64(k)))

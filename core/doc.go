@@ -1,6 +1,6 @@
 // Package core is maple's bilevel engine: mask sampling, inner weighted
 // training of a models.Model, the outer objectives (one file each, in
-// objectiveRegistry) and their logit cotangents, the one-step truncated
+// objectives) and their logit cotangents, the one-step truncated
 // hypergradient, Adam with clipping, the projections, the schedules, the
 // search's settings with their checks, the maple-reference preset, the
 // validation-selected iterate and, through package train, the evaluation

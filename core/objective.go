@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 
+	"github.com/maple-ood/maple/internal/registry"
 	"github.com/maple-ood/maple/nets"
 )
 
@@ -25,7 +26,7 @@ type Labels struct {
 
 // An OuterRisk is one outer objective R on the per-sample logits of a
 // labelled set. A new objective is a type in a file of its own and one
-// line in objectiveRegistry; --objective, its help, completion and the
+// line in objectives; --objective, its help, completion and the
 // browser's form list the registry.
 type OuterRisk interface {
 	// Name is the objective's name for --objective and in run.json.
@@ -34,24 +35,32 @@ type OuterRisk interface {
 	Risk(b *RiskBatch) (float64, error)
 }
 
-// halfSplitter is an OuterRisk that needs Labels.Half: each outer sample
-// assigned to a random half of its environment at every iteration.
-type halfSplitter interface{ needsHalves() bool }
-
-// meanWeighter is an OuterRisk whose mean-loss term is weighted otherwise
-// than by Objective.Beta (erm: the risk is the mean loss itself).
-type meanWeighter interface{ meanWeight(beta float64) float64 }
-
-// scaler is an OuterRisk with a default OuterScale other than 1.
-type scaler interface{ defaultScale() float64 }
+// Optional parts of an OuterRisk, which an objective from outside
+// maple's packages may implement too.
+type (
+	// HalfSplitter is an OuterRisk that needs Labels.Half: each outer
+	// sample assigned to a random half of its environment at every
+	// iteration.
+	HalfSplitter interface{ NeedsHalves() bool }
+	// MeanWeighter is an OuterRisk whose mean-loss term is weighted
+	// otherwise than by Objective.Beta (erm: the risk is the mean loss
+	// itself).
+	MeanWeighter interface{ MeanWeight(beta float64) float64 }
+	// Scaler is an OuterRisk with a default OuterScale other than 1
+	// (ObjectiveScale).
+	Scaler interface{ DefaultScale() float64 }
+	// Supervised is an OuterRisk that reads more than y
+	// (ObjectiveSupervision); the others read y alone.
+	Supervised interface{ Supervision() Supervision }
+)
 
 // ObjectiveScale is the objective's scale of the outer risk: 0.5 for
 // irmv1 (the MAPLE code's mean over its two environments, where maple
 // sums them), 1 for the others and for a name not registered.
 func ObjectiveScale(name string) float64 {
 	if o, ok := lookupObjective(name); ok {
-		if sc, ok := o.(scaler); ok {
-			return sc.defaultScale()
+		if sc, ok := o.(Scaler); ok {
+			return sc.DefaultScale()
 		}
 	}
 	return 1
@@ -68,47 +77,32 @@ func ObjectiveDefaults(s Settings, keep map[string]bool) Settings {
 	return s
 }
 
-// objectiveRegistry lists the outer objectives, in the order --help and
+// objectives holds the outer objectives, in the order --help and
 // completion show them.
-var objectiveRegistry = []OuterRisk{irmv1{}, irmv1{halves: true}, rex{}, cvar{}, worstGroup{}, erm{}}
+var objectives = func() *registry.Registry[OuterRisk] {
+	r := registry.New[OuterRisk]("objective")
+	for _, o := range []OuterRisk{irmv1{}, irmv1{halves: true}, rex{}, cvar{}, worstGroup{}, erm{}} {
+		r.Register(o.Name(), o)
+	}
+	return r
+}()
 
-// Objectives lists the outer objectives' names (objectiveRegistry).
-var Objectives = objectiveNames()
+// Objectives lists the outer objectives' names, in the order registered.
+func Objectives() []string { return objectives.Names() }
 
 // RegisterObjective adds an outer objective from a package of its own
 // (from its init: --objective, its help, completion and sweeps' maple:NAME
 // follow); it panics when the name is taken (a programming error).
-func RegisterObjective(o OuterRisk) {
-	if _, ok := lookupObjective(o.Name()); ok {
-		panic(fmt.Sprintf("objective %q registered twice", o.Name()))
-	}
-	objectiveRegistry = append(objectiveRegistry, o)
-	Objectives = objectiveNames()
-}
-
-func objectiveNames() []string {
-	names := make([]string, len(objectiveRegistry))
-	for i, o := range objectiveRegistry {
-		names[i] = o.Name()
-	}
-	return names
-}
+func RegisterObjective(o OuterRisk) { objectives.Register(o.Name(), o) }
 
 // lookupObjective returns the registered objective called name.
-func lookupObjective(name string) (OuterRisk, bool) {
-	for _, o := range objectiveRegistry {
-		if o.Name() == name {
-			return o, true
-		}
-	}
-	return nil, false
-}
+func lookupObjective(name string) (OuterRisk, bool) { return objectives.Lookup(name) }
 
 // needsHalves tells whether the objective called name needs Labels.Half.
 func needsHalves(name string) bool {
 	o, _ := lookupObjective(name)
-	h, ok := o.(halfSplitter)
-	return ok && h.needsHalves()
+	h, ok := o.(HalfSplitter)
+	return ok && h.NeedsHalves()
 }
 
 // RiskBatch is what an OuterRisk sees: the logits, labels and per-sample
@@ -156,8 +150,8 @@ func (o Objective) Eval(f []float64, lab Labels, cot []float64) (float64, error)
 		return 0, err
 	}
 	w := o.Beta
-	if mw, ok := risk.(meanWeighter); ok {
-		w = mw.meanWeight(o.Beta)
+	if mw, ok := risk.(MeanWeighter); ok {
+		w = mw.MeanWeight(o.Beta)
 	}
 	if w != 0 {
 		var mean float64

@@ -7,4 +7,4 @@ func (erm) Name() string { return "erm" }
 
 func (erm) Risk(*RiskBatch) (float64, error) { return 0, nil }
 
-func (erm) meanWeight(beta float64) float64 { return 1 + beta }
+func (erm) MeanWeight(beta float64) float64 { return 1 + beta }

@@ -19,11 +19,11 @@ func (o irmv1) Name() string {
 	return "irmv1"
 }
 
-func (o irmv1) needsHalves() bool { return o.halves }
+func (o irmv1) NeedsHalves() bool { return o.halves }
 
-// defaultScale: the MAPLE code averages its two environments' penalties
+// DefaultScale: the MAPLE code averages its two environments' penalties
 // (irmv1b, which that code does not have, keeps maple's sum).
-func (o irmv1) defaultScale() float64 {
+func (o irmv1) DefaultScale() float64 {
 	if o.halves {
 		return 1
 	}

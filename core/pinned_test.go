@@ -31,7 +31,7 @@ func TestPinnedWeights(t *testing.T) {
 		t.Skipf("the pinned hashes are the pure-Go build's; this build uses %s", nets.BLAS())
 	}
 	var got []string
-	for _, obj := range core.Objectives {
+	for _, obj := range core.Objectives() {
 		for _, opt := range []string{"", "detach"} {
 			s := core.EngineSettings("warm")
 			s.Objective, s.SelectIterate = obj, "final" // the last iterate: every step shows
@@ -53,7 +53,7 @@ func TestPinnedWeights(t *testing.T) {
 	es.Model, es.Steps, es.EvalEvery, es.JTTSteps, es.PenaltyAnneal = "mlp:4", 30, 5, 10, 10
 	sp := tinydata.Splits(40, 2, 4)
 	sp.Oracle = tinydata.Splits(40, 2, 5)
-	for _, m := range baselines.Methods {
+	for _, m := range baselines.Methods() {
 		if m == core.MethodMaple {
 			continue
 		}

@@ -110,7 +110,7 @@ func (s Settings) Check() error {
 		return setting.Parsed("Settings.Model", err)
 	}
 	err := setting.First(
-		setting.OneOf("Settings.Objective", s.Objective, Objectives),
+		setting.OneOf("Settings.Objective", s.Objective, Objectives()),
 		setting.OneOf("Settings.OuterOn", s.OuterOn, OuterOns),
 		setting.OneOf("Settings.InnerInit", s.InnerInit, InnerInits),
 		setting.OneOf("Settings.SelectIterate", s.selectIterate(), SelectIterates),

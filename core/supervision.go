@@ -20,16 +20,12 @@ const (
 	SupervisionOracle Supervision = "oracle data"
 )
 
-// supervised is implemented by the objectives that read more than y;
-// the others read y alone.
-type supervised interface{ supervision() Supervision }
-
 // ObjectiveSupervision returns what the outer objective called name
 // reads beyond y (package baselines says it of the methods).
 func ObjectiveSupervision(name string) Supervision {
 	o, _ := lookupObjective(name)
-	if s, ok := o.(supervised); ok {
-		return s.supervision()
+	if s, ok := o.(Supervised); ok {
+		return s.Supervision()
 	}
 	return SupervisionNone
 }
@@ -40,6 +36,6 @@ func (s Supervision) UsesGroupLabels() bool {
 	return s == SupervisionGroups || s == SupervisionValGroups || s == SupervisionOracle
 }
 
-func (irmv1) supervision() Supervision      { return SupervisionEnvs }
-func (rex) supervision() Supervision        { return SupervisionEnvs }
-func (worstGroup) supervision() Supervision { return SupervisionGroups }
+func (irmv1) Supervision() Supervision      { return SupervisionEnvs }
+func (rex) Supervision() Supervision        { return SupervisionEnvs }
+func (worstGroup) Supervision() Supervision { return SupervisionGroups }

@@ -37,8 +37,10 @@ func Evaluation(r map[string]string) (recipe string, ok bool) {
 		return fl.Set(flag, value) == nil
 	}
 	method, objective := r["method"], r["objective"]
-	if o, isMaple := strings.CutPrefix(method, "maple/"); isMaple {
-		method, objective = "maple", o
+	if name, o, ok := strings.Cut(method, "/"); ok {
+		if _, search := baselines.SearcherOf(name); search { // a search's label: maple/rex
+			method, objective = name, o
+		}
 	}
 	search := r["search_model"]
 	if search == "" {
@@ -123,4 +125,16 @@ func FinalTraining(r map[string]string) string {
 		return TrainingOwn
 	}
 	return "other"
+}
+
+// searched tells whether a results row is a search's: its method, or the
+// label a configuration gives it (maple-code), starts with the name of a
+// method that searches (baselines.Searchers: maple).
+func searched(row map[string]string) bool {
+	for _, s := range baselines.Searchers() {
+		if strings.HasPrefix(row["method"], s) {
+			return true
+		}
+	}
+	return false
 }

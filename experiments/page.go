@@ -612,7 +612,7 @@ func versus(x map[string]string, rows []map[string]string, r Results, alike bool
 }
 
 func versusCell(x map[string]string, rows []map[string]string, r Results, alike bool) cell {
-	if !strings.HasPrefix(x["method"], "maple") || r.Runs == nil {
+	if !searched(x) || r.Runs == nil {
 		return plain("")
 	}
 	recipe, ok := Evaluation(x)
@@ -620,7 +620,7 @@ func versusCell(x map[string]string, rows []map[string]string, r Results, alike 
 		return plain("its training recipe does not resolve")
 	}
 	admissible := func(y map[string]string) bool {
-		return !strings.HasPrefix(y["method"], "maple") && y["group_labels_training"] != "yes" &&
+		return !searched(y) && y["group_labels_training"] != "yes" &&
 			y["dataset"] == x["dataset"] && y["train_size"] == x["train_size"] && y["model"] == x["model"]
 	}
 	if alike && FinalTraining(x) == TrainingChosen {
@@ -657,11 +657,11 @@ func versusCell(x map[string]string, rows []map[string]string, r Results, alike 
 // first: the difference of the means of the experiment's metric and
 // Welch's p.
 func versusReads(x map[string]string, rows []map[string]string, r Results) cell {
-	if !strings.HasPrefix(x["method"], "maple") || r.Runs == nil {
+	if !searched(x) || r.Runs == nil {
 		return plain("")
 	}
 	best := bestOnValidation(rows, func(y map[string]string) bool {
-		return !strings.HasPrefix(y["method"], "maple") && y["supervision"] == x["supervision"] &&
+		return !searched(y) && y["supervision"] == x["supervision"] &&
 			y["dataset"] == x["dataset"] && y["train_size"] == x["train_size"] && y["model"] == x["model"]
 	})
 	if best == nil {
@@ -823,7 +823,7 @@ func versusOracle(x map[string]string, rows []map[string]string, r Results) stri
 }
 
 func versusOracleCell(x map[string]string, rows []map[string]string, r Results) cell {
-	if !strings.HasPrefix(x["method"], "maple") || r.Runs == nil {
+	if !searched(x) || r.Runs == nil {
 		return plain("")
 	}
 	oracle, why := oracleRuns(x, rows, r)

@@ -114,7 +114,7 @@ func Collect(runsDir string, exp *File) ([]Run, error) {
 	var out []Run
 	for _, f := range done {
 		r := row(exp.Name, f.ID, f.Config, f.Summary)
-		if f.Config.Method == core.MethodMaple {
+		if f.Config.Searches() {
 			r.ConflictWeight, r.KeepPct = selectedShares(f.Dir, f.Summary.SelectedIter)
 			if f.Config.SearchFrom == "" { // a taken search's earlier time is the other run's
 				r.Minutes += earlierMinutes(f.Dir)
@@ -172,7 +172,7 @@ func row(exp, id string, cfg *runs.Config, sum *runs.Summary) Run {
 		Supervision: string(sup), GroupsInTraining: sup.UsesGroupLabels(), SelectedStep: r.SelectedStep,
 		TestAcc: 100 * r.TestAcc, TestWorst: 100 * r.TestWorst, ValWorst: 100 * r.ValWorst, Minutes: sum.Seconds / 60, Precision: "f32"}
 	out.Selection, out.GroupsInSelection = selection(r)
-	if cfg.Method == core.MethodMaple {
+	if cfg.Searches() {
 		out.SearchModel, out.Objective, out.SelectedIterate = cfg.Settings.Model, cfg.Settings.Objective, sum.SelectedIter
 		if cfg.Settings.Precision != "" {
 			out.Precision = cfg.Settings.Precision
@@ -219,7 +219,7 @@ func Differences(cfg runs.Config) string {
 	base.Method = cfg.Method
 	base.Settings.Objective, base.Settings.Model, base.Settings.Seed = cfg.Settings.Objective, cfg.Settings.Model, cfg.Settings.Seed
 	base.Eval.Model = cfg.Eval.Model
-	recipe := cfg.Settings.Recipe != "" && cfg.Method == core.MethodMaple
+	recipe := cfg.Settings.Recipe != "" && cfg.Searches()
 	if recipe {
 		base.Settings.Recipe = cfg.Settings.Recipe // what the other differences are from
 	}

@@ -178,7 +178,7 @@ func screen(dir string, snaps []*core.Snapshot, warn func(string)) ([]*core.Snap
 		return snaps, nil // the file changed between the reads: as read
 	}
 	total := 0
-	if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Method == core.MethodMaple {
+	if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Searches() {
 		total = cfg.Settings.OuterIters
 	}
 	var kept []*core.Snapshot

@@ -27,7 +27,7 @@ func Eval(ctx context.Context, dir, model string, steps int, ov runs.Overrides, 
 	var sp *dataset.Splits
 	var u []float64
 	method := cfg.Method
-	if cfg.Method == core.MethodMaple {
+	if cfg.Searches() {
 		var o *core.Output
 		if cfg, sp, o, _, err = runs.Final(dir, ov, progress); err != nil {
 			return nil, nil, "", err

@@ -26,7 +26,7 @@ func To(dir, out, format string, unfinished bool, ov runs.Overrides, progress io
 	if status != core.StatusDone && !unfinished {
 		return nil, fmt.Errorf("run %s is %s, not done: its weights are not final; export its latest checkpoint with --checkpoint, or resume it first", filepath.Base(dir), status)
 	}
-	if cfg, err := runs.ReadConfig(dir); err == nil && cfg.Method != core.MethodMaple {
+	if cfg, err := runs.ReadConfig(dir); err == nil && !cfg.Searches() {
 		return copyExports(dir, out, format, cfg)
 	}
 	cfg, sp, o, iter, err := runs.Final(dir, ov, progress)

@@ -7,11 +7,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	G "gorgonia.org/gorgonia"
 
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/internal/registry"
 )
 
 // Init is how a parameter's initial values are drawn.
@@ -134,46 +134,30 @@ type kind struct {
 	examples []string
 }
 
-var (
-	kindsMu sync.RWMutex
-	kinds   = map[string]kind{}
-)
+// kinds holds the architectures by name.
+var kinds = registry.New[kind]("architecture")
 
 // Register adds an architecture: specs g:name[:args] build it with b.
 // syntax shows its spec in errors and help (g:name:ARGS); examples are
-// offered in completion. It returns an error when name is taken or not a
-// plain word.
-func Register(name, syntax string, b Builder, examples ...string) error {
-	kindsMu.Lock()
-	defer kindsMu.Unlock()
-	if name == "" || strings.ContainsAny(name, ": ,") {
-		return fmt.Errorf("architecture name %q: want a word without ':', ',' or spaces", name)
+// offered in completion. It panics when name is taken or not a plain
+// word (a programming error, found at init), as every registry of
+// maple's does.
+func Register(name, syntax string, b Builder, examples ...string) {
+	if strings.ContainsAny(name, ": ,") {
+		panic(fmt.Sprintf("architecture name %q: want a word without ':', ',' or spaces", name))
 	}
-	if _, ok := kinds[name]; ok {
-		return fmt.Errorf("architecture g:%s is registered already", name)
-	}
-	kinds[name] = kind{syntax: syntax, build: b, examples: examples}
-	return nil
+	kinds.Register(name, kind{syntax: syntax, build: b, examples: examples})
 }
 
-// MustRegister is Register for built-in architectures; it panics on error.
-func MustRegister(name, syntax string, b Builder, examples ...string) {
-	if err := Register(name, syntax, b, examples...); err != nil {
-		panic(err)
-	}
-}
-
-// names lists the registered architectures.
+// names lists the registered architectures, sorted.
 func names() []string {
-	kindsMu.RLock()
-	defer kindsMu.RUnlock()
-	var out []string
-	for n := range kinds {
-		out = append(out, n)
-	}
+	out := kinds.Names()
 	sort.Strings(out)
 	return out
 }
+
+// lookupKind returns the architecture called name.
+func lookupKind(name string) (kind, bool) { return kinds.Lookup(name) }
 
 // parse splits a spec g:name[:args] and finds its architecture.
 func parse(spec string) (kind, string, error) {
@@ -182,15 +166,12 @@ func parse(spec string) (kind, string, error) {
 		return kind{}, "", fmt.Errorf("model %q: a gorgonia spec starts with \"g:\"", spec)
 	}
 	name, args, _ := strings.Cut(rest, ":")
-	kindsMu.RLock()
-	k, ok := kinds[name]
-	kindsMu.RUnlock()
+	k, ok := lookupKind(name)
 	if !ok {
 		var syn []string
 		for _, n := range names() {
-			kindsMu.RLock()
-			syn = append(syn, kinds[n].syntax)
-			kindsMu.RUnlock()
+			k, _ := lookupKind(n)
+			syn = append(syn, k.syntax)
 		}
 		return kind{}, "", fmt.Errorf("model %q: unknown gorgonia architecture %q (want %s)", spec, name, strings.Join(syn, ", "))
 	}

@@ -12,9 +12,9 @@ import (
 )
 
 func init() {
-	MustRegister("mlp", "g:mlp:W1,W2,...", buildMLP, "g:mlp:390,390", "g:mlp:64,64")
-	MustRegister("cnn", "g:cnn:C1,C2", buildCNN, "g:cnn:16,32")
-	MustRegister("resnet", "g:resnet:C,B", buildResNet, "g:resnet:16,2")
+	Register("mlp", "g:mlp:W1,W2,...", buildMLP, "g:mlp:390,390", "g:mlp:64,64")
+	Register("cnn", "g:cnn:C1,C2", buildCNN, "g:cnn:16,32")
+	Register("resnet", "g:resnet:C,B", buildResNet, "g:resnet:16,2")
 }
 
 // ints parses comma-separated positive integers.

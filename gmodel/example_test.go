@@ -15,7 +15,7 @@ import (
 // registered as g:tanh:WIDTH. Every maple command then takes --model
 // g:tanh:32 (examples/gorgonia runs a search with it).
 func ExampleRegister() {
-	err := gmodel.Register("tanh", "g:tanh:WIDTH", func(args string, in dataset.Shape, k int) (gmodel.Arch, error) {
+	gmodel.Register("tanh", "g:tanh:WIDTH", func(args string, in dataset.Shape, k int) (gmodel.Arch, error) {
 		w, err := strconv.Atoi(args)
 		if err != nil || w < 1 {
 			return gmodel.Arch{}, fmt.Errorf("width %q: want a positive whole number", args)
@@ -34,10 +34,6 @@ func ExampleRegister() {
 			},
 		}, nil
 	}, "g:tanh:32")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
 	m, err := gmodel.New[float64]("g:tanh:3", dataset.Shape{C: 2, H: 1, W: 1}, 1)
 	if err != nil {
 		fmt.Println(err)

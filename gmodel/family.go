@@ -15,9 +15,8 @@ func (family) Kinds() []string { return []string{"g"} }
 func (family) Syntax() []string {
 	var out []string
 	for _, n := range names() {
-		kindsMu.RLock()
-		out = append(out, kinds[n].syntax)
-		kindsMu.RUnlock()
+		k, _ := lookupKind(n)
+		out = append(out, k.syntax)
 	}
 	return out
 }
@@ -41,9 +40,8 @@ func (family) New64(spec string, in dataset.Shape, k int) (models.Model[float64]
 func (family) Examples() []string {
 	var out []string
 	for _, n := range names() {
-		kindsMu.RLock()
-		out = append(out, kinds[n].examples...)
-		kindsMu.RUnlock()
+		k, _ := lookupKind(n)
+		out = append(out, k.examples...)
 	}
 	return out
 }

@@ -36,8 +36,8 @@ func (d Spec) Check() error {
 	case math.IsNaN(d.ValFraction) || d.ValFraction < 0 || d.ValFraction >= 1:
 		return fmt.Errorf("--val-fraction %g: want a fraction in (0, 1) of the training rows to carve a validation split from, or 0 to use the file's val rows", d.ValFraction)
 	}
-	if c, ok := src.(checker); ok {
-		if err := c.check(d); err != nil {
+	if c, ok := src.(Checker); ok {
+		if err := c.Check(d); err != nil {
 			return err
 		}
 	}

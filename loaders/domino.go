@@ -190,7 +190,7 @@ func (s dominoSource) defaults() DominoConfig {
 	return DefaultDomino(ds)
 }
 
-func (s dominoSource) optionHelp(option string) string {
+func (s dominoSource) OptionHelp(option string) string {
 	def := s.defaults()
 	switch option {
 	case "Corr":
@@ -221,7 +221,7 @@ func (s dominoSource) Load(d Spec, in LoadInput) (*Splits, error) {
 	return MNISTFashion(in.Fetcher, c)
 }
 
-func (s dominoSource) effective(d Spec) Spec {
+func (s dominoSource) Effective(d Spec) Spec {
 	def := s.defaults()
 	if d.LabelNoise < 0 {
 		d.LabelNoise = def.LabelNoise

@@ -280,14 +280,14 @@ type embeddingsSource struct{ def func() EmbeddingsConfig }
 
 func (s embeddingsSource) Name() string { return s.def().Name }
 
-func (embeddingsSource) options() []string { return []string{"Dim"} }
+func (embeddingsSource) Options() []string { return []string{"Dim"} }
 
 // defaultModel: a linear head, as on a person's embeddings.
-func (embeddingsSource) defaultModel() string { return "linear" }
+func (embeddingsSource) DefaultModel() string { return "linear" }
 
-func (embeddingsSource) embeddings() bool { return true }
+func (embeddingsSource) Embeddings() bool { return true }
 
-func (s embeddingsSource) optionHelp(option string) string {
+func (s embeddingsSource) OptionHelp(option string) string {
 	if option == "Dim" {
 		return fmt.Sprintf("features per row of the simulated embeddings (default %d)", s.def().Dim)
 	}
@@ -304,7 +304,7 @@ func (s embeddingsSource) config(d Spec) EmbeddingsConfig {
 	return c
 }
 
-func (s embeddingsSource) check(d Spec) error { return s.config(d).check() }
+func (s embeddingsSource) Check(d Spec) error { return s.config(d).check() }
 
 func (s embeddingsSource) Load(d Spec, in LoadInput) (*Splits, error) {
 	c := s.config(d)
@@ -319,7 +319,7 @@ func (s embeddingsSource) Load(d Spec, in LoadInput) (*Splits, error) {
 	return SimEmbeddings(c)
 }
 
-func (s embeddingsSource) effective(d Spec) Spec {
+func (s embeddingsSource) Effective(d Spec) Spec {
 	if d.Dim == 0 {
 		d.Dim = s.def().Dim
 	}
@@ -331,7 +331,7 @@ func (s embeddingsSource) effective(d Spec) Spec {
 
 // forNewRun records the dimension a new run reads, so that --dim 2048
 // and no flag are one configuration.
-func (s embeddingsSource) forNewRun(d Spec) Spec {
+func (s embeddingsSource) ForNewRun(d Spec) Spec {
 	if d.Dim == 0 {
 		d.Dim = s.def().Dim
 	}

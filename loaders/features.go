@@ -768,16 +768,16 @@ type featuresSource struct{}
 
 func (featuresSource) Name() string { return "features" }
 
-func (featuresSource) options() []string { return []string{"ValFraction", "Columns"} }
+func (featuresSource) Options() []string { return []string{"ValFraction", "Columns"} }
 
 // defaultModel: a linear head, the head that suits a pretrained
 // network's features (docs/EMBEDDINGS.md gives the evidence).
-func (featuresSource) defaultModel() string { return "linear" }
+func (featuresSource) DefaultModel() string { return "linear" }
 
 // embeddings: a person's features are taken for a network's embeddings.
-func (featuresSource) embeddings() bool { return true }
+func (featuresSource) Embeddings() bool { return true }
 
-func (featuresSource) optionHelp(option string) string {
+func (featuresSource) OptionHelp(option string) string {
 	switch option {
 	case "Features":
 		return featuresHelp
@@ -789,7 +789,7 @@ func (featuresSource) optionHelp(option string) string {
 	return ""
 }
 
-func (featuresSource) check(d Spec) error {
+func (featuresSource) Check(d Spec) error {
 	if d.CSV == "" {
 		return fmt.Errorf("--dataset features needs --csv FILE (and optionally --features FILE.npy)")
 	}
@@ -797,7 +797,7 @@ func (featuresSource) check(d Spec) error {
 }
 
 func (featuresSource) Load(d Spec, in LoadInput) (*Splits, error) {
-	if err := (featuresSource{}).check(d); err != nil {
+	if err := (featuresSource{}).Check(d); err != nil {
 		return nil, err
 	}
 	c := d.Columns

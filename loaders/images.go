@@ -243,9 +243,9 @@ type imageSource struct{ name string }
 
 func (s imageSource) Name() string { return s.name }
 
-func (imageSource) options() []string { return []string{"ImageSize"} }
+func (imageSource) Options() []string { return []string{"ImageSize"} }
 
-func (imageSource) optionHelp(option string) string {
+func (imageSource) OptionHelp(option string) string {
 	switch option {
 	case "Dir":
 		return "the dataset folder (default <data-dir>/<dataset>)"

@@ -256,9 +256,9 @@ type cmnistSource struct{}
 
 func (cmnistSource) Name() string { return "cmnist" }
 
-func (cmnistSource) options() []string { return []string{"Envs"} }
+func (cmnistSource) Options() []string { return []string{"Envs"} }
 
-func (cmnistSource) optionHelp(option string) string {
+func (cmnistSource) OptionHelp(option string) string {
 	switch option {
 	case "Corr":
 		return fmt.Sprintf("colour flips (default %s)", triple(DefaultCMNIST().Flips))
@@ -280,21 +280,23 @@ func (cmnistSource) Load(d Spec, in LoadInput) (*Splits, error) {
 	if d.Corr != "" {
 		c.Flips = in.Corr
 	}
-	c.Envs = d.EnvSplit()
+	c.Envs = cmnistSource{}.Effective(d).Envs
 	return CMNIST(in.Fetcher, c)
 }
 
-func (cmnistSource) effective(d Spec) Spec {
+func (cmnistSource) Effective(d Spec) Spec {
 	if d.LabelNoise < 0 {
 		d.LabelNoise = DefaultCMNIST().LabelNoise
 	}
-	d.Envs = d.EnvSplit()
+	if d.Envs == "" {
+		d.Envs = EnvsParity // a spec written before the option existed
+	}
 	return d
 }
 
 // forNewRun: without an env split a new run gets EnvsShuffle (in a
 // recorded spec, no split means parity: Spec.EnvSplit).
-func (cmnistSource) forNewRun(d Spec) Spec {
+func (cmnistSource) ForNewRun(d Spec) Spec {
 	if d.Envs == "" {
 		d.Envs = EnvsShuffle
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/maple-ood/maple/internal/registry"
 )
 
 // A Source is a dataset Spec.Load can build. A new dataset is its builder
@@ -25,35 +27,36 @@ type LoadInput struct {
 	Corr    [3]float64 // Spec.Corr parsed, when it is not ""
 }
 
-// Optional parts of a Source.
+// Optional parts of a Source, which a dataset from outside maple's
+// packages may implement too.
 type (
-	// optionReader lists the Spec options only some datasets read that
+	// OptionReader lists the Spec options only some datasets read that
 	// this one reads ("Envs", "ValFraction", "ImageSize", "Columns",
 	// "Dim"):
 	// Check refuses them for the others, Effective blanks them.
-	optionReader interface{ options() []string }
-	// checker refuses what cannot work in d, after the shared checks.
-	checker interface{ check(d Spec) error }
-	// effectiver writes the dataset's defaults out where d leaves them to
+	OptionReader interface{ Options() []string }
+	// Checker refuses what cannot work in d, after the shared checks.
+	Checker interface{ Check(d Spec) error }
+	// Effectiver writes the dataset's defaults out where d leaves them to
 	// it (Spec.Effective); without it, label noise -1 is 0.
-	effectiver interface{ effective(d Spec) Spec }
-	// newRunner sets what a new run records unlike an old spec
+	Effectiver interface{ Effective(d Spec) Spec }
+	// NewRunner sets what a new run records unlike an old spec
 	// (Spec.ForNewRun).
-	newRunner interface{ forNewRun(d Spec) Spec }
-	// optionHelper says what an option of Spec ("Corr", "LabelNoise",
+	NewRunner interface{ ForNewRun(d Spec) Spec }
+	// OptionHelper says what an option of Spec ("Corr", "LabelNoise",
 	// "Downsample", "Dir", "ImageSize", "Features", "CSV", "Columns",
 	// "Envs", "ValFraction", "Dim") means for this dataset, with its default;
 	// "" for an option it does not read. OptionHelp writes the options'
 	// help from it.
-	optionHelper interface{ optionHelp(option string) string }
-	// modelDefaulter names the search model a run on this dataset takes
+	OptionHelper interface{ OptionHelp(option string) string }
+	// ModelDefaulter names the search model a run on this dataset takes
 	// when --model is not given (DefaultModel); without it, core's
 	// default (mlp:390,390).
-	modelDefaulter interface{ defaultModel() string }
-	// embedder marks a dataset whose rows are a pretrained network's
+	ModelDefaulter interface{ DefaultModel() string }
+	// Embedder marks a dataset whose rows are a pretrained network's
 	// features: the baselines train there by their embeddings recipes
 	// (Embeddings).
-	embedder interface{ embeddings() bool }
+	Embedder interface{ Embeddings() bool }
 )
 
 // DefaultModel is the search model of a run on the dataset called name
@@ -62,8 +65,8 @@ type (
 // features).
 func DefaultModel(name string) string {
 	if s, ok := lookupSource(name); ok {
-		if m, ok := s.(modelDefaulter); ok {
-			return m.defaultModel()
+		if m, ok := s.(ModelDefaulter); ok {
+			return m.DefaultModel()
 		}
 	}
 	return ""
@@ -74,51 +77,39 @@ func DefaultModel(name string) string {
 // the baselines then train by their embeddings recipes.
 func Embeddings(name string) bool {
 	if s, ok := lookupSource(name); ok {
-		if e, ok := s.(embedder); ok {
-			return e.embeddings()
+		if e, ok := s.(Embedder); ok {
+			return e.Embeddings()
 		}
 	}
 	return false
 }
 
-// sources lists the datasets, in the order --dataset's help and
+// sources holds the datasets, in the order --dataset's help and
 // completion show them.
-var sources = []Source{syntheticSource{}, cmnistSource{}, dominoSource{"mnist-fashion"}, dominoSource{"cifar-mnist"},
+var sources = newSources(syntheticSource{}, cmnistSource{}, dominoSource{"mnist-fashion"}, dominoSource{"cifar-mnist"},
 	imageSource{"waterbirds"}, imageSource{"celeba"}, embeddingsSource{DefaultWaterbirdsSim}, embeddingsSource{DefaultCelebASim},
-	featuresSource{}}
+	featuresSource{})
 
-// Names lists the datasets Spec.Load knows (sources).
-var Names = sourceNames()
+func newSources(ss ...Source) *registry.Registry[Source] {
+	r := registry.New[Source]("dataset")
+	for _, s := range ss {
+		r.Register(s.Name(), s)
+	}
+	return r
+}
+
+// Names lists the datasets Spec.Load knows (sources), in the order
+// registered.
+func Names() []string { return sources.Names() }
 
 // Register adds a dataset from a package of its own (from its init:
 // --dataset, its help, completion, Check and Load follow); it panics when
 // the name is taken (a programming error).
-func Register(s Source) {
-	if _, ok := lookupSource(s.Name()); ok {
-		panic(fmt.Sprintf("dataset %q registered twice", s.Name()))
-	}
-	sources = append(sources, s)
-	Names = sourceNames()
-}
+func Register(s Source) { sources.Register(s.Name(), s) }
 
-func sourceNames() []string {
-	out := make([]string, len(sources))
-	for i, s := range sources {
-		out[i] = s.Name()
-	}
-	return out
-}
+func lookupSource(name string) (Source, bool) { return sources.Lookup(name) }
 
-func lookupSource(name string) (Source, bool) {
-	for _, s := range sources {
-		if s.Name() == name {
-			return s, true
-		}
-	}
-	return nil, false
-}
-
-// OptionHelp describes option (a Spec field, see optionHelper) for the
+// OptionHelp describes option (a Spec field, see OptionHelper) for the
 // datasets that read it, in registry order, the datasets whose text is
 // the same sharing it: "mnist-fashion: keep every k-th pixel (default
 // 2); cifar-mnist: ...". Each dataset says it in its own file, so that a
@@ -126,12 +117,12 @@ func lookupSource(name string) (Source, bool) {
 func OptionHelp(option string) string {
 	var texts []string
 	who := map[string][]string{}
-	for _, s := range sources {
-		h, ok := s.(optionHelper)
+	for _, s := range sources.Values() {
+		h, ok := s.(OptionHelper)
 		if !ok {
 			continue
 		}
-		t := h.optionHelp(option)
+		t := h.OptionHelp(option)
 		if t == "" {
 			continue
 		}
@@ -152,11 +143,11 @@ func triple(t [3]float64) string {
 	return fmt.Sprintf("%g,%g,%g", t[0], t[1], t[2])
 }
 
-// reading returns the datasets that read option (see optionReader).
+// reading returns the datasets that read option (see OptionReader).
 func reading(option string) []string {
 	var out []string
-	for _, s := range sources {
-		if o, ok := s.(optionReader); ok && slices.Contains(o.options(), option) {
+	for _, s := range sources.Values() {
+		if o, ok := s.(OptionReader); ok && slices.Contains(o.Options(), option) {
 			out = append(out, s.Name())
 		}
 	}
@@ -172,7 +163,7 @@ func Reading(option string) []string { return reading(option) }
 func reads(name, option string) bool { return slices.Contains(reading(option), name) }
 
 // Describes tells whether the dataset called name reads option, one of
-// the Spec options whose meaning a dataset gives (see optionHelper), or
+// the Spec options whose meaning a dataset gives (see OptionHelper), or
 // lists it among those only some datasets read: what maple show lists of
 // a run's data.
 func Describes(name, option string) bool {
@@ -183,10 +174,10 @@ func Describes(name, option string) bool {
 	if !ok {
 		return false
 	}
-	h, ok := s.(optionHelper)
-	return ok && h.optionHelp(option) != ""
+	h, ok := s.(OptionHelper)
+	return ok && h.OptionHelp(option) != ""
 }
 
 func unknownDataset(name string) error {
-	return fmt.Errorf("--dataset %q: want one of %s", name, strings.Join(Names, ", "))
+	return fmt.Errorf("--dataset %q: want one of %s", name, strings.Join(Names(), ", "))
 }

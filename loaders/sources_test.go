@@ -11,13 +11,13 @@ import (
 // and blanked by Effective.
 func TestSources(t *testing.T) {
 	seen := map[string]bool{}
-	for _, n := range Names {
+	for _, n := range Names() {
 		if seen[n] {
 			t.Errorf("dataset %s registered twice", n)
 		}
 		seen[n] = true
 	}
-	if err := (Spec{Name: "no-such"}).Check(); err == nil || !strings.Contains(err.Error(), strings.Join(Names, ", ")) {
+	if err := (Spec{Name: "no-such"}).Check(); err == nil || !strings.Contains(err.Error(), strings.Join(Names(), ", ")) {
 		t.Errorf("unknown dataset: %v, want the registry's names", err)
 	}
 	if got := reading("Envs"); !slices.Equal(got, []string{"cmnist"}) {

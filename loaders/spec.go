@@ -115,8 +115,8 @@ func (d Spec) ForNewRun() Spec {
 		d.Dim = 0
 	}
 	if s, ok := lookupSource(d.Name); ok {
-		if n, ok := s.(newRunner); ok {
-			return n.forNewRun(d)
+		if n, ok := s.(NewRunner); ok {
+			return n.ForNewRun(d)
 		}
 	}
 	return d
@@ -128,8 +128,8 @@ func (d Spec) ForNewRun() Spec {
 // (export.json): no label noise of -1, no image size on cmnist.
 func (d Spec) Effective() Spec {
 	s, _ := lookupSource(d.Name)
-	if e, ok := s.(effectiver); ok {
-		d = e.effective(d)
+	if e, ok := s.(Effectiver); ok {
+		d = e.Effective(d)
 	} else if d.LabelNoise < 0 {
 		d.LabelNoise = 0 // no label noise of the dataset's own
 	}
@@ -144,13 +144,21 @@ func (d Spec) Effective() Spec {
 	return d
 }
 
-// EnvSplit returns cmnist's env split as d records it: "" (a spec written
-// before the option existed) is EnvsParity. Other datasets have none ("").
-func (d Spec) EnvSplit() string {
-	if d.Name == "cmnist" && d.Envs == "" {
-		return EnvsParity
+// EnvSplit returns the env split d records, with its dataset's default
+// written out (Effective: cmnist's "" is EnvsParity, a spec written
+// before the option existed). Datasets without envs to split have none
+// ("").
+func (d Spec) EnvSplit() string { return d.Effective().Envs }
+
+// ForDataset returns d for the dataset called name: without the env
+// split when name does not read one (only cmnist lists "Envs" among its
+// options), as a sweep's cell on another dataset records it.
+func (d Spec) ForDataset(name string) Spec {
+	d.Name = name
+	if !reads(name, "Envs") {
+		d.Envs = ""
 	}
-	return d.Envs
+	return d
 }
 
 func parseTriple(s string) ([3]float64, error) {

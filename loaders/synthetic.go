@@ -180,9 +180,9 @@ type syntheticSource struct{}
 func (syntheticSource) Name() string { return "synthetic" }
 
 // defaultModel: the linear case's model is linear.
-func (syntheticSource) defaultModel() string { return "linear" }
+func (syntheticSource) DefaultModel() string { return "linear" }
 
-func (syntheticSource) optionHelp(option string) string {
+func (syntheticSource) OptionHelp(option string) string {
 	if option == "Corr" {
 		c := DefaultSynthetic()
 		return fmt.Sprintf("agreements of the spurious features with the label (default %s)", triple([3]float64{c.TrainP[0], c.TrainP[1], c.TestP}))
@@ -204,7 +204,7 @@ func (syntheticSource) Load(d Spec, in LoadInput) (*Splits, error) {
 }
 
 // check refuses a training size whose data would not fit in memory.
-func (syntheticSource) check(d Spec) error {
+func (syntheticSource) Check(d Spec) error {
 	if d.TrainSize > 0 {
 		c := DefaultSynthetic()
 		// Training, validation and test features, float32, plus the

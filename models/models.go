@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/internal/registry"
 	"github.com/maple-ood/maple/nets"
 )
 
@@ -34,7 +35,7 @@ type bf16Model interface{ SetBF16(on bool) error }
 
 // A Family makes models from the specs of its kinds (the part of a spec
 // before ':', "mlp" in "mlp:390,390"). A new family is a type that
-// implements it and one line in registry (or a Register call from the
+// implements it and one Register call (from init in models, or from the
 // family's package).
 type Family interface {
 	// Kinds are the spec kinds the family makes.
@@ -51,32 +52,36 @@ type Family interface {
 	Examples() []string
 }
 
-// registry lists the model families.
-var registry = []Family{netsFamily{}}
+// families holds the model families by their kinds (joined by ","),
+// and kinds each family by each of its kinds.
+var (
+	families = registry.New[Family]("model family")
+	kinds    = registry.New[Family]("model kind")
+)
+
+func init() { Register(netsFamily{}) }
 
 // Register adds a family from a package that models does not import; it
 // panics when one of its kinds is taken (a programming error, at init).
 func Register(f Family) {
 	for _, k := range f.Kinds() {
-		if _, err := familyOf(k); err == nil {
+		if _, ok := kinds.Lookup(k); ok {
 			panic(fmt.Sprintf("model kind %q registered twice", k))
 		}
 	}
-	registry = append(registry, f)
+	for _, k := range f.Kinds() {
+		kinds.Register(k, f)
+	}
+	families.Register(strings.Join(f.Kinds(), ","), f)
 }
 
 // familyOf returns the family whose kind starts spec.
 func familyOf(spec string) (Family, error) {
 	kind, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
-	var syntax []string
-	for _, f := range registry {
-		for _, k := range f.Kinds() {
-			if k == kind {
-				return f, nil
-			}
-		}
-		syntax = append(syntax, f.Syntax()...)
+	if f, ok := kinds.Lookup(kind); ok {
+		return f, nil
 	}
+	syntax := Syntax()
 	want := syntax[len(syntax)-1]
 	if len(syntax) > 1 {
 		want = strings.Join(syntax[:len(syntax)-1], ", ") + " or " + want
@@ -97,7 +102,7 @@ func Check(spec string) error {
 // ("linear", "mlp:W1,W2,...", ...), for help texts.
 func Syntax() []string {
 	var out []string
-	for _, f := range registry {
+	for _, f := range families.Values() {
 		out = append(out, f.Syntax()...)
 	}
 	return out
@@ -106,7 +111,7 @@ func Syntax() []string {
 // Examples lists example specs of every family, for completion.
 func Examples() []string {
 	var out []string
-	for _, f := range registry {
+	for _, f := range families.Values() {
 		out = append(out, f.Examples()...)
 	}
 	return out

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/maple-ood/maple/config"
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -40,7 +39,7 @@ var groupKeys = []string{"method", "dataset", "seed", "sweep", "model", "eval-mo
 // pool over them.
 func runKeys(cfg *runs.Config) map[string]string {
 	m := config.Flags(*cfg)
-	if cfg.Method != core.MethodMaple {
+	if !cfg.Searches() {
 		for _, st := range config.Table {
 			if st.Group == config.GroupSearch {
 				delete(m, st.Flag)
@@ -49,7 +48,7 @@ func runKeys(cfg *runs.Config) map[string]string {
 	}
 	m["method"], m["dataset"], m["seed"], m["sweep"] = cfg.MethodName(), cfg.Dataset.Name, fmt.Sprint(cfg.Settings.Seed), cfg.Sweep
 	m["model"], m["eval-model"], m["train-size"] = cfg.Settings.Model, cfg.Eval.Model, fmt.Sprint(cfg.Dataset.TrainSize)
-	if cfg.Method != core.MethodMaple {
+	if !cfg.Searches() {
 		m["model"] = cfg.Eval.Model
 	}
 	return m

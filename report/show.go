@@ -107,11 +107,11 @@ func WriteShow(w io.Writer, dir string) {
 		if cfg.Eval.Recipe != "" {
 			fmt.Fprintf(w, "  recipe: %s\n", cfg.Eval.Recipe)
 		}
-		if cfg.Method == "maple" {
+		if cfg.Searches() {
 			lr, from := runs.RatesNow(dir, cfg)
 			fmt.Fprintf(w, "  learning rates in force: weight %g, keep %g, inner %g (%s)\n", lr.Weight, lr.Keep, lr.Inner, from)
 		}
-		if cfg.Method == "maple" {
+		if cfg.Searches() {
 			if cfg.SearchFrom != "" {
 				fmt.Fprintf(w, "  searched by: run %s (the same search settings, seed and build; this run trained only its final model)\n", cfg.SearchFrom)
 			}
@@ -121,7 +121,7 @@ func WriteShow(w io.Writer, dir string) {
 	}
 	switch {
 	case sum != nil && sum.Result != nil:
-		if cfg != nil && cfg.Method == "maple" {
+		if cfg != nil && cfg.Searches() {
 			if sum.SelectedIter > 0 {
 				fmt.Fprintf(w, "weights: the validation-selected iterate %d of %d\n", sum.SelectedIter, sum.Iter)
 			} else {
@@ -134,7 +134,7 @@ func WriteShow(w io.Writer, dir string) {
 			fmt.Fprintf(w, "  oracle selection (reference protocol: the highest test accuracy over iterations and steps whose training accuracy exceeds %g; test-selected, not a result): %.4f at iterate %d, step %d\n",
 				r.MinTrain, r.TestAcc, r.Iter, r.Step)
 		}
-	case sum != nil && cfg != nil && cfg.Method != core.MethodMaple: // stopped or failed: no iteration, no checkpoint
+	case sum != nil && cfg != nil && !cfg.Searches(): // stopped or failed: no iteration, no checkpoint
 		fmt.Fprintf(w, "summary: %s\n", runs.Continue(filepath.Dir(dir), sum, *cfg))
 	case sum != nil && sum.Error != "":
 		fmt.Fprintf(w, "summary: %s at iteration %d: %s\n", sum.Status, sum.Iter, sum.Error)
@@ -144,7 +144,7 @@ func WriteShow(w io.Writer, dir string) {
 		fmt.Fprintln(w, "summary: damaged (the problem above says how to write it again)")
 	case cfg != nil && info.Status == core.StatusInterrupted:
 		fmt.Fprintf(w, "summary: %s\n", Interrupted(dir, *cfg))
-	case cfg != nil && cfg.Method != core.MethodMaple && info.Status == core.StatusRunning:
+	case cfg != nil && !cfg.Searches() && info.Status == core.StatusRunning:
 		if p := runs.LastProgress(dir); p != "" {
 			fmt.Fprintf(w, "progress: %s\n", p)
 		}
@@ -172,7 +172,7 @@ func WriteShow(w io.Writer, dir string) {
 // 1 when it has none yet, or for a baseline from the start.
 func Interrupted(dir string, cfg runs.Config) string {
 	runsDir := filepath.Dir(dir)
-	if cfg.Method != core.MethodMaple {
+	if !cfg.Searches() {
 		return runs.Continue(runsDir, &runs.Summary{Status: core.StatusInterrupted}, cfg)
 	}
 	st, err := runs.ReadCheckpoint(dir, func(string) {})

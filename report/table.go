@@ -421,7 +421,7 @@ func differences(cfgs []*runs.Config) []string {
 // final keep fraction is not the default's (the sparsity experiment) says
 // so, so that such cells never pool with the plain ones.
 func methodLabel(method string, cfg *runs.Config) string {
-	if cfg.Method != "maple" {
+	if !cfg.Searches() {
 		return method
 	}
 	if cfg.Settings.Model != cfg.Eval.Model {
@@ -542,7 +542,7 @@ func bestTrials[A any](groups map[string]A, info func(A) (trial int, sweep strin
 		_, _, _, c := info(a)
 		var drawn []string // the trial's drawn settings, as a random search draws them
 		method := c.Method
-		if method == core.MethodMaple {
+		if c.Searches() {
 			method += ":" + c.Settings.Objective
 		}
 		for _, p := range sweeps.Space(method) {

@@ -1,8 +1,6 @@
 package runs
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,67 +10,30 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/loaders"
-	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/setting"
 	"github.com/maple-ood/maple/train"
 )
 
-// Config is run.json: everything needed to repeat or resume the run.
-type Config struct {
-	ID              string             `json:"id"`
-	Version         string             `json:"version"`
-	Commit          string             `json:"commit,omitempty"` // the VCS revision of the binary
-	Started         time.Time          `json:"started"`
-	Dataset         loaders.Spec       `json:"dataset"`
-	Method          string             `json:"method"` // maple or a baseline
-	Settings        core.Settings      `json:"settings"`
-	Eval            train.EvalSettings `json:"eval"`
-	CheckpointEvery int                `json:"checkpoint_every"` // outer iterations between checkpoints
-	Args            []string           `json:"args,omitempty"`   // the command line that started it
-	Sweep           string             `json:"sweep,omitempty"`  // the sweep this run is a cell of
-	// Name, Tags and Note are for people (--name, --tag, --note; maple tag
-	// edits them later): never part of what the run computes (Hash).
-	Name string   `json:"name,omitempty"`
-	Tags []string `json:"tags,omitempty"`
-	Note string   `json:"note,omitempty"`
-	Cell string   `json:"cell,omitempty"` // the cell's key inside the sweep
-	// SearchFrom is the run whose finished search this run took instead
-	// of searching again (a sweep's cell whose search settings another
-	// run shares: FindSearch): never part of what the run computes (Hash).
-	SearchFrom string `json:"search_from,omitempty"`
-	// Build is the matrix backend the run started on (CurrentBuild):
-	// never part of what the run computes (Hash), but its results are
-	// bit for bit only on one backend and thread count.
-	Build *Build `json:"build,omitempty"`
-	// Format is run.json's format (ConfigFormat, written by Create; 0
-	// when absent, the oldest): never part of Hash.
-	Format int `json:"format,omitempty"`
-}
+// Config is run.json (config.Config), kept here under its old name for
+// the store's callers.
+type Config = config.Config
 
-// Build is the matrix backend a process computes with.
-type Build struct {
-	MatrixProducts string `json:"matrix_products"` // nets.BLAS(): the BLAS, and the float32 products' backend when another
-	Threads        int    `json:"threads"`         // the BLAS's threads (nets.Threads)
-	GOMAXPROCS     int    `json:"gomaxprocs"`      // the goroutines maple's own parallel loops split over
-}
+// Build is the matrix backend a process computes with (config.Build).
+type Build = config.Build
 
 // CurrentBuild is this process's matrix backend.
-func CurrentBuild() *Build {
-	return &Build{MatrixProducts: nets.BLAS(), Threads: nets.Threads(), GOMAXPROCS: runtime.GOMAXPROCS(0)}
-}
+func CurrentBuild() *Build { return config.CurrentBuild() }
 
-// String is the build as people read it.
-func (b Build) String() string {
-	return fmt.Sprintf("%s, %d threads, GOMAXPROCS %d", b.MatrixProducts, b.Threads, b.GOMAXPROCS)
-}
+// DefaultConfig returns the config of `maple run --dataset name` with
+// every other flag at its default (config.DefaultConfig).
+func DefaultConfig(name string) Config { return config.DefaultConfig(name) }
 
 // BuildChange says how this process's backend differs from the one run
 // cfg started on, "" when it does not (or the run recorded none: maple
@@ -92,62 +53,6 @@ const buildChangeMark = "its results may differ in their last digits from a run 
 // IsBuildChange tells whether a warning is BuildChange's: the run went on
 // with another backend or thread count than it started with.
 func IsBuildChange(warning string) bool { return strings.Contains(warning, buildChangeMark) }
-
-// MethodName is how listings name the run's method: a baseline's name, or
-// maple/OBJECTIVE for a search.
-func (c Config) MethodName() string {
-	if c.Method == "maple" {
-		return "maple/" + c.Settings.Objective
-	}
-	return c.Method
-}
-
-// Hash identifies what a run computes: a hash of every setting that can
-// change its results (dataset spec less its location, method, search and
-// evaluation settings, seed). Two runs with one hash are repeats of each
-// other; a sweep keys its cells by it. withoutSeed leaves the seed out,
-// which groups the seeds of one configuration.
-func (c Config) Hash(withoutSeed bool) string {
-	d := c.Dataset
-	d.DataDir, d.Offline = "", false
-	s, e := c.Settings, c.Eval
-	if c.Method != "maple" {
-		// A baseline runs no search: only its seed of the search settings
-		// matters.
-		s = core.Settings{Seed: s.Seed}
-		e.AlsoShared = false // only a search's final training is chosen between two
-	} else {
-		// A search evaluates by plain weighted ERM: the baselines' own
-		// settings do not matter.
-		def := train.DefaultEval()
-		e.Penalty, e.PenaltyAnneal, e.DROStep, e.CVaRAlpha, e.JTTSteps, e.JTTUp = def.Penalty, def.PenaltyAnneal, def.DROStep, def.CVaRAlpha, def.JTTSteps, def.JTTUp
-		s = s.Canonical() // one computation, one hash
-	}
-	if withoutSeed {
-		s.Seed, e.Seed = 0, 0
-	}
-	b, _ := json.Marshal(struct {
-		Dataset any
-		Method  string
-		Search  core.Settings
-		Eval    train.EvalSettings
-	}{d, c.Method, s, e})
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:8])
-}
-
-// DefaultConfig returns the config of `maple run --dataset name` with
-// every other flag at its default (the search model is the dataset's,
-// loaders.DefaultModel: linear on synthetic and on embeddings,
-// mlp:390,390 elsewhere; the evaluation model is the search model).
-func DefaultConfig(name string) Config {
-	c := Config{Dataset: loaders.DefaultSpec(name), Method: "maple", Settings: core.DefaultSettings(), Eval: train.DefaultEval(), CheckpointEvery: 5}
-	if m := loaders.DefaultModel(name); m != "" {
-		c.Settings.Model = m
-	}
-	c.Eval.Model, c.Eval.Seed = c.Settings.Model, c.Settings.Seed
-	return c
-}
 
 // Permissions of what maple writes into a run: private to the user (the
 // umask can only make them stricter).
@@ -266,7 +171,7 @@ func Open(runsDir, id string) (*Run, error) {
 // file was edited or is damaged.
 func checkRecorded(path string, c *Config) error {
 	var err error
-	if c.Method == core.MethodMaple && c.Settings.Model != "" {
+	if c.Searches() && c.Settings.Model != "" {
 		err = c.Settings.CheckRecorded()
 	}
 	if err == nil && c.Eval.Model != "" { // every run maple writes has one

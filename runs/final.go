@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
-	"github.com/maple-ood/maple/loaders"
 )
 
 // ExportLatest writes the exports of the run in dir from its latest
@@ -38,7 +38,7 @@ func Final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Spli
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
-	if cfg.Method != "maple" {
+	if !cfg.Searches() {
 		return nil, nil, nil, 0, fmt.Errorf("run %s is a baseline (%s): it has no search checkpoint", cfg.ID, cfg.Method)
 	}
 	if ov.DataDir != "" {
@@ -71,7 +71,7 @@ func SetInit(eng *core.Engine, path string) error {
 	if path == "" {
 		return nil
 	}
-	theta, err := ReadInit(path)
+	theta, err := config.ReadInit(path)
 	if err != nil {
 		return err
 	}
@@ -79,16 +79,4 @@ func SetInit(eng *core.Engine, path string) error {
 		return fmt.Errorf("--init-params %s: %w; write the model's parameters as one flat float32 vector", path, err)
 	}
 	return nil
-}
-
-// ReadInit reads a flat vector of initial parameters (--init-params).
-func ReadInit(path string) ([]float32, error) {
-	shape, theta, err := loaders.ReadNPYFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("--init-params: %w", err)
-	}
-	if len(shape) != 1 {
-		return nil, fmt.Errorf("--init-params %s: shape %v, want one flat vector of parameters", path, shape)
-	}
-	return theta, nil
 }

@@ -49,7 +49,7 @@ func NewOutcome(ctx context.Context, cfg Config, s *Summary) *Outcome {
 	if out.Result == nil {
 		out.Result = &train.Result{Method: cfg.Method, Dataset: cfg.Dataset.Name}
 	}
-	if cfg.Method == "maple" {
+	if cfg.Searches() {
 		out.Objective = cfg.Settings.Objective
 	}
 	if s.Result == nil || cfg.Dataset.Name != "synthetic" {
@@ -80,7 +80,7 @@ func NewOutcome(ctx context.Context, cfg Config, s *Summary) *Outcome {
 func Continue(runsDir string, s *Summary, cfg Config) string {
 	id := cfg.ID
 	cmd := fmt.Sprintf("maple resume %s --runs-dir %s", id, runsDir)
-	if cfg.Method != core.MethodMaple {
+	if !cfg.Searches() {
 		switch s.Status {
 		case core.StatusDone:
 			return ""

@@ -1,40 +1,12 @@
 package runs
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/maple-ood/maple/core"
 )
-
-// SearchHash identifies what a search computes: a hash of the dataset
-// spec (less its location) and the search settings, the seed among them.
-// Two maple runs with one search hash search alike, bit for bit on one
-// build, whatever their evaluation settings or the name of the preset
-// their settings came from (the maple-reference preset with its outer
-// objective on validation searches as the defaults do). It is "" for a
-// run whose search cannot be shared: a baseline (no search), or a search
-// that evaluates every iterate (--eval-each-iter: the evaluation
-// settings are part of its records).
-func (c Config) SearchHash() string {
-	if c.Method != core.MethodMaple || c.Settings.EvalEachIter {
-		return ""
-	}
-	d := c.Dataset
-	d.DataDir, d.Offline = "", false
-	s := c.Settings.Canonical()
-	s.Recipe = "" // a preset's name, which the search does not read: its settings are spelt out beside it
-	b, _ := json.Marshal(struct {
-		Dataset any
-		Search  core.Settings
-	}{d, s})
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:8])
-}
 
 // FindSearch returns the id of a finished run in runsDir whose search c
 // can take instead of searching again (TakeSearch), "" when there is

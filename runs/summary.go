@@ -190,10 +190,10 @@ func Stat(dir string) Info {
 		in.Dataset, in.Method, in.Started, in.Total = cfg.Dataset.Name, cfg.Method, cfg.Started, cfg.Settings.OuterIters
 		in.Seed, in.Sweep, in.Model, in.EvalModel = cfg.Settings.Seed, cfg.Sweep, cfg.Settings.Model, cfg.Eval.Model
 		in.Name, in.Tags, in.Note = cfg.Name, cfg.Tags, cfg.Note
-		if cfg.Method != "maple" {
+		if !cfg.Searches() {
 			in.Model = cfg.Eval.Model
 		}
-		if cfg.Method == "maple" {
+		if cfg.Searches() {
 			in.Method = "maple/" + cfg.Settings.Objective
 		} else {
 			in.Total = 0
@@ -219,12 +219,12 @@ func Stat(dir string) Info {
 		if sum.Result != nil {
 			in.TestWorst, in.TestAcc = sum.Result.TestWorst, sum.Result.TestAcc
 		}
-		if len(snaps) == 0 && cfg != nil && cfg.Method != core.MethodMaple {
+		if len(snaps) == 0 && cfg != nil && !cfg.Searches() {
 			in.Elapsed = sum.Seconds // a baseline's training: it records no iterations
 		}
 	case Held(dir):
 		in.Status = core.StatusRunning
-		if cfg != nil && cfg.Method != core.MethodMaple {
+		if cfg != nil && !cfg.Searches() {
 			if st, ok := ParseProgress(LastProgress(dir)); ok {
 				in.Step = &st
 			}

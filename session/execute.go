@@ -242,7 +242,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 		trainCtx = withProgressLines(ctx, cfg.Eval.Steps, nil, opt)
 	}
 	total := cfg.Settings.OuterIters
-	if cfg.Method != "maple" {
+	if !cfg.Searches() {
 		total = 0
 	}
 	if sp == nil {
@@ -255,7 +255,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 			return nil, fail(r, err, 0, total, start)
 		}
 	}
-	if cfg.Method != "maple" {
+	if !cfg.Searches() {
 		return runBaseline(ctx, trainCtx, r, sp, opt, start)
 	}
 	eng, err := core.New(sp, cfg.Settings)

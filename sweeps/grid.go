@@ -169,17 +169,14 @@ func (g Grid) Cells(base runs.Config, set map[string]bool, evalModel string) ([]
 					for _, trial := range trials {
 						for _, seed := range g.Seeds {
 							c, cellSet, ev := base, set, evalModel
-							c.Dataset.Name, c.Dataset.TrainSize, c.Settings.Seed = ds, n, seed
-							if ds != "cmnist" {
-								c.Dataset.Envs = "" // the option is cmnist's
-							}
+							c.Dataset, c.Dataset.TrainSize, c.Settings.Seed = c.Dataset.ForDataset(ds), n, seed
 							if model != "" {
 								c.Settings.Model, ev = model, ""
 								cellSet = maps.Clone(cellSet)
 								cellSet["model"] = true
 							}
 							method, obj, isMaple := strings.Cut(m, ":")
-							if isMaple && method != "maple" {
+							if _, search := baselines.SearcherOf(method); isMaple && !search {
 								return nil, fmt.Errorf("--methods: %q: only maple takes an objective, as maple:rex (method names are lower case)", m)
 							}
 							c.Method = method

@@ -12,7 +12,6 @@ import (
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/config"
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/setting"
@@ -75,7 +74,7 @@ func (s *Sweep) runHalving(ctx context.Context, logf func(string, ...any)) []Cel
 	brackets := map[string][]int{} // method's cells by trial, per dataset|size|model|method
 	var order []string
 	for i, c := range s.Cells {
-		if c.Config.Method != core.MethodMaple || Trial(c.Label) == 0 {
+		if !c.Config.Searches() || Trial(c.Label) == 0 {
 			results = append(results, s.runCell(ctx, c, logf, 0))
 			continue
 		}

@@ -69,7 +69,7 @@ func StopKeeps(searches, baselines bool) string {
 // Kinds tells whether the grid has searches and whether it has baselines.
 func (s *Sweep) Kinds() (searches, baselines bool) {
 	for _, c := range s.Cells {
-		if c.Config.Method == core.MethodMaple {
+		if c.Config.Searches() {
 			searches = true
 		} else {
 			baselines = true
@@ -306,7 +306,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 		logf("%-40s done: test acc %.1f%%, test worst-group %.1f%% (selected on validation)", LabelText(c.Label), 100*sum.Result.TestAcc, 100*sum.Result.TestWorst)
 	case rung > 0 && sum.Status == core.StatusStopped:
 		logf("%-40s at iteration %d of %d, where successive halving compares its trials (%s)", LabelText(c.Label), sum.Iter, sum.Total, r.Config.ID)
-	case r.Config.Method != core.MethodMaple: // no checkpoint, no iterations
+	case !r.Config.Searches(): // no checkpoint, no iterations
 		logf("%-40s %s before it finished (%s); rerun the sweep to train it again from the start", LabelText(c.Label), sum.Status, r.Config.ID)
 	default:
 		logf("%-40s %s at iteration %d (%s); rerun the sweep to resume it", LabelText(c.Label), sum.Status, sum.Iter, r.Config.ID)

@@ -107,9 +107,9 @@ func readComparison(runsDir string, ids []string) *comparison {
 			if cfg.Name != "" {
 				c.names[i] = cfg.Name
 			}
-			c.searches = c.searches || cfg.Method == core.MethodMaple
+			c.searches = c.searches || cfg.Searches()
 			for k, v := range config.Flags(*cfg) {
-				if cfg.Method != core.MethodMaple && searchFlags[k] {
+				if !cfg.Searches() && searchFlags[k] {
 					c.baselines = true
 					continue // a baseline runs no search
 				}

@@ -36,7 +36,7 @@ func replay(dir string, st core.Status, w, h int) (*Dashboard, string, error) {
 		return nil, "", err
 	}
 	sum, _ := runs.ReadSummary(dir)
-	if cfg.Method != "maple" {
+	if !cfg.Searches() {
 		pending := "no result yet" // what a baseline without a result is doing, or how to go on
 		if sum != nil && sum.Result == nil {
 			pending = runs.Continue(filepath.Dir(dir), sum, *cfg)

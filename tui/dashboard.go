@@ -284,7 +284,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // stopped or interrupted search (maple stop from another shell, a
 // signal) says so and how to resume it, as maple run prints it.
 func (d *Dashboard) endNote(st core.Status) string {
-	if st != core.StatusStopped && st != core.StatusInterrupted || d.cfg.Method != core.MethodMaple {
+	if st != core.StatusStopped && st != core.StatusInterrupted || !d.cfg.Searches() {
 		return "the search has ended; q leaves"
 	}
 	iter := 0
@@ -522,10 +522,7 @@ func (d *Dashboard) over() bool {
 
 func (d *Dashboard) header(w int) string {
 	c := d.cfg
-	method := c.Method
-	if method == "maple" {
-		method += "/" + c.Settings.Objective
-	}
+	method := c.MethodName()
 	st := statusText(d.status, d.stopping)
 	title := styles.Title.Render("maple")
 	model := "model " + c.Settings.Model

@@ -317,7 +317,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt session.O
 	}
 	defer logf.Close()
 	opt.Log = logf
-	if r.Config.Method != core.MethodMaple {
+	if !r.Config.Searches() {
 		return RunBaseline(ctx, IO{}, r, sp, opt)
 	}
 	return RunSearch(ctx, IO{}, r, sp, opt)

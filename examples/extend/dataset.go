@@ -1,6 +1,7 @@
 package extend
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/maple-ood/maple/dataset"
@@ -35,4 +36,19 @@ func (toyData) Load(d loaders.Spec, in loaders.LoadInput) (*dataset.Splits, erro
 		return ds
 	}
 	return &dataset.Splits{Name: "toy2d", Train: split("train", 400, 0.9, 0), Val: split("val", 100, 0.9, 400), Test: split("test", 200, 0.1, 500), Source: "generated"}, nil
+}
+
+// Two of a Source's optional parts (loaders.ModelDefaulter and
+// loaders.Checker), implemented from outside maple's packages.
+
+// DefaultModel is the search model of a run on toy2d without --model:
+// the toy family's, two units per feature.
+func (toyData) DefaultModel() string { return "wide:2" }
+
+// Check refuses a training size: toy2d's splits have a fixed size.
+func (toyData) Check(d loaders.Spec) error {
+	if d.TrainSize != 0 {
+		return fmt.Errorf("--train-size %d: toy2d always has 400 training samples; leave the flag out", d.TrainSize)
+	}
+	return nil
 }

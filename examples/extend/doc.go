@@ -5,5 +5,7 @@
 // core.RegisterObjective) and a model family (model.go,
 // models.Register). Importing the package for its side effects makes
 // them work everywhere a built-in one does: maple run, maple sweep,
-// --help and completion.
+// --help and completion. A piece also implements what it needs of its
+// registry's optional interfaces: the dataset its default model
+// (loaders.ModelDefaulter) and its check (loaders.Checker).
 package extend

@@ -78,6 +78,52 @@ func TestFromOutside(t *testing.T) {
 	}
 }
 
+// TestCapabilitiesFromOutside: the optional parts of a Source that the
+// toy dataset implements from outside maple's packages are asked for:
+// its default model (loaders.ModelDefaulter) and its check
+// (loaders.Checker).
+func TestCapabilitiesFromOutside(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		model   string // the run's search model, "" when it is refused
+		refusal string
+	}{
+		{"the dataset's default model", nil, "wide:2", ""},
+		{"a model given", []string{"--model", "wide:4"}, "wide:4", ""},
+		{"the dataset's check", []string{"--train-size", "50"}, "", "--train-size 50: toy2d always has 400 training samples"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"run", "--dataset", "toy2d", "--method", "erm", "--eval-steps", "20", "--runs-dir", dir, "--headless"}, tc.args...)
+			_, errb, err := maple(t, args...)
+			if tc.refusal != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.refusal) {
+					t.Fatalf("maple %s: error %v, want one saying %q", strings.Join(args, " "), err, tc.refusal)
+				}
+				if infos, _ := runs.List(dir); len(infos) != 0 {
+					t.Errorf("a refused run left %d runs on disk", len(infos))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("maple %s: %v\n%s", strings.Join(args, " "), err, errb)
+			}
+			infos, err := runs.List(dir)
+			if err != nil || len(infos) != 1 {
+				t.Fatalf("%d runs (%v), want 1", len(infos), err)
+			}
+			cfg, err := runs.ReadConfig(runs.Dir(dir, infos[0].ID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Settings.Model != tc.model {
+				t.Errorf("the run's model is %s, want %s", cfg.Settings.Model, tc.model)
+			}
+		})
+	}
+}
+
 // TestMeanLossHypergradient checks the toy objective's derivatives, and
 // the model family's, by a float64 central difference of the outer risk
 // (core.HypergradientCheck).

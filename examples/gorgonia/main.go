@@ -86,9 +86,7 @@ func resMLP(args string, in dataset.Shape, k int) (gmodel.Arch, error) {
 }
 
 func init() {
-	if err := gmodel.Register("resmlp", "g:resmlp:WIDTH,BLOCKS", resMLP, "g:resmlp:32,2"); err != nil {
-		panic(err)
-	}
+	gmodel.Register("resmlp", "g:resmlp:WIDTH,BLOCKS", resMLP, "g:resmlp:32,2")
 }
 
 func main() {
