@@ -164,7 +164,7 @@ func executeRun(ctx context.Context, f *Factory, r *runs.Run, opt session.Option
 		}
 		return nil
 	}
-	out := runs.NewOutcome(ctx, r.Config, sum)
+	out := report.NewOutcome(ctx, r.Config, sum)
 	report.WriteOutcome(f.Err, out)
 	if asJSON {
 		b, _ := json.Marshal(out)

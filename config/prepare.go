@@ -76,7 +76,7 @@ func prepare(c runs.Config, progress io.Writer) (*dataset.Splits, error) {
 		}
 	}
 	if c.Method == "maple" && c.Settings.InitParams != "" {
-		theta, err := runs.ReadInit(c.Settings.InitParams)
+		theta, err := ReadInit(c.Settings.InitParams)
 		if err != nil {
 			return nil, err
 		}

@@ -351,7 +351,7 @@ func smallExport(t *testing.T) string {
 	train := &loaders.Dataset{ID: []int64{7, 8, 9}, Y: []int32{0, 1, 1}, Env: []int32{0, 0, 1}, Group: []int32{0, 3, 2},
 		EnvNames: []string{"e0", "e1"}, GroupNames: []string{"g0", "g1", "g2", "g3"}}
 	cfg := runs.Config{ID: "20261122-000000-01", Method: "maple", Settings: core.DefaultSettings(), Dataset: loaders.DefaultSpec("synthetic")}
-	if err := runs.WriteExports(dir, &cfg, core.StatusDone, 6, out, train); err != nil {
+	if err := export.WriteExports(dir, &cfg, core.StatusDone, 6, out, train); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -748,7 +748,7 @@ func TestLfFWeightsExported(t *testing.T) {
 			t.Fatalf("%s: %v %v", m, sum, err)
 		}
 		out := t.TempDir()
-		files, err := export.To(r.Dir, out, "npy", false, runs.Overrides{}, nil)
+		files, err := export.To(r.Dir, out, "npy", false, export.Overrides{}, nil)
 		if m == "erm" {
 			if err == nil || !strings.Contains(err.Error(), "no per-sample weights") {
 				t.Errorf("erm export: %v, want a refusal", err)
@@ -758,11 +758,11 @@ func TestLfFWeightsExported(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, u, err := loaders.ReadNPYFile(filepath.Join(out, runs.UNPY))
+		_, u, err := loaders.ReadNPYFile(filepath.Join(out, export.UNPY))
 		if err != nil {
 			t.Fatalf("%v (files %v)", err, files)
 		}
-		man, err := runs.ReadExport(out)
+		man, err := export.ReadExport(out)
 		if err != nil || man.N != len(u) || !strings.Contains(man.Which, "lff") {
 			t.Fatalf("export.json %+v, %v", man, err)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -162,7 +163,7 @@ func TestFullDiskAfterTheSearch(t *testing.T) {
 	writeExports = func(dir string, cfg *runs.Config, status core.Status, iter int, out *core.Output, train *dataset.Dataset, formats ...string) error {
 		return &runs.WriteError{Path: filepath.Join(dir, runs.WeightsCSV), Err: syscall.ENOSPC}
 	}
-	t.Cleanup(func() { writeExports = runs.WriteExports })
+	t.Cleanup(func() { writeExports = export.WriteExports })
 	sum, err := Execute(context.Background(), r, nil, Options{})
 	r.Close()
 	if err == nil || sum == nil || sum.Status != core.StatusFailed {
@@ -172,7 +173,7 @@ func TestFullDiskAfterTheSearch(t *testing.T) {
 	if !strings.Contains(msg, "the disk is full") || !strings.Contains(msg, "maple resume "+r.Config.ID) {
 		t.Errorf("what the person is told:\n%s", msg)
 	}
-	writeExports = runs.WriteExports // the disk is back
+	writeExports = export.WriteExports // the disk is back
 	r2, _, _, err := Reopen(runsDir, r.Config.ID, runs.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)

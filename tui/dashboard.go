@@ -16,6 +16,8 @@ import (
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/export"
+	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 )
@@ -43,7 +45,7 @@ type (
 	// exportedMsg reports an export done from the dashboard.
 	exportedMsg struct {
 		iter  int    // the checkpoint's iteration
-		which string // what was exported, in words (runs.Export.Which)
+		which string // what was exported, in words (export.Export.Which)
 		err   error
 	}
 	// ctlMsg reports a command the dashboard sent to the search.
@@ -55,8 +57,8 @@ type (
 	// (Err), or that the connection to it closed (Status unknown).
 	EndMsg struct {
 		Status  core.Status
-		Result  *runs.Outcome // the final result, when there is one
-		Summary *runs.Summary // the run's summary, when there is one
+		Result  *report.Outcome // the final result, when there is one
+		Summary *runs.Summary   // the run's summary, when there is one
 		Err     error
 	}
 )
@@ -77,7 +79,7 @@ type Dashboard struct {
 	stopping bool            // a stop was asked and has not taken effect
 	errText  string
 	note     string // the last message to the user
-	result   *runs.Outcome
+	result   *report.Outcome
 
 	keys     dashboardKeys
 	confirm  confirmKeys
@@ -412,7 +414,7 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		d.note = "exporting the selected iterate's weights..."
 		dir := d.dir
 		return d, func() tea.Msg {
-			man, err := runs.ExportLatest(dir)
+			man, err := export.Latest(dir)
 			if err != nil {
 				return exportedMsg{err: err}
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/train"
@@ -51,7 +52,7 @@ func TestReplayKeys(t *testing.T) {
 			}
 			// The note names what export.json holds: the selected
 			// iterate, not the checkpoint's iteration alone.
-			man, err := runs.ReadExport(r.Dir)
+			man, err := export.ReadExport(r.Dir)
 			if err != nil {
 				t.Fatal(err)
 			}
