@@ -3,6 +3,7 @@ package runs
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -149,6 +150,40 @@ func TestInfoJSON(t *testing.T) {
 	for _, want := range []string{`"best_val_worst_group_acc":null`, `"test_worst_group_acc":null`, `"test_acc":0.5`, `"seed":3`, `"model":"linear"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("ls --json line %s lacks %s", b, want)
+		}
+	}
+}
+
+// TestLockEdgeCases: a deleted lock file neither hides a run nor lets a
+// second process write it; leftover temporary files are cleaned when the
+// run is opened; Create leaves no work directory behind.
+func TestLockEdgeCases(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Create(dir, Config{Method: "maple", Settings: core.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(r.Path(LockFile))
+	if list, _ := List(dir); len(list) != 1 || list[0].Status != core.StatusRunning {
+		t.Errorf("a run without its lock file: %+v", list)
+	}
+	if _, err := Open(dir, r.Config.ID); !errors.Is(err, ErrLocked) {
+		t.Errorf("a second writer got in: %v", err)
+	}
+	os.WriteFile(r.Path(".checkpoint.bin.tmp-123"), []byte("half"), 0o600)
+	r.Close()
+	r2, err := Open(dir, r.Config.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if _, err := os.Stat(r2.Path(".checkpoint.bin.tmp-123")); !os.IsNotExist(err) {
+		t.Error("a leftover temporary file was not cleaned")
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".new-") {
+			t.Errorf("Create left %s", e.Name())
 		}
 	}
 }

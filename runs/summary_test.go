@@ -148,3 +148,13 @@ func TestReadProgress(t *testing.T) {
 		t.Errorf("got  %v\nwant %s", got, want)
 	}
 }
+
+func TestSearchTime(t *testing.T) {
+	snaps := []*core.Snapshot{{Seconds: core.Timing{Inner: 1.5, OuterGrad: 0.25, Hyper: 0.5}}, {Seconds: core.Timing{Inner: 2, OuterGrad: 0.5, Hyper: 0.25}}}
+	if got, want := SearchTime(snaps), (core.Timing{Inner: 3.5, OuterGrad: 0.75, Hyper: 0.75}); got != want {
+		t.Errorf("SearchTime = %+v, want %+v", got, want)
+	}
+	if got := SearchTime(nil); got != (core.Timing{}) {
+		t.Errorf("no iterations: %+v", got)
+	}
+}
