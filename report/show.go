@@ -108,8 +108,8 @@ func WriteShow(w io.Writer, dir string) {
 			fmt.Fprintf(w, "  recipe: %s\n", cfg.Eval.Recipe)
 		}
 		if cfg.Method == "maple" {
-			lr, from := runs.RatesNow(dir, cfg)
-			fmt.Fprintf(w, "  learning rates in force: weight %g, keep %g, inner %g (%s)\n", lr.Weight, lr.Keep, lr.Inner, from)
+			lr := runs.RatesNow(dir, cfg)
+			fmt.Fprintf(w, "  learning rates in force: weight %g, keep %g, inner %g (%s)\n", lr.Weight, lr.Keep, lr.Inner, lr.From())
 		}
 		if cfg.Method == "maple" {
 			if cfg.SearchFrom != "" {

@@ -32,6 +32,7 @@ func TestReopen(t *testing.T) {
 	if err := r.WriteCheckpoint(&core.State{Iter: 2, LR: inForce}); err != nil {
 		t.Fatal(err)
 	}
+	recordSetLR(t, r, 2, inForce) // changed live at iteration 2, checkpointed since
 	id := r.Config.ID
 	r.Close()
 	abs, _ := filepath.Abs("moved")
@@ -137,6 +138,7 @@ func TestReopenRecordedRateAboveTheBound(t *testing.T) {
 	if err := r.WriteCheckpoint(&core.State{Iter: 2, LR: core.LearningRates{Weight: 0, Keep: 40, Inner: 0.1}}); err != nil {
 		t.Fatal(err)
 	}
+	recordSetLR(t, r, 2, core.LearningRates{Weight: 0, Keep: 40, Inner: 0.1})
 	id := r.Config.ID
 	r.Close()
 	for _, tc := range []struct {

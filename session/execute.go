@@ -173,6 +173,11 @@ func restore(r *runs.Run, eng *core.Engine, firstStart bool, logf func(string, .
 		return nil, 0, err
 	}
 	if st != nil {
+		// The search goes on with the rates on record (RatesInForce), not
+		// the checkpoint's: a change is recorded after the checkpoint
+		// made for it.
+		events, _ := runs.ReadEvents(r.Dir)
+		st.LR = runs.RatesInForce(&r.Config, events, st.Iter).LearningRates
 		if err := eng.Restore(st); err != nil {
 			return nil, 0, fmt.Errorf("%s does not fit this run: %w", r.Path(runs.CheckpointFile), err)
 		}

@@ -65,6 +65,7 @@ func script(n, total int) []*core.Snapshot {
 func testConfig() runs.Config {
 	set := core.DefaultSettings()
 	set.Model, set.OuterIters = "linear", 40
+	set.WeightLR, set.KeepLR, set.InnerLR = 0.25, 0.05, 0.1 // the rates script's search runs with
 	ev := train.DefaultEval()
 	ev.Model = "linear"
 	return runs.Config{ID: "20261122-000000-01", Dataset: loaders.DefaultSpec("synthetic"), Method: "maple", Settings: set, Eval: ev, CheckpointEvery: 5}
