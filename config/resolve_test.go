@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"testing"
@@ -70,7 +71,7 @@ func TestOuterScaleFollowsObjective(t *testing.T) {
 		{name: "rex", objective: "rex", want: 0},
 		{name: "cvar", objective: "cvar", want: 0},
 		{name: "worst-group", objective: "worst-group", want: 0},
-		{name: "irmv1, 1 given", objective: "irmv1", given: ptr(1.0), want: 1},
+		{name: "irmv1, 1 given (written 0, its canonical form)", objective: "irmv1", given: ptr(1.0), want: 0},
 		{name: "irmv1, 0 given", objective: "irmv1", given: ptr(0.0), want: 0},
 		{name: "rex, 0.5 given", objective: "rex", given: ptr(0.5), want: 0.5},
 	} {
@@ -97,18 +98,26 @@ func ptr(v float64) *float64 { return &v }
 // TestFlagsOuterScaleOne: a search that records an outer scale of 1 and
 // one that records 0 (meaning 1) read alike, so that a table names no
 // difference between them ("outer-scale 1" was listed for rex runs that
-// recorded the objective's scale as 1).
+// recorded the objective's scale as 1): a run.json read is canonical.
 func TestFlagsOuterScaleOne(t *testing.T) {
 	c := runs.DefaultConfig("synthetic")
 	c.Settings.Objective = "rex"
-	c.Settings.OuterScale = 1
-	one := Flags(c)["outer-scale"]
-	c.Settings.OuterScale = 0
-	if zero := Flags(c)["outer-scale"]; one != zero {
+	read := func(scale float64) string {
+		c.Settings.OuterScale = scale
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := runs.DecodeConfig("run.json", b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Flags(*got)["outer-scale"]
+	}
+	if one, zero := read(1), read(0); one != zero {
 		t.Errorf("outer-scale 1 reads %q, 0 reads %q", one, zero)
 	}
-	c.Settings.OuterScale = 0.5
-	if half := Flags(c)["outer-scale"]; half != "0.5" {
+	if half := read(0.5); half != "0.5" {
 		t.Errorf("outer-scale 0.5 reads %q", half)
 	}
 }

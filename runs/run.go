@@ -48,7 +48,8 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 	if cfg.Started.IsZero() {
 		cfg.Started = time.Now()
 	}
-	cfg.Build = CurrentBuild() // a new run starts on this process's backend, whatever a copied config says
+	cfg.Build = CurrentBuild()              // a new run starts on this process's backend, whatever a copied config says
+	cfg.Settings = cfg.Settings.Canonical() // each computation spelt one way in run.json
 	tmp, err := os.MkdirTemp(runsDir, ".new-")
 	if err != nil {
 		return nil, fmt.Errorf("cannot create a run in %s: %w", runsDir, err)
