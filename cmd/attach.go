@@ -106,7 +106,7 @@ func baselineLeft(ctx context.Context, f *Factory, dir string, cfg runs.Config) 
 		if sum == nil {
 			sum = &runs.Summary{Status: core.StatusInterrupted}
 		}
-		fmt.Fprintln(f.Err, runs.Continue(f.RunsDir, sum, cfg))
+		fmt.Fprintln(f.Err, f.Store().Continue(sum, cfg))
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ func TestEvalBaselineWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runs.Create(t.TempDir(), cfg)
+	r, err := runs.Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestEvalBaselineWeights(t *testing.T) {
 		t.Errorf("eval on lff's weights: %+v, want weighted ERM's %+v", got, want)
 	}
 	cfg.Method = "mrm"
-	m, err := runs.Create(t.TempDir(), cfg)
+	m, err := runs.Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,32 +11,32 @@ import (
 // for a person: the resume command, with lower learning rates when a
 // search failed on a non-finite value. A baseline keeps no checkpoint:
 // resume trains it again from its start.
-func Continue(runsDir string, s *Summary, cfg Config) string {
+func (s Store) Continue(sum *Summary, cfg Config) string {
 	id := cfg.ID
-	cmd := fmt.Sprintf("maple resume %s --runs-dir %s", id, runsDir)
+	cmd := fmt.Sprintf("maple resume %s --runs-dir %s", id, s.dir)
 	if cfg.Method != core.MethodMaple {
-		switch s.Status {
+		switch sum.Status {
 		case core.StatusDone:
 			return ""
 		case core.StatusFailed:
-			return fmt.Sprintf("run %s (%s) failed: %s\nfix the cause, then train it again with: %s", id, cfg.Method, s.Error, cmd)
+			return fmt.Sprintf("run %s (%s) failed: %s\nfix the cause, then train it again with: %s", id, cfg.Method, sum.Error, cmd)
 		}
 		return fmt.Sprintf("run %s (%s) %s before it finished; a baseline keeps no checkpoint: %s trains it again from the start (seeded, to the same result)",
-			id, cfg.Method, s.Status, cmd)
+			id, cfg.Method, sum.Status, cmd)
 	}
-	switch s.Status {
+	switch sum.Status {
 	case core.StatusFailed:
-		msg := fmt.Sprintf("run %s failed at iteration %d: %s\n", id, s.Iter, s.Error)
-		if s.Rates != (core.LearningRates{}) && strings.Contains(s.Error, "non-finite") {
+		msg := fmt.Sprintf("run %s failed at iteration %d: %s\n", id, sum.Iter, sum.Error)
+		if sum.Rates != (core.LearningRates{}) && strings.Contains(sum.Error, "non-finite") {
 			return msg + fmt.Sprintf("its state at iteration %d is checkpointed; continue with lower rates, e.g.: %s --inner-lr %.3g --weight-lr %.3g --keep-lr %.3g",
-				s.Iter, cmd, s.Rates.Inner/10, s.Rates.Weight, s.Rates.Keep)
+				sum.Iter, cmd, sum.Rates.Inner/10, sum.Rates.Weight, sum.Rates.Keep)
 		}
 		return msg + "fix the cause, then continue with: " + cmd
 	case core.StatusDone:
 		return ""
 	}
-	if s.CheckpointErr != nil {
-		return fmt.Sprintf("run %s %s at iteration %d, but its final checkpoint could not be written (%v): %s continues from the last checkpoint that was", id, s.Status, s.Iter, s.CheckpointErr, cmd)
+	if sum.CheckpointErr != nil {
+		return fmt.Sprintf("run %s %s at iteration %d, but its final checkpoint could not be written (%v): %s continues from the last checkpoint that was", id, sum.Status, sum.Iter, sum.CheckpointErr, cmd)
 	}
-	return fmt.Sprintf("run %s %s at iteration %d; its state is checkpointed: continue with %s", id, s.Status, s.Iter, cmd)
+	return fmt.Sprintf("run %s %s at iteration %d; its state is checkpointed: continue with %s", id, sum.Status, sum.Iter, cmd)
 }

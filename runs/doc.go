@@ -1,4 +1,9 @@
-// Package runs keeps searches on disk: the run directory (run.json,
+// Package runs keeps searches on disk. A Store (Open) is a runs
+// directory: it creates and opens runs, finds and lists them, and holds
+// the sweeps' records and locks, the archive and the journals of the
+// operations under way; a command is handed one (cmd's Factory.Store).
+// A run's own files are read with the functions that take its directory.
+// It holds the run directory (run.json,
 // metrics.jsonl, events.jsonl, checkpoint.bin, weights.npy,
 // keep_prob.npy, weights.csv, summary.json; see docs/ARCHITECTURE.md) and
 // the one owner of its layout (layout.go), run.json (Config, with

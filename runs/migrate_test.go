@@ -89,7 +89,7 @@ func TestConfigFormats(t *testing.T) {
 // is no part of the hash.
 func TestFormatWritten(t *testing.T) {
 	cfg := DefaultConfig("synthetic")
-	r, err := Create(t.TempDir(), cfg)
+	r, err := Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestFormatWritten(t *testing.T) {
 func TestCreateCanonical(t *testing.T) {
 	cfg := DefaultConfig("synthetic")
 	cfg.Settings.Objective, cfg.Settings.OuterScale = "rex", 1
-	r, err := Create(t.TempDir(), cfg)
+	r, err := Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

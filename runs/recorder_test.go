@@ -22,7 +22,7 @@ func TestFullDiskPauses(t *testing.T) {
 		t.Skip("no /dev/full")
 	}
 	defer full.Close()
-	r, err := Create(t.TempDir(), Config{Method: "maple", CheckpointEvery: 1})
+	r, err := Open(t.TempDir()).Create(Config{Method: "maple", CheckpointEvery: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,11 +38,11 @@ var ErrLocked = errors.New("the run is held by another process")
 // same second), with run.json written and the lock taken. The directory
 // is built under a hidden name and renamed into place, so that a run
 // directory never exists without its run.json.
-func Create(runsDir string, cfg Config) (*Run, error) {
-	if err := os.MkdirAll(runsDir, DirPerm); err != nil {
+func (s Store) Create(cfg Config) (*Run, error) {
+	if err := os.MkdirAll(s.dir, DirPerm); err != nil {
 		return nil, fmt.Errorf("cannot create the runs directory: %w", err)
 	}
-	if err := checkRunsDir(runsDir); err != nil {
+	if err := checkRunsDir(s.dir); err != nil {
 		return nil, err
 	}
 	if cfg.Started.IsZero() {
@@ -50,9 +50,9 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 	}
 	cfg.Build = CurrentBuild()              // a new run starts on this process's backend, whatever a copied config says
 	cfg.Settings = cfg.Settings.Canonical() // each computation spelt one way in run.json
-	tmp, err := os.MkdirTemp(runsDir, ".new-")
+	tmp, err := os.MkdirTemp(s.dir, ".new-")
 	if err != nil {
-		return nil, fmt.Errorf("cannot create a run in %s: %w", runsDir, err)
+		return nil, fmt.Errorf("cannot create a run in %s: %w", s.dir, err)
 	}
 	if err := os.Chmod(tmp, DirPerm); err != nil {
 		os.RemoveAll(tmp)
@@ -66,7 +66,7 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 	stamp := cfg.Started.UTC().Format("20060102-150405")
 	for seq := 1; seq < 10000; seq++ {
 		id := fmt.Sprintf("%s-%02d", stamp, seq)
-		dir := Dir(runsDir, id)
+		dir := s.RunDir(id)
 		if _, err := os.Lstat(dir); err == nil {
 			continue
 		}
@@ -87,24 +87,24 @@ func Create(runsDir string, cfg Config) (*Run, error) {
 			os.RemoveAll(tmp)
 			return nil, err
 		}
-		syncDir(runsDir)
+		syncDir(s.dir)
 		r.Dir, r.Config = dir, cfg
 		return r, nil
 	}
 	r.Close()
 	os.RemoveAll(tmp)
-	return nil, fmt.Errorf("no free run id for %s in %s", stamp, runsDir)
+	return nil, fmt.Errorf("no free run id for %s in %s", stamp, s.dir)
 }
 
 // Open takes the lock of an existing run, reads its config and removes
 // the temporary files a killed writer left behind.
-func Open(runsDir, id string) (*Run, error) {
-	dir := Dir(runsDir, id)
+func (s Store) Open(id string) (*Run, error) {
+	dir := s.RunDir(id)
 	if _, err := os.Stat(filepath.Join(dir, ConfigFile)); err != nil || id == "" || strings.HasPrefix(id, ".") {
 		if _, derr := os.Stat(dir); derr == nil && id != "" {
 			return nil, fmt.Errorf("run %s has no readable run.json (%v): it cannot be resumed, but its other files are untouched", id, err)
 		}
-		return nil, fmt.Errorf("no run %q in %s (see maple ls)", id, runsDir)
+		return nil, fmt.Errorf("no run %q in %s (see maple ls)", id, s.dir)
 	}
 	r := &Run{Dir: dir}
 	if err := r.takeLock(); err != nil {

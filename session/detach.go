@@ -18,7 +18,7 @@ import (
 // the run's log. It releases r, and returns once the child says its search
 // listens on the socket (so that maple attach works at once), or with the
 // end of the child's log when the child ended before that.
-func Detach(exe string, r *runs.Run, runsDir string, extra []string) error {
+func Detach(exe string, r *runs.Run, store runs.Store, extra []string) error {
 	id := r.Config.ID
 	r.Close()
 	logf, err := r.OpenLog()
@@ -31,7 +31,7 @@ func Detach(exe string, r *runs.Run, runsDir string, extra []string) error {
 		return err
 	}
 	defer rd.Close()
-	child := exec.Command(exe, append([]string{"resume", id, "--runs-dir", runsDir, "--headless", "--ready-fd", "3"}, extra...)...)
+	child := exec.Command(exe, append([]string{"resume", id, "--runs-dir", store.Dir(), "--headless", "--ready-fd", "3"}, extra...)...)
 	child.Stdout, child.Stderr = logf, logf
 	child.ExtraFiles = []*os.File{wr}
 	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -76,15 +76,15 @@ func givenRates(inForce core.LearningRates, s core.Settings, set map[string]bool
 	return lr, flags
 }
 
-// Reopen opens run id of runsDir to continue it: it refuses a finished
+// Reopen opens run id of store to continue it: it refuses a finished
 // run and takes the settings of resume's flags in set from given
 // (config.Resumed): the data directory (the data moved) into the run's
 // config, and the learning rates as the search's from its next iteration,
 // each given one in place of the one in force, checked. It returns the
 // rates (nil: those in force go on) and the resume flags that repeat these choices
 // for a detached child (config.Args).
-func Reopen(runsDir, id string, given runs.Config, set map[string]bool) (*runs.Run, *core.LearningRates, []string, error) {
-	r, err := runs.Open(runsDir, id)
+func Reopen(store runs.Store, id string, given runs.Config, set map[string]bool) (*runs.Run, *core.LearningRates, []string, error) {
+	r, err := store.Open(id)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -31,7 +31,7 @@ func TestResumeKeepsRecordedRates(t *testing.T) {
 	runsDir := t.TempDir()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Settings.Model, cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.Eval.Steps, cfg.CheckpointEvery = "linear", 4, 5, 10, 1
-	r, err := runs.Create(runsDir, cfg)
+	r, err := runs.Open(runsDir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestResumeKeepsRecordedRates(t *testing.T) {
 	if got := runs.RatesNow(r.Dir, &r.Config); got.LearningRates != changed {
 		t.Fatalf("rates in force %+v, want %+v", got.LearningRates, changed)
 	}
-	r2, rates, _, err := Reopen(runsDir, r.Config.ID, runs.Config{}, nil)
+	r2, rates, _, err := Reopen(runs.Open(runsDir), r.Config.ID, runs.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

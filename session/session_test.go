@@ -161,7 +161,7 @@ func TestDamagedFiles(t *testing.T) {
 	}
 	// A damaged run.json: still listed, resume says what is wrong.
 	os.WriteFile(filepath.Join(rd, runs.ConfigFile), []byte("{not json"), 0o644)
-	list, err := runs.List(dir)
+	list, err := runs.Open(dir).List()
 	if err != nil || len(list) != 1 || list[0].Problem == "" {
 		t.Errorf("ls with a damaged run.json: %+v %v", list, err)
 	}
@@ -212,7 +212,7 @@ func (f *fakeCtl) SetLR(l core.LearningRates) error {
 
 func TestSocket(t *testing.T) {
 	dir := t.TempDir()
-	r, err := runs.Create(dir, runs.Config{Method: "maple"})
+	r, err := runs.Open(dir).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +346,7 @@ func TestHubNeverBlocks(t *testing.T) {
 // search ended (the reproduction: during the final evaluation) gets an
 // error for each, at once, and the server never blocks.
 func TestCommandsAfterTheEnd(t *testing.T) {
-	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	r, err := runs.Open(t.TempDir()).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,13 +471,13 @@ func TestResumeKeepsGoodRecords(t *testing.T) {
 // set aside with a word.
 func TestRestartWithoutCheckpoint(t *testing.T) {
 	dir := t.TempDir()
-	r, err := runs.Create(dir, runs.Config{Method: "maple", Settings: core.DefaultSettings()})
+	r, err := runs.Open(dir).Create(runs.Config{Method: "maple", Settings: core.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(r.Path(runs.MetricsFile), []byte(`{"iter":1}`+"\n"), 0o600)
 	r.Close()
-	r2, err := runs.Open(dir, r.Config.ID)
+	r2, err := runs.Open(dir).Open(r.Config.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,7 +509,7 @@ func TestRestartWithoutCheckpoint(t *testing.T) {
 func TestPrivateSocketDir(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	long := filepath.Join(t.TempDir(), strings.Repeat("d", 120))
-	r, err := runs.Create(long, runs.Config{Method: "maple"})
+	r, err := runs.Open(long).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -631,7 +631,7 @@ func TestLfFWeightsExported(t *testing.T) {
 		cfg.Method = m
 		cfg.Eval = baselines.Recipe(m, cfg.Eval, nil)
 		cfg.Eval.Model, cfg.Eval.Steps = "linear", 30
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -678,7 +678,7 @@ func TestLfFWeightsExported(t *testing.T) {
 func TestStopBaseline(t *testing.T) {
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Method, cfg.Eval.Steps = "erm", 1_000_000 // far longer than the test
-	r, err := runs.Create(t.TempDir(), cfg)
+	r, err := runs.Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func stopTestRun(t *testing.T) *runs.Run {
 	t.Helper()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Method = "erm"
-	r, err := runs.Create(t.TempDir(), cfg)
+	r, err := runs.Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestFullDiskAfterTheSearch(t *testing.T) {
 	runsDir := t.TempDir()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.Eval.Steps, cfg.CheckpointEvery = 3, 5, 10, 2
-	r, err := runs.Create(runsDir, cfg)
+	r, err := runs.Open(runsDir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,12 +169,12 @@ func TestFullDiskAfterTheSearch(t *testing.T) {
 	if err == nil || sum == nil || sum.Status != core.StatusFailed {
 		t.Fatalf("Execute: %+v, %v; want a failed summary and the error", sum, err)
 	}
-	msg := runs.Continue(runsDir, sum, r.Config)
+	msg := runs.Open(runsDir).Continue(sum, r.Config)
 	if !strings.Contains(msg, "the disk is full") || !strings.Contains(msg, "maple resume "+r.Config.ID) {
 		t.Errorf("what the person is told:\n%s", msg)
 	}
 	writeExports = export.WriteExports // the disk is back
-	r2, _, _, err := Reopen(runsDir, r.Config.ID, runs.Config{}, nil)
+	r2, _, _, err := Reopen(runs.Open(runsDir), r.Config.ID, runs.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func TestSweepRunsEachCellOnce(t *testing.T) {
 			t.Fatalf("rerun of %s: %+v", r.Cell.Label, r)
 		}
 	}
-	if infos, _ := runs.List(dir); len(infos) != 4 {
+	if infos, _ := runs.Open(dir).List(); len(infos) != 4 {
 		t.Fatalf("%d runs, want 4", len(infos))
 	}
 }
@@ -118,7 +118,7 @@ func TestRecordSupersedes(t *testing.T) {
 			rec.Cells = append(rec.Cells, c)
 		}
 	}
-	if err := runs.WriteJSONAtomic(filepath.Join(runs.SweepsDir(dir), "s.json"), rec); err != nil {
+	if err := runs.WriteJSONAtomic(filepath.Join(runs.Open(dir).SweepsDir(), "s.json"), rec); err != nil {
 		t.Fatal(err)
 	}
 	record("1", 50) // seed 1's cells again, with another configuration

@@ -300,7 +300,7 @@ func (d *Dashboard) endNote(st core.Status) string {
 }
 
 // failedNote is what the note says when the search has failed: the next
-// step runs.Continue writes for it (maple run prints the same), from
+// step runs.Store.Continue writes for it (maple run prints the same), from
 // the run's summary sum (nil: the dashboard's last iteration, error and
 // rates); the error itself is the header's.
 func (d *Dashboard) failedNote(sum *runs.Summary) string {
@@ -316,7 +316,7 @@ func (d *Dashboard) failedNote(sum *runs.Summary) string {
 	if d.dir == "" {
 		return "the search has ended; q leaves"
 	}
-	next := runs.Continue(filepath.Dir(d.dir), sum, d.cfg)
+	next := runs.Open(filepath.Dir(d.dir)).Continue(sum, d.cfg)
 	// Its first line names the run and the error, which the header shows.
 	if _, after, ok := strings.Cut(next, "\n"); ok {
 		next = after
@@ -325,7 +325,7 @@ func (d *Dashboard) failedNote(sum *runs.Summary) string {
 }
 
 // resumeCommand is the command that resumes the run in dir, as
-// runs.Continue writes it.
+// runs.Store.Continue writes it.
 func resumeCommand(dir, id string) string {
 	return fmt.Sprintf("maple resume %s --runs-dir %s", id, filepath.Dir(dir))
 }

@@ -519,7 +519,7 @@ func TestExportRecorded(t *testing.T) {
 // process holds it, else "unknown" with a word.
 func TestAttachedEnd(t *testing.T) {
 	dir := t.TempDir()
-	r, err := runs.Create(dir, runs.DefaultConfig("synthetic"))
+	r, err := runs.Open(dir).Create(runs.DefaultConfig("synthetic"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -797,7 +797,7 @@ func TestFillGaps(t *testing.T) {
 // finishes shows its result once the socket closes (it said only "the
 // search has ended"; the figures were in a replay only).
 func TestAttachedEndShowsResult(t *testing.T) {
-	r, err := runs.Create(t.TempDir(), testConfig())
+	r, err := runs.Open(t.TempDir()).Create(testConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func finishedTinyRun(t *testing.T, dir string) *runs.Run {
 	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.CheckpointEvery = 3, 5, 1
 	cfg.Eval = train.DefaultEval()
 	cfg.Eval.Model, cfg.Eval.Steps = "linear", 5
-	r, err := runs.Create(dir, cfg)
+	r, err := runs.Open(dir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,12 +40,12 @@ func TestFromOutside(t *testing.T) {
 		"--outer-iters", "3", "--inner-steps", "5", "--eval-steps", "60", "--runs-dir", dir, "--headless"); err != nil {
 		t.Fatalf("maple run of a search with the toy objective: %v\n%s", err, errb)
 	}
-	infos, err := runs.List(dir)
+	infos, err := runs.Open(dir).List()
 	if err != nil || len(infos) != 2 {
 		t.Fatalf("%d runs (%v), want 2", len(infos), err)
 	}
 	for _, in := range infos {
-		if sum, _ := runs.ReadSummary(runs.Dir(dir, in.ID)); sum == nil || !sum.Done || sum.Result == nil {
+		if sum, _ := runs.ReadSummary(runs.Open(dir).RunDir(in.ID)); sum == nil || !sum.Done || sum.Result == nil {
 			t.Fatalf("run %s (%s) did not finish", in.ID, in.Method)
 		}
 	}
