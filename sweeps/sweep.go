@@ -190,8 +190,8 @@ func FindCell(runsDir, name, hash string) (string, error) {
 		return "", err
 	}
 	for _, e := range ents {
-		if !e.IsDir() {
-			continue
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue // a run being created (.new-*) or removed, the archive, the claims
 		}
 		cfg, err := runs.ReadConfig(runs.Open(runsDir).RunDir(e.Name()))
 		if err == nil && cfg.Sweep == name && cfg.Hash(false) == hash {

@@ -178,3 +178,34 @@ func TestStopHoldsBackQueuedTasks(t *testing.T) {
 		t.Fatalf("a rerun after the stop: %+v %v", res, err)
 	}
 }
+
+// TestFindCellSkipsHidden: a cell's run is found among the runs of the
+// directory, never in a hidden one: a run being created (.new-*, whose
+// run.json is written before it is renamed into place), being removed
+// (.removing-*) or archived (maple stop of a sweep found a cell running
+// in .new-*, then no socket there).
+func TestFindCellSkipsHidden(t *testing.T) {
+	dir := t.TempDir()
+	cfg := runs.DefaultConfig("synthetic")
+	cfg.Sweep = "sw"
+	hash := cfg.Hash(false)
+	for _, hidden := range []string{".new-123", ".removing-20261122-000000-01"} {
+		if err := os.MkdirAll(filepath.Join(dir, hidden), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := runs.WriteJSONAtomic(filepath.Join(dir, hidden, runs.ConfigFile), cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if id, err := FindCell(dir, "sw", hash); err != nil || id != "" {
+		t.Errorf("FindCell = %q, %v; want no run", id, err)
+	}
+	r, err := runs.Open(dir).Create(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if id, err := FindCell(dir, "sw", hash); err != nil || id != r.Config.ID {
+		t.Errorf("FindCell = %q, %v; want %s", id, err, r.Config.ID)
+	}
+}
