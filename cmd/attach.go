@@ -101,12 +101,12 @@ func baselineLeft(ctx context.Context, f *Factory, dir string, cfg runs.Config) 
 	case err != nil:
 		return err
 	case sum != nil && sum.Status == core.StatusDone:
-		report.WriteOutcome(f.Err, runs.NewOutcome(ctx, cfg, sum))
+		report.WriteOutcome(f.Err, report.NewOutcome(ctx, cfg, sum))
 	default:
 		if sum == nil {
 			sum = &runs.Summary{Status: core.StatusInterrupted}
 		}
-		fmt.Fprintln(f.Err, runs.Continue(f.RunsDir, sum, cfg))
+		fmt.Fprintln(f.Err, f.Store().Continue(sum, cfg))
 	}
 	return nil
 }

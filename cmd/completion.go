@@ -9,7 +9,6 @@ import (
 	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/report"
-	"github.com/maple-ood/maple/runs"
 )
 
 // Shell completion (cobra's `maple completion bash|zsh|fish|powershell`):
@@ -17,7 +16,7 @@ import (
 // knows for datasets, methods, objectives and models.
 
 func runIDs(f *Factory) []string {
-	list, _ := runs.List(f.RunsDir)
+	list, _ := f.Store().List()
 	var ids []string
 	for _, in := range list {
 		ids = append(ids, in.ID+"\t"+in.Method+" on "+in.Dataset+", "+in.Status.String())
@@ -25,7 +24,7 @@ func runIDs(f *Factory) []string {
 	return ids
 }
 
-func sweepNames(f *Factory) []string { return runs.SweepNames(f.RunsDir) }
+func sweepNames(f *Factory) []string { return f.Store().SweepNames() }
 
 // values completes a flag with the values vals returns when completion
 // runs (after every registration).

@@ -19,7 +19,7 @@ import (
 func damagedMetricsRun(t *testing.T, runsDir string) string {
 	t.Helper()
 	cfg := runs.DefaultConfig("synthetic")
-	r, err := runs.Create(runsDir, cfg)
+	r, err := runs.Open(runsDir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,17 +28,17 @@ func TestDamagedSummary(t *testing.T) {
 	if err := c.ExecuteContext(context.Background()); err != nil {
 		t.Fatalf("sweep: %v\n%s", err, errb.String())
 	}
-	infos, err := runs.List(runsDir)
+	infos, err := runs.Open(runsDir).List()
 	if err != nil || len(infos) != 1 {
 		t.Fatalf("%d runs (%v)", len(infos), err)
 	}
 	id := infos[0].ID
-	path := filepath.Join(runs.Dir(runsDir, id), runs.SummaryFile)
+	path := filepath.Join(runs.Open(runsDir).RunDir(id), runs.SummaryFile)
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, _ := runs.ReadSummary(runs.Dir(runsDir, id))
+	before, _ := runs.ReadSummary(runs.Open(runsDir).RunDir(id))
 	if err := os.WriteFile(path, good[:len(good)/2], 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestDamagedSummary(t *testing.T) {
 	if err := resumeRun(context.Background(), &ResumeOptions{F: f, ID: id, Headless: true}); err != nil {
 		t.Fatalf("maple resume %s: %v\n%s", id, err, out.String())
 	}
-	after, err := runs.ReadSummary(runs.Dir(runsDir, id))
+	after, err := runs.ReadSummary(runs.Open(runsDir).RunDir(id))
 	if err != nil || after == nil || !after.Done || after.Result == nil {
 		t.Fatalf("after maple resume: %+v, %v", after, err)
 	}

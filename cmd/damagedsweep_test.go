@@ -16,10 +16,10 @@ import (
 // said "unexpected end of JSON input", or no sweep at all).
 func TestDamagedSweepRecord(t *testing.T) {
 	runsDir := t.TempDir()
-	if err := os.MkdirAll(runs.SweepsDir(runsDir), 0o700); err != nil {
+	if err := os.MkdirAll(runs.Open(runsDir).SweepsDir(), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(runs.SweepsDir(runsDir), "sw.json")
+	path := filepath.Join(runs.Open(runsDir).SweepsDir(), "sw.json")
 	if err := os.WriteFile(path, []byte(`{"name":"sw","cells":[{"hash":"ab`), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestDamagedSweepRecord(t *testing.T) {
 			}
 		})
 	}
-	if infos, _ := runs.List(runsDir); len(infos) != 0 {
+	if infos, _ := runs.Open(runsDir).List(); len(infos) != 0 {
 		t.Errorf("%d runs made on a damaged record", len(infos))
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/report"
-	"github.com/maple-ood/maple/runs"
 )
 
 // EvalOptions are the settings of `maple eval`.
@@ -20,7 +19,7 @@ type EvalOptions struct {
 	Model     string
 	Steps     int
 	JSON      bool
-	Overrides runs.Overrides
+	Overrides export.Overrides
 }
 
 // NewCmdEval builds `maple eval`; runF replaces the run function in tests.
@@ -58,7 +57,7 @@ func evalRun(ctx context.Context, o *EvalOptions) error {
 	if err != nil {
 		return err
 	}
-	report.WriteOutcome(f.Err, &runs.Outcome{Result: res, RunID: cfg.ID, Status: core.StatusDone})
+	report.WriteOutcome(f.Err, &report.Outcome{Result: res, RunID: cfg.ID, Status: core.StatusDone})
 	if o.JSON {
 		return writeJSON(f, map[string]any{"file": path, "result": res})
 	}

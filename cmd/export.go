@@ -19,7 +19,7 @@ type ExportOptions struct {
 	ID               string
 	Format, Out      string
 	Unfinished, JSON bool
-	Overrides        runs.Overrides
+	Overrides        export.Overrides
 }
 
 // NewCmdExport builds `maple export`; runF replaces the run function in

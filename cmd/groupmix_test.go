@@ -22,7 +22,7 @@ func TestGroupByWarnsMixedDatasets(t *testing.T) {
 		cfg := runs.DefaultConfig(ds)
 		cfg.Settings.Seed = uint64(1 + i/2)
 		cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
-		r, err := runs.Create(runsDir, cfg)
+		r, err := runs.Open(runsDir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func TestLogsFollowDiedRun(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runsDir := t.TempDir()
-			r, err := runs.Create(runsDir, runs.DefaultConfig("synthetic"))
+			r, err := runs.Open(runsDir).Create(runs.DefaultConfig("synthetic"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -67,9 +67,9 @@ func lsRun(ctx context.Context, f *Factory, o *LsOptions) error {
 	}
 	from := f.RunsDir
 	if o.Archived {
-		from = runs.ArchiveDir(f.RunsDir)
+		from = f.Store().ArchiveDir()
 	}
-	list, err := runs.List(from)
+	list, err := runs.Open(from).List()
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func newRun(ctx context.Context, f *Factory, cfg runs.Config, set map[string]boo
 	if err != nil {
 		return err
 	}
-	r, err := runs.Create(f.RunsDir, cfg)
+	r, err := f.Store().Create(cfg)
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func plotRun(o *PlotOptions) error {
 			return usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", name, f.RunsDir)}
 		}
 		if out == "" {
-			out = runs.SweepFiguresDir(f.RunsDir, strings.Join(names, "+"))
+			out = f.Store().SweepFiguresDir(strings.Join(names, "+"))
 		}
 		files, err = report.PlotSweep(f.RunsDir, out, names...)
 	} else {

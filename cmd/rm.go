@@ -92,7 +92,7 @@ type target struct {
 // resolveTargets turns names into runs of base: a run's id, name or
 // prefix, else a sweep's name (all its runs); named lists the sweeps
 // named.
-func resolveTargets(base string, names []string) ([]target, []string, error) {
+func resolveTargets(base runs.Store, names []string) ([]target, []string, error) {
 	var out []target
 	var named []string
 	seen := map[string]bool{}
@@ -103,19 +103,19 @@ func resolveTargets(base string, names []string) ([]target, []string, error) {
 		}
 	}
 	for _, name := range names {
-		dir, ferr := runs.Find(base, name)
+		dir, ferr := base.Find(name)
 		if ferr == nil {
 			cfg, _ := runs.ReadConfig(dir)
 			add(target{dir: dir, cfg: cfg})
 			continue
 		}
-		infos, err := runs.List(base)
+		infos, err := base.List()
 		if err != nil {
 			return nil, nil, err
 		}
 		n := 0
 		for _, in := range infos {
-			dir := runs.Dir(base, in.ID)
+			dir := base.RunDir(in.ID)
 			cfg, err := runs.ReadConfig(dir)
 			switch {
 			case err == nil && cfg.Sweep == name:
@@ -129,14 +129,14 @@ func resolveTargets(base string, names []string) ([]target, []string, error) {
 			}
 		}
 		rerr := errors.New("no record")
-		if rec, err := runs.SweepFile(base, name, ".json"); err == nil {
+		if rec, err := base.SweepFile(name, ".json"); err == nil {
 			_, rerr = os.Stat(rec)
 		}
 		if n == 0 && rerr != nil {
 			if strings.Contains(ferr.Error(), "ambiguous") || strings.Contains(ferr.Error(), "are named") {
 				return nil, nil, usageError{ferr} // a prefix of several runs: say which
 			}
-			return nil, nil, usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", name, base)}
+			return nil, nil, usageError{fmt.Errorf("no run or sweep named %q in %s (see maple ls)", name, base.Dir())}
 		}
 		if !slices.Contains(named, name) { // a sweep named twice is taken once
 			named = append(named, name)
@@ -147,13 +147,13 @@ func resolveTargets(base string, names []string) ([]target, []string, error) {
 
 func rmRun(o *RmOptions) error {
 	f := o.F
-	base := f.RunsDir
+	base := f.Store()
 	verb, done := "delete", "deleted"
 	switch {
 	case o.Restore && !o.Archive:
 		return usageError{errors.New("--restore goes with maple archive")}
 	case o.Restore:
-		base, verb, done = runs.ArchiveDir(f.RunsDir), "restore", "restored"
+		base, verb, done = runs.Open(f.Store().ArchiveDir()), "restore", "restored" // the archive is a store of its own
 	case o.Archive:
 		verb, done = "archive", "archived"
 	}
@@ -205,7 +205,7 @@ func rmRun(o *RmOptions) error {
 		for _, s := range named {
 			jobs, err := sweeps.QueuedJobs(f.RunsDir, s)
 			if err != nil {
-				jobsFile, _ := runs.SweepFile(f.RunsDir, s, ".jobs")
+				jobsFile, _ := f.Store().SweepFile(s, ".jobs")
 				return fmt.Errorf("sweep %s was submitted to Slurm, and whether tasks of it are still queued cannot be told (%v): when the cluster answers, try again; if it has forgotten the jobs, delete %s; nothing was %s", s, err, jobsFile, done)
 			}
 			if len(jobs) > 0 {
@@ -263,7 +263,7 @@ func rmRun(o *RmOptions) error {
 	for i, t := range targets {
 		ids[i] = filepath.Base(t.dir)
 	}
-	op, err := runs.StartOp(f.RunsDir, opVerb(o), ids, named)
+	op, err := f.Store().StartOp(opVerb(o), ids, named)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was %s", err, done)
 	}
@@ -271,9 +271,9 @@ func rmRun(o *RmOptions) error {
 	for _, t := range targets {
 		switch {
 		case o.Restore:
-			err = runs.Restore(f.RunsDir, filepath.Base(t.dir))
+			err = f.Store().Restore(filepath.Base(t.dir))
 		case o.Archive:
-			err = runs.Archive(f.RunsDir, t.dir)
+			err = f.Store().Archive(filepath.Base(t.dir))
 		default:
 			err = runs.Remove(t.dir)
 		}
@@ -282,7 +282,7 @@ func rmRun(o *RmOptions) error {
 		}
 	}
 	for _, s := range named {
-		if err := moveSweepRecord(f.RunsDir, s, o); err != nil {
+		if err := moveSweepRecord(f.Store(), s, o); err != nil {
 			return err
 		}
 	}
@@ -292,9 +292,9 @@ func rmRun(o *RmOptions) error {
 	// A run whose run.json cannot be read may have been a cell of a
 	// sweep taken: say so, rather than leave it unsaid.
 	if len(named) > 0 {
-		infos, _ := runs.List(base)
+		infos, _ := base.List()
 		for _, in := range infos {
-			dir := runs.Dir(base, in.ID)
+			dir := base.RunDir(in.ID)
 			if _, err := runs.ReadConfig(dir); err != nil && !slices.ContainsFunc(targets, func(t target) bool { return t.dir == dir }) && !namesOther(dir, named) {
 				fmt.Fprintf(f.Err, "note: run %s's run.json cannot be read, so whether it was a cell of sweep %s cannot be told: see maple show %s, and %s it with %s\n",
 					in.ID, strings.Join(named, ", "), in.ID, verb, opCommand(f.RunsDir, opVerb(o), []string{in.ID}))
@@ -339,7 +339,7 @@ func recoverStore(f *Factory, reportOps bool) {
 	if _, err := os.Stat(f.RunsDir); err != nil {
 		return
 	}
-	ids, err := runs.FinishRemovals(f.RunsDir)
+	ids, err := f.Store().FinishRemovals()
 	for _, id := range ids {
 		fmt.Fprintf(f.Err, "note: finished deleting run %s, whose maple rm was cut short\n", id)
 	}
@@ -355,21 +355,21 @@ func recoverStore(f *Factory, reportOps bool) {
 // finishes each. It reads the journal's ids and records only, never
 // every run of the directory.
 func checkOps(f *Factory, report bool) {
-	for _, op := range runs.UnfinishedOps(f.RunsDir) {
-		base := f.RunsDir
+	for _, op := range f.Store().UnfinishedOps() {
+		base := f.Store()
 		if op.Verb == "restore" {
-			base = runs.ArchiveDir(f.RunsDir)
+			base = runs.Open(f.Store().ArchiveDir())
 		}
 		var left []string
 		for _, s := range op.Sweeps {
-			if rec, err := runs.SweepFile(base, s, ".json"); err == nil {
+			if rec, err := base.SweepFile(s, ".json"); err == nil {
 				if _, err := os.Stat(rec); err == nil {
 					left = append(left, s) // its record goes last: runs may be left too
 				}
 			}
 		}
 		for _, id := range op.Runs {
-			if _, err := os.Stat(runs.Dir(base, id)); err == nil {
+			if _, err := os.Stat(base.RunDir(id)); err == nil {
 				left = append(left, id)
 			}
 		}
@@ -414,11 +414,11 @@ var slurmOut = regexp.MustCompile(`^[0-9]+_[0-9]+\.out$`)
 
 // moveSweepRecord deletes, archives or restores a sweep's record; a
 // deleted sweep's cell claims go too.
-func moveSweepRecord(runsDir, name string, o *RmOptions) error {
-	if _, err := runs.SweepFile(runsDir, name, ".json"); err != nil {
+func moveSweepRecord(store runs.Store, name string, o *RmOptions) error {
+	if _, err := store.SweepFile(name, ".json"); err != nil {
 		return nil // runs of a sweep so named, which has no record
 	}
-	live, kept := runs.SweepsDir(runsDir), runs.SweepsDir(runs.ArchiveDir(runsDir))
+	live, kept := store.SweepsDir(), runs.Open(store.ArchiveDir()).SweepsDir() // the archive is a store of its own
 	// files are the sweep's files in the sweeps directory dir: its record,
 	// a Slurm submission's script, job ids and task outputs, and the stop
 	// mark; those missing are skipped by their users.
@@ -458,7 +458,7 @@ func moveSweepRecord(runsDir, name string, o *RmOptions) error {
 	}
 	// Its cells' claims, NAME-HASH.lock (not another sweep's whose name
 	// starts with NAME-): unheld once none of its runs is held.
-	claims, _ := filepath.Glob(filepath.Join(runsDir, ".claims", name+"-*.lock"))
+	claims, _ := filepath.Glob(filepath.Join(store.ClaimsDir(), name+"-*.lock"))
 	for _, c := range claims {
 		if claimOf.MatchString(strings.TrimPrefix(filepath.Base(c), name+"-")) {
 			os.Remove(c)

@@ -34,12 +34,12 @@ func TestRmAndArchive(t *testing.T) {
 	fakeRun(t, dir, "20260101-000000-01", "")
 	fakeRun(t, dir, "20260101-000000-02", "sw")
 	fakeRun(t, dir, "20260101-000000-03", "sw")
-	os.MkdirAll(runs.SweepsDir(dir), 0o700)
-	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sw.json"), []byte(`{"name":"sw"}`), 0o600)
+	os.MkdirAll(runs.Open(dir).SweepsDir(), 0o700)
+	os.WriteFile(filepath.Join(runs.Open(dir).SweepsDir(), "sw.json"), []byte(`{"name":"sw"}`), 0o600)
 	// A Slurm submission's files, and another sweep's task output.
 	slurmFiles := []string{"sw.sbatch", "sw.stop", "sw-25_0.out", "sw-25_1.out"}
 	for _, n := range append(slurmFiles, "sw-x-25_0.out") {
-		os.WriteFile(filepath.Join(runs.SweepsDir(dir), n), nil, 0o600)
+		os.WriteFile(filepath.Join(runs.Open(dir).SweepsDir(), n), nil, 0o600)
 	}
 	os.MkdirAll(filepath.Join(dir, ".claims"), 0o700)
 	for _, c := range []string{"sw-0123456789abcdef.lock", "sw-x-0123456789abcdef.lock"} {
@@ -99,7 +99,7 @@ func TestRmAndArchive(t *testing.T) {
 		}
 	})
 	t.Run("a held run is refused and nothing is deleted", func(t *testing.T) {
-		r, err := runs.Open(dir, "20260101-000000-03")
+		r, err := runs.Open(dir).Open("20260101-000000-03")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,9 +185,9 @@ func TestRmAndArchive(t *testing.T) {
 func TestRmRefusesQueuedSlurmSweep(t *testing.T) {
 	dir := t.TempDir()
 	fakeRun(t, dir, "20260101-000000-02", "sl")
-	os.MkdirAll(runs.SweepsDir(dir), 0o700)
-	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sl.json"), []byte(`{"name":"sl"}`), 0o600)
-	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sl.jobs"), []byte("25\n"), 0o600)
+	os.MkdirAll(runs.Open(dir).SweepsDir(), 0o700)
+	os.WriteFile(filepath.Join(runs.Open(dir).SweepsDir(), "sl.json"), []byte(`{"name":"sl"}`), 0o600)
+	os.WriteFile(filepath.Join(runs.Open(dir).SweepsDir(), "sl.jobs"), []byte("25\n"), 0o600)
 	bin := t.TempDir()
 	queued := filepath.Join(bin, "queued")
 	// A squeue that lists job 25 while the file queued exists.
@@ -210,7 +210,7 @@ func TestRmRefusesQueuedSlurmSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []string{"sl.json", "sl.jobs"} {
-		if _, err := os.Stat(filepath.Join(runs.SweepsDir(dir), n)); err == nil {
+		if _, err := os.Stat(filepath.Join(runs.Open(dir).SweepsDir(), n)); err == nil {
 			t.Errorf("%s left", n)
 		}
 	}
@@ -235,8 +235,8 @@ func TestRmBlankName(t *testing.T) {
 	dir := t.TempDir()
 	fakeRun(t, dir, "20260101-000000-01", "")
 	fakeRun(t, dir, "20260101-000000-02", "")
-	os.MkdirAll(runs.ArchiveDir(dir), 0o700)
-	fakeRun(t, runs.ArchiveDir(dir), "20260101-000000-03", "")
+	os.MkdirAll(runs.Open(dir).ArchiveDir(), 0o700)
+	fakeRun(t, runs.Open(dir).ArchiveDir(), "20260101-000000-03", "")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -255,7 +255,7 @@ func TestRmBlankName(t *testing.T) {
 			if code != ExitUsage || !strings.Contains(errs, tc.want) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errs, ExitUsage, tc.want)
 			}
-			for _, p := range []string{filepath.Join(dir, "20260101-000000-01"), filepath.Join(dir, "20260101-000000-02"), filepath.Join(runs.ArchiveDir(dir), "20260101-000000-03")} {
+			for _, p := range []string{filepath.Join(dir, "20260101-000000-01"), filepath.Join(dir, "20260101-000000-02"), filepath.Join(runs.Open(dir).ArchiveDir(), "20260101-000000-03")} {
 				if _, err := os.Stat(p); err != nil {
 					t.Errorf("%s was touched: %v", p, err)
 				}
@@ -277,10 +277,10 @@ func TestRmRefusesRunningSweep(t *testing.T) {
 	dir := t.TempDir()
 	fakeRun(t, dir, "20260101-000000-01", "sw")
 	fakeRun(t, dir, "20260101-000000-02", "sw")
-	os.MkdirAll(runs.SweepsDir(dir), 0o700)
-	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sw.json"), []byte(`{"name":"sw"}`), 0o600)
-	os.MkdirAll(runs.ArchiveDir(dir), 0o700)
-	fakeRun(t, runs.ArchiveDir(dir), "20260101-000000-03", "sw")
+	os.MkdirAll(runs.Open(dir).SweepsDir(), 0o700)
+	os.WriteFile(filepath.Join(runs.Open(dir).SweepsDir(), "sw.json"), []byte(`{"name":"sw"}`), 0o600)
+	os.MkdirAll(runs.Open(dir).ArchiveDir(), 0o700)
+	fakeRun(t, runs.Open(dir).ArchiveDir(), "20260101-000000-03", "sw")
 	hold, err := sweeps.Hold(dir, "sw") // a sweep process between cells
 	if err != nil {
 		t.Fatal(err)
@@ -301,7 +301,7 @@ func TestRmRefusesRunningSweep(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d saying the sweep is running", code, out, errs, ExitFailed)
 			}
 			for _, p := range []string{filepath.Join(dir, "20260101-000000-01"), filepath.Join(dir, "20260101-000000-02"),
-				filepath.Join(runs.SweepsDir(dir), "sw.json"), filepath.Join(runs.ArchiveDir(dir), "20260101-000000-03")} {
+				filepath.Join(runs.Open(dir).SweepsDir(), "sw.json"), filepath.Join(runs.Open(dir).ArchiveDir(), "20260101-000000-03")} {
 				if _, err := os.Stat(p); err != nil {
 					t.Errorf("%s was touched: %v", p, err)
 				}
@@ -350,11 +350,11 @@ func TestCutShortRemoval(t *testing.T) {
 	// archive of a sweep, killed after one of its two runs: its journal
 	// is there, held by no process.
 	fakeRun(t, dir, "20260101-000000-02", "sw")
-	os.MkdirAll(runs.SweepsDir(dir), 0o700)
-	os.WriteFile(filepath.Join(runs.SweepsDir(dir), "sw.json"), []byte(`{"name":"sw"}`), 0o600)
-	os.MkdirAll(runs.ArchiveDir(dir), 0o700)
-	fakeRun(t, runs.ArchiveDir(dir), "20260101-000000-01", "sw")
-	op, err := runs.StartOp(dir, "archive", []string{"20260101-000000-01", "20260101-000000-02"}, []string{"sw"})
+	os.MkdirAll(runs.Open(dir).SweepsDir(), 0o700)
+	os.WriteFile(filepath.Join(runs.Open(dir).SweepsDir(), "sw.json"), []byte(`{"name":"sw"}`), 0o600)
+	os.MkdirAll(runs.Open(dir).ArchiveDir(), 0o700)
+	fakeRun(t, runs.Open(dir).ArchiveDir(), "20260101-000000-01", "sw")
+	op, err := runs.Open(dir).StartOp("archive", []string{"20260101-000000-01", "20260101-000000-02"}, []string{"sw"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,13 +373,13 @@ func TestCutShortRemoval(t *testing.T) {
 	if _, _, errs := runRoot(t, dir, "ls"); strings.Contains(errs, "cut short") {
 		t.Errorf("the archive was finished, and ls still says: %q", errs)
 	}
-	if ops := runs.UnfinishedOps(dir); len(ops) != 0 {
+	if ops := runs.Open(dir).UnfinishedOps(); len(ops) != 0 {
 		t.Errorf("%d journals left", len(ops))
 	}
 
 	// An rm killed after its last run: nothing is left to do, and the
 	// journal goes unsaid.
-	op, err = runs.StartOp(dir, "rm", []string{"20260101-000000-77"}, nil)
+	op, err = runs.Open(dir).StartOp("rm", []string{"20260101-000000-77"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +387,7 @@ func TestCutShortRemoval(t *testing.T) {
 	if _, _, errs := runRoot(t, dir, "ls"); strings.Contains(errs, "cut short") {
 		t.Errorf("an rm with nothing left was reported: %q", errs)
 	}
-	if ops := runs.UnfinishedOps(dir); len(ops) != 0 {
+	if ops := runs.Open(dir).UnfinishedOps(); len(ops) != 0 {
 		t.Errorf("%d journals left", len(ops))
 	}
 
@@ -395,7 +395,7 @@ func TestCutShortRemoval(t *testing.T) {
 	// deleting, never "latest", which now names another run.
 	fakeRun(t, dir, "20260101-000000-05", "")
 	fakeRun(t, dir, "20260101-000000-06", "")
-	op, err = runs.StartOp(dir, "rm", []string{"20260101-000000-06"}, nil)
+	op, err = runs.Open(dir).StartOp("rm", []string{"20260101-000000-06"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/tui"
 )
@@ -58,6 +59,10 @@ type Factory struct {
 	// --help` names no command), which ExitCode reports.
 	helpErr error
 }
+
+// Store hands out the run store of the runs directory (--runs-dir):
+// every command reaches its runs through it.
+func (f *Factory) Store() runs.Store { return runs.Open(f.RunsDir) }
 
 // NewFactory returns the factory of this process: its standard streams,
 // and the runs directory (DefaultRunsDir).

@@ -92,7 +92,7 @@ func (o *RunOptions) config(ctx context.Context) (runs.Config, error) {
 		return c, usageError{err}
 	}
 	if c.Name != "" {
-		if dir, err := runs.Find(o.F.RunsDir, c.Name); err == nil {
+		if dir, err := o.F.Store().Find(c.Name); err == nil {
 			return c, usageError{fmt.Errorf("--name %s: run %s already has that name (maple tag renames a run)", c.Name, filepath.Base(dir))}
 		}
 	}
@@ -127,7 +127,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	r, err := runs.Create(o.F.RunsDir, cfg)
+	r, err := o.F.Store().Create(cfg)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func executeRun(ctx context.Context, f *Factory, r *runs.Run, opt session.Option
 		return err
 	}
 	if sum.Status != core.StatusDone {
-		fmt.Fprintln(f.Err, runs.Continue(f.RunsDir, sum, r.Config))
+		fmt.Fprintln(f.Err, f.Store().Continue(sum, r.Config))
 		switch {
 		case sum.Status == core.StatusInterrupted, sum.Status == core.StatusStopped:
 			// Stopped from the dashboard or by a signal: not finished, so
@@ -164,7 +164,7 @@ func executeRun(ctx context.Context, f *Factory, r *runs.Run, opt session.Option
 		}
 		return nil
 	}
-	out := runs.NewOutcome(ctx, r.Config, sum)
+	out := report.NewOutcome(ctx, r.Config, sum)
 	report.WriteOutcome(f.Err, out)
 	if asJSON {
 		b, _ := json.Marshal(out)
@@ -180,7 +180,7 @@ func detach(f *Factory, r *runs.Run, extra []string) error {
 	if err != nil {
 		return err
 	}
-	if err := session.Detach(exe, r, f.RunsDir, extra); err != nil {
+	if err := session.Detach(exe, r, f.Store(), extra); err != nil {
 		return err
 	}
 	id := r.Config.ID
@@ -238,7 +238,7 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 		return err // no such run: a usage error, as for show
 	}
 	o.ID = filepath.Base(dir) // a prefix, a suffix or "latest" resolved
-	r, rates, extra, err := session.Reopen(o.F.RunsDir, o.ID, o.Config, o.Set)
+	r, rates, extra, err := session.Reopen(o.F.Store(), o.ID, o.Config, o.Set)
 	var bad *setting.Error
 	if errors.As(err, &bad) {
 		return usageError{err} // a flag's value refused: exit 2, as for run

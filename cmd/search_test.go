@@ -33,7 +33,7 @@ func TestRandomSearchEarlyStop(t *testing.T) {
 		return out.String(), errb.String()
 	}
 	table, log := sweep()
-	infos, err := runs.List(dir)
+	infos, err := runs.Open(dir).List()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +41,8 @@ func TestRandomSearchEarlyStop(t *testing.T) {
 	var done, ids []string
 	for _, in := range infos {
 		ids = append(ids, in.ID)
-		cfg, _ := runs.ReadConfig(runs.Dir(dir, in.ID))
-		sum, _ := runs.ReadSummary(runs.Dir(dir, in.ID))
+		cfg, _ := runs.ReadConfig(runs.Open(dir).RunDir(in.ID))
+		sum, _ := runs.ReadSummary(runs.Open(dir).RunDir(in.ID))
 		if slices.Contains(cfg.Tags, sweeps.EarlyStoppedTag) {
 			if cfg.Method != "maple" || sum == nil || sum.Done {
 				t.Fatalf("run %s tagged early-stopped: method %s, summary %+v", in.ID, cfg.Method, sum)
@@ -69,7 +69,7 @@ func TestRandomSearchEarlyStop(t *testing.T) {
 	}
 	// A rerun makes the same decisions and starts nothing.
 	table2, log2 := sweep()
-	again, _ := runs.List(dir)
+	again, _ := runs.Open(dir).List()
 	if len(again) != len(infos) || strings.Contains(log2, "started") || table2 != table {
 		t.Fatalf("rerun: %d runs (had %d); log:\n%s\ntable:\n%s", len(again), len(ids), log2, table2)
 	}

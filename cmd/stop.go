@@ -44,7 +44,7 @@ func stopRun(ctx context.Context, o *StopOptions) error {
 	f := o.F
 	ctx, cancel := context.WithTimeout(ctx, o.Wait)
 	defer cancel()
-	if dir, err := runs.Find(f.RunsDir, o.Name); err == nil {
+	if dir, err := f.Store().Find(o.Name); err == nil {
 		id := filepath.Base(dir)
 		if st := runs.Stat(dir).Status; !st.Live() {
 			return fmt.Errorf("run %s is not running (it is %s)", id, st)
@@ -55,7 +55,7 @@ func stopRun(ctx context.Context, o *StopOptions) error {
 		}
 		if cfg, err := runs.ReadConfig(dir); err == nil && !cfg.Searches() {
 			if sum, err := runs.ReadSummary(dir); err == nil && sum != nil {
-				fmt.Fprintln(f.Out, runs.Continue(f.RunsDir, sum, *cfg)) // a baseline: no checkpoint, no iteration
+				fmt.Fprintln(f.Out, f.Store().Continue(sum, *cfg)) // a baseline: no checkpoint, no iteration
 				return nil
 			}
 		}
@@ -83,7 +83,7 @@ func stopRun(ctx context.Context, o *StopOptions) error {
 			continue
 		}
 		n++
-		in, err := session.StopRun(ctx, runs.Dir(f.RunsDir, c.RunID))
+		in, err := session.StopRun(ctx, f.Store().RunDir(c.RunID))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s (%s): %w", sweeps.LabelText(c.Label), c.RunID, err))
 			continue

@@ -194,7 +194,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		return usageError{errors.New("--name is required: it identifies the sweep's runs so that a rerun resumes it")}
 	}
 	// A sweep recorded before names were checked keeps its name.
-	if err := runs.CheckSweepName(o.Name); err != nil && !slices.Contains(runs.SweepNames(f.RunsDir), o.Name) {
+	if err := runs.CheckSweepName(o.Name); err != nil && !slices.Contains(f.Store().SweepNames(), o.Name) {
 		return usageError{err}
 	}
 	if o.Jobs < 1 {

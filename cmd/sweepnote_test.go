@@ -36,7 +36,7 @@ func TestTableSaysWhatIsMissing(t *testing.T) {
 	run := func(i int) *runs.Run { // cell i's run, as the sweep creates it
 		cfg := cells[i].Config
 		cfg.Sweep, cfg.Cell = "s", cells[i].Label
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ func TestTableWithoutFinishedRuns(t *testing.T) {
 	dir := t.TempDir()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Sweep = "s"
-	r, err := runs.Create(dir, cfg)
+	r, err := runs.Open(dir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func tagRun(o *TagOptions) error {
 		return err
 	}
 	if o.Name != nil && *o.Name != "" {
-		if other, err := runs.Find(o.F.RunsDir, *o.Name); err == nil && other != dir {
+		if other, err := o.F.Store().Find(*o.Name); err == nil && other != dir {
 			return usageError{fmt.Errorf("--name %s: run %s already has that name", *o.Name, filepath.Base(other))}
 		}
 	}

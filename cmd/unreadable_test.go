@@ -20,7 +20,7 @@ import (
 func TestAnotherUsersRun(t *testing.T) {
 	runsDir := t.TempDir()
 	id := "20260101-120000-01"
-	dir := runs.Dir(runsDir, id)
+	dir := runs.Open(runsDir).RunDir(id)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestAnotherUsersRun(t *testing.T) {
 // unreadable; a missing run stays "no run".
 func TestUnreadableClassified(t *testing.T) {
 	runsDir := t.TempDir()
-	os.MkdirAll(runs.Dir(runsDir, "20260101-120000-01"), 0o700)
+	os.MkdirAll(runs.Open(runsDir).RunDir("20260101-120000-01"), 0o700)
 	for _, tc := range []struct {
 		name string
 		err  error

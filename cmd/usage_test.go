@@ -125,7 +125,7 @@ func TestHelpAndCompletionDetails(t *testing.T) {
 // and the run's settings are left as they were.
 func TestResumeRefusesBadValues(t *testing.T) {
 	runsDir := t.TempDir()
-	r, err := runs.Create(runsDir, runs.DefaultConfig("synthetic"))
+	r, err := runs.Open(runsDir).Create(runs.DefaultConfig("synthetic"))
 	if err != nil {
 		t.Fatal(err)
 	}

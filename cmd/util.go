@@ -27,11 +27,11 @@ func warnTo(f *Factory) func(string) {
 	return func(m string) { fmt.Fprintln(f.Err, "maple: warning:", m) }
 }
 
-// runDir returns the directory of run id (runs.Find), a usage error when
+// runDir returns the directory of run id (runs.Store.Find), a usage error when
 // there is none; a run the user may not read (another user's) is said so,
 // not taken for none.
 func runDir(f *Factory, id string) (string, error) {
-	dir, err := runs.Find(f.RunsDir, id)
+	dir, err := f.Store().Find(id)
 	if err != nil {
 		if uerr := unreadableRun(f.RunsDir, id, statPath); uerr != nil {
 			return "", uerr
@@ -61,7 +61,7 @@ func unreadableRun(runsDir, id string, stat func(string) (fs.FileInfo, error)) e
 		if !e.IsDir() || strings.HasPrefix(name, ".") || !strings.HasPrefix(name, id) && !strings.HasSuffix(name, id) {
 			continue
 		}
-		dir := runs.Dir(runsDir, name)
+		dir := runs.Open(runsDir).RunDir(name)
 		if _, err := stat(filepath.Join(dir, runs.ConfigFile)); errors.Is(err, fs.ErrPermission) {
 			return fmt.Errorf("run %s in %s cannot be read: %w%s; ask its owner to share it (chmod -R a+rX %s), or copy it into a runs directory of your own", name, runsDir, fs.ErrPermission, ownerOf(dir), dir)
 		}

@@ -144,8 +144,8 @@ func (c Config) SearchHash() string {
 	}
 	d := c.Dataset
 	d.DataDir, d.Offline = "", false
-	s := c.Settings.Canonical()
-	s.Recipe = "" // a preset's name, which the search does not read: its settings are spelt out beside it
+	s := c.Settings // canonical since Resolve or Create (and Upgraded when read)
+	s.Recipe = ""   // a preset's name, which the search does not read: its settings are spelt out beside it
 	b, _ := json.Marshal(struct {
 		Dataset any
 		Search  core.Settings

@@ -25,7 +25,7 @@ func TestDamagedRunJSONNamesTheField(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runsDir := t.TempDir()
-			r, err := runs.Create(runsDir, config.DefaultConfig("synthetic"))
+			r, err := runs.Open(runsDir).Create(config.DefaultConfig("synthetic"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -36,7 +36,7 @@ func TestDamagedRunJSONNamesTheField(t *testing.T) {
 			raw[tc.section].(map[string]any)[tc.field] = tc.value
 			b, _ = json.Marshal(raw)
 			os.WriteFile(r.Path(runs.ConfigFile), b, runs.FilePerm)
-			_, err = runs.Open(runsDir, r.Config.ID)
+			_, err = runs.Open(runsDir).Open(r.Config.ID)
 			if err == nil {
 				t.Fatal("Open accepted the damaged run.json")
 			}

@@ -126,15 +126,3 @@ func LoadContext(ctx context.Context, c Config, progress io.Writer) (*dataset.Sp
 
 // machineMemory is what the machine can give a run (a test's own).
 var machineMemory = loaders.MachineMemory
-
-// ReadInit reads a flat vector of initial parameters (--init-params).
-func ReadInit(path string) ([]float32, error) {
-	shape, theta, err := loaders.ReadNPYFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("--init-params: %w", err)
-	}
-	if len(shape) != 1 {
-		return nil, fmt.Errorf("--init-params %s: shape %v, want one flat vector of parameters", path, shape)
-	}
-	return theta, nil
-}

@@ -79,6 +79,7 @@ func Resolve(c Config, set map[string]bool, evalModel string) (Config, error) {
 	if set["keep"] && !set["keep0"] {
 		c.Settings.Keep0 = c.Settings.Keep // a subset of --keep from the start
 	}
+	c.Settings = c.Settings.Canonical() // each computation spelt one way (an outer scale of 1 as 0)
 	if err := Check(c); err != nil {
 		return c, err
 	}

@@ -69,7 +69,7 @@ func TestOuterScaleFollowsObjective(t *testing.T) {
 		{name: "rex", objective: "rex", want: 0},
 		{name: "cvar", objective: "cvar", want: 0},
 		{name: "worst-group", objective: "worst-group", want: 0},
-		{name: "irmv1, 1 given", objective: "irmv1", given: ptr(1.0), want: 1},
+		{name: "irmv1, 1 given (written 0, its canonical form)", objective: "irmv1", given: ptr(1.0), want: 0},
 		{name: "irmv1, 0 given", objective: "irmv1", given: ptr(0.0), want: 0},
 		{name: "rex, 0.5 given", objective: "rex", given: ptr(0.5), want: 0.5},
 	} {
@@ -92,25 +92,6 @@ func TestOuterScaleFollowsObjective(t *testing.T) {
 }
 
 func ptr(v float64) *float64 { return &v }
-
-// TestFlagsOuterScaleOne: a search that records an outer scale of 1 and
-// one that records 0 (meaning 1) read alike, so that a table names no
-// difference between them ("outer-scale 1" was listed for rex runs that
-// recorded the objective's scale as 1).
-func TestFlagsOuterScaleOne(t *testing.T) {
-	c := DefaultConfig("synthetic")
-	c.Settings.Objective = "rex"
-	c.Settings.OuterScale = 1
-	one := Flags(c)["outer-scale"]
-	c.Settings.OuterScale = 0
-	if zero := Flags(c)["outer-scale"]; one != zero {
-		t.Errorf("outer-scale 1 reads %q, 0 reads %q", one, zero)
-	}
-	c.Settings.OuterScale = 0.5
-	if half := Flags(c)["outer-scale"]; half != "0.5" {
-		t.Errorf("outer-scale 0.5 reads %q", half)
-	}
-}
 
 // TestMapleEvaluationDefault: a maple search evaluates its weights by the
 // MAPLE code's final training unless a flag says otherwise (SGD lr 1,

@@ -238,7 +238,7 @@ var Table = []Setting{
 	{Flag: "mask-eps", Group: GroupSearch, Help: "draw keep masks with this eps inside the logarithms of the keep logit, as the MAPLE code does; 0 clamps the keep probability to [1e-6, 1-1e-6]", Result: true,
 		Field: func(c *Config) any { return &c.Settings.MaskEps }},
 	{Flag: "outer-scale", Group: GroupSearch, Help: "multiply the outer risk and its gradient by this (0 = 1); Adam's steps change only through its eps (default: the objective's own, 0.5 for irmv1 as the MAPLE code's mean over two environments, 1 for the others)", Result: true,
-		Field: func(c *Config) any { return &c.Settings.OuterScale }, Default: 0.0, Key: outerScale},
+		Field: func(c *Config) any { return &c.Settings.OuterScale }, Default: 0.0},
 	{Flag: "init-params", Group: GroupSearch, Help: "a .npy of the search model's initial parameters (flat float32; per layer the in x out weights row by row, then the biases) instead of the seeded initialisation", Result: true,
 		Field: func(c *Config) any { return &c.Settings.InitParams }, Default: ""},
 	{Flag: "eval-each-iter", Group: GroupSearch, Help: "train the evaluation model on every iterate's weights and record its figures (costly)", Result: true,
@@ -420,13 +420,6 @@ func Flags(c Config) map[string]string {
 
 // precision is the precision a search's settings record, as Flags names
 // it: "f32" for a search that records none (the default).
-// outerScale is a search's outer scale as Flags compares it, canonical
-// (core.Settings.Canonical): a run that records 1 reads as one that
-// records 0.
-func outerScale(c Config) string {
-	return strconv.FormatFloat(c.Settings.Canonical().OuterScale, 'g', -1, 64)
-}
-
 func precision(s core.Settings) string {
 	if s.Precision == "" && s.Model != "" {
 		return "f32"

@@ -36,8 +36,8 @@ func ReferenceRecipe(set Settings, es train.EvalSettings, keep map[string]bool) 
 	apply("Settings.DetachSum", func() { set.DetachSum = true })
 	apply("Settings.MaskEps", func() { set.MaskEps = 1e-20 })
 	apply("Settings.OuterScale", func() {
-		if set.Objective == "irmv1" {
-			set.OuterScale = 0.5 // the code averages its 2 environments' penalties
+		if sc := ObjectiveScale(set.Objective); sc != 1 {
+			set.OuterScale = sc // irmv1's: the code averages its 2 environments' penalties
 		}
 	})
 	codeTraining(&es, apply)

@@ -88,7 +88,7 @@ func Iterations(runsDir string, rows []Run, warn func(string)) []Iteration {
 		if !r.isSearch() {
 			continue
 		}
-		its, err := runIterations(runs.Dir(runsDir, r.RunID), r)
+		its, err := runIterations(runs.Open(runsDir).RunDir(r.RunID), r)
 		if err != nil && warn != nil {
 			var d *runs.DamagedLinesError
 			if errors.As(err, &d) {

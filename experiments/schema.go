@@ -107,7 +107,7 @@ func (r Run) cells() []string {
 // sweep names them), settings and seed. Unfinished runs are left out.
 func Collect(runsDir string, exp *File) ([]Run, error) {
 	sweeps := exp.SweepNames()
-	done, err := runs.ListFinished(runsDir, func(c *runs.Config) bool { return slices.Contains(sweeps, c.Sweep) })
+	done, err := runs.Open(runsDir).ListFinished(func(c *runs.Config) bool { return slices.Contains(sweeps, c.Sweep) })
 	if err != nil {
 		return nil, err
 	}

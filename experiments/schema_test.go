@@ -104,7 +104,7 @@ func TestCollectResumedMinutes(t *testing.T) {
 	dir := t.TempDir()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Method, cfg.Sweep = core.MethodMaple, "s"
-	r, err := runs.Create(dir, cfg)
+	r, err := runs.Open(dir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // model's figures where a record has them; a run with no records is
 // refused naming it.
 func TestMetricsCSV(t *testing.T) {
-	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	r, err := runs.Open(t.TempDir()).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestMetricsCSV(t *testing.T) {
 // TestTrainingCSV: one row per validation check of the finished
 // training, the selected step marked; a run without one is refused.
 func TestTrainingCSV(t *testing.T) {
-	r, err := runs.Create(t.TempDir(), runs.Config{Method: "lff"})
+	r, err := runs.Open(t.TempDir()).Create(runs.Config{Method: "lff"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 // Eval trains model by weighted ERM on the learned weights of the run in
 // dir (steps > 0 replaces the run's evaluation steps), writes the result
 // to eval-<model>.json in the run, and returns it and the file's path.
-func Eval(ctx context.Context, dir, model string, steps int, ov runs.Overrides, progress io.Writer) (*runs.Config, *train.Result, string, error) {
+func Eval(ctx context.Context, dir, model string, steps int, ov Overrides, progress io.Writer) (*runs.Config, *train.Result, string, error) {
 	cfg, err := runs.ReadConfig(dir)
 	if err != nil {
 		return nil, nil, "", err
@@ -29,7 +29,7 @@ func Eval(ctx context.Context, dir, model string, steps int, ov runs.Overrides, 
 	method := cfg.Method
 	if cfg.Searches() {
 		var o *core.Output
-		if cfg, sp, o, _, err = runs.Final(dir, ov, progress); err != nil {
+		if cfg, sp, o, _, err = Final(dir, ov, progress); err != nil {
 			return nil, nil, "", err
 		}
 		u = o.Weights()
@@ -55,11 +55,11 @@ func Eval(ctx context.Context, dir, model string, steps int, ov runs.Overrides, 
 // baselineWeights reads the per-sample weights a baseline run ended with
 // (its u.npy, float64 as written; of the baselines only lff writes one)
 // and the run's dataset.
-func baselineWeights(dir string, cfg *runs.Config, ov runs.Overrides, progress io.Writer) (*dataset.Splits, []float64, error) {
-	if _, err := runs.ReadExport(dir); err != nil {
+func baselineWeights(dir string, cfg *runs.Config, ov Overrides, progress io.Writer) (*dataset.Splits, []float64, error) {
+	if _, err := ReadExport(dir); err != nil {
 		return nil, nil, fmt.Errorf("run %s (%s) has no per-sample weights to train on (of the baselines only lff ends with some)", cfg.ID, cfg.Method)
 	}
-	path := filepath.Join(dir, runs.UNPY)
+	path := filepath.Join(dir, UNPY)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w", err)

@@ -20,7 +20,7 @@ func TestEvalBaselineWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runs.Create(t.TempDir(), cfg)
+	r, err := runs.Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,10 +29,10 @@ func TestEvalBaselineWeights(t *testing.T) {
 	for i := range u {
 		u[i] = 0.1 + float64(i%7)/3
 	}
-	if err := runs.WriteSampleWeights(r.Dir, &r.Config, &train.Result{SampleWeights: u}, sp.Train); err != nil {
+	if err := WriteSampleWeights(r.Dir, &r.Config, &train.Result{SampleWeights: u}, sp.Train); err != nil {
 		t.Fatal(err)
 	}
-	_, got, _, err := Eval(context.Background(), r.Dir, "mlp:8", 0, runs.Overrides{}, nil)
+	_, got, _, err := Eval(context.Background(), r.Dir, "mlp:8", 0, Overrides{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +46,12 @@ func TestEvalBaselineWeights(t *testing.T) {
 		t.Errorf("eval on lff's weights: %+v, want weighted ERM's %+v", got, want)
 	}
 	cfg.Method = "mrm"
-	m, err := runs.Create(t.TempDir(), cfg)
+	m, err := runs.Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	if _, _, _, err := Eval(context.Background(), m.Dir, "mlp:8", 0, runs.Overrides{}, nil); err == nil || !strings.Contains(err.Error(), "(mrm) has no per-sample weights") {
+	if _, _, _, err := Eval(context.Background(), m.Dir, "mlp:8", 0, Overrides{}, nil); err == nil || !strings.Contains(err.Error(), "(mrm) has no per-sample weights") {
 		t.Errorf("eval of mrm: %v", err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // into out (the run directory when ""), and returns the files written. A
 // run that is not done is refused unless unfinished is set: then its
 // latest checkpoint is exported, and export.json says so.
-func To(dir, out, format string, unfinished bool, ov runs.Overrides, progress io.Writer) ([]string, error) {
+func To(dir, out, format string, unfinished bool, ov Overrides, progress io.Writer) ([]string, error) {
 	if format != "csv" && format != "npy" {
 		return nil, fmt.Errorf("--format %q: want csv or npy", format)
 	}
@@ -29,7 +29,7 @@ func To(dir, out, format string, unfinished bool, ov runs.Overrides, progress io
 	if cfg, err := runs.ReadConfig(dir); err == nil && !cfg.Searches() {
 		return copyExports(dir, out, format, cfg)
 	}
-	cfg, sp, o, iter, err := runs.Final(dir, ov, progress)
+	cfg, sp, o, iter, err := Final(dir, ov, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -39,15 +39,15 @@ func To(dir, out, format string, unfinished bool, ov runs.Overrides, progress io
 	if err := runs.MakeDir(out); err != nil {
 		return nil, err
 	}
-	if err := runs.WriteExports(out, cfg, status, iter, o, sp.Train, format); err != nil {
+	if err := WriteExports(out, cfg, status, iter, o, sp.Train, format); err != nil {
 		return nil, err
 	}
-	man, err := runs.ReadExport(out)
+	man, err := ReadExport(out)
 	if err != nil {
 		return nil, err
 	}
 	var names []string
-	for _, n := range append(man.Files, runs.ExportJSON) {
+	for _, n := range append(man.Files, ExportJSON) {
 		names = append(names, filepath.Join(out, n))
 	}
 	return names, nil
@@ -56,7 +56,7 @@ func To(dir, out, format string, unfinished bool, ov runs.Overrides, progress io
 // copyExports exports a baseline's per-sample weights, which its run
 // wrote when it ended (WriteSampleWeights; LfF), in format into out.
 func copyExports(dir, out, format string, cfg *runs.Config) ([]string, error) {
-	man, err := runs.ReadExport(dir)
+	man, err := ReadExport(dir)
 	if err != nil {
 		return nil, fmt.Errorf("run %s (%s) has no per-sample weights to export (of the baselines only lff ends with some); its training's validation checks: --format training-csv", cfg.ID, cfg.Method)
 	}
@@ -66,7 +66,7 @@ func copyExports(dir, out, format string, cfg *runs.Config) ([]string, error) {
 	if err := runs.MakeDir(out); err != nil {
 		return nil, err
 	}
-	want := map[string][]string{"npy": {runs.UNPY, runs.WeightsNPY, runs.KeepNPY, runs.MaskNPY, runs.IDsNPY}, "csv": {runs.WeightsCSV}}[format]
+	want := map[string][]string{"npy": {UNPY, runs.WeightsNPY, runs.KeepNPY, MaskNPY, IDsNPY}, "csv": {runs.WeightsCSV}}[format]
 	var names []string
 	for _, f := range man.Files {
 		if !slices.Contains(want, f) {
@@ -89,11 +89,11 @@ func copyExports(dir, out, format string, cfg *runs.Config) ([]string, error) {
 		for _, n := range names {
 			m.Files = append(m.Files, filepath.Base(n))
 		}
-		if err := runs.WriteJSONAtomic(filepath.Join(out, runs.ExportJSON), m); err != nil {
+		if err := runs.WriteJSONAtomic(filepath.Join(out, ExportJSON), m); err != nil {
 			return nil, err
 		}
 	}
-	return append(names, filepath.Join(out, runs.ExportJSON)), nil
+	return append(names, filepath.Join(out, ExportJSON)), nil
 }
 
 // Formats are the formats maple export writes: the weights (csv,

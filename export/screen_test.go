@@ -38,7 +38,7 @@ func TestMetricsCSVScreensRecords(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := runs.DefaultConfig("synthetic")
 			cfg.Settings.OuterIters = 5
-			r, err := runs.Create(t.TempDir(), cfg)
+			r, err := runs.Open(t.TempDir()).Create(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -281,7 +281,7 @@ func hparamsValue(tag string, data []byte) []byte {
 	return field(v, valueMetadata, field(nil, metaPluginData, pd))
 }
 
-// runs.Final figures written as scalars after the last iteration, and named
+// Final figures written as scalars after the last iteration, and named
 // as the hparams view's metrics.
 var hparamMetrics = []string{"final/test_accuracy", "final/test_worst_group_accuracy", "final/val_worst_group_accuracy"}
 

@@ -20,7 +20,7 @@ import (
 // tbRun makes a run with three recorded iterations and exports it.
 func tbRun(t *testing.T) string {
 	t.Helper()
-	r, err := runs.Create(t.TempDir(), runs.DefaultConfig("synthetic"))
+	r, err := runs.Open(t.TempDir()).Create(runs.DefaultConfig("synthetic"))
 	if err != nil {
 		t.Fatal(err)
 	}

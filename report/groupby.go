@@ -184,7 +184,7 @@ func GroupBy(runsDir string, keys []string, names ...string) ([]GroupRow, error)
 	}
 	var members []Member
 	for _, r := range rows {
-		cfg, err := runs.ReadConfig(runs.Dir(runsDir, r.RunID))
+		cfg, err := runs.ReadConfig(runs.Open(runsDir).RunDir(r.RunID))
 		if err != nil {
 			continue
 		}

@@ -21,7 +21,7 @@ func TestGroupBy(t *testing.T) {
 		cfg := runs.DefaultConfig("synthetic")
 		cfg.Settings.Keep, cfg.Settings.Keep0, cfg.Settings.InnerLR, cfg.Settings.Seed = keep, keep, lr, seed
 		cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

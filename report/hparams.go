@@ -189,7 +189,7 @@ func markBest(done []runs.Finished, rs []SearchedRun) {
 
 // SweepSearched is SearchedOf the finished runs of the named sweeps.
 func SweepSearched(runsDir string, names ...string) (Searched, error) {
-	done, err := runs.ListFinished(runsDir, func(c *runs.Config) bool { return c.Sweep != "" && inSweeps(names, c.Sweep) })
+	done, err := runs.Open(runsDir).ListFinished(func(c *runs.Config) bool { return c.Sweep != "" && inSweeps(names, c.Sweep) })
 	if err != nil {
 		return Searched{}, err
 	}

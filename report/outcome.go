@@ -6,13 +6,12 @@ import (
 
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
 )
 
 // WriteOutcome writes the outcome of a run for a person (what `maple run`
 // prints when a run ends).
-func WriteOutcome(w io.Writer, o *runs.Outcome) {
+func WriteOutcome(w io.Writer, o *Outcome) {
 	if o.Status != core.StatusDone {
 		fmt.Fprintf(w, "run %s: %s\n", o.RunID, o.Status)
 		return

@@ -46,7 +46,7 @@ func TestOutcomeNamesItsERM(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b strings.Builder
-			WriteOutcome(&b, runs.NewOutcome(context.Background(), cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: res}))
+			WriteOutcome(&b, NewOutcome(context.Background(), cfg, &runs.Summary{Done: true, Status: core.StatusDone, Result: res}))
 			if !strings.Contains(b.String(), tc.want) {
 				t.Errorf("outcome:\n%s\nwant %q", b.String(), tc.want)
 			}

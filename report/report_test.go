@@ -63,7 +63,7 @@ func TestMeanSD(t *testing.T) {
 }
 
 func TestPlot(t *testing.T) {
-	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	r, err := runs.Open(t.TempDir()).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestPlotTraining(t *testing.T) {
 		curve = append(curve, train.CheckPoint{Step: step, ValAcc: 0.6, ValWorst: 0.5 - math.Abs(float64(step-40))/200, TestAcc: 0.55, TestWorst: 0.3})
 	}
 	res := &train.Result{SelectedStep: 40, Curve: curve}
-	base, err := runs.Create(t.TempDir(), runs.Config{Method: "lff"})
+	base, err := runs.Open(t.TempDir()).Create(runs.Config{Method: "lff"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestPlotTraining(t *testing.T) {
 			t.Errorf("training.svg does not show %q", want)
 		}
 	}
-	search, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	search, err := runs.Open(t.TempDir()).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestPlotSweep(t *testing.T) {
 	for i, m := range []string{"mlp:8,8", "mlp:16", "linear"} {
 		cfg := runs.Config{Method: "erm", Sweep: "w", Dataset: loaders.DefaultSpec("synthetic")}
 		cfg.Eval.Model = m
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +189,7 @@ func TestPlotSweep(t *testing.T) {
 	// A second sweep with erm at one width only.
 	cfg := runs.Config{Method: "erm", Sweep: "one", Dataset: loaders.DefaultSpec("synthetic")}
 	cfg.Eval.Model, cfg.Settings.Seed = "mlp:8,8", 2
-	r, err := runs.Create(dir, cfg)
+	r, err := runs.Open(dir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestTableKeepsVariantsApart(t *testing.T) {
 		cfg.Settings.Model, cfg.Settings.Keep, cfg.Settings.Seed = c.search, c.keep, uint64(i+1)
 		cfg.Settings.Objective = "rex"
 		cfg.Eval.Model = c.eval
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,7 +282,7 @@ func TestTableNeverPoolsUnlikeRuns(t *testing.T) {
 		cfg := runs.DefaultConfig("synthetic")
 		cfg.Settings.OuterIters, cfg.Settings.Seed, cfg.Eval.Seed = c.iters, c.seed, c.seed
 		cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -398,7 +398,7 @@ func finishedRunIn(t *testing.T, dir, sweep string, seed uint64, i int, summary 
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Settings.Seed, cfg.Sweep = seed, sweep
 	cfg.Started = time.Date(2026, 11, 22, 8, 0, i, 0, time.UTC)
-	r, err := runs.Create(dir, cfg)
+	r, err := runs.Open(dir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +438,7 @@ func TestTableNamesWhatItLeavesOut(t *testing.T) {
 func TestTableHasEvals(t *testing.T) {
 	dir := t.TempDir()
 	cfg := runs.DefaultConfig("synthetic")
-	r, err := runs.Create(dir, cfg)
+	r, err := runs.Open(dir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +465,7 @@ func TestTableHasEvals(t *testing.T) {
 // one as the run's problem.
 func TestListHasEvals(t *testing.T) {
 	dir := t.TempDir()
-	r, err := runs.Create(dir, runs.DefaultConfig("synthetic"))
+	r, err := runs.Open(dir).Create(runs.DefaultConfig("synthetic"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -510,7 +510,7 @@ func TestListHasEvals(t *testing.T) {
 // labelled as whole numbers, iterations up to the last; PNGs are 1200 x
 // 800 pixels (issue 25, defect 7).
 func TestPlotFigures(t *testing.T) {
-	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	r, err := runs.Open(t.TempDir()).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -566,7 +566,7 @@ func TestPlotFigures(t *testing.T) {
 // TestShowStopped: maple show of a stopped run says where it stopped and
 // how to go on (issue 25, defect 8: it printed "summary: stopped ").
 func TestShowStopped(t *testing.T) {
-	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	r, err := runs.Open(t.TempDir()).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -630,7 +630,7 @@ func TestShowBaselineNotDone(t *testing.T) {
 	dir := t.TempDir()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Method = "lff"
-	r, err := runs.Create(dir, cfg)
+	r, err := runs.Open(dir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -767,7 +767,7 @@ func TestTableSaysWhoseValWorst(t *testing.T) {
 // bounded by the axis lines, the longest near-black runs; the legend's
 // and the labels' text is near-black, the curves and the grid are not.
 func TestFigureLegendOutside(t *testing.T) {
-	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	r, err := runs.Open(t.TempDir()).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func TestDegenerateJTTSaysSo(t *testing.T) {
 			cfg.Dataset.TrainSize = 40
 			cfg.Eval.Model, cfg.Eval.Optimizer, cfg.Eval.LR = "mlp:64", "adam", 0.01
 			cfg.Eval.Steps, cfg.Eval.EvalEvery, cfg.Eval.JTTSteps = 20, 10, tc.jttSteps
-			r, err := runs.Create(t.TempDir(), cfg)
+			r, err := runs.Open(t.TempDir()).Create(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

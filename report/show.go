@@ -108,8 +108,8 @@ func WriteShow(w io.Writer, dir string) {
 			fmt.Fprintf(w, "  recipe: %s\n", cfg.Eval.Recipe)
 		}
 		if cfg.Searches() {
-			lr, from := runs.RatesNow(dir, cfg)
-			fmt.Fprintf(w, "  learning rates in force: weight %g, keep %g, inner %g (%s)\n", lr.Weight, lr.Keep, lr.Inner, from)
+			lr := runs.RatesNow(dir, cfg)
+			fmt.Fprintf(w, "  learning rates in force: weight %g, keep %g, inner %g (%s)\n", lr.Weight, lr.Keep, lr.Inner, lr.From())
 		}
 		if cfg.Searches() {
 			if cfg.SearchFrom != "" {
@@ -135,7 +135,7 @@ func WriteShow(w io.Writer, dir string) {
 				r.MinTrain, r.TestAcc, r.Iter, r.Step)
 		}
 	case sum != nil && cfg != nil && !cfg.Searches(): // stopped or failed: no iteration, no checkpoint
-		fmt.Fprintf(w, "summary: %s\n", runs.Continue(filepath.Dir(dir), sum, *cfg))
+		fmt.Fprintf(w, "summary: %s\n", runs.Open(filepath.Dir(dir)).Continue(sum, *cfg))
 	case sum != nil && sum.Error != "":
 		fmt.Fprintf(w, "summary: %s at iteration %d: %s\n", sum.Status, sum.Iter, sum.Error)
 	case sum != nil:
@@ -173,7 +173,7 @@ func WriteShow(w io.Writer, dir string) {
 func Interrupted(dir string, cfg runs.Config) string {
 	runsDir := filepath.Dir(dir)
 	if !cfg.Searches() {
-		return runs.Continue(runsDir, &runs.Summary{Status: core.StatusInterrupted}, cfg)
+		return runs.Open(runsDir).Continue(&runs.Summary{Status: core.StatusInterrupted}, cfg)
 	}
 	st, err := runs.ReadCheckpoint(dir, func(string) {})
 	switch {
@@ -182,7 +182,7 @@ func Interrupted(dir string, cfg runs.Config) string {
 	case st == nil:
 		return fmt.Sprintf("interrupted before its first checkpoint; it starts again from iteration 1: maple resume %s --runs-dir %s", cfg.ID, runsDir)
 	}
-	return runs.Continue(runsDir, &runs.Summary{Status: core.StatusInterrupted, Iter: st.Iter}, cfg)
+	return runs.Open(runsDir).Continue(&runs.Summary{Status: core.StatusInterrupted, Iter: st.Iter}, cfg)
 }
 
 // settingsWidth is the width maple show wraps a group of settings at.

@@ -48,7 +48,7 @@ func TestShowSettings(t *testing.T) {
 				t.Fatal(err)
 			}
 			cfg.Version, cfg.Started = "v0.0.0-test", time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
-			r, err := runs.Create(dir, cfg)
+			r, err := runs.Open(dir).Create(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

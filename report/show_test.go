@@ -26,7 +26,7 @@ func TestShowInterrupted(t *testing.T) {
 			dir := t.TempDir()
 			cfg := runs.DefaultConfig("synthetic")
 			cfg.Method = tc.method
-			r, err := runs.Create(dir, cfg)
+			r, err := runs.Open(dir).Create(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,7 +53,7 @@ func TestShowSearchFrom(t *testing.T) {
 		dir := t.TempDir()
 		cfg := runs.DefaultConfig("synthetic")
 		cfg.SearchFrom = from
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -142,13 +142,13 @@ func (e *NoSweepError) Error() string {
 // those whose summary.json cannot be read, one message each with the
 // file and why.
 func LeftOut(runsDir string, names ...string) []string {
-	infos, err := runs.List(runsDir)
+	infos, err := runs.Open(runsDir).List()
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, in := range infos {
-		dir := runs.Dir(runsDir, in.ID)
+		dir := runs.Open(runsDir).RunDir(in.ID)
 		cfg, err := runs.ReadConfig(dir)
 		if err != nil {
 			out = append(out, fmt.Sprintf("run %s: %v; left out of the table", in.ID, err))
@@ -169,7 +169,7 @@ func LeftOut(runsDir string, names ...string) []string {
 // method: runs of one configuration pool over the sweeps, so a grid
 // split over several sweeps makes one table.
 func Table(runsDir string, names ...string) ([]Row, error) {
-	infos, err := runs.List(runsDir)
+	infos, err := runs.Open(runsDir).List()
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +186,7 @@ func Table(runsDir string, names ...string) ([]Row, error) {
 	groups := map[string]*acc{} // by config hash without the seed
 	found := map[string]bool{}  // the sweeps with runs
 	for _, in := range infos {
-		dir := runs.Dir(runsDir, in.ID)
+		dir := runs.Open(runsDir).RunDir(in.ID)
 		cfg, err := runs.ReadConfig(dir)
 		if err != nil || !inSweeps(names, cfg.Sweep) {
 			continue
@@ -454,7 +454,7 @@ type RunRow struct {
 // Runs lists the finished runs of the named sweeps (every finished run
 // when none is named), one row each, oldest first.
 func Runs(runsDir string, names ...string) ([]RunRow, error) {
-	done, err := runs.ListFinished(runsDir, func(c *runs.Config) bool { return inSweeps(names, c.Sweep) })
+	done, err := runs.Open(runsDir).ListFinished(func(c *runs.Config) bool { return inSweeps(names, c.Sweep) })
 	if err != nil {
 		return nil, err
 	}

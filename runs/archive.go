@@ -9,21 +9,21 @@ import (
 // ArchiveDir is where archived runs are kept, below the runs directory:
 // RUNS/.archive/ID, out of every listing but maple ls --archived, and
 // restorable with maple archive --restore ID.
-func ArchiveDir(runsDir string) string { return filepath.Join(runsDir, ".archive") }
+func (s Store) ArchiveDir() string { return filepath.Join(s.dir, ".archive") }
 
-// Archive moves run dir (a run of runsDir) into the archive. A run that
-// a process holds (running, or open in a dashboard) is refused.
-func Archive(runsDir, dir string) error {
-	return moveRun(dir, filepath.Join(ArchiveDir(runsDir), filepath.Base(dir)))
+// Archive moves run id into the archive. A run that a process holds
+// (running, or open in a dashboard) is refused.
+func (s Store) Archive(id string) error {
+	return moveRun(s.RunDir(id), filepath.Join(s.ArchiveDir(), id))
 }
 
 // Restore moves archived run id back into runsDir.
-func Restore(runsDir, id string) error {
-	src := filepath.Join(ArchiveDir(runsDir), id)
-	if !isRunDir(ArchiveDir(runsDir), id) {
-		return fmt.Errorf("no archived run %q in %s (see maple ls --archived)", id, ArchiveDir(runsDir))
+func (s Store) Restore(id string) error {
+	src := filepath.Join(s.ArchiveDir(), id)
+	if !isRunDir(s.ArchiveDir(), id) {
+		return fmt.Errorf("no archived run %q in %s (see maple ls --archived)", id, s.ArchiveDir())
 	}
-	return moveRun(src, Dir(runsDir, id))
+	return moveRun(src, s.RunDir(id))
 }
 
 // moveRun renames run directory src to dst while holding its lock.

@@ -24,7 +24,7 @@ func TestWriteErrorsInWords(t *testing.T) {
 		{"full disk", syscall.ENOSPC, "the disk is full"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := Create(t.TempDir(), DefaultConfig("synthetic"))
+			r, err := Open(t.TempDir()).Create(DefaultConfig("synthetic"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +52,7 @@ func TestWriteErrorsInWords(t *testing.T) {
 // mismatch".
 func TestDamagedCheckpointsSayWhatToDo(t *testing.T) {
 	runsDir := t.TempDir()
-	r, err := Create(runsDir, DefaultConfig("synthetic"))
+	r, err := Open(runsDir).Create(DefaultConfig("synthetic"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestOpenRecordedRateAboveTheBound(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runsDir := t.TempDir()
-			r, err := Create(runsDir, DefaultConfig("synthetic"))
+			r, err := Open(runsDir).Create(DefaultConfig("synthetic"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func TestOpenRecordedRateAboveTheBound(t *testing.T) {
 			if err := WriteJSONAtomic(r.Path(ConfigFile), cfg); err != nil {
 				t.Fatal(err)
 			}
-			o, err := Open(runsDir, cfg.ID)
+			o, err := Open(runsDir).Open(cfg.ID)
 			if (err == nil) != tc.ok {
 				t.Fatalf("Open: %v, want it to open: %v", err, tc.ok)
 			}

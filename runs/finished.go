@@ -12,14 +12,14 @@ type Finished struct {
 // and whose config keep accepts (every one when keep is nil), in id
 // order (oldest first). Runs whose run.json or summary.json cannot be
 // read are left out (maple ls and the tables' warnings name them).
-func ListFinished(runsDir string, keep func(*Config) bool) ([]Finished, error) {
-	infos, err := List(runsDir)
+func (s Store) ListFinished(keep func(*Config) bool) ([]Finished, error) {
+	infos, err := s.List()
 	if err != nil {
 		return nil, err
 	}
 	var out []Finished
 	for _, in := range infos {
-		dir := Dir(runsDir, in.ID)
+		dir := s.RunDir(in.ID)
 		cfg, err := ReadConfig(dir)
 		if err != nil || keep != nil && !keep(cfg) {
 			continue

@@ -37,37 +37,37 @@ const (
 )
 
 // Dir returns the directory of run id in runsDir (which may not exist).
-func Dir(runsDir, id string) string { return filepath.Join(runsDir, id) }
+func (s Store) RunDir(id string) string { return filepath.Join(s.dir, id) }
 
 // Find returns the directory of run id in runsDir. id is a run's id, its
 // --name, a unique prefix or suffix of an id ("140715-01"), or "latest"
 // (the run started last). A run directory holds a run.json or a lock (a missing
 // lock never hides a run).
-func Find(runsDir, id string) (string, error) {
-	if isRunDir(runsDir, id) {
-		return Dir(runsDir, id), nil
+func (s Store) Find(id string) (string, error) {
+	if isRunDir(s.dir, id) {
+		return s.RunDir(id), nil
 	}
-	ents, _ := os.ReadDir(runsDir)
+	ents, _ := os.ReadDir(s.dir)
 	var ids []string
 	for _, e := range ents {
-		if e.IsDir() && isRunDir(runsDir, e.Name()) {
+		if e.IsDir() && isRunDir(s.dir, e.Name()) {
 			ids = append(ids, e.Name())
 		}
 	}
 	if id == "latest" && len(ids) > 0 {
-		return Dir(runsDir, slices.Max(ids)), nil // ids start with their start time
+		return s.RunDir(slices.Max(ids)), nil // ids start with their start time
 	}
 	var match []string
 	for _, name := range ids { // a run's --name
-		if cfg, err := ReadConfig(Dir(runsDir, name)); err == nil && cfg.Name != "" && cfg.Name == id {
+		if cfg, err := ReadConfig(s.RunDir(name)); err == nil && cfg.Name != "" && cfg.Name == id {
 			match = append(match, name)
 		}
 	}
 	if len(match) == 1 {
-		return Dir(runsDir, match[0]), nil
+		return s.RunDir(match[0]), nil
 	}
 	if len(match) > 1 {
-		return "", fmt.Errorf("%d runs in %s are named %q: %s; give an id", len(match), runsDir, id, strings.Join(match, ", "))
+		return "", fmt.Errorf("%d runs in %s are named %q: %s; give an id", len(match), s.dir, id, strings.Join(match, ", "))
 	}
 	for _, name := range ids {
 		if id != "" && (strings.HasPrefix(name, id) || strings.HasSuffix(name, id)) {
@@ -76,14 +76,14 @@ func Find(runsDir, id string) (string, error) {
 	}
 	switch {
 	case len(match) == 1:
-		return Dir(runsDir, match[0]), nil
+		return s.RunDir(match[0]), nil
 	case len(match) > 1:
 		if len(match) > 4 {
 			match = append(match[:4], "...")
 		}
-		return "", fmt.Errorf("run id %q is ambiguous in %s: it matches %s (give more of it)", id, runsDir, strings.Join(match, ", "))
+		return "", fmt.Errorf("run id %q is ambiguous in %s: it matches %s (give more of it)", id, s.dir, strings.Join(match, ", "))
 	}
-	return "", fmt.Errorf("no run %q in %s (see maple ls)", id, runsDir)
+	return "", fmt.Errorf("no run %q in %s (see maple ls)", id, s.dir)
 }
 
 // isRunDir tells whether runsDir/id is a run's directory.
@@ -92,7 +92,7 @@ func isRunDir(runsDir, id string) bool {
 		return false
 	}
 	for _, name := range []string{ConfigFile, LockFile} {
-		if _, err := os.Stat(filepath.Join(Dir(runsDir, id), name)); err == nil {
+		if _, err := os.Stat(filepath.Join(runsDir, id, name)); err == nil {
 			return true
 		}
 	}
@@ -102,31 +102,31 @@ func isRunDir(runsDir, id string) bool {
 // ClaimsDir holds the sweeps' locks: a cell's, NAME-HASH.lock, held
 // while a process runs the cell, and a sweep's, NAME.sweep.lock (see
 // SweepLockFile).
-func ClaimsDir(runsDir string) string { return filepath.Join(runsDir, ".claims") }
+func (s Store) ClaimsDir() string { return filepath.Join(s.dir, ".claims") }
 
 // SweepLockFile is sweep name's own lock: every process of the sweep
 // holds it shared for its whole life, and maple rm and archive take it
 // exclusively. A cell's lock, NAME-HASH.lock, never ends in .sweep.lock
 // (a hash has no dot).
-func SweepLockFile(runsDir, name string) (string, error) {
-	if _, err := SweepFile(runsDir, name, ""); err != nil {
+func (s Store) SweepLockFile(name string) (string, error) {
+	if _, err := s.SweepFile(name, ""); err != nil {
 		return "", err
 	}
-	return filepath.Join(ClaimsDir(runsDir), name+".sweep.lock"), nil
+	return filepath.Join(s.ClaimsDir(), name+".sweep.lock"), nil
 }
 
 // SweepsDir holds the sweeps' records.
-func SweepsDir(runsDir string) string { return filepath.Join(runsDir, ".sweeps") }
+func (s Store) SweepsDir() string { return filepath.Join(s.dir, ".sweeps") }
 
 // SweepFile is the file of sweep name in SweepsDir with the suffix ext
 // (".json" its record, ".sbatch", ".stop"). A name that is not one file
 // name (a separator, "..", a leading dot) is refused: it would name a
 // file outside the directory (maple rm ../../x deleted x.json there).
-func SweepFile(runsDir, name, ext string) (string, error) {
+func (s Store) SweepFile(name, ext string) (string, error) {
 	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") || !filepath.IsLocal(name) {
 		return "", fmt.Errorf("%q is no sweep name: a sweep's name is a file name in the runs directory (no / and no leading dot)", name)
 	}
-	return filepath.Join(SweepsDir(runsDir), name+ext), nil
+	return filepath.Join(s.SweepsDir(), name+ext), nil
 }
 
 // sweepName is what a new sweep may be called: its name is a file name
@@ -143,8 +143,8 @@ func CheckSweepName(name string) error {
 }
 
 // SweepNames lists the sweeps recorded in runsDir.
-func SweepNames(runsDir string) []string {
-	recs, _ := filepath.Glob(filepath.Join(SweepsDir(runsDir), "*.json"))
+func (s Store) SweepNames() []string {
+	recs, _ := filepath.Glob(filepath.Join(s.SweepsDir(), "*.json"))
 	var names []string
 	for _, r := range recs {
 		names = append(names, strings.TrimSuffix(filepath.Base(r), ".json"))
@@ -156,4 +156,4 @@ func SweepNames(runsDir string) []string {
 func FiguresDir(runDir string) string { return filepath.Join(runDir, "figures") }
 
 // SweepFiguresDir is where maple plot writes a sweep's figures by default.
-func SweepFiguresDir(runsDir, sweep string) string { return filepath.Join(runsDir, "figures-"+sweep) }
+func (s Store) SweepFiguresDir(sweep string) string { return filepath.Join(s.dir, "figures-"+sweep) }

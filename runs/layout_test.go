@@ -30,7 +30,7 @@ func TestFind(t *testing.T) {
 		{"empty", "", "", "no run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Find(dir, tc.id)
+			got, err := Open(dir).Find(tc.id)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Errorf("Find(%q) = %q, %v; want an error containing %q", tc.id, got, err, tc.err)
@@ -60,13 +60,13 @@ func TestNames(t *testing.T) {
 		t.Error("a tag with a space was taken")
 	}
 	dir := t.TempDir()
-	r, err := Create(dir, Config{Method: "maple", Name: "first", Tags: []string{"paper"}})
+	r, err := Open(dir).Create(Config{Method: "maple", Name: "first", Tags: []string{"paper"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.Close()
 	hash := r.Config.Hash(false)
-	if got, err := Find(dir, "first"); err != nil || got != r.Dir {
+	if got, err := Open(dir).Find("first"); err != nil || got != r.Dir {
 		t.Errorf("Find by name: %q %v", got, err)
 	}
 	name, note := "second", "a note"
@@ -77,7 +77,7 @@ func TestNames(t *testing.T) {
 	if in := Stat(r.Dir); in.Name != "second" || in.TagsText() != "rerun" {
 		t.Errorf("Stat after Relabel: %q %q", in.Name, in.TagsText())
 	}
-	if _, err := Find(dir, "first"); err == nil {
+	if _, err := Open(dir).Find("first"); err == nil {
 		t.Error("the old name still finds the run")
 	}
 }
@@ -103,12 +103,12 @@ func TestSweepNames(t *testing.T) {
 		{"a..b", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := SweepFile("/runs", tc.name, ".json")
+			p, err := Open("/runs").SweepFile(tc.name, ".json")
 			if (err == nil) != tc.file {
 				t.Errorf("SweepFile: %q, %v; want a file: %v", p, err, tc.file)
 			}
-			if err == nil && filepath.Dir(p) != SweepsDir("/runs") {
-				t.Errorf("SweepFile %q is not in %s", p, SweepsDir("/runs"))
+			if err == nil && filepath.Dir(p) != Open("/runs").SweepsDir() {
+				t.Errorf("SweepFile %q is not in %s", p, Open("/runs").SweepsDir())
 			}
 			if err := CheckSweepName(tc.name); (err == nil) != tc.make {
 				t.Errorf("CheckSweepName: %v; want accepted: %v", err, tc.make)

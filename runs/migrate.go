@@ -44,7 +44,7 @@ func formatOf(b []byte) (int, error) {
 
 // DecodeConfig reads a run.json (path names it in errors) of any format
 // this maple knows into the current Config: MigrateConfig upgrades an
-// older one first. The Config it returns has Format ConfigFormat.
+// older one's keys first, and Upgraded its values after.
 func DecodeConfig(path string, b []byte) (*Config, error) {
 	from, err := formatOf(b)
 	if err != nil {
@@ -60,8 +60,19 @@ func DecodeConfig(path string, b []byte) (*Config, error) {
 	if err := json.Unmarshal(b, &c); err != nil {
 		return nil, err
 	}
-	c.Format = ConfigFormat
+	c = Upgraded(c)
 	return &c, nil
+}
+
+// Upgraded returns c, decoded from a record of any format, as this maple
+// makes a config: format ConfigFormat, its settings canonical
+// (core.Settings.Canonical: an outer scale of 1, which runs made before
+// Create put settings in that form may record, reads as 0). A sweep's
+// record upgrades its cells' configs through it.
+func Upgraded(c Config) Config {
+	c.Format = ConfigFormat
+	c.Settings = c.Settings.Canonical()
+	return c
 }
 
 // MigrateConfig upgrades the run.json object b, of format from, to the

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -45,6 +46,13 @@ func TestConfigFormats(t *testing.T) {
 				}
 				return ""
 			}},
+		{name: "an outer scale of 1 recorded", file: "v1-outer-scale-one.json", hash: "46fe06c60a7e1cbd", noSeed: "5f6ecd5e820b7f9c",
+			check: func(c *Config) string {
+				if c.Settings.Objective != "rex" || c.Settings.OuterScale != 0 {
+					return "outer scale 1 not read as 0, its canonical form"
+				}
+				return ""
+			}},
 		{name: "a newer maple's", file: "v2-newer.json", newer: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,7 +89,7 @@ func TestConfigFormats(t *testing.T) {
 // is no part of the hash.
 func TestFormatWritten(t *testing.T) {
 	cfg := DefaultConfig("synthetic")
-	r, err := Create(t.TempDir(), cfg)
+	r, err := Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,5 +105,28 @@ func TestFormatWritten(t *testing.T) {
 	old.Format = 0
 	if old.Hash(false) != r.Config.Hash(false) || cfg.Hash(false) != r.Config.Hash(false) {
 		t.Error("the format changes the hash")
+	}
+}
+
+// TestCreateCanonical: Create writes a search's settings in canonical
+// form (core.Settings.Canonical): an outer scale of 1 is written 0,
+// absent from run.json, and the hash is the one of 1.
+func TestCreateCanonical(t *testing.T) {
+	cfg := DefaultConfig("synthetic")
+	cfg.Settings.Objective, cfg.Settings.OuterScale = "rex", 1
+	r, err := Open(t.TempDir()).Create(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, err := os.ReadFile(r.Path(ConfigFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Config.Settings.OuterScale != 0 || bytes.Contains(b, []byte("outer_scale")) {
+		t.Errorf("outer scale %g, run.json:\n%s", r.Config.Settings.OuterScale, b)
+	}
+	if r.Config.Hash(false) != cfg.Hash(false) {
+		t.Error("the canonical form changed the hash")
 	}
 }

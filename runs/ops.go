@@ -30,13 +30,13 @@ type Op struct {
 }
 
 // OpsDir holds the journals of the rm and archive operations under way.
-func OpsDir(runsDir string) string { return filepath.Join(runsDir, ".ops") }
+func (s Store) OpsDir() string { return filepath.Join(s.dir, ".ops") }
 
 // StartOp writes the journal of an operation on runsDir and holds it
 // until Done.
-func StartOp(runsDir, verb string, ids, sweeps []string) (*Op, error) {
+func (s Store) StartOp(verb string, ids, sweeps []string) (*Op, error) {
 	op := &Op{Verb: verb, Runs: ids, Sweeps: sweeps, PID: os.Getpid(), Started: time.Now().UTC()}
-	dir := OpsDir(runsDir)
+	dir := s.OpsDir()
 	if err := mkdirAll(dir); err != nil {
 		return nil, err
 	}
@@ -94,8 +94,8 @@ func (op *Op) Path() string { return op.path }
 // UnfinishedOps lists the operations on runsDir that were cut short:
 // their journal is there and no process holds it. An unreadable journal
 // is listed with its verb from its file name and no names.
-func UnfinishedOps(runsDir string) []*Op {
-	paths, _ := filepath.Glob(filepath.Join(OpsDir(runsDir), "*.json"))
+func (s Store) UnfinishedOps() []*Op {
+	paths, _ := filepath.Glob(filepath.Join(s.OpsDir(), "*.json"))
 	var out []*Op
 	for _, p := range paths {
 		f, err := os.Open(p)
@@ -125,8 +125,8 @@ const removingPrefix = ".removing-"
 // went), and returns the ids it finished. One that another process is
 // still deleting is left to it; one that cannot be deleted is an error
 // naming it and the command that deletes it.
-func FinishRemovals(runsDir string) ([]string, error) {
-	left, _ := filepath.Glob(filepath.Join(runsDir, removingPrefix+"*"))
+func (s Store) FinishRemovals() ([]string, error) {
+	left, _ := filepath.Glob(filepath.Join(s.dir, removingPrefix+"*"))
 	var done []string
 	var errs []error
 	for _, dir := range left {

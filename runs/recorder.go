@@ -23,16 +23,16 @@ import (
 // engine retries it.
 type Recorder struct {
 	run     *Run
-	eng     *core.Engine
+	state   func() *core.State // the engine's state, checkpointed
 	metrics *os.File
 	events  *os.File
 	written int // the last iteration appended to metrics.jsonl
 }
 
 // OpenRecorder opens r's metrics and events files for appending, after
-// iteration iter.
-func OpenRecorder(r *Run, eng *core.Engine, iter int) (*Recorder, error) {
-	fr := &Recorder{run: r, eng: eng, written: iter}
+// iteration iter; state gives the engine's state to checkpoint.
+func OpenRecorder(r *Run, state func() *core.State, iter int) (*Recorder, error) {
+	fr := &Recorder{run: r, state: state, written: iter}
 	var err error
 	if fr.metrics, err = os.OpenFile(r.Path(MetricsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, FilePerm); err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func (r *Recorder) Snapshot(s *core.Snapshot) error {
 	}
 	every := max(1, r.run.Config.CheckpointEvery)
 	if s.Iter%every == 0 || s.Iter == s.Total {
-		if err := r.run.WriteCheckpoint(r.eng.State()); err != nil {
+		if err := r.run.WriteCheckpoint(r.state()); err != nil {
 			return fmt.Errorf("the record of iteration %d is written but its checkpoint is not: %w", s.Iter, err)
 		}
 	}

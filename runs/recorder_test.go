@@ -22,7 +22,7 @@ func TestFullDiskPauses(t *testing.T) {
 		t.Skip("no /dev/full")
 	}
 	defer full.Close()
-	r, err := Create(t.TempDir(), Config{Method: "maple", CheckpointEvery: 1})
+	r, err := Open(t.TempDir()).Create(Config{Method: "maple", CheckpointEvery: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestFullDiskPauses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log syncBuffer
-	fr := &Recorder{run: r, eng: eng, metrics: full}
+	fr := &Recorder{run: r, state: eng.State, metrics: full}
 	fr.events, _ = os.OpenFile(r.Path(EventsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	defer fr.events.Close()
 	rec := Tee(fr, Printer{&log})

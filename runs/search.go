@@ -19,12 +19,12 @@ import (
 // maple's versions to name one computation (TestPinnedWeights pins the
 // arithmetic); its run.json names the lender, whose run.json names the
 // commit that searched.
-func FindSearch(runsDir string, c Config, build *Build) (string, error) {
+func (s Store) FindSearch(c Config, build *Build) (string, error) {
 	want := c.SearchHash()
 	if want == "" || build == nil {
 		return "", nil
 	}
-	ents, err := os.ReadDir(runsDir)
+	ents, err := os.ReadDir(s.dir)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return "", nil
@@ -35,7 +35,7 @@ func FindSearch(runsDir string, c Config, build *Build) (string, error) {
 		if !e.IsDir() || e.Name() == c.ID {
 			continue
 		}
-		dir := Dir(runsDir, e.Name())
+		dir := s.RunDir(e.Name())
 		cfg, err := ReadConfig(dir)
 		if err != nil || cfg.SearchHash() != want || cfg.Build == nil || *cfg.Build != *build {
 			continue
@@ -77,14 +77,14 @@ func finalState(dir string, cfg *Config) (*core.State, error) {
 	return st, nil
 }
 
-// TakeSearch gives run r, which has not started, the finished search of
+// TakeSearch gives run r of s, which has not started, the finished search of
 // run from (FindSearch): its per-iteration records, then its last
 // checkpoint (the state FindSearch validated, written last: a run
 // without it has taken nothing and searches). Run r then resumes at the
 // end of that search and trains only its own final model: the same
 // figures, bit for bit, as searching again.
-func (r *Run) TakeSearch(runsDir, from string) error {
-	src := Dir(runsDir, from)
+func (s Store) TakeSearch(r *Run, from string) error {
+	src := s.RunDir(from)
 	fail := func(err error) error { return fmt.Errorf("cannot take the search of run %s: %w", from, err) }
 	cfg, err := ReadConfig(src)
 	if err != nil {

@@ -3,6 +3,7 @@ package runs
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 
 func TestLocking(t *testing.T) {
 	dir := t.TempDir()
-	r, err := Create(dir, Config{Method: "maple"})
+	r, err := Open(dir).Create(Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,11 +21,11 @@ func TestLocking(t *testing.T) {
 	if !Held(r.Dir) {
 		t.Error("lock not held")
 	}
-	if _, err := Open(dir, r.Config.ID); err == nil || !strings.Contains(err.Error(), "being written by process") {
+	if _, err := Open(dir).Open(r.Config.ID); err == nil || !strings.Contains(err.Error(), "being written by process") {
 		t.Errorf("second open of a held run: %v", err)
 	}
 	// Two runs created in the same second get distinct, ordered ids.
-	r2, err := Create(dir, Config{Method: "maple", Started: r.Config.Started})
+	r2, err := Open(dir).Create(Config{Method: "maple", Started: r.Config.Started})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func checkpointRoundTrip(t *testing.T, st *core.State) {
 func TestRunsDirOfOthers(t *testing.T) {
 	open := t.TempDir()
 	os.Chmod(open, 0o777)
-	if _, err := Create(open, Config{Method: "maple"}); err == nil || !strings.Contains(err.Error(), "writable by other users") || !strings.Contains(err.Error(), open) {
+	if _, err := Open(open).Create(Config{Method: "maple"}); err == nil || !strings.Contains(err.Error(), "writable by other users") || !strings.Contains(err.Error(), open) {
 		t.Errorf("a world-writable runs directory: %v", err)
 	}
 	if ents, _ := os.ReadDir(open); len(ents) != 0 {
@@ -86,7 +87,7 @@ func TestRunsDirOfOthers(t *testing.T) {
 	}
 	sticky := t.TempDir()
 	os.Chmod(sticky, 0o777|os.ModeSticky)
-	if r, err := Create(sticky, Config{Method: "maple"}); err != nil {
+	if r, err := Open(sticky).Create(Config{Method: "maple"}); err != nil {
 		t.Errorf("a sticky shared directory (as /tmp): %v", err)
 	} else {
 		r.Close()
@@ -96,14 +97,14 @@ func TestRunsDirOfOthers(t *testing.T) {
 	}
 	theirs := t.TempDir()
 	os.Chown(theirs, 4242, 4242)
-	if _, err := Create(theirs, Config{Method: "maple"}); err == nil || !strings.Contains(err.Error(), "belongs to user 4242") {
+	if _, err := Open(theirs).Create(Config{Method: "maple"}); err == nil || !strings.Contains(err.Error(), "belongs to user 4242") {
 		t.Errorf("another user's runs directory: %v", err)
 	}
 }
 
 // TestPrivateFiles: a run directory is 0700 and its files 0600.
 func TestPrivateFiles(t *testing.T) {
-	r, err := Create(t.TempDir(), Config{Method: "maple"})
+	r, err := Open(t.TempDir()).Create(Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestPrivateFiles(t *testing.T) {
 // maple 0.1 (Go field names) still reads.
 func TestConfigSchema(t *testing.T) {
 	dir := t.TempDir()
-	r, err := Create(dir, DefaultConfig("synthetic"))
+	r, err := Open(dir).Create(DefaultConfig("synthetic"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,6 +150,40 @@ func TestInfoJSON(t *testing.T) {
 	for _, want := range []string{`"best_val_worst_group_acc":null`, `"test_worst_group_acc":null`, `"test_acc":0.5`, `"seed":3`, `"model":"linear"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("ls --json line %s lacks %s", b, want)
+		}
+	}
+}
+
+// TestLockEdgeCases: a deleted lock file neither hides a run nor lets a
+// second process write it; leftover temporary files are cleaned when the
+// run is opened; Create leaves no work directory behind.
+func TestLockEdgeCases(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Open(dir).Create(Config{Method: "maple", Settings: core.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(r.Path(LockFile))
+	if list, _ := Open(dir).List(); len(list) != 1 || list[0].Status != core.StatusRunning {
+		t.Errorf("a run without its lock file: %+v", list)
+	}
+	if _, err := Open(dir).Open(r.Config.ID); !errors.Is(err, ErrLocked) {
+		t.Errorf("a second writer got in: %v", err)
+	}
+	os.WriteFile(r.Path(".checkpoint.bin.tmp-123"), []byte("half"), 0o600)
+	r.Close()
+	r2, err := Open(dir).Open(r.Config.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if _, err := os.Stat(r2.Path(".checkpoint.bin.tmp-123")); !os.IsNotExist(err) {
+		t.Error("a leftover temporary file was not cleaned")
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".new-") {
+			t.Errorf("Create left %s", e.Name())
 		}
 	}
 }

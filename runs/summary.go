@@ -258,8 +258,8 @@ func Stat(dir string) Info {
 }
 
 // List describes every run under runsDir, oldest first.
-func List(runsDir string) ([]Info, error) {
-	ents, err := os.ReadDir(runsDir)
+func (s Store) List() ([]Info, error) {
+	ents, err := os.ReadDir(s.dir)
 	if os.IsNotExist(err) {
 		return nil, nil
 	}
@@ -271,7 +271,7 @@ func List(runsDir string) ([]Info, error) {
 		if !e.IsDir() {
 			continue
 		}
-		dir := Dir(runsDir, e.Name())
+		dir := s.RunDir(e.Name())
 		if strings.HasPrefix(e.Name(), ".") {
 			continue // a run being created, or the sweeps' claims
 		}

@@ -12,7 +12,7 @@ import (
 // TestStatBaselineTime: a finished baseline lists how long it trained
 // (it records no iterations, whose elapsed time a search lists).
 func TestStatBaselineTime(t *testing.T) {
-	r, err := Create(t.TempDir(), Config{Method: "lff"})
+	r, err := Open(t.TempDir()).Create(Config{Method: "lff"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestContinue(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Continue("R", &tc.sum, tc.cfg)
+			got := Open("R").Continue(&tc.sum, tc.cfg)
 			for _, w := range tc.want {
 				if (w == "" && got != "") || !strings.Contains(got, w) {
 					t.Errorf("got %q, want %q", got, w)
@@ -88,7 +88,7 @@ func TestParseProgress(t *testing.T) {
 // stands (its log's last progress line; it listed "-" for all of a
 // 40-minute run), and no longer once it has ended.
 func TestStatBaselineStep(t *testing.T) {
-	r, err := Create(t.TempDir(), Config{Method: "mrm"})
+	r, err := Open(t.TempDir()).Create(Config{Method: "mrm"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestStatBaselineStep(t *testing.T) {
 // with their checks' figures, from its latest training only (a stopped
 // mrm trained again begins at stage 1).
 func TestReadProgress(t *testing.T) {
-	r, err := Create(t.TempDir(), Config{Method: "mrm"})
+	r, err := Open(t.TempDir()).Create(Config{Method: "mrm"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,5 +146,15 @@ func TestReadProgress(t *testing.T) {
 	}
 	if want := "[stage 1/3, 50/501 stage 1/3, 501/501 stage 2/3, 501/501 step 50/501 0.25/0.125 step 60/501 0.375/0.5]"; fmt.Sprint(got) != want {
 		t.Errorf("got  %v\nwant %s", got, want)
+	}
+}
+
+func TestSearchTime(t *testing.T) {
+	snaps := []*core.Snapshot{{Seconds: core.Timing{Inner: 1.5, OuterGrad: 0.25, Hyper: 0.5}}, {Seconds: core.Timing{Inner: 2, OuterGrad: 0.5, Hyper: 0.25}}}
+	if got, want := SearchTime(snaps), (core.Timing{Inner: 3.5, OuterGrad: 0.75, Hyper: 0.75}); got != want {
+		t.Errorf("SearchTime = %+v, want %+v", got, want)
+	}
+	if got := SearchTime(nil); got != (core.Timing{}) {
+		t.Errorf("no iterations: %+v", got)
 	}
 }

@@ -22,7 +22,7 @@ func TestBackendRecorded(t *testing.T) {
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.Eval.Steps, cfg.CheckpointEvery = 4, 5, 10, 2
 	hash := cfg.Hash(false)
-	r, err := runs.Create(runsDir, cfg)
+	r, err := runs.Open(runsDir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestBackendRecorded(t *testing.T) {
 	build["matrix_products"], build["threads"] = "OtherBLAS (elsewhere)", 64.0
 	b, _ = json.Marshal(raw)
 	os.WriteFile(r.Path(runs.ConfigFile), b, runs.FilePerm)
-	r2, _, _, err := Reopen(runsDir, r.Config.ID, runs.Config{}, nil)
+	r2, _, _, err := Reopen(runs.Open(runsDir), r.Config.ID, runs.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

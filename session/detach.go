@@ -18,7 +18,7 @@ import (
 // the run's log. It releases r, and returns once the child says its search
 // listens on the socket (so that maple attach works at once), or with the
 // end of the child's log when the child ended before that.
-func Detach(exe string, r *runs.Run, runsDir string, extra []string) error {
+func Detach(exe string, r *runs.Run, store runs.Store, extra []string) error {
 	id := r.Config.ID
 	r.Close()
 	logf, err := r.OpenLog()
@@ -31,7 +31,7 @@ func Detach(exe string, r *runs.Run, runsDir string, extra []string) error {
 		return err
 	}
 	defer rd.Close()
-	child := exec.Command(exe, append([]string{"resume", id, "--runs-dir", runsDir, "--headless", "--ready-fd", "3"}, extra...)...)
+	child := exec.Command(exe, append([]string{"resume", id, "--runs-dir", store.Dir(), "--headless", "--ready-fd", "3"}, extra...)...)
 	child.Stdout, child.Stderr = logf, logf
 	child.ExtraFiles = []*os.File{wr}
 	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -61,30 +61,30 @@ func ReadyPipe(fd int) func(Control) {
 	}
 }
 
-// ratesInForce returns the learning rates r's search goes on with when
-// none is given: those of its checkpoint, else its config's.
-func ratesInForce(r *runs.Run) core.LearningRates {
-	if st, err := runs.ReadCheckpoint(r.Dir, func(string) {}); err == nil && st != nil {
-		return st.LR
+// givenRates returns inForce with each rate that resume's flags in set
+// give (from s) in its place, and those flags.
+func givenRates(inForce core.LearningRates, s core.Settings, set map[string]bool) (core.LearningRates, map[string]bool) {
+	lr, given, flags := inForce, s.Rates(), map[string]bool{}
+	for _, r := range []struct {
+		field    string
+		in, from *float64
+	}{{"Settings.WeightLR", &lr.Weight, &given.Weight}, {"Settings.KeepLR", &lr.Keep, &given.Keep}, {"Settings.InnerLR", &lr.Inner, &given.Inner}} {
+		if flag, ok := config.FlagOf(r.field); ok && set[flag] {
+			*r.in, flags[flag] = *r.from, true
+		}
 	}
-	return r.Config.Settings.Rates()
+	return lr, flags
 }
 
-// withRates returns s with lr as its learning rates (Rates' inverse).
-func withRates(s core.Settings, lr core.LearningRates) core.Settings {
-	s.WeightLR, s.KeepLR, s.InnerLR = lr.Weight, lr.Keep, lr.Inner
-	return s
-}
-
-// Reopen opens run id of runsDir to continue it: it refuses a finished
+// Reopen opens run id of store to continue it: it refuses a finished
 // run and takes the settings of resume's flags in set from given
 // (config.Resumed): the data directory (the data moved) into the run's
 // config, and the learning rates as the search's from its next iteration,
 // each given one in place of the one in force, checked. It returns the
 // rates (nil: those in force go on) and the resume flags that repeat these choices
 // for a detached child (config.Args).
-func Reopen(runsDir, id string, given runs.Config, set map[string]bool) (*runs.Run, *core.LearningRates, []string, error) {
-	r, err := runs.Open(runsDir, id)
+func Reopen(store runs.Store, id string, given runs.Config, set map[string]bool) (*runs.Run, *core.LearningRates, []string, error) {
+	r, err := store.Open(id)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -95,16 +95,27 @@ func Reopen(runsDir, id string, given runs.Config, set map[string]bool) (*runs.R
 	if sum, _ := runs.ReadSummary(r.Dir); sum != nil && sum.Done {
 		return fail(fmt.Errorf("run %s is done; see maple show %s", id, id))
 	}
-	cur := r.Config
-	inForce := ratesInForce(r)
-	cur.Settings = withRates(cur.Settings, inForce)
-	next, err := config.Resumed(cur, given, set)
+	// The rates given replace those in force (RatesInForce, after the
+	// checkpoint the search continues from): they are no part of run.json,
+	// which keeps the rates the run started with.
+	from := 0
+	if st, err := runs.ReadCheckpoint(r.Dir, func(string) {}); err == nil && st != nil {
+		from = st.Iter
+	}
+	events, _ := runs.ReadEvents(r.Dir)
+	inForce := runs.RatesInForce(&r.Config, events, from).LearningRates
+	lr, rateFlags := givenRates(inForce, given.Settings, set)
+	others := map[string]bool{}
+	for f := range set {
+		if !rateFlags[f] {
+			others[f] = true
+		}
+	}
+	next, err := config.Resumed(r.Config, given, others)
 	if err != nil {
 		return fail(err)
 	}
-	args := config.Args(next, set)
-	lr := next.Settings.Rates()
-	next.Settings = withRates(next.Settings, r.Config.Settings.Rates()) // run.json keeps the rates the run started with
+	args := append(config.Args(next, others), config.Args(given, rateFlags)...)
 	r.Config = next
 	if lr == inForce { // none given, or those in force
 		return r, nil, args, nil

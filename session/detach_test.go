@@ -24,7 +24,7 @@ func TestReopen(t *testing.T) {
 	runsDir := t.TempDir()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Settings.WeightLR, cfg.Settings.KeepLR, cfg.Settings.InnerLR = 0, 1.5, 0.1
-	r, err := runs.Create(runsDir, cfg)
+	r, err := runs.Open(runsDir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,6 +32,7 @@ func TestReopen(t *testing.T) {
 	if err := r.WriteCheckpoint(&core.State{Iter: 2, LR: inForce}); err != nil {
 		t.Fatal(err)
 	}
+	recordSetLR(t, r, 2, inForce) // changed live at iteration 2, checkpointed since
 	id := r.Config.ID
 	r.Close()
 	abs, _ := filepath.Abs("moved")
@@ -51,7 +52,7 @@ func TestReopen(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			given, set := parseResume(t, tc.args)
-			r, rates, args, err := Reopen(runsDir, id, given, set)
+			r, rates, args, err := Reopen(runs.Open(runsDir), id, given, set)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want %q", err, tc.err)
@@ -73,7 +74,7 @@ func TestReopen(t *testing.T) {
 			r.Close()
 			// The detached child reopens the run with args: the same.
 			again, againSet := parseResume(t, args)
-			r2, rates2, args2, err := Reopen(runsDir, id, again, againSet)
+			r2, rates2, args2, err := Reopen(runs.Open(runsDir), id, again, againSet)
 			if err != nil {
 				t.Fatalf("the child's arguments %q: %v", args, err)
 			}
@@ -107,7 +108,7 @@ func TestReopenRefusesNothingToLearn(t *testing.T) {
 	runsDir := t.TempDir()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Settings.WeightLR, cfg.Settings.Keep, cfg.Settings.Keep0 = 0.25, 1, 1
-	r, err := runs.Create(runsDir, cfg)
+	r, err := runs.Open(runsDir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestReopenRefusesNothingToLearn(t *testing.T) {
 	id := r.Config.ID
 	r.Close()
 	given, set := parseResume(t, []string{"--weight-lr", "0"})
-	if r, _, _, err := Reopen(runsDir, id, given, set); err == nil {
+	if r, _, _, err := Reopen(runs.Open(runsDir), id, given, set); err == nil {
 		r.Close()
 		t.Fatal("--weight-lr 0 with every sample kept: accepted")
 	} else if !strings.Contains(err.Error(), "--weight-lr 0") || !strings.Contains(err.Error(), "--keep 1") {
@@ -130,13 +131,14 @@ func TestReopenRefusesNothingToLearn(t *testing.T) {
 // new inner rate given; a rate given above the bound is refused.
 func TestReopenRecordedRateAboveTheBound(t *testing.T) {
 	runsDir := t.TempDir()
-	r, err := runs.Create(runsDir, runs.DefaultConfig("synthetic"))
+	r, err := runs.Open(runsDir).Create(runs.DefaultConfig("synthetic"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := r.WriteCheckpoint(&core.State{Iter: 2, LR: core.LearningRates{Weight: 0, Keep: 40, Inner: 0.1}}); err != nil {
 		t.Fatal(err)
 	}
+	recordSetLR(t, r, 2, core.LearningRates{Weight: 0, Keep: 40, Inner: 0.1})
 	id := r.Config.ID
 	r.Close()
 	for _, tc := range []struct {
@@ -149,7 +151,7 @@ func TestReopenRecordedRateAboveTheBound(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			given, set := parseResume(t, tc.args)
-			r, _, _, err := Reopen(runsDir, id, given, set)
+			r, _, _, err := Reopen(runs.Open(runsDir), id, given, set)
 			if r != nil {
 				r.Close()
 			}

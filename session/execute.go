@@ -12,6 +12,7 @@ import (
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
 )
@@ -155,7 +156,7 @@ func runBaseline(ctx, trainCtx context.Context, r *runs.Run, sp *dataset.Splits,
 	}
 	if res.SampleWeights != nil { // LfF's weights, exportable as a search's
 		cfg := r.Config
-		if err := runs.WriteSampleWeights(r.Dir, &cfg, res, sp.Train); err != nil {
+		if err := export.WriteSampleWeights(r.Dir, &cfg, res, sp.Train); err != nil {
 			return nil, fail(r, err, 0, 0, start)
 		}
 	}
@@ -172,6 +173,11 @@ func restore(r *runs.Run, eng *core.Engine, firstStart bool, logf func(string, .
 		return nil, 0, err
 	}
 	if st != nil {
+		// The search goes on with the rates on record (RatesInForce), not
+		// the checkpoint's: a change is recorded after the checkpoint
+		// made for it.
+		events, _ := runs.ReadEvents(r.Dir)
+		st.LR = runs.RatesInForce(&r.Config, events, st.Iter).LearningRates
 		if err := eng.Restore(st); err != nil {
 			return nil, 0, fmt.Errorf("%s does not fit this run: %w", r.Path(runs.CheckpointFile), err)
 		}
@@ -262,7 +268,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 	if err != nil {
 		return nil, fail(r, err, 0, total, start)
 	}
-	if err := runs.SetInit(eng, cfg.Settings.InitParams); err != nil {
+	if err := setInit(eng, cfg.Settings.InitParams); err != nil {
 		return nil, fail(r, err, 0, total, start)
 	}
 	// What was set aside or skipped on disk: logged, and told to the
@@ -298,7 +304,7 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 		hub = NewHub()
 	}
 	hub.SetHistory(hist, events)
-	fr, err := runs.OpenRecorder(r, eng, iter)
+	fr, err := runs.OpenRecorder(r, eng.State, iter)
 	if err != nil {
 		return nil, err
 	}
@@ -348,8 +354,8 @@ func Execute(ctx context.Context, r *runs.Run, sp *dataset.Splits, opt Options) 
 	return evaluateFinal(ctx, trainCtx, r, eng, sp, rec, sum, referenceFigure(hub.History()), start, logf)
 }
 
-// writeExports is runs.WriteExports (a test makes it fail).
-var writeExports = runs.WriteExports
+// writeExports is export.WriteExports (a test makes it fail).
+var writeExports = export.WriteExports
 
 // evaluateFinal ends a search that is done: the exports of its weights,
 // then the final weighted ERM on them, and the summary.

@@ -41,7 +41,7 @@ func TestHeadlessWritesLog(t *testing.T) {
 			cfg.Method = tc.method
 			cfg.Settings.OuterIters, cfg.Settings.InnerSteps = 3, 5
 			cfg.Eval.Steps, cfg.Eval.EvalEvery = 20, 10
-			r, err := runs.Create(t.TempDir(), cfg)
+			r, err := runs.Open(t.TempDir()).Create(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func TestSearchReweighting(t *testing.T) {
 			cfg.Settings.OuterIters, cfg.Settings.InnerSteps = 2, 3
 			cfg.Settings.Keep, cfg.Settings.Keep0, cfg.Settings.WeightLR = tc.keep, tc.keep, 1e-9
 			cfg.Eval.Steps, cfg.Eval.EvalEvery = 10, 5
-			r, err := runs.Create(t.TempDir(), cfg)
+			r, err := runs.Open(t.TempDir()).Create(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -161,7 +161,7 @@ func TestDamagedFiles(t *testing.T) {
 	}
 	// A damaged run.json: still listed, resume says what is wrong.
 	os.WriteFile(filepath.Join(rd, runs.ConfigFile), []byte("{not json"), 0o644)
-	list, err := runs.List(dir)
+	list, err := runs.Open(dir).List()
 	if err != nil || len(list) != 1 || list[0].Problem == "" {
 		t.Errorf("ls with a damaged run.json: %+v %v", list, err)
 	}
@@ -212,7 +212,7 @@ func (f *fakeCtl) SetLR(l core.LearningRates) error {
 
 func TestSocket(t *testing.T) {
 	dir := t.TempDir()
-	r, err := runs.Create(dir, runs.Config{Method: "maple"})
+	r, err := runs.Open(dir).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,99 +342,11 @@ func TestHubNeverBlocks(t *testing.T) {
 	}
 }
 
-// smallExport writes the exports of a three-sample search into a new
-// directory: w = (1.5, 0.7, 2.25), the second sample dropped.
-func smallExport(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	out := &core.Output{W: []float64{1.5, 0.7, 2.25}, S: []float64{1, 0.5, 0.125}, Keep: []bool{true, false, true}, Iter: 4}
-	train := &loaders.Dataset{ID: []int64{7, 8, 9}, Y: []int32{0, 1, 1}, Env: []int32{0, 0, 1}, Group: []int32{0, 3, 2},
-		EnvNames: []string{"e0", "e1"}, GroupNames: []string{"g0", "g1", "g2", "g3"}}
-	cfg := runs.Config{ID: "20261122-000000-01", Method: "maple", Settings: core.DefaultSettings(), Dataset: loaders.DefaultSpec("synthetic")}
-	if err := runs.WriteExports(dir, &cfg, core.StatusDone, 6, out, train); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// TestNumpyLoads checks that numpy.load reads the exports, where a Python
-// with numpy is installed (.ci/run installs Debian's python3-numpy), and
-// that u.npy holds what maple trains on: w where kept, 0 where dropped.
-func TestNumpyLoads(t *testing.T) {
-	py := "/usr/bin/python3"
-	if err := exec.Command(py, "-c", "import numpy").Run(); err != nil {
-		t.Skip("no python3 with numpy")
-	}
-	dir := smallExport(t)
-	script := `import numpy as np, sys, json
-d = sys.argv[1]
-u = np.load(d + "/u.npy"); w = np.load(d + "/weights.npy"); s = np.load(d + "/keep_prob.npy")
-m = np.load(d + "/mask.npy"); ids = np.load(d + "/ids.npy")
-assert u.dtype == np.float64 and u.shape == (3,) and list(u) == [1.5, 0, 2.25], u
-assert list(w) == [1.5, 0.7, 2.25] and list(s) == [1, 0.5, 0.125], (w, s)
-assert m.dtype == np.uint8 and list(m) == [1, 0, 1] and ids.dtype == np.int64 and list(ids) == [7, 8, 9], (m, ids)
-c = np.genfromtxt(d + "/weights.csv", delimiter=",", names=True, dtype=None, encoding="utf-8")
-assert list(c["sample_id"]) == [7, 8, 9] and list(c["kept"]) == [1, 0, 1] and list(c["u"]) == [1.5, 0, 2.25]
-assert list(c["group_name"]) == ['"g0"', '"g3"', '"g2"'], c["group_name"]
-e = json.load(open(d + "/export.json"))
-assert e["train_with"] == "u.npy" and e["iterate"] == 4 and e["iteration"] == 6 and "validation-selected iterate 4" in e["which"], e
-print("ok")`
-	b, err := exec.Command(py, "-c", script, dir).CombinedOutput()
-	if err != nil || strings.TrimSpace(string(b)) != "ok" {
-		t.Errorf("numpy: %v\n%s", err, b)
-	}
-}
-
-// TestReadmeTorchSnippet runs the README's PyTorch lines on an export
-// with Debian's python3-torch (.ci/run installs it): the weighted loss is
-// maple's, and the sampler never draws a dropped sample.
-func TestReadmeTorchSnippet(t *testing.T) {
-	py := "/usr/bin/python3"
-	if err := exec.Command(py, "-c", "import torch").Run(); err != nil {
-		t.Skip("no python3 with torch")
-	}
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(readme), "<!-- torch snippet -->\n```python\n")
-	snippet, _, ok2 := strings.Cut(rest, "```")
-	const runLine = `run = os.path.expanduser("~/.local/share/maple/runs/ID")`
-	if !ok || !ok2 || !strings.Contains(snippet, runLine) {
-		t.Fatalf("README has no torch snippet with %s (the default runs directory)", runLine)
-	}
-	dir := smallExport(t)
-	script := strings.Replace(snippet, runLine, fmt.Sprintf("run = %q", dir), 1) + `
-import math
-assert u.dtype == torch.float32, u.dtype  # what a trainer's losses are
-n = len(u)
-l = weighted_loss(torch.zeros(n, 2), torch.zeros(n, dtype=torch.long), torch.arange(n))
-assert abs(l.item() - math.log(2)) < 1e-6, l
-drawn = set(int(i) for i in torch.utils.data.WeightedRandomSampler(u, num_samples=2000))
-assert drawn == {0, 2}, drawn
-assert list(ids) == [7, 8, 9]
-print("ok")`
-	b, err := exec.Command(py, "-c", script).CombinedOutput()
-	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(b)), "ok") {
-		t.Errorf("torch snippet: %v\n%s\n%s", err, script, b)
-	}
-}
-
-func TestSearchTime(t *testing.T) {
-	snaps := []*core.Snapshot{{Seconds: core.Timing{Inner: 1.5, OuterGrad: 0.25, Hyper: 0.5}}, {Seconds: core.Timing{Inner: 2, OuterGrad: 0.5, Hyper: 0.25}}}
-	if got, want := runs.SearchTime(snaps), (core.Timing{Inner: 3.5, OuterGrad: 0.75, Hyper: 0.75}); got != want {
-		t.Errorf("SearchTime = %+v, want %+v", got, want)
-	}
-	if got := runs.SearchTime(nil); got != (core.Timing{}) {
-		t.Errorf("no iterations: %+v", got)
-	}
-}
-
 // TestCommandsAfterTheEnd: a client that sends 100 pauses after the
 // search ended (the reproduction: during the final evaluation) gets an
 // error for each, at once, and the server never blocks.
 func TestCommandsAfterTheEnd(t *testing.T) {
-	r, err := runs.Create(t.TempDir(), runs.Config{Method: "maple"})
+	r, err := runs.Open(t.TempDir()).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -554,34 +466,22 @@ func TestResumeKeepsGoodRecords(t *testing.T) {
 	}
 }
 
-// TestLockEdgeCases: a deleted lock file neither hides a run nor lets a
-// second process write it; a run with records but no checkpoint (killed
-// before its first) starts again from the beginning, its records set
-// aside with a word; leftover temporary files are cleaned.
-func TestLockEdgeCases(t *testing.T) {
+// TestRestartWithoutCheckpoint: a run with records but no checkpoint
+// (killed before its first) starts again from the beginning, its records
+// set aside with a word.
+func TestRestartWithoutCheckpoint(t *testing.T) {
 	dir := t.TempDir()
-	r, err := runs.Create(dir, runs.Config{Method: "maple", Settings: core.DefaultSettings()})
+	r, err := runs.Open(dir).Create(runs.Config{Method: "maple", Settings: core.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(r.Path(runs.LockFile))
-	if list, _ := runs.List(dir); len(list) != 1 || list[0].Status != core.StatusRunning {
-		t.Errorf("a run without its lock file: %+v", list)
-	}
-	if _, err := runs.Open(dir, r.Config.ID); !errors.Is(err, runs.ErrLocked) {
-		t.Errorf("a second writer got in: %v", err)
-	}
-	os.WriteFile(r.Path(".checkpoint.bin.tmp-123"), []byte("half"), 0o600)
 	os.WriteFile(r.Path(runs.MetricsFile), []byte(`{"iter":1}`+"\n"), 0o600)
 	r.Close()
-	r2, err := runs.Open(dir, r.Config.ID)
+	r2, err := runs.Open(dir).Open(r.Config.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r2.Close()
-	if _, err := os.Stat(r2.Path(".checkpoint.bin.tmp-123")); !os.IsNotExist(err) {
-		t.Error("a leftover temporary file was not cleaned")
-	}
 	r2.Config.Dataset = loaders.DefaultSpec("synthetic")
 	r2.Config.Settings.Model = "linear"
 	r2.Config.Eval = train.DefaultEval()
@@ -600,13 +500,6 @@ func TestLockEdgeCases(t *testing.T) {
 	if snaps, _ := runs.ReadMetrics(r2.Dir); len(snaps) != 3 {
 		t.Errorf("%d records after the restart, want 3", len(snaps))
 	}
-	// Nothing but hidden work directories is left by Create.
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".new-") {
-			t.Errorf("Create left %s", e.Name())
-		}
-	}
 }
 
 // TestPrivateSocketDir: a long runs path puts the socket in a per-user
@@ -616,7 +509,7 @@ func TestLockEdgeCases(t *testing.T) {
 func TestPrivateSocketDir(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	long := filepath.Join(t.TempDir(), strings.Repeat("d", 120))
-	r, err := runs.Create(long, runs.Config{Method: "maple"})
+	r, err := runs.Open(long).Create(runs.Config{Method: "maple"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -738,7 +631,7 @@ func TestLfFWeightsExported(t *testing.T) {
 		cfg.Method = m
 		cfg.Eval = baselines.Recipe(m, cfg.Eval, nil)
 		cfg.Eval.Model, cfg.Eval.Steps = "linear", 30
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -748,7 +641,7 @@ func TestLfFWeightsExported(t *testing.T) {
 			t.Fatalf("%s: %v %v", m, sum, err)
 		}
 		out := t.TempDir()
-		files, err := export.To(r.Dir, out, "npy", false, runs.Overrides{}, nil)
+		files, err := export.To(r.Dir, out, "npy", false, export.Overrides{}, nil)
 		if m == "erm" {
 			if err == nil || !strings.Contains(err.Error(), "no per-sample weights") {
 				t.Errorf("erm export: %v, want a refusal", err)
@@ -758,11 +651,11 @@ func TestLfFWeightsExported(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, u, err := loaders.ReadNPYFile(filepath.Join(out, runs.UNPY))
+		_, u, err := loaders.ReadNPYFile(filepath.Join(out, export.UNPY))
 		if err != nil {
 			t.Fatalf("%v (files %v)", err, files)
 		}
-		man, err := runs.ReadExport(out)
+		man, err := export.ReadExport(out)
 		if err != nil || man.N != len(u) || !strings.Contains(man.Which, "lff") {
 			t.Fatalf("export.json %+v, %v", man, err)
 		}
@@ -785,7 +678,7 @@ func TestLfFWeightsExported(t *testing.T) {
 func TestStopBaseline(t *testing.T) {
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Method, cfg.Eval.Steps = "erm", 1_000_000 // far longer than the test
-	r, err := runs.Create(t.TempDir(), cfg)
+	r, err := runs.Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -64,7 +65,7 @@ func stopTestRun(t *testing.T) *runs.Run {
 	t.Helper()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Method = "erm"
-	r, err := runs.Create(t.TempDir(), cfg)
+	r, err := runs.Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,25 +156,25 @@ func TestFullDiskAfterTheSearch(t *testing.T) {
 	runsDir := t.TempDir()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.Eval.Steps, cfg.CheckpointEvery = 3, 5, 10, 2
-	r, err := runs.Create(runsDir, cfg)
+	r, err := runs.Open(runsDir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	writeExports = func(dir string, cfg *runs.Config, status core.Status, iter int, out *core.Output, train *dataset.Dataset, formats ...string) error {
 		return &runs.WriteError{Path: filepath.Join(dir, runs.WeightsCSV), Err: syscall.ENOSPC}
 	}
-	t.Cleanup(func() { writeExports = runs.WriteExports })
+	t.Cleanup(func() { writeExports = export.WriteExports })
 	sum, err := Execute(context.Background(), r, nil, Options{})
 	r.Close()
 	if err == nil || sum == nil || sum.Status != core.StatusFailed {
 		t.Fatalf("Execute: %+v, %v; want a failed summary and the error", sum, err)
 	}
-	msg := runs.Continue(runsDir, sum, r.Config)
+	msg := runs.Open(runsDir).Continue(sum, r.Config)
 	if !strings.Contains(msg, "the disk is full") || !strings.Contains(msg, "maple resume "+r.Config.ID) {
 		t.Errorf("what the person is told:\n%s", msg)
 	}
-	writeExports = runs.WriteExports // the disk is back
-	r2, _, _, err := Reopen(runsDir, r.Config.ID, runs.Config{}, nil)
+	writeExports = export.WriteExports // the disk is back
+	r2, _, _, err := Reopen(runs.Open(runsDir), r.Config.ID, runs.Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

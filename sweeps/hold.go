@@ -52,7 +52,7 @@ func Exclusive(runsDir, name string) (*Lock, error) {
 // Running tells whether a process of sweep name holds its lock. It
 // creates nothing.
 func Running(runsDir, name string) bool {
-	path, err := runs.SweepLockFile(runsDir, name)
+	path, err := runs.Open(runsDir).SweepLockFile(name)
 	return err == nil && runs.Held(path) // a lock file is probed as a run's directory is
 }
 
@@ -77,12 +77,12 @@ const lockWait = 300 * time.Millisecond
 // taken: a file that maple rm deleted while another process opened it is
 // opened again.
 func lockSweep(runsDir, name string, how int) (*Lock, error) {
-	path, err := runs.SweepLockFile(runsDir, name)
+	path, err := runs.Open(runsDir).SweepLockFile(name)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(runs.ClaimsDir(runsDir), runs.DirPerm); err != nil {
-		return nil, &runs.WriteError{Path: runs.ClaimsDir(runsDir), Err: err}
+	if err := os.MkdirAll(runs.Open(runsDir).ClaimsDir(), runs.DirPerm); err != nil {
+		return nil, &runs.WriteError{Path: runs.Open(runsDir).ClaimsDir(), Err: err}
 	}
 	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, runs.FilePerm)

@@ -37,13 +37,13 @@ func halvingSweep(t *testing.T, dir string, log io.Writer) *Sweep {
 // figures.
 func sweepOutcome(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	infos, err := runs.List(dir)
+	infos, err := runs.Open(dir).List()
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
 	for _, in := range infos {
-		d := runs.Dir(dir, in.ID)
+		d := runs.Open(dir).RunDir(in.ID)
 		cfg, err := runs.ReadConfig(d)
 		if err != nil {
 			t.Fatal(err)
@@ -116,11 +116,11 @@ func TestHalvingKillPoints(t *testing.T) {
 		}
 		noSum := filepath.Join(t.TempDir(), "runs")
 		copyTree(t, base, noSum)
-		os.Remove(filepath.Join(runs.Dir(noSum, runID), runs.SummaryFile))
+		os.Remove(filepath.Join(runs.Open(noSum).RunDir(runID), runs.SummaryFile))
 		states = append(states, state{what + ", before its summary", noSum})
 		noCkpt := filepath.Join(t.TempDir(), "runs")
 		copyTree(t, noSum, noCkpt)
-		d := runs.Dir(noCkpt, runID)
+		d := runs.Open(noCkpt).RunDir(runID)
 		if err := os.Rename(filepath.Join(d, runs.PrevCheckpoint), filepath.Join(d, runs.CheckpointFile)); err != nil {
 			os.Remove(filepath.Join(d, runs.CheckpointFile))
 		}

@@ -37,7 +37,7 @@ func decodeSweep(path string, b []byte) (*SweepRecord, error) {
 	}
 	r.Format = SweepFormat
 	for i := range r.Cells {
-		r.Cells[i].Config.Format = runs.ConfigFormat
+		r.Cells[i].Config = runs.Upgraded(r.Cells[i].Config)
 	}
 	return &r, nil
 }

@@ -64,7 +64,7 @@ func TestSweepFormatWritten(t *testing.T) {
 	if err := s.Record(); err != nil {
 		t.Fatal(err)
 	}
-	path, _ := runs.SweepFile(s.Dir, s.Name, ".json")
+	path, _ := runs.Open(s.Dir).SweepFile(s.Name, ".json")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

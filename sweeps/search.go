@@ -149,10 +149,10 @@ func (s *Sweep) halve(cells []int, rung int, logf func(string, ...any)) []int {
 			if id == "" {
 				continue
 			}
-			if cfg, err := runs.ReadConfig(runs.Dir(s.Dir, id)); err == nil && slices.Contains(cfg.Tags, EarlyStoppedTag) {
+			if cfg, err := runs.ReadConfig(s.store().RunDir(id)); err == nil && slices.Contains(cfg.Tags, EarlyStoppedTag) {
 				continue // decided by an earlier run of the sweep
 			}
-			runs.Relabel(runs.Dir(s.Dir, id), nil, nil, []string{EarlyStoppedTag}, nil)
+			runs.Relabel(s.store().RunDir(id), nil, nil, []string{EarlyStoppedTag}, nil)
 			if diskStep != nil {
 				diskStep(LabelText(s.Cells[i].Label)+" tagged early-stopped", "")
 			}
@@ -180,7 +180,7 @@ func (s *Sweep) bestSoFar(c Cell, rung int) float64 {
 	if id == "" {
 		return best
 	}
-	snaps, _ := runs.ReadMetrics(runs.Dir(s.Dir, id))
+	snaps, _ := runs.ReadMetrics(s.store().RunDir(id))
 	for _, sn := range snaps {
 		if sn.Iter <= rung && sn.ValWorst > best {
 			best = sn.ValWorst

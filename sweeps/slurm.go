@@ -39,7 +39,7 @@ type CellRecord struct {
 // default changed between builds) replaces it, so that the sweep's table
 // does not report the old configuration as missing.
 func (s *Sweep) Record() error {
-	if err := os.MkdirAll(runs.SweepsDir(s.Dir), runs.DirPerm); err != nil {
+	if err := os.MkdirAll(s.store().SweepsDir(), runs.DirPerm); err != nil {
 		return err
 	}
 	rec, err := ReadSweep(s.Dir, s.Name)
@@ -78,7 +78,7 @@ func (s *Sweep) Record() error {
 	for i := range rec.Cells {
 		rec.Cells[i].Config.Format = runs.ConfigFormat
 	}
-	path, err := runs.SweepFile(s.Dir, s.Name, ".json")
+	path, err := s.store().SweepFile(s.Name, ".json")
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func (s *Sweep) Record() error {
 
 // ReadSweep reads the record of sweep name.
 func ReadSweep(runsDir, name string) (*SweepRecord, error) {
-	path, err := runs.SweepFile(runsDir, name, ".json")
+	path, err := runs.Open(runsDir).SweepFile(name, ".json")
 	if err != nil {
 		return nil, fmt.Errorf("%w (%w)", err, os.ErrNotExist) // no such sweep
 	}
@@ -154,7 +154,7 @@ func SweepStatus(runsDir, name string) ([]CellState, error) {
 	for _, c := range rec.Cells {
 		cs := CellState{Label: c.Label, Hash: c.Hash, State: "waiting"}
 		if id, err := FindCell(runsDir, name, c.Hash); err == nil && id != "" {
-			in := runs.Stat(runs.Dir(runsDir, id))
+			in := runs.Stat(runs.Open(runsDir).RunDir(id))
 			cs.RunID, cs.Info, cs.Status = id, &in, in.Status
 			cs.State = in.Status.String()
 			if in.Status.Live() {
@@ -228,7 +228,7 @@ func SlurmScript(name, runsDir, exe string, args []string, tasks int, extra []st
 	b.WriteString("#SBATCH --requeue\n")
 	b.WriteString("#SBATCH --open-mode=append\n") // a requeued task's output follows its first attempt's
 	b.WriteString("#SBATCH --ntasks=1\n")
-	fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(runs.SweepsDir(runsDir), name+"-%A_%a.out"))
+	fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(runs.Open(runsDir).SweepsDir(), name+"-%A_%a.out"))
 	for _, e := range extra {
 		if e = strings.TrimSpace(e); e != "" {
 			fmt.Fprintf(&b, "#SBATCH %s\n", strings.TrimPrefix(e, "#SBATCH "))
@@ -245,10 +245,10 @@ func SlurmScript(name, runsDir, exe string, args []string, tasks int, extra []st
 // SubmitSlurm writes the script of a sweep beside its record and submits
 // it with sbatch; it returns the job id.
 func SubmitSlurm(runsDir, name, script string) (string, string, error) {
-	if err := os.MkdirAll(runs.SweepsDir(runsDir), runs.DirPerm); err != nil {
+	if err := os.MkdirAll(runs.Open(runsDir).SweepsDir(), runs.DirPerm); err != nil {
 		return "", "", err
 	}
-	path, err := runs.SweepFile(runsDir, name, ".sbatch")
+	path, err := runs.Open(runsDir).SweepFile(name, ".sbatch")
 	if err != nil {
 		return "", "", err
 	}
@@ -265,7 +265,7 @@ func SubmitSlurm(runsDir, name, script string) (string, string, error) {
 	}
 	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
 	// The job ids a sweep was submitted as, for QueuedJobs.
-	if jobs, err := runs.SweepFile(runsDir, name, ".jobs"); err == nil {
+	if jobs, err := runs.Open(runsDir).SweepFile(name, ".jobs"); err == nil {
 		if f, err := os.OpenFile(jobs, os.O_APPEND|os.O_CREATE|os.O_WRONLY, runs.FilePerm); err == nil {
 			fmt.Fprintln(f, id)
 			f.Close()
@@ -279,7 +279,7 @@ func SubmitSlurm(runsDir, name, script string) (string, string, error) {
 // run the sweep's cells again when they start. None when the sweep was
 // never submitted or squeue is not on the PATH (nothing to ask).
 func QueuedJobs(runsDir, name string) ([]string, error) {
-	path, err := runs.SweepFile(runsDir, name, ".jobs")
+	path, err := runs.Open(runsDir).SweepFile(name, ".jobs")
 	if err != nil {
 		return nil, nil
 	}

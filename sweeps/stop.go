@@ -11,12 +11,12 @@ import (
 // once it is newer than they are (a later rerun of the sweep is newer
 // than it, and goes on).
 func stopFile(runsDir, sweep string) (string, error) {
-	return runs.SweepFile(runsDir, sweep, ".stop")
+	return runs.Open(runsDir).SweepFile(sweep, ".stop")
 }
 
 // AskSweepStop marks sweep name as stopped (see StopAsked).
 func AskSweepStop(runsDir, name string) error {
-	if err := os.MkdirAll(runs.SweepsDir(runsDir), runs.DirPerm); err != nil {
+	if err := os.MkdirAll(runs.Open(runsDir).SweepsDir(), runs.DirPerm); err != nil {
 		return fmt.Errorf("%w", err)
 	}
 	path, err := stopFile(runsDir, name)

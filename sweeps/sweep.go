@@ -42,8 +42,8 @@ type Sweep struct {
 	// (runHalving), one cell at a time.
 	EarlyStop bool
 	// SearchAgain makes every new search cell search, even where a
-	// finished run in Dir searched alike (runs.FindSearch). Default
-	// false: such a cell takes that search (runs.Run.TakeSearch) and
+	// finished run in Dir searched alike (runs.Store.FindSearch). Default
+	// false: such a cell takes that search (runs.Store.TakeSearch) and
 	// trains only its final model, with the same figures bit for bit.
 	SearchAgain bool
 	// Since is when the sweep was asked for: a maple stop after it holds
@@ -163,7 +163,10 @@ func (s *Sweep) Run(ctx context.Context) ([]CellResult, error) {
 	return results, errors.Join(errs...)
 }
 
-func (s *Sweep) claimDir() string { return runs.ClaimsDir(s.Dir) }
+// store is the run store the sweep's runs are in (Dir).
+func (s *Sweep) store() runs.Store { return runs.Open(s.Dir) }
+
+func (s *Sweep) claimDir() string { return s.store().ClaimsDir() }
 
 // claim takes the exclusive lock of a cell, or reports that another
 // process holds it.
@@ -187,10 +190,10 @@ func FindCell(runsDir, name, hash string) (string, error) {
 		return "", err
 	}
 	for _, e := range ents {
-		if !e.IsDir() {
-			continue
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue // a run being created (.new-*) or removed, the archive, the claims
 		}
-		cfg, err := runs.ReadConfig(runs.Dir(runsDir, e.Name()))
+		cfg, err := runs.ReadConfig(runs.Open(runsDir).RunDir(e.Name()))
 		if err == nil && cfg.Sweep == name && cfg.Hash(false) == hash {
 			return e.Name(), nil
 		}
@@ -223,7 +226,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 	var r *runs.Run
 	var sp *dataset.Splits // loaded by config.Prepare for a new cell; by Execute for a resumed one
 	if id != "" {
-		sum, _ := runs.ReadSummary(runs.Dir(s.Dir, id))
+		sum, _ := runs.ReadSummary(s.store().RunDir(id))
 		if sum != nil && sum.Done {
 			res.RunID, res.Status, res.Note = id, core.StatusDone, "done already"
 			logf("%-40s done already (%s)", LabelText(c.Label), id)
@@ -233,12 +236,12 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 			res.RunID, res.Status, res.Note = id, sum.Status, fmt.Sprintf("at iteration %d already", sum.Iter)
 			return res
 		}
-		if cfg, err := runs.ReadConfig(runs.Dir(s.Dir, id)); err == nil && slices.Contains(cfg.Tags, EarlyStoppedTag) {
+		if cfg, err := runs.ReadConfig(s.store().RunDir(id)); err == nil && slices.Contains(cfg.Tags, EarlyStoppedTag) {
 			res.RunID, res.Status, res.Note = id, core.StatusStopped, "early-stopped"
 			logf("%-40s early-stopped (%s); maple resume %s continues it", LabelText(c.Label), id, id)
 			return res
 		}
-		if r, err = runs.Open(s.Dir, id); err != nil {
+		if r, err = s.store().Open(id); err != nil {
 			res.Err = err
 			return res
 		}
@@ -252,23 +255,23 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 		cfg := c.Config
 		cfg.Sweep, cfg.Cell = s.Name, c.Label
 		if !s.SearchAgain {
-			if cfg.SearchFrom, err = runs.FindSearch(s.Dir, cfg, runs.CurrentBuild()); err != nil {
+			if cfg.SearchFrom, err = s.store().FindSearch(cfg, runs.CurrentBuild()); err != nil {
 				res.Err = err
 				return res
 			}
 		}
-		if r, err = runs.Create(s.Dir, cfg); err != nil {
+		if r, err = s.store().Create(cfg); err != nil {
 			res.Err = err
 			return res
 		}
 		if from := cfg.SearchFrom; from != "" {
-			if err := r.TakeSearch(s.Dir, from); err != nil {
+			if err := s.store().TakeSearch(r, from); err != nil {
 				// Nothing of it is kept: the cell searches instead.
 				r.Close()
 				os.RemoveAll(r.Dir)
 				logf("%-40s %v; it searches instead", LabelText(c.Label), err)
 				cfg.SearchFrom = ""
-				if r, err = runs.Create(s.Dir, cfg); err != nil {
+				if r, err = s.store().Create(cfg); err != nil {
 					res.Err = err
 					return res
 				}
@@ -300,7 +303,7 @@ func (s *Sweep) runCell(ctx context.Context, c Cell, logf func(string, ...any), 
 		res.Status = core.StatusFailed
 		logf("%-40s failed (%s): %v", LabelText(c.Label), r.Config.ID, err)
 		if sum != nil {
-			logf("%-40s %s", "", strings.ReplaceAll(runs.Continue(s.Dir, sum, r.Config), "\n", " "))
+			logf("%-40s %s", "", strings.ReplaceAll(s.store().Continue(sum, r.Config), "\n", " "))
 		}
 	case sum.Status == core.StatusDone && sum.Result != nil:
 		logf("%-40s done: test acc %.1f%%, test worst-group %.1f%% (selected on validation)", LabelText(c.Label), 100*sum.Result.TestAcc, 100*sum.Result.TestWorst)

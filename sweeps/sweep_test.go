@@ -75,7 +75,7 @@ func TestSweepRunsEachCellOnce(t *testing.T) {
 			t.Fatalf("rerun of %s: %+v", r.Cell.Label, r)
 		}
 	}
-	if infos, _ := runs.List(dir); len(infos) != 4 {
+	if infos, _ := runs.Open(dir).List(); len(infos) != 4 {
 		t.Fatalf("%d runs, want 4", len(infos))
 	}
 }
@@ -118,7 +118,7 @@ func TestRecordSupersedes(t *testing.T) {
 			rec.Cells = append(rec.Cells, c)
 		}
 	}
-	if err := runs.WriteJSONAtomic(filepath.Join(runs.SweepsDir(dir), "s.json"), rec); err != nil {
+	if err := runs.WriteJSONAtomic(filepath.Join(runs.Open(dir).SweepsDir(), "s.json"), rec); err != nil {
 		t.Fatal(err)
 	}
 	record("1", 50) // seed 1's cells again, with another configuration
@@ -176,5 +176,36 @@ func TestStopHoldsBackQueuedTasks(t *testing.T) {
 	res, err = rerun.Run(context.Background())
 	if err != nil || len(res) != 1 || res[0].Status != core.StatusDone {
 		t.Fatalf("a rerun after the stop: %+v %v", res, err)
+	}
+}
+
+// TestFindCellSkipsHidden: a cell's run is found among the runs of the
+// directory, never in a hidden one: a run being created (.new-*, whose
+// run.json is written before it is renamed into place), being removed
+// (.removing-*) or archived (maple stop of a sweep found a cell running
+// in .new-*, then no socket there).
+func TestFindCellSkipsHidden(t *testing.T) {
+	dir := t.TempDir()
+	cfg := runs.DefaultConfig("synthetic")
+	cfg.Sweep = "sw"
+	hash := cfg.Hash(false)
+	for _, hidden := range []string{".new-123", ".removing-20261122-000000-01"} {
+		if err := os.MkdirAll(filepath.Join(dir, hidden), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := runs.WriteJSONAtomic(filepath.Join(dir, hidden, runs.ConfigFile), cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if id, err := FindCell(dir, "sw", hash); err != nil || id != "" {
+		t.Errorf("FindCell = %q, %v; want no run", id, err)
+	}
+	r, err := runs.Open(dir).Create(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if id, err := FindCell(dir, "sw", hash); err != nil || id != r.Config.ID {
+		t.Errorf("FindCell = %q, %v; want %s", id, err, r.Config.ID)
 	}
 }

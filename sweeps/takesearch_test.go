@@ -50,20 +50,20 @@ func TestSweepTakesFinishedSearch(t *testing.T) {
 		t.Fatalf("the second sweep did not take the first's search:\n%s", log)
 	}
 	searched, _ := takeSearchSweep(t, fresh, "second", 0.05, false)
-	cfg, err := runs.ReadConfig(runs.Dir(dir, took.RunID))
+	cfg, err := runs.ReadConfig(runs.Open(dir).RunDir(took.RunID))
 	if err != nil || cfg.SearchFrom != first.RunID {
 		t.Fatalf("run.json's search_from %q (%v), want %s", cfg.SearchFrom, err, first.RunID)
 	}
-	a, _ := runs.ReadSummary(runs.Dir(dir, took.RunID))
-	b, _ := runs.ReadSummary(runs.Dir(fresh, searched.RunID))
+	a, _ := runs.ReadSummary(runs.Open(dir).RunDir(took.RunID))
+	b, _ := runs.ReadSummary(runs.Open(fresh).RunDir(searched.RunID))
 	if a.SelectedIter != b.SelectedIter || a.Iter != b.Iter || a.Result.TestAcc != b.Result.TestAcc ||
 		a.Result.TestWorst != b.Result.TestWorst || a.Result.ValWorst != b.Result.ValWorst || a.Result.SelectedStep != b.Result.SelectedStep {
 		t.Fatalf("taken search: iter %d/%d selected %d, result %+v\nsearched again: iter %d/%d selected %d, result %+v",
 			a.Iter, a.Total, a.SelectedIter, *a.Result, b.Iter, b.Total, b.SelectedIter, *b.Result)
 	}
 	for _, f := range []string{runs.WeightsNPY, runs.KeepNPY} {
-		x, err1 := os.ReadFile(filepath.Join(runs.Dir(dir, took.RunID), f))
-		y, err2 := os.ReadFile(filepath.Join(runs.Dir(fresh, searched.RunID), f))
+		x, err1 := os.ReadFile(filepath.Join(runs.Open(dir).RunDir(took.RunID), f))
+		y, err2 := os.ReadFile(filepath.Join(runs.Open(fresh).RunDir(searched.RunID), f))
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
@@ -75,7 +75,7 @@ func TestSweepTakesFinishedSearch(t *testing.T) {
 	// settings describe.
 	other := t.TempDir()
 	steered, _ := takeSearchSweep(t, other, "first", 0.1, false)
-	ev := filepath.Join(runs.Dir(other, steered.RunID), runs.EventsFile)
+	ev := filepath.Join(runs.Open(other).RunDir(steered.RunID), runs.EventsFile)
 	f, err := os.OpenFile(ev, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -89,13 +89,13 @@ func TestSweepTakesFinishedSearch(t *testing.T) {
 	// one this build computes.
 	moved := t.TempDir()
 	resumed, _ := takeSearchSweep(t, moved, "first", 0.1, false)
-	cfg, err = runs.ReadConfig(runs.Dir(moved, resumed.RunID))
+	cfg, err = runs.ReadConfig(runs.Open(moved).RunDir(resumed.RunID))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Build = &runs.Build{MatrixProducts: "another backend", Threads: 1, GOMAXPROCS: 1}
 	warning, _ := json.Marshal(core.Event{Kind: core.EventWarning, Iter: 3, Error: runs.BuildChange(*cfg)})
-	f, err = os.OpenFile(filepath.Join(runs.Dir(moved, resumed.RunID), runs.EventsFile), os.O_APPEND|os.O_WRONLY, 0)
+	f, err = os.OpenFile(filepath.Join(runs.Open(moved).RunDir(resumed.RunID), runs.EventsFile), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,15 +108,15 @@ func TestSweepTakesFinishedSearch(t *testing.T) {
 	// behind: the cell searches instead.
 	gone := t.TempDir()
 	lender, _ := takeSearchSweep(t, gone, "first", 0.1, false)
-	if err := os.Remove(filepath.Join(runs.Dir(gone, lender.RunID), runs.MetricsFile)); err != nil {
+	if err := os.Remove(filepath.Join(runs.Open(gone).RunDir(lender.RunID), runs.MetricsFile)); err != nil {
 		t.Fatal(err)
 	}
 	if res, log := takeSearchSweep(t, gone, "second", 0.05, false); !strings.Contains(log, "it searches instead") {
 		t.Fatalf("a search whose records are gone: %+v\n%s", res, log)
-	} else if cfg, err := runs.ReadConfig(runs.Dir(gone, res.RunID)); err != nil || cfg.SearchFrom != "" {
+	} else if cfg, err := runs.ReadConfig(runs.Open(gone).RunDir(res.RunID)); err != nil || cfg.SearchFrom != "" {
 		t.Fatalf("the cell that searched records search_from %q (%v)", cfg.SearchFrom, err)
 	}
-	if infos, _ := runs.List(gone); len(infos) != 2 {
+	if infos, _ := runs.Open(gone).List(); len(infos) != 2 {
 		t.Fatalf("%d runs after a failed take, want 2 (the lender and the cell)", len(infos))
 	}
 	// --search-again searches even where a run lends its search.

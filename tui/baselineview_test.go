@@ -79,7 +79,7 @@ func TestRunBaseline(t *testing.T) {
 	cfg := testConfig()
 	cfg.Method = "erm"
 	cfg.Eval.Steps, cfg.Eval.EvalEvery = 40, 10
-	r, err := runs.Create(t.TempDir(), cfg)
+	r, err := runs.Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestRunBaseline(t *testing.T) {
 func TestFollowBaseline(t *testing.T) {
 	cfg := testConfig()
 	cfg.Method = "jtt"
-	r, err := runs.Create(t.TempDir(), cfg)
+	r, err := runs.Open(t.TempDir()).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,7 +124,7 @@ type stoppedMsg struct {
 // NewBrowser returns the browser of the runs in dir.
 func NewBrowser(dir string) *Browser {
 	keys := newBrowserKeys()
-	return &Browser{runList: newRunList(dir, keys), form: newRunForm(), width: 80, height: 24, load: runs.List,
+	return &Browser{runList: newRunList(dir, keys), form: newRunForm(), width: 80, height: 24, load: func(dir string) ([]runs.Info, error) { return runs.Open(dir).List() },
 		keys: keys, cmpKeys: newCompareKeys(), help: newHelp()}
 }
 
@@ -314,7 +314,7 @@ func (b *Browser) stopAnswer(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, nil
 	}
 	b.note = "stopping " + id + "..."
-	dir := runs.Dir(b.runList.dir, id)
+	dir := runs.Open(b.runList.dir).RunDir(id)
 	return b, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
@@ -387,7 +387,7 @@ func (b *Browser) listKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if !ok {
 			return b, func() tea.Msg { return formMsg{} }
 		}
-		dir := runs.Dir(b.runList.dir, in.ID)
+		dir := runs.Open(b.runList.dir).RunDir(in.ID)
 		return b, func() tea.Msg {
 			cfg, err := runs.ReadConfig(dir)
 			if err != nil {

@@ -99,7 +99,7 @@ func readComparison(runsDir string, ids []string) *comparison {
 		results: make([]string, n), curves: make([][]train.CheckPoint, n), flat: make([]map[string]string, n)}
 	hashes := map[string]bool{}
 	for i, id := range ids {
-		dir := runs.Dir(runsDir, id)
+		dir := runs.Open(runsDir).RunDir(id)
 		c.series[i], _ = runs.ReadMetrics(dir)
 		c.events[i], _ = runs.ReadEvents(dir)
 		c.flat[i] = map[string]string{}

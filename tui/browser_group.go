@@ -69,7 +69,7 @@ func readConfigs(dir string, ids []string) tea.Cmd {
 	return func() tea.Msg {
 		out := map[string]*runs.Config{}
 		for _, id := range ids {
-			if cfg, err := runs.ReadConfig(runs.Dir(dir, id)); err == nil {
+			if cfg, err := runs.ReadConfig(runs.Open(dir).RunDir(id)); err == nil {
 				out[id] = cfg
 			}
 		}

@@ -31,7 +31,7 @@ func groupedRuns(t *testing.T) string {
 	}{{"rex", 1}, {"rex", 2}, {"rex", 3}, {"irmv1", 1}, {"irmv1", 2}} {
 		cfg := testConfig()
 		cfg.Settings.Objective, cfg.Settings.Seed, cfg.Eval.Seed, cfg.Started = c.objective, c.seed, c.seed, start
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,7 +272,7 @@ func TestGroupGolden(t *testing.T) {
 // per group, in the chart component (its cursor reads the band out).
 func TestCompareGroupsOfBaselines(t *testing.T) {
 	dir := fakeRuns(t)
-	list, err := runs.List(dir)
+	list, err := runs.Open(dir).List()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestCompareGroupsOfBaselines(t *testing.T) {
 		}
 	}
 	other := "20261122-090000-01"
-	if err := os.CopyFS(runs.Dir(dir, other), os.DirFS(runs.Dir(dir, erm))); err != nil {
+	if err := os.CopyFS(runs.Open(dir).RunDir(other), os.DirFS(runs.Open(dir).RunDir(erm))); err != nil {
 		t.Fatal(err)
 	}
 	v := newCompareView(readGroupComparison(dir, []string{"method"}, []groupSel{{name: "erm", result: "2 runs", ids: []string{erm, other}}}), false)

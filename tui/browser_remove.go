@@ -13,7 +13,7 @@ import (
 
 // The runs browser's archive (A) and delete (D) keys: on the selected
 // runs, else the run under the cursor, after y, as maple archive and
-// maple rm do (a run a process holds is refused by runs.Archive and
+// maple rm do (a run a process holds is refused by runs.Store.Archive and
 // runs.Remove; a sweep's cell is named as one its table loses).
 
 // removal is an archive or delete that awaits its y.
@@ -102,9 +102,9 @@ func (b *Browser) removeAnswer(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		for _, id := range r.ids {
 			var err error
 			if r.archive {
-				err = runs.Archive(dir, runs.Dir(dir, id))
+				err = runs.Open(dir).Archive(id)
 			} else {
-				err = runs.Remove(runs.Dir(dir, id))
+				err = runs.Remove(runs.Open(dir).RunDir(id))
 			}
 			if err != nil {
 				m.err = fmt.Errorf("run %s: %w", id, err)

@@ -47,7 +47,7 @@ func TestBrowserArchiveDelete(t *testing.T) {
 			if len(b.runList.list) != c.left || !strings.Contains(b.note, c.said) {
 				t.Errorf("after %s: %d runs listed (want %d), note %q (want %q)", c.answer, len(b.runList.list), c.left, b.note, c.said)
 			}
-			archived, _ := os.ReadDir(runs.ArchiveDir(dir))
+			archived, _ := os.ReadDir(runs.Open(dir).ArchiveDir())
 			if len(archived) != c.archive {
 				t.Errorf("%d runs in the archive, want %d", len(archived), c.archive)
 			}
@@ -93,7 +93,7 @@ func TestBrowserArchiveDelete(t *testing.T) {
 		if !strings.Contains(b.note, "sweep cm is running: stop it first") {
 			t.Errorf("D, y on a cell of a running sweep: note %q", b.note)
 		}
-		if _, err := os.Stat(runs.Dir(dir, id)); err != nil {
+		if _, err := os.Stat(runs.Open(dir).RunDir(id)); err != nil {
 			t.Errorf("run %s was deleted: %v", id, err)
 		}
 	})

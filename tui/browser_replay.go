@@ -20,7 +20,7 @@ import (
 // openRun reads a run for its replay, in a tea.Cmd; again marks the
 // reread of a running baseline's page.
 func (b *Browser) openRun(in runs.Info, again bool) tea.Cmd {
-	dir := runs.Dir(b.runList.dir, in.ID)
+	dir := runs.Open(b.runList.dir).RunDir(in.ID)
 	w, h := b.width, b.height
 	return func() tea.Msg {
 		d, detail, err := replay(dir, in.Status, w, h-1)
@@ -39,7 +39,7 @@ func replay(dir string, st core.Status, w, h int) (*Dashboard, string, error) {
 	if !cfg.Searches() {
 		pending := "no result yet" // what a baseline without a result is doing, or how to go on
 		if sum != nil && sum.Result == nil {
-			pending = runs.Continue(filepath.Dir(dir), sum, *cfg)
+			pending = runs.Open(filepath.Dir(dir)).Continue(sum, *cfg)
 		} else if p := runs.LastProgress(dir); sum == nil && p != "" {
 			pending = "no result yet; " + p
 		}

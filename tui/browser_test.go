@@ -32,7 +32,7 @@ func fakeRuns(t *testing.T) string {
 	mk := func(method, objective string, iters int, done bool) {
 		cfg := testConfig()
 		cfg.Method, cfg.Settings.Objective, cfg.Started = method, objective, start
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -480,7 +480,7 @@ func TestBaselineTextOptimizer(t *testing.T) {
 func TestBrowserCursorStaysOnScreen(t *testing.T) {
 	dir := t.TempDir()
 	for range 30 {
-		r, err := runs.Create(dir, testConfig())
+		r, err := runs.Open(dir).Create(testConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -549,7 +549,7 @@ func TestReplayBaselineNotDone(t *testing.T) {
 	dir := t.TempDir()
 	cfg := testConfig()
 	cfg.Method = "lff"
-	r, err := runs.Create(dir, cfg)
+	r, err := runs.Open(dir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -573,7 +573,7 @@ func TestBrowserFollowsRunningBaseline(t *testing.T) {
 	dir := t.TempDir()
 	cfg := testConfig()
 	cfg.Method = "mrm"
-	r, err := runs.Create(dir, cfg)
+	r, err := runs.Open(dir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -628,7 +628,7 @@ func TestBrowserFollowsRunningBaseline(t *testing.T) {
 // seeds".
 func TestCompareBaselines(t *testing.T) {
 	dir := fakeRuns(t)
-	list, err := runs.List(dir)
+	list, err := runs.Open(dir).List()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -643,7 +643,7 @@ func TestCompareBaselines(t *testing.T) {
 	}
 	// A second finished baseline: the erm run's copy under another id.
 	other := "20261122-090000-01"
-	if err := os.CopyFS(runs.Dir(dir, other), os.DirFS(runs.Dir(dir, erm))); err != nil {
+	if err := os.CopyFS(runs.Open(dir).RunDir(other), os.DirFS(runs.Open(dir).RunDir(erm))); err != nil {
 		t.Fatal(err)
 	}
 	out := ansi.Strip(compare(dir, []string{erm, other}, 120, 40, false))
@@ -690,18 +690,18 @@ func TestOnSteps(t *testing.T) {
 func compareRuns(t *testing.T, w, h int) *Browser {
 	t.Helper()
 	dir := fakeRuns(t)
-	list, err := runs.List(dir)
+	list, err := runs.Open(dir).List()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, in := range list {
 		if in.Method == "maple/rex" {
 			name := "rex-run"
-			if _, err := runs.Relabel(runs.Dir(dir, in.ID), &name, nil, nil, nil); err != nil {
+			if _, err := runs.Relabel(runs.Open(dir).RunDir(in.ID), &name, nil, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 			ev := `{"kind":"set_lr","iter":20,"lr":{"weight":0.5,"keep":0.05,"inner":0.1}}` + "\n"
-			if err := os.WriteFile(filepath.Join(runs.Dir(dir, in.ID), runs.EventsFile), []byte(ev), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(runs.Open(dir).RunDir(in.ID), runs.EventsFile), []byte(ev), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -809,7 +809,7 @@ func TestBrowserHelpExplainsStatusMark(t *testing.T) {
 // "010357-01" at the hyphen).
 func TestCompareKeepsIDsWhole(t *testing.T) {
 	dir := fakeRuns(t)
-	list, err := runs.List(dir)
+	list, err := runs.Open(dir).List()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -870,12 +870,12 @@ func TestListNarrowWholeColumns(t *testing.T) {
 // as the list's "!" does (the page said nothing of it).
 func TestReplayNamesDamagedFile(t *testing.T) {
 	dir := fakeRuns(t)
-	list, err := runs.List(dir)
+	list, err := runs.Open(dir).List()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, in := range list {
-		rd := runs.Dir(dir, in.ID)
+		rd := runs.Open(dir).RunDir(in.ID)
 		f, err := os.OpenFile(filepath.Join(rd, runs.MetricsFile), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o600)
 		if err != nil {
 			t.Fatal(err)

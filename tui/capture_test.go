@@ -85,7 +85,7 @@ func committedRuns(t *testing.T) string {
 		} else {
 			cfg.Method = method
 		}
-		r, err := runs.Create(dir, cfg)
+		r, err := runs.Open(dir).Create(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

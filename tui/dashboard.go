@@ -16,6 +16,8 @@ import (
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/export"
+	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 )
@@ -43,7 +45,7 @@ type (
 	// exportedMsg reports an export done from the dashboard.
 	exportedMsg struct {
 		iter  int    // the checkpoint's iteration
-		which string // what was exported, in words (runs.Export.Which)
+		which string // what was exported, in words (export.Export.Which)
 		err   error
 	}
 	// ctlMsg reports a command the dashboard sent to the search.
@@ -55,8 +57,8 @@ type (
 	// (Err), or that the connection to it closed (Status unknown).
 	EndMsg struct {
 		Status  core.Status
-		Result  *runs.Outcome // the final result, when there is one
-		Summary *runs.Summary // the run's summary, when there is one
+		Result  *report.Outcome // the final result, when there is one
+		Summary *runs.Summary   // the run's summary, when there is one
 		Err     error
 	}
 )
@@ -77,7 +79,7 @@ type Dashboard struct {
 	stopping bool            // a stop was asked and has not taken effect
 	errText  string
 	note     string // the last message to the user
-	result   *runs.Outcome
+	result   *report.Outcome
 
 	keys     dashboardKeys
 	confirm  confirmKeys
@@ -298,7 +300,7 @@ func (d *Dashboard) endNote(st core.Status) string {
 }
 
 // failedNote is what the note says when the search has failed: the next
-// step runs.Continue writes for it (maple run prints the same), from
+// step runs.Store.Continue writes for it (maple run prints the same), from
 // the run's summary sum (nil: the dashboard's last iteration, error and
 // rates); the error itself is the header's.
 func (d *Dashboard) failedNote(sum *runs.Summary) string {
@@ -314,7 +316,7 @@ func (d *Dashboard) failedNote(sum *runs.Summary) string {
 	if d.dir == "" {
 		return "the search has ended; q leaves"
 	}
-	next := runs.Continue(filepath.Dir(d.dir), sum, d.cfg)
+	next := runs.Open(filepath.Dir(d.dir)).Continue(sum, d.cfg)
 	// Its first line names the run and the error, which the header shows.
 	if _, after, ok := strings.Cut(next, "\n"); ok {
 		next = after
@@ -323,7 +325,7 @@ func (d *Dashboard) failedNote(sum *runs.Summary) string {
 }
 
 // resumeCommand is the command that resumes the run in dir, as
-// runs.Continue writes it.
+// runs.Store.Continue writes it.
 func resumeCommand(dir, id string) string {
 	return fmt.Sprintf("maple resume %s --runs-dir %s", id, filepath.Dir(dir))
 }
@@ -412,7 +414,7 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		d.note = "exporting the selected iterate's weights..."
 		dir := d.dir
 		return d, func() tea.Msg {
-			man, err := runs.ExportLatest(dir)
+			man, err := export.Latest(dir)
 			if err != nil {
 				return exportedMsg{err: err}
 			}

@@ -56,7 +56,7 @@ func TestEndedHeaderHasNoETA(t *testing.T) {
 }
 
 // TestFailedEndSaysNextStep: a failed search says how to go on, in the
-// words maple run prints (runs.Continue): fix the cause and resume, or,
+// words maple run prints (runs.Store.Continue): fix the cause and resume, or,
 // after a non-finite value, resume with lower rates; in the dashboard
 // that runs it and in an attached one, and the whole command shows on
 // an 80-column screen. It said only "the search has ended".
@@ -109,7 +109,7 @@ func TestFailedEndSaysNextStep(t *testing.T) {
 // same next step.
 func TestFailedRunReadBack(t *testing.T) {
 	dir := t.TempDir()
-	r, err := runs.Create(dir, runs.DefaultConfig("synthetic"))
+	r, err := runs.Open(dir).Create(runs.DefaultConfig("synthetic"))
 	if err != nil {
 		t.Fatal(err)
 	}

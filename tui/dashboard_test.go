@@ -65,6 +65,7 @@ func script(n, total int) []*core.Snapshot {
 func testConfig() runs.Config {
 	set := core.DefaultSettings()
 	set.Model, set.OuterIters = "linear", 40
+	set.WeightLR, set.KeepLR, set.InnerLR = 0.25, 0.05, 0.1 // the rates script's search runs with
 	ev := train.DefaultEval()
 	ev.Model = "linear"
 	return runs.Config{ID: "20261122-000000-01", Dataset: loaders.DefaultSpec("synthetic"), Method: "maple", Settings: set, Eval: ev, CheckpointEvery: 5}
@@ -518,7 +519,7 @@ func TestExportRecorded(t *testing.T) {
 // process holds it, else "unknown" with a word.
 func TestAttachedEnd(t *testing.T) {
 	dir := t.TempDir()
-	r, err := runs.Create(dir, runs.DefaultConfig("synthetic"))
+	r, err := runs.Open(dir).Create(runs.DefaultConfig("synthetic"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -796,7 +797,7 @@ func TestFillGaps(t *testing.T) {
 // finishes shows its result once the socket closes (it said only "the
 // search has ended"; the figures were in a replay only).
 func TestAttachedEndShowsResult(t *testing.T) {
-	r, err := runs.Create(t.TempDir(), testConfig())
+	r, err := runs.Open(t.TempDir()).Create(testConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

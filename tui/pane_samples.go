@@ -15,6 +15,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/runs"
 )
@@ -162,7 +163,7 @@ func readFinal(dir string, n int) *finalWeights {
 	if dir == "" {
 		return nil
 	}
-	ex, err := runs.ReadExport(dir)
+	ex, err := export.ReadExport(dir)
 	if err != nil || ex.N != n {
 		return nil
 	}
@@ -170,7 +171,7 @@ func readFinal(dir string, n int) *finalWeights {
 	for _, x := range []struct {
 		name string
 		to   *[]float32
-	}{{runs.UNPY, &f.u}, {runs.WeightsNPY, &f.w}, {runs.KeepNPY, &f.s}} {
+	}{{export.UNPY, &f.u}, {runs.WeightsNPY, &f.w}, {runs.KeepNPY, &f.s}} {
 		_, v, err := loaders.ReadNPYFile(filepath.Join(dir, x.name))
 		if err != nil || len(v) != n {
 			return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/train"
@@ -124,7 +125,7 @@ func endOf(dir string, st core.Status) EndMsg {
 	end := EndMsg{Status: st}
 	sum, _ := runs.ReadSummary(dir)
 	if st == core.StatusDone && sum != nil && sum.Result != nil {
-		end.Result = &runs.Outcome{Result: sum.Result, Status: sum.Status, Seconds: sum.Seconds}
+		end.Result = &report.Outcome{Result: sum.Result, Status: sum.Status, Seconds: sum.Seconds}
 	}
 	if sum != nil && sum.Status == st {
 		end.Summary = sum
@@ -201,7 +202,7 @@ func RunSearch(ctx context.Context, tio IO, r *runs.Run, sp *dataset.Splits, opt
 		if res.sum != nil {
 			m.Status = res.sum.Status
 			if res.sum.Status == core.StatusDone {
-				m.Result = runs.NewOutcome(ctx, r.Config, res.sum)
+				m.Result = report.NewOutcome(ctx, r.Config, res.sum)
 			}
 		}
 		end <- m

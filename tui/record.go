@@ -26,25 +26,10 @@ func (r *runRecord) last() *core.Snapshot {
 	return r.snaps[len(r.snaps)-1]
 }
 
-// lr is the learning rates in force: the latest iteration's, or a rate
-// change recorded since.
+// lr is the learning rates in force (runs.RatesInForce: the config's,
+// changed by each rate change recorded).
 func (r *runRecord) lr() core.LearningRates {
-	if n := len(r.snaps); n > 0 {
-		lr := r.snaps[n-1].LR
-		for _, e := range r.events {
-			if e.Kind == core.EventSetLR && e.Iter >= r.snaps[n-1].Iter && e.LR != nil {
-				lr = *e.LR
-			}
-		}
-		return lr
-	}
-	lr := r.cfg.Settings.Rates()
-	for _, e := range r.events {
-		if e.Kind == core.EventSetLR && e.LR != nil {
-			lr = *e.LR
-		}
-	}
-	return lr
+	return runs.RatesInForce(&r.cfg, r.events, runs.Latest).LearningRates
 }
 
 // groupName is group g's name at snapshot s (its number when unnamed).

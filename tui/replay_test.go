@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maple-ood/maple/export"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/train"
@@ -51,7 +52,7 @@ func TestReplayKeys(t *testing.T) {
 			}
 			// The note names what export.json holds: the selected
 			// iterate, not the checkpoint's iteration alone.
-			man, err := runs.ReadExport(r.Dir)
+			man, err := export.ReadExport(r.Dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +81,7 @@ func finishedTinyRun(t *testing.T, dir string) *runs.Run {
 	cfg.Settings.OuterIters, cfg.Settings.InnerSteps, cfg.CheckpointEvery = 3, 5, 1
 	cfg.Eval = train.DefaultEval()
 	cfg.Eval.Model, cfg.Eval.Steps = "linear", 5
-	r, err := runs.Create(dir, cfg)
+	r, err := runs.Open(dir).Create(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ type cellMsg struct {
 // once it has ended, else those its log shows so far).
 func readCell(runsDir, id string, search bool) tea.Cmd {
 	return func() tea.Msg {
-		dir := runs.Dir(runsDir, id)
+		dir := runs.Open(runsDir).RunDir(id)
 		m := cellMsg{id: id, search: search}
 		if search {
 			m.snaps, _ = runs.ReadMetrics(dir)

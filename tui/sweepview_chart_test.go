@@ -19,7 +19,7 @@ import (
 func sweepOf(t *testing.T, w, h int, mono bool) *SweepView {
 	t.Helper()
 	dir := fakeRuns(t)
-	list, err := runs.List(dir)
+	list, err := runs.Open(dir).List()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func searchedSweep(t *testing.T, w, h int) *SweepView {
 			cfg.Started = time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC) // the run ids
 			cfg.Settings.InnerLR, cfg.Settings.KeepLR = tr.inner, tr.keep
 			cfg.Cell = fmt.Sprintf("synthetic|0|linear|maple:irmv1 trial %d|%d", tr.trial, seed)
-			r, err := runs.Create(dir, cfg)
+			r, err := runs.Open(dir).Create(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -40,12 +40,12 @@ func TestFromOutside(t *testing.T) {
 		"--outer-iters", "3", "--inner-steps", "5", "--eval-steps", "60", "--runs-dir", dir, "--headless"); err != nil {
 		t.Fatalf("maple run of a search with the toy objective: %v\n%s", err, errb)
 	}
-	infos, err := runs.List(dir)
+	infos, err := runs.Open(dir).List()
 	if err != nil || len(infos) != 2 {
 		t.Fatalf("%d runs (%v), want 2", len(infos), err)
 	}
 	for _, in := range infos {
-		if sum, _ := runs.ReadSummary(runs.Dir(dir, in.ID)); sum == nil || !sum.Done || sum.Result == nil {
+		if sum, _ := runs.ReadSummary(runs.Open(dir).RunDir(in.ID)); sum == nil || !sum.Done || sum.Result == nil {
 			t.Fatalf("run %s (%s) did not finish", in.ID, in.Method)
 		}
 	}
@@ -101,7 +101,7 @@ func TestCapabilitiesFromOutside(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tc.refusal) {
 					t.Fatalf("maple %s: error %v, want one saying %q", strings.Join(args, " "), err, tc.refusal)
 				}
-				if infos, _ := runs.List(dir); len(infos) != 0 {
+				if infos, _ := runs.Open(dir).List(); len(infos) != 0 {
 					t.Errorf("a refused run left %d runs on disk", len(infos))
 				}
 				return
@@ -109,11 +109,11 @@ func TestCapabilitiesFromOutside(t *testing.T) {
 			if err != nil {
 				t.Fatalf("maple %s: %v\n%s", strings.Join(args, " "), err, errb)
 			}
-			infos, err := runs.List(dir)
+			infos, err := runs.Open(dir).List()
 			if err != nil || len(infos) != 1 {
 				t.Fatalf("%d runs (%v), want 1", len(infos), err)
 			}
-			cfg, err := runs.ReadConfig(runs.Dir(dir, infos[0].ID))
+			cfg, err := runs.ReadConfig(runs.Open(dir).RunDir(infos[0].ID))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -63,11 +63,11 @@ func TestConverges(t *testing.T) {
 			if err := root.ExecuteContext(context.Background()); err != nil {
 				t.Fatalf("maple run: %v\n%s", err, errb)
 			}
-			infos, err := runs.List(dir)
+			infos, err := runs.Open(dir).List()
 			if err != nil || len(infos) != 1 {
 				t.Fatalf("%d runs (%v), want 1", len(infos), err)
 			}
-			sum, err := runs.ReadSummary(runs.Dir(dir, infos[0].ID))
+			sum, err := runs.ReadSummary(runs.Open(dir).RunDir(infos[0].ID))
 			if err != nil || sum == nil || !sum.Done || sum.Result == nil {
 				t.Fatalf("the run did not finish (%v)\n%s", err, errb)
 			}

@@ -56,7 +56,7 @@ func main() {
 
 // rowFor is the CSV row of run id in dir.
 func rowFor(dir, id string) ([]string, error) {
-	r, err := runs.Open(dir, id)
+	r, err := runs.Open(dir).Open(id)
 	if err != nil {
 		return nil, err
 	}

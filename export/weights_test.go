@@ -1,4 +1,4 @@
-package runs
+package export
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/runs"
 )
 
 // TestExportTrainWith: export.json names the file to train with among
@@ -18,7 +19,7 @@ func TestExportTrainWith(t *testing.T) {
 	train := &dataset.Dataset{N: 2, Y: []int32{0, 1}, Env: []int32{0, 0}, Group: []int32{0, 1}, ID: []int64{7, 9},
 		GroupNames: []string{"a", "b"}, EnvNames: []string{"e"}}
 	out := &core.Output{W: []float64{1, 2}, S: []float64{1, 0.5}, Keep: []bool{true, false}, Iter: 3}
-	cfg := DefaultConfig("synthetic")
+	cfg := runs.DefaultConfig("synthetic")
 	for _, tc := range []struct {
 		name    string
 		formats []string
@@ -27,7 +28,7 @@ func TestExportTrainWith(t *testing.T) {
 	}{
 		{"npy", []string{"npy"}, UNPY, ""},
 		{"both", nil, UNPY, ""},
-		{"csv alone", []string{"csv"}, WeightsCSV, "u"},
+		{"csv alone", []string{"csv"}, runs.WeightsCSV, "u"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

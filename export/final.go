@@ -1,24 +1,24 @@
-package runs
+package export
 
 import (
 	"fmt"
 	"io"
 
-	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/runs"
 )
 
-// ExportLatest writes the exports of the run in dir from its latest
+// Latest writes the exports of the run in dir from its latest
 // checkpoint and returns what they hold (export.json's manifest: the
 // checkpoint's iteration, the iterate exported, Which in words: the
 // validation-selected iterate unless --select-iterate final).
-func ExportLatest(dir string) (*Export, error) {
+func Latest(dir string) (*Export, error) {
 	cfg, sp, out, iter, err := Final(dir, Overrides{}, nil)
 	if err != nil {
 		return nil, err
 	}
-	if err := WriteExports(dir, cfg, Stat(dir).Status, iter, out, sp.Train); err != nil {
+	if err := WriteExports(dir, cfg, runs.Stat(dir).Status, iter, out, sp.Train); err != nil {
 		return nil, err
 	}
 	return ReadExport(dir)
@@ -33,8 +33,8 @@ type Overrides struct {
 // Final rebuilds a finished (or checkpointed) search: its dataset, its
 // output from the last checkpoint, and that checkpoint's iteration. It
 // is what export and eval use.
-func Final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Splits, *core.Output, int, error) {
-	cfg, err := ReadConfig(dir)
+func Final(dir string, ov Overrides, progress io.Writer) (*runs.Config, *dataset.Splits, *core.Output, int, error) {
+	cfg, err := runs.ReadConfig(dir)
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
@@ -44,7 +44,7 @@ func Final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Spli
 	if ov.DataDir != "" {
 		cfg.Dataset.DataDir = ov.DataDir
 	}
-	st, err := ReadCheckpoint(dir, func(string) {})
+	st, err := runs.ReadCheckpoint(dir, func(string) {})
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
@@ -63,20 +63,4 @@ func Final(dir string, ov Overrides, progress io.Writer) (*Config, *dataset.Spli
 		return nil, nil, nil, 0, err
 	}
 	return cfg, sp, eng.Output(), st.Iter, nil
-}
-
-// SetInit gives the search the initial parameters of --init-params, if
-// any.
-func SetInit(eng *core.Engine, path string) error {
-	if path == "" {
-		return nil
-	}
-	theta, err := config.ReadInit(path)
-	if err != nil {
-		return err
-	}
-	if err := eng.SetInit(theta); err != nil {
-		return fmt.Errorf("--init-params %s: %w; write the model's parameters as one flat float32 vector", path, err)
-	}
-	return nil
 }

@@ -1,12 +1,12 @@
-package runs
+package report
 
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
 )
 
@@ -44,7 +44,7 @@ func trainingText(es train.EvalSettings) string {
 
 // NewOutcome builds the outcome of a run with config cfg that ended with
 // s. On the synthetic dataset it trains an ERM baseline for comparison.
-func NewOutcome(ctx context.Context, cfg Config, s *Summary) *Outcome {
+func NewOutcome(ctx context.Context, cfg runs.Config, s *runs.Summary) *Outcome {
 	out := &Outcome{Result: s.Result, RunID: cfg.ID, Status: s.Status, Seconds: s.Seconds}
 	if out.Result == nil {
 		out.Result = &train.Result{Method: cfg.Method, Dataset: cfg.Dataset.Name}
@@ -71,38 +71,4 @@ func NewOutcome(ctx context.Context, cfg Config, s *Summary) *Outcome {
 		}
 	}
 	return out
-}
-
-// Continue says how to go on with the run of cfg that did not finish,
-// for a person: the resume command, with lower learning rates when a
-// search failed on a non-finite value. A baseline keeps no checkpoint:
-// resume trains it again from its start.
-func Continue(runsDir string, s *Summary, cfg Config) string {
-	id := cfg.ID
-	cmd := fmt.Sprintf("maple resume %s --runs-dir %s", id, runsDir)
-	if !cfg.Searches() {
-		switch s.Status {
-		case core.StatusDone:
-			return ""
-		case core.StatusFailed:
-			return fmt.Sprintf("run %s (%s) failed: %s\nfix the cause, then train it again with: %s", id, cfg.Method, s.Error, cmd)
-		}
-		return fmt.Sprintf("run %s (%s) %s before it finished; a baseline keeps no checkpoint: %s trains it again from the start (seeded, to the same result)",
-			id, cfg.Method, s.Status, cmd)
-	}
-	switch s.Status {
-	case core.StatusFailed:
-		msg := fmt.Sprintf("run %s failed at iteration %d: %s\n", id, s.Iter, s.Error)
-		if s.Rates != (core.LearningRates{}) && strings.Contains(s.Error, "non-finite") {
-			return msg + fmt.Sprintf("its state at iteration %d is checkpointed; continue with lower rates, e.g.: %s --inner-lr %.3g --weight-lr %.3g --keep-lr %.3g",
-				s.Iter, cmd, s.Rates.Inner/10, s.Rates.Weight, s.Rates.Keep)
-		}
-		return msg + "fix the cause, then continue with: " + cmd
-	case core.StatusDone:
-		return ""
-	}
-	if s.CheckpointErr != nil {
-		return fmt.Sprintf("run %s %s at iteration %d, but its final checkpoint could not be written (%v): %s continues from the last checkpoint that was", id, s.Status, s.Iter, s.CheckpointErr, cmd)
-	}
-	return fmt.Sprintf("run %s %s at iteration %d; its state is checkpointed: continue with %s", id, s.Status, s.Iter, cmd)
 }

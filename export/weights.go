@@ -1,21 +1,20 @@
-package runs
+package export
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
 )
 
@@ -56,7 +55,7 @@ const (
 // (m, uint8) and ids.npy (the dataset's sample ids, int64); with csv,
 // weights.csv (index, sample id, u, w, s, kept, label, env, group and
 // their names); and always export.json saying what they are.
-func WriteExports(dir string, cfg *Config, status core.Status, iteration int, out *core.Output, train *dataset.Dataset, formats ...string) error {
+func WriteExports(dir string, cfg *runs.Config, status core.Status, iteration int, out *core.Output, train *dataset.Dataset, formats ...string) error {
 	which := fmt.Sprintf("the validation-selected iterate %d of %d", out.Iter, iteration)
 	if out.Iter == 0 {
 		which = fmt.Sprintf("the weights after iteration %d (--select-iterate final)", iteration)
@@ -71,7 +70,7 @@ func WriteExports(dir string, cfg *Config, status core.Status, iteration int, ou
 // (LfF's W = CE_b / (CE_b + CE_d)) as maple writes a search's: u.npy and
 // weights.npy hold them, keep_prob.npy and mask.npy are all ones, and
 // export.json says whose they are.
-func WriteSampleWeights(dir string, cfg *Config, res *train.Result, train *dataset.Dataset) error {
+func WriteSampleWeights(dir string, cfg *runs.Config, res *train.Result, train *dataset.Dataset) error {
 	if len(res.SampleWeights) != train.N {
 		return fmt.Errorf("%d sample weights for %d training samples", len(res.SampleWeights), train.N)
 	}
@@ -84,7 +83,7 @@ func WriteSampleWeights(dir string, cfg *Config, res *train.Result, train *datas
 	return writeExports(dir, cfg, core.StatusDone, 0, out, train, which, nil)
 }
 
-func writeExports(dir string, cfg *Config, status core.Status, iteration int, out *core.Output, train *dataset.Dataset, which string, formats []string) error {
+func writeExports(dir string, cfg *runs.Config, status core.Status, iteration int, out *core.Output, train *dataset.Dataset, which string, formats []string) error {
 	if len(formats) == 0 {
 		formats = []string{"npy", "csv"}
 	}
@@ -111,8 +110,8 @@ func writeExports(dir string, cfg *Config, status core.Status, iteration int, ou
 				write func(io.Writer) error
 			}{
 				{UNPY, func(w io.Writer) error { return loaders.WriteNPY(w, u) }},
-				{WeightsNPY, func(w io.Writer) error { return loaders.WriteNPY(w, out.W) }},
-				{KeepNPY, func(w io.Writer) error { return loaders.WriteNPY(w, out.S) }},
+				{runs.WeightsNPY, func(w io.Writer) error { return loaders.WriteNPY(w, out.W) }},
+				{runs.KeepNPY, func(w io.Writer) error { return loaders.WriteNPY(w, out.S) }},
 				{MaskNPY, func(w io.Writer) error { return loaders.WriteNPY(w, mask) }},
 				{IDsNPY, func(w io.Writer) error { return loaders.WriteNPY(w, train.ID) }},
 			} {
@@ -120,13 +119,13 @@ func writeExports(dir string, cfg *Config, status core.Status, iteration int, ou
 				if err := x.write(&b); err != nil {
 					return err
 				}
-				if err := writeFileAtomic(filepath.Join(dir, x.name), b.Bytes()); err != nil {
+				if err := runs.WriteFile(filepath.Join(dir, x.name), b.Bytes()); err != nil {
 					return err
 				}
 				man.Files = append(man.Files, x.name)
 			}
 		case "csv":
-			err := writeAtomic(filepath.Join(dir, WeightsCSV), func(f *os.File) error {
+			err := runs.WriteWith(filepath.Join(dir, runs.WeightsCSV), func(f *os.File) error {
 				w := bufio.NewWriter(f)
 				w.WriteString("index,sample_id,u,weight,keep_prob,kept,label,env,group,env_name,group_name\n")
 				g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -143,54 +142,15 @@ func writeExports(dir string, cfg *Config, status core.Status, iteration int, ou
 			if err != nil {
 				return err
 			}
-			man.Files = append(man.Files, WeightsCSV)
+			man.Files = append(man.Files, runs.WeightsCSV)
 		default:
 			return fmt.Errorf("export format %q: want csv or npy", f)
 		}
 	}
 	if !slices.Contains(man.Files, UNPY) { // csv alone
-		man.TrainWith, man.TrainColumn = WeightsCSV, "u"
+		man.TrainWith, man.TrainColumn = runs.WeightsCSV, "u"
 	}
-	return WriteJSONAtomic(filepath.Join(dir, ExportJSON), man)
-}
-
-// WriteEval writes the result of `maple eval ID --model SPEC` into the
-// run directory as eval-<spec>.json and returns its path.
-func WriteEval(dir, model string, res *train.Result) (string, error) {
-	name := "eval-" + strings.NewReplacer(":", "_", ",", "-").Replace(model) + ".json"
-	path := filepath.Join(dir, name)
-	return path, WriteJSONAtomic(path, res)
-}
-
-// EvalFile is one result of maple eval read back: the file's name and the
-// result (its Model names the architecture).
-type EvalFile struct {
-	File   string
-	Result train.Result
-}
-
-// ReadEvals reads the maple eval results stored beside the run in dir, in
-// file-name order, and the files it could not read.
-func ReadEvals(dir string) ([]EvalFile, []error) {
-	paths, _ := filepath.Glob(filepath.Join(dir, "eval-*.json"))
-	var out []EvalFile
-	var errs []error
-	for _, p := range paths {
-		var r train.Result
-		b, err := os.ReadFile(p)
-		if err == nil {
-			err = json.Unmarshal(b, &r)
-		}
-		if err == nil && r.Model == "" {
-			err = errors.New("no model named")
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: damaged (%w)", filepath.Base(p), err))
-			continue
-		}
-		out = append(out, EvalFile{File: filepath.Base(p), Result: r})
-	}
-	return out, errs
+	return runs.WriteJSONAtomic(filepath.Join(dir, ExportJSON), man)
 }
 
 // ReadExport reads export.json in dir.
