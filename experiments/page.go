@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/maple-ood/maple/internal/figure/methodsfig"
 )
 
 // Results is an experiment with its committed CSVs read back.
@@ -412,13 +414,6 @@ func provenance(runs *Table) string {
 		parts = append(parts, fmt.Sprintf(" %d record no backend or thread count: the build and threads above are the file's word for them, not the runs'.", unrecorded))
 	}
 	return strings.Join(parts, "")
-}
-
-func size(v string) string {
-	if v == "0" || v == "" {
-		return "all"
-	}
-	return v
 }
 
 // pm prints mean ± sd with one decimal (the mean alone without an sd).
@@ -997,7 +992,7 @@ func methodsFigure(b *strings.Builder, docs string, r Results) {
 		return
 	}
 	b.WriteString("\nThe table's rows as bars, top to bottom: mean test accuracy and test worst-group accuracy, ± sample sd where n > 1, each row named by its method")
-	_, kinds := ConfigLabels(r.Summary.Rows)
+	_, kinds := methodsfig.ConfigLabels(r.Summary.Rows)
 	switch {
 	case kinds.Sweep && kinds.Settings:
 		b.WriteString(" and, where rows share a method, by their sweep (column \"sweep\") or else by the settings they do not share")
