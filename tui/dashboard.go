@@ -87,10 +87,9 @@ type Dashboard struct {
 	// panes are the body's panes: on a wide terminal the first beside
 	// the focused one of the others (or the first of them), on a narrow
 	// one the focused pane alone; focus cycles through them.
-	panes   []pane
-	rates   ratesForm    // the learning-rate form (l), shown while editing
-	samples *samplesPane // one of panes
-	cmds    commandQueue
+	panes []pane
+	rates ratesForm // the learning-rate form (l), shown while editing
+	cmds  commandQueue
 
 	width, height int
 	focus         int // the focused pane: an index into panes
@@ -109,13 +108,16 @@ type Dashboard struct {
 	keysFrom time.Time
 }
 
-// SetDir names the run directory, which enables e (export) and the
-// samples pane's exported weights.
-func (d *Dashboard) SetDir(dir string) { d.dir, d.samples.dir = dir, dir }
+// SetDir names the run directory, which enables e (export); the panes
+// are told it (the samples pane reads the exported weights there).
+func (d *Dashboard) SetDir(dir string) {
+	d.dir = dir
+	d.broadcast(runDirMsg(dir))
+}
 
-// SetTrain gives the samples pane the training split the search runs
-// on, so that it need not load it.
-func (d *Dashboard) SetTrain(train *dataset.Dataset) { d.samples.setTrain(train) }
+// SetTrain gives the panes the training split the search runs on, so
+// that the samples pane need not load it.
+func (d *Dashboard) SetTrain(train *dataset.Dataset) { d.broadcast(trainMsg{train}) }
 
 // NewDashboard returns the dashboard of the run cfg steered through ctl
 // (nil for a read-only view). detached says the search lives in another
@@ -123,10 +125,9 @@ func (d *Dashboard) SetTrain(train *dataset.Dataset) { d.samples.setTrain(train)
 func NewDashboard(cfg runs.Config, ctl session.Control, detached bool) *Dashboard {
 	rec := &runRecord{cfg: cfg}
 	keys := newDashboardKeys()
-	samples := newSamplesPane(rec, samplesKeys{Group: keys.Group})
 	return &Dashboard{runRecord: rec, ctl: ctl, detached: detached, width: 80, height: 24, now: time.Now,
-		keys: keys, confirm: newConfirmKeys(), help: newHelp(), page: viewport.New(), pageKeys: newPageKeys(), samples: samples,
-		panes: []pane{newChartsPane(rec), newGroupsPane(rec), samples}, side: 1, rates: newRatesForm()}
+		keys: keys, confirm: newConfirmKeys(), help: newHelp(), page: viewport.New(), pageKeys: newPageKeys(),
+		panes: []pane{newChartsPane(rec), newGroupsPane(rec), newSamplesPane(rec, samplesKeys{Group: keys.Group})}, side: 1, rates: newRatesForm()}
 }
 
 // text is the progress as the dashboard's note says it.
@@ -233,7 +234,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return d, nil
 		}
 		d.note = fmt.Sprintf("exported %s: u.npy (train with it), weights.npy, keep_prob.npy, mask.npy, ids.npy, weights.csv, export.json into %s", m.which, d.dir)
-		reread := d.samples.Update(m)
+		reread := d.broadcast(m) // the samples pane reads the new exports
 		if d.ctl != nil && !d.ended {
 			iter := m.iter
 			return d, tea.Batch(reread, d.cmds.send(core.EventExport, func() error { return d.ctl.Exported(iter) })) // recorded as an event
@@ -271,7 +272,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if d.confirmQuit {
 			return d, tea.Quit
 		}
-		return d, d.samples.Update(m)
+		return d, d.broadcast(m)
 	case tea.KeyPressMsg:
 		return d.key(m)
 	default: // the panes' own messages
@@ -441,8 +442,6 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return d, d.broadcast(cursorMsg(-1))
 	case key.Matches(k, d.keys.Forward):
 		return d, d.broadcast(cursorMsg(1))
-	case key.Matches(k, d.keys.Group):
-		return d, d.samples.Update(k) // shown beside the charts without the focus too
 	case key.Matches(k, d.keys.Zoom):
 		return d, d.broadcast(zoomMsg(1))
 	case key.Matches(k, d.keys.ZoomOut):
@@ -466,7 +465,9 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, d.keys.PageDown):
 		return d, d.panes[d.focus].Update(scrollMsg(10))
 	default:
-		return d, d.panes[d.focus].Update(k) // a pane's own keys
+		// A pane's own keys (the samples pane's g) go to every pane: a
+		// pane shown beside the focused one takes them too.
+		return d, d.broadcast(k)
 	}
 	return d, nil
 }
