@@ -31,12 +31,6 @@ type (
 		configs map[string]*runs.Config
 		tried   []string
 	}
-	// groupByMsg is the picker's answer: the settings to group by (none:
-	// a row per run), or cancelled.
-	groupByMsg struct {
-		keys      []string
-		cancelled bool
-	}
 )
 
 // listGroup is one row of the grouped list: the grouping settings'

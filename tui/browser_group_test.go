@@ -16,6 +16,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/tui/picker"
 )
 
 // groupedRuns makes five finished searches to group: maple/rex with
@@ -78,15 +79,15 @@ func groupBy(t *testing.T, b *Browser, keys ...string) {
 	}
 	for _, k := range keys {
 		i := -1
-		for j, name := range b.picker.keys {
-			if name == k {
+		for j, it := range b.picker.Items {
+			if it.Name == k {
 				i = j
 			}
 		}
 		if i < 0 {
 			t.Fatalf("the picker lacks %q", k)
 		}
-		b.picker.cursor = i
+		b.picker.Cursor = i
 		b.Update(keyMsg("space"))
 	}
 	_, cmd = b.Update(keyMsg("enter"))
@@ -138,7 +139,7 @@ func TestBrowserGroupBy(t *testing.T) {
 		b := newBrowser(dir, 80, 24)
 		bpress(b, keyMsg("g"))
 		b.Update(readConfigs(dir, idsOf(b.runList.list))())
-		if k := b.picker.keys; strings.Join(k[:3], " ") != "method objective seed" {
+		if k := pickerNames(b.picker); strings.Join(k[:3], " ") != "method objective seed" {
 			t.Errorf("the picker's first settings: %v", k[:3])
 		}
 		out := ansi.Strip(b.Render())
@@ -333,4 +334,13 @@ func TestSearchFigureNamed(t *testing.T) {
 	if help := strings.Join(strings.Fields(ansi.Strip(b.Render())), " "); !strings.Contains(help, "SEARCH VAL WG is the search's best validation worst-group accuracy") {
 		t.Errorf("the help does not say what SEARCH VAL WG is:\n%s", help)
 	}
+}
+
+// pickerNames are the names a picker lists, in order.
+func pickerNames(p *picker.Model) []string {
+	var out []string
+	for _, it := range p.Items {
+		out = append(out, it.Name)
+	}
+	return out
 }

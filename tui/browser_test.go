@@ -22,6 +22,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/tui/picker"
 )
 
 // fakeRuns makes three run directories: a finished maple/rex search, an
@@ -99,7 +100,7 @@ func bpress(b *Browser, k tea.KeyPressMsg) tea.Cmd {
 			if _, next := b.Update(m); next != nil {
 				b.Update(next())
 			}
-		case groupByMsg: // the picker closed: the settings it asks for
+		case picker.DoneMsg: // the picker closed: the settings it asks for
 			if _, next := b.Update(m); next != nil {
 				b.Update(next())
 			}
