@@ -596,7 +596,7 @@ func (d *Dashboard) footer(w int) string {
 	var keys string
 	switch {
 	case d.editing:
-		keys = shortHelp(d.help, d.rates.keys.ShortHelp())
+		keys = shortHelp(d.help, d.rates.KeyMap.ShortHelp())
 	case d.showHelp:
 		keys = d.pageFooter(w)
 	default:

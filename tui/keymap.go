@@ -74,24 +74,6 @@ func (k chartKeys) help() []key.Binding {
 	return []key.Binding{k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall}
 }
 
-// formKeys edit a form (the learning rates, the new-run form).
-type formKeys struct {
-	Next, Prev, Apply, Cancel key.Binding
-}
-
-func newFormKeys(apply string) formKeys {
-	return formKeys{
-		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
-		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
-		Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", apply)),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-	}
-}
-
-// ShortHelp puts enter and esc first: a narrow footer keeps them.
-func (k formKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Apply, k.Cancel, k.Next, k.Prev} }
-func (k formKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
-
 // confirmKeys answer a yes/no question; a second Ctrl-C is a yes.
 type confirmKeys struct{ Yes key.Binding }
 
