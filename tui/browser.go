@@ -15,6 +15,7 @@ import (
 
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/tui/chart"
 	"github.com/maple-ood/maple/tui/picker"
 )
 
@@ -290,7 +291,7 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // compareKey handles a key in a comparison: the chart component's keys
 // and scrolling.
 func (b *Browser) compareKey(k tea.KeyPressMsg) tea.Cmd {
-	if msg := chartKeyMsg(b.cmpKeys.chartKeys, k); msg != nil {
+	if msg := chart.KeyMsg(b.cmpKeys.KeyMap, k); msg != nil {
 		return b.compare.Update(msg)
 	}
 	ck, page := b.cmpKeys, max(1, b.height-2)

@@ -16,6 +16,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/tui/chart"
 	"github.com/maple-ood/maple/tui/picker"
 )
 
@@ -289,7 +290,7 @@ func TestCompareGroupsOfBaselines(t *testing.T) {
 	}
 	v := newCompareView(readGroupComparison(dir, []string{"method"}, []groupSel{{name: "erm", result: "2 runs", ids: []string{erm, other}}}), false)
 	v.SetSize(120, 40)
-	v.Update(cursorMsg(-1))
+	v.Update(chart.CursorMsg(-1))
 	out := ansi.Strip(v.View())
 	for _, w := range []string{"over the training", "training step →", "cursor training step 500", "━ erm (2) 0.5", "groups by method"} {
 		if !strings.Contains(out, w) {

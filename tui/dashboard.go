@@ -18,6 +18,7 @@ import (
 	"github.com/maple-ood/maple/dataset"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/tui/chart"
 )
 
 // Typed messages from the search to the dashboard.
@@ -439,23 +440,23 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return d, tea.Batch(cmd, d.panes[d.focus].Update(focusMsg{}))
 	case key.Matches(k, d.keys.Back):
-		return d, d.broadcast(cursorMsg(-1))
+		return d, d.broadcast(chart.CursorMsg(-1))
 	case key.Matches(k, d.keys.Forward):
-		return d, d.broadcast(cursorMsg(1))
+		return d, d.broadcast(chart.CursorMsg(1))
 	case key.Matches(k, d.keys.Zoom):
-		return d, d.broadcast(zoomMsg(1))
+		return d, d.broadcast(chart.ZoomMsg(1))
 	case key.Matches(k, d.keys.ZoomOut):
-		return d, d.broadcast(zoomMsg(-1))
+		return d, d.broadcast(chart.ZoomMsg(-1))
 	case key.Matches(k, d.keys.PanBack):
-		return d, d.broadcast(panMsg(-1))
+		return d, d.broadcast(chart.PanMsg(-1))
 	case key.Matches(k, d.keys.PanOn):
-		return d, d.broadcast(panMsg(1))
+		return d, d.broadcast(chart.PanMsg(1))
 	case key.Matches(k, d.keys.Log):
-		return d, d.broadcast(logMsg{})
+		return d, d.broadcast(chart.LogMsg{})
 	case key.Matches(k, d.keys.Smooth):
-		return d, d.broadcast(smoothMsg{})
+		return d, d.broadcast(chart.SmoothMsg{})
 	case key.Matches(k, d.keys.Wall):
-		return d, d.broadcast(wallMsg{})
+		return d, d.broadcast(chart.WallMsg{})
 	case key.Matches(k, d.keys.Up):
 		return d, d.panes[d.focus].Update(scrollMsg(-1))
 	case key.Matches(k, d.keys.Down):

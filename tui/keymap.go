@@ -2,7 +2,8 @@ package tui
 
 import (
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
+
+	"github.com/maple-ood/maple/tui/chart"
 )
 
 // One key map per view drives both the key handling (key.Matches) and
@@ -12,7 +13,7 @@ import (
 // dashboardKeys are the dashboard's keys.
 type dashboardKeys struct {
 	Pause, Rates, Checkpoint, Export, Stop, Pane, Up, Down, PageUp, PageDown, Help, Quit key.Binding
-	chartKeys                                                                                        // the charts'
+	chart.KeyMap                                                                                     // the charts'
 	Group                                                                                key.Binding // the samples pane's group
 	Leave                                                                                key.Binding // an attached view or a replay
 }
@@ -25,7 +26,7 @@ func newDashboardKeys() dashboardKeys {
 		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export")),
 		Stop:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop")),
 		Pane:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "pane")),
-		chartKeys:  newChartKeys(),
+		KeyMap:     chart.DefaultKeyMap(),
 		Group:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "samples: next group")),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
 		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
@@ -45,33 +46,7 @@ func (k dashboardKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the help page, in columns.
 func (k dashboardKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Stop, k.Help, k.Quit, k.Leave}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown, k.Group}, k.chartKeys.help()}
-}
-
-// chartKeys are the chart component's keys (the dashboard's charts, a
-// comparison).
-type chartKeys struct {
-	Back, Forward, Zoom, ZoomOut, PanBack, PanOn, Log, Smooth, Wall key.Binding
-}
-
-func newChartKeys() chartKeys {
-	return chartKeys{
-		Back:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "cursor")),
-		Forward: key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "cursor later")),
-		Zoom:    key.NewBinding(key.WithKeys("z"), key.WithHelp("z/Z", "zoom in/out")),
-		ZoomOut: key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "zoom out")),
-		PanBack: key.NewBinding(key.WithKeys("["), key.WithHelp("[/]", "pan")),
-		PanOn:   key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "pan later")),
-		Log:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "log risk")),
-		Smooth:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "smooth (EMA)")),
-		Wall:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "x: iteration/time")),
-	}
-}
-
-// help is the help page's column of the chart keys (each pair on one
-// line).
-func (k chartKeys) help() []key.Binding {
-	return []key.Binding{k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall}
+	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Stop, k.Help, k.Quit, k.Leave}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown, k.Group}, k.KeyMap.Help()}
 }
 
 // confirmKeys answer a yes/no question; a second Ctrl-C is a yes.
@@ -123,14 +98,14 @@ func (k browserKeys) FullHelp() [][]key.Binding {
 // compareKeys are a comparison's: the chart component's, scrolling,
 // and back to the list (the browser's Back).
 type compareKeys struct {
-	chartKeys
+	chart.KeyMap
 	Metric, MetricBack         key.Binding // the metric charted: next, previous
 	Band                       key.Binding // the bands' span: ± sd or min–max
 	Up, Down, PageUp, PageDown key.Binding
 }
 
 func newCompareKeys() compareKeys {
-	return compareKeys{chartKeys: newChartKeys(),
+	return compareKeys{KeyMap: chart.DefaultKeyMap(),
 		Metric:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v/V", "metric")),
 		MetricBack: key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "previous metric")),
 		Band:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "band sd/min-max")),
@@ -162,14 +137,14 @@ func (k backKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHel
 // and its curve takes the chart keys.
 type baselineKeys struct {
 	Stop, Quit key.Binding
-	chartKeys
+	chart.KeyMap
 }
 
 func newBaselineKeys() baselineKeys {
 	return baselineKeys{
-		Stop:      key.NewBinding(key.WithKeys("x", "q", "esc"), key.WithHelp("x/q", "stop (asks first)")),
-		Quit:      key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "stop at once")),
-		chartKeys: newChartKeys(),
+		Stop:   key.NewBinding(key.WithKeys("x", "q", "esc"), key.WithHelp("x/q", "stop (asks first)")),
+		Quit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "stop at once")),
+		KeyMap: chart.DefaultKeyMap(),
 	}
 }
 
@@ -180,22 +155,7 @@ func (k baselineKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the help page.
 func (k baselineKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Stop, k.Quit}, k.chartKeys.help()}
-}
-
-// chartKeyMsg is the chart component's message of key k (nil: not a
-// chart key).
-func chartKeyMsg(ck chartKeys, k tea.KeyPressMsg) tea.Msg {
-	for _, c := range []struct {
-		k   key.Binding
-		msg tea.Msg
-	}{{ck.Back, cursorMsg(-1)}, {ck.Forward, cursorMsg(1)}, {ck.Zoom, zoomMsg(1)}, {ck.ZoomOut, zoomMsg(-1)},
-		{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}}, {ck.Wall, wallMsg{}}} {
-		if key.Matches(k, c.k) {
-			return c.msg
-		}
-	}
-	return nil
+	return [][]key.Binding{{k.Stop, k.Quit}, k.KeyMap.Help()}
 }
 
 // pageKeys scroll a page of text (the dashboard's help); any other key

@@ -33,7 +33,7 @@ type (
 	// (Dashboard.SetTrain).
 	trainMsg struct{ train *dataset.Dataset }
 	// exportedMsg and EndMsg, the dashboard's own, go to every pane too.
-	// The chart component's messages (chart.go) go to every pane.
+	// The chart component's messages (tui/chart) go to every pane.
 )
 
 // scroller is a pane's scrolling: the first line shown.
