@@ -221,7 +221,7 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		l := b.runList
 		l.groupBy, l.groupSel = m.Checked, map[string]bool{}
-		l.tbl.SetCursor(0)
+		l.Table.SetCursor(0)
 		l.refresh()
 		return b, l.missingConfigs()
 	case comparedMsg:
@@ -278,7 +278,7 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, b.picker.Update(k)
 	}
 	switch {
-	case b.runList.editing:
+	case b.runList.Editing():
 		return b, b.runList.Update(k)
 	case b.stopAsk != "":
 		return b.stopAnswer(k)

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/maple-ood/maple/tui/chart"
+	"github.com/maple-ood/maple/tui/list"
 )
 
 // One key map per view drives both the key handling (key.Matches) and
@@ -62,9 +63,10 @@ type browserKeys struct {
 }
 
 func newBrowserKeys() browserKeys {
+	lk := list.DefaultKeyMap() // the list's own: filter, sort, select
 	return browserKeys{
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Select:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select")),
+		Select:   lk.Select,
 		Compare:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare")),
 		Group:    key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "group by")),
 		Attach:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach")),
@@ -74,10 +76,10 @@ func newBrowserKeys() browserKeys {
 		New:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
 		Archive:  key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "archive")),
 		Delete:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")),
-		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Sort:     key.NewBinding(key.WithKeys("s", ">"), key.WithHelp("s/>", "sort by next column")),
-		SortBack: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "sort by previous column")),
-		Reverse:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the sort")),
+		Filter:   lk.Filter,
+		Sort:     lk.Sort,
+		SortBack: lk.SortBack,
+		Reverse:  lk.Reverse,
 		Back:     key.NewBinding(key.WithKeys("esc", "backspace", "q"), key.WithHelp("esc", "back to the list")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),

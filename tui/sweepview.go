@@ -15,6 +15,7 @@ import (
 
 	"github.com/maple-ood/maple/sweeps"
 	"github.com/maple-ood/maple/tui/chart"
+	"github.com/maple-ood/maple/tui/list"
 )
 
 // SweepView is the live view of a sweep: each cell's state (done,
@@ -319,7 +320,7 @@ func (v *SweepView) layout() {
 			cols[j].Width = max(cols[j].Width, len(s))
 		}
 	}
-	setTable(&v.tbl, cols, rows)
+	list.SetTable(&v.tbl, cols, rows)
 }
 
 // View implements tea.Model.
