@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/maple-ood/maple/models"
 )
 
 // Choice is a choice among an experiment's sweeps made on validation,
@@ -243,5 +245,5 @@ func sizeOrder(v string) uint64 {
 // compareModels orders model specs of one shape by their first layer's
 // width as a number (mlp:64,64 before mlp:128,128), shapes by name.
 func compareModels(a, b string) int {
-	return cmp.Or(cmp.Compare(modelShape(a), modelShape(b)), cmp.Compare(ModelWidth(a), ModelWidth(b)), cmp.Compare(a, b))
+	return cmp.Or(cmp.Compare(modelShape(a), modelShape(b)), cmp.Compare(models.Width(a), models.Width(b)), cmp.Compare(a, b))
 }

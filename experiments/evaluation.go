@@ -79,15 +79,6 @@ func Evaluation(r map[string]string) (recipe string, ok bool) {
 	return strings.Join(parts, "; "), true
 }
 
-// settingParts splits a settings cell ("flag value; flag value") into its
-// parts.
-func settingParts(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, "; ")
-}
-
 // The final trainings FinalTraining names.
 const (
 	TrainingCode   = "MAPLE code's" // SGD lr 1, 200 steps, a check at every step

@@ -1,14 +1,9 @@
 package experiments
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"image/color"
-	"io/fs"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,8 +13,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/maple-ood/maple/internal/figure"
+	"github.com/maple-ood/maple/internal/figure/methodsfig"
 )
 
 // IterationsFigure is the base name of the figure drawn from
@@ -27,22 +23,18 @@ import (
 const IterationsFigure = "iterations"
 
 // The figure's size: two panels side by side, the legend below them, as
-// tall as its entries need; the PNG is drawn at iterDPI.
+// tall as its entries need; the PNG is drawn at figure.DPI.
 const (
 	iterFigW   = 11 * vg.Inch
 	iterPanelH = 3.8 * vg.Inch
 	iterTitleH = 0.45 * vg.Inch
-	iterDPI    = 150
 	legendFont = 9 // points
 )
 
-// iterColours are Tableau's ten colours; a configuration's line takes
-// colour i%10 and dash pattern i%3, so that 30 lines differ.
-var iterColours = []color.Color{
-	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255}, color.RGBA{214, 39, 40, 255},
-	color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255}, color.RGBA{227, 119, 194, 255}, color.RGBA{127, 127, 127, 255},
-	color.RGBA{188, 189, 34, 255}, color.RGBA{23, 190, 207, 255},
-}
+// iterColours are the figures' palette (figure.Tableau); a
+// configuration's line takes colour i%10 and dash pattern i%3, so that 30
+// lines differ.
+var iterColours = figure.Tableau
 
 var iterDashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(7), vg.Points(2), vg.Points(1.5), vg.Points(2)}}
 
@@ -136,7 +128,7 @@ func iterConfigs(t *Table) ([]*iterConfig, string, error) {
 		r["sweep"] = strings.Join(sweeps, " ")
 		rows[i] = r
 	}
-	labels, _ := ConfigLabels(rows)
+	labels, _ := methodsfig.ConfigLabels(rows)
 	for i, c := range out {
 		label := labels[i]
 		if len(out) == 1 || !strings.Contains(label, " · ") && !varying("method") {
@@ -182,7 +174,7 @@ func IterationFigure(t *Table) (png, svg []byte, err error) {
 	if len(configs) == 0 {
 		return nil, nil, fmt.Errorf("%s has no rows", IterationsFile)
 	}
-	left, right := plot.New(), plot.New()
+	left, right := figure.New(), figure.New()
 	left.Title.Text = "weight on the groups with a ≠ y (% of u)"
 	right.Title.Text = "search model: validation worst-group accuracy (%)"
 	legend := newLegend()
@@ -298,12 +290,12 @@ func panelRows(what, title string, rows []panelRow) (png, svg []byte, err error)
 			top -= heights[i]
 		}
 	}
-	return render(what, iterFigW, h, paint)
+	return figure.Render(what, iterFigW, h, paint)
 }
 
 // newLegend is the figures' legend: top left, 9-point entries.
 func newLegend() plot.Legend {
-	legend := plot.NewLegend()
+	legend := figure.NewLegend()
 	legend.TextStyle.Font.Size = legendFont
 	legend.Left, legend.Top = true, true
 	legend.ThumbnailWidth = vg.Points(32)
@@ -311,43 +303,17 @@ func newLegend() plot.Legend {
 	return legend
 }
 
-// render draws paint on a w x h canvas as PNG (at iterDPI) and as SVG.
-func render(what string, w, h vg.Length, paint func(draw.Canvas)) (png, svg []byte, err error) {
-	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(iterDPI))
-	paint(draw.New(img))
-	var pb bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&pb); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", what, err)
-	}
-	sv := vgsvg.New(w, h)
-	paint(draw.New(sv))
-	var sb bytes.Buffer
-	if _, err := sv.WriteTo(&sb); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", what, err)
-	}
-	return pb.Bytes(), sb.Bytes(), nil
-}
-
 // removeFigure removes dir/base.png and .svg where they exist.
-func removeFigure(dir, base string) error {
-	for _, ext := range []string{".png", ".svg"} {
-		if err := os.Remove(filepath.Join(dir, base+ext)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	return nil
-}
+func removeFigure(dir, base string) error { return figure.Remove(filepath.Join(dir, base)) }
 
-// writeFigure writes a figure's PNG and SVG as dir/base.png and .svg.
+// writeFigure writes a figure's PNG and SVG as dir/base.png and .svg,
+// each atomically.
 func writeFigure(dir, base string, png, svg []byte, err error) error {
 	if err != nil {
 		return err
 	}
-	p := filepath.Join(dir, base)
-	if err := os.WriteFile(p+".png", png, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(p+".svg", svg, 0o644)
+	_, err = figure.Write(filepath.Join(dir, base), png, svg)
+	return err
 }
 
 // WriteIterationFigure writes IterationFigure's PNG and SVG of t into

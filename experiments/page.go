@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/maple-ood/maple/internal/figure/methodsfig"
 )
 
 // Results is an experiment with its committed CSVs read back.
@@ -479,13 +481,6 @@ func provenance(runs *Table) string {
 		parts = append(parts, fmt.Sprintf(" %d record no backend or thread count. For them the build and threads above are the file's word, not the runs'.", unrecorded))
 	}
 	return strings.Join(parts, "")
-}
-
-func size(v string) string {
-	if v == "0" || v == "" {
-		return "all"
-	}
-	return v
 }
 
 // pm prints mean ± sd with one decimal (the mean alone without an sd).
@@ -1099,7 +1094,7 @@ func methodsFigure(b *strings.Builder, docs string, r Results) {
 	}
 	fmt.Fprintf(b, "![%s: test and test worst-group accuracy per configuration](%s/%s.png)\n\n", r.File.Name, dir, MethodsFigure)
 	b.WriteString("The table's rows as bars, each named by its method")
-	_, kinds := ConfigLabels(r.Summary.Rows)
+	_, kinds := methodsfig.ConfigLabels(r.Summary.Rows)
 	switch {
 	case kinds.Sweep && kinds.Settings:
 		b.WriteString(". Where rows share a method, a bar also names its sweep (column \"sweep\"), or else the settings it does not share")

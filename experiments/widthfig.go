@@ -14,6 +14,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/maple-ood/maple/internal/figure"
+	"github.com/maple-ood/maple/models"
 )
 
 // WidthsFigure is the base name of the figure drawn from summary.csv
@@ -34,21 +37,6 @@ type widthLine struct {
 // mean test and test worst-group accuracy, and their sample sds (0 where
 // n = 1).
 type widthPoint struct{ x, acc, worst, accSD, worstSD float64 }
-
-// ModelWidth is the first hidden layer's width of a model spec
-// ("mlp:390,390" is 390; 0 for a model without one).
-func ModelWidth(model string) int {
-	_, args, ok := strings.Cut(model, ":")
-	if !ok {
-		return 0
-	}
-	first, _, _ := strings.Cut(args, ",")
-	w, err := strconv.Atoi(strings.TrimSpace(first))
-	if err != nil {
-		return 0
-	}
-	return w
-}
 
 // modelShape is a model spec with its widths left out ("mlp:390,390" is
 // "mlp:*,*"): the rows of one line differ in their widths alone.
@@ -71,7 +59,7 @@ func widthLines(t *Table) ([]*widthLine, error) {
 	var out []*widthLine
 	index := map[string]*widthLine{}
 	for i, r := range t.Rows {
-		w := ModelWidth(r["model"])
+		w := models.Width(r["model"])
 		if w <= 0 {
 			continue
 		}
@@ -250,7 +238,7 @@ func widthPlots(lines []*widthLine, styles []lineStyle, what, leftTitle, rightTi
 	}
 	pad := max(8, (widths[len(widths)-1]-widths[0])*0.04) // the lines clear of the edges
 	xMin, xMax := widths[0]-pad, widths[len(widths)-1]+pad
-	left, right = plot.New(), plot.New()
+	left, right = figure.New(), figure.New()
 	left.Title.Text, right.Title.Text = leftTitle, rightTitle
 	for _, p := range []*plot.Plot{left, right} {
 		p.X.Label.Text = "hidden width"
@@ -332,7 +320,7 @@ func gapLines(r Results) (lines []*widthLine, left int, err error) {
 	}
 	gaps := &Table{Header: r.Summary.Header}
 	for _, x := range r.Summary.Rows {
-		if x["method"] == "oracle" || ModelWidth(x["model"]) <= 0 {
+		if x["method"] == "oracle" || models.Width(x["model"]) <= 0 {
 			continue
 		}
 		oracle, _ := oracleRuns(x, r.Summary.Rows, r)

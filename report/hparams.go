@@ -3,9 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,10 +12,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/maple-ood/maple/config"
+	"github.com/maple-ood/maple/internal/figure"
 	"github.com/maple-ood/maple/runs"
 )
 
@@ -222,7 +219,7 @@ func plotSearched(s Searched, sweep, out string) ([]string, error) {
 	for i := range plots {
 		plots[i] = make([]*plot.Plot, cols)
 		for j := range plots[i] {
-			plots[i][j] = plot.New() // an empty tile after the last setting
+			plots[i][j] = figure.New() // an empty tile after the last setting
 			plots[i][j].HideAxes()
 		}
 	}
@@ -240,11 +237,11 @@ func plotSearched(s Searched, sweep, out string) ([]string, error) {
 	drawAll := func(dc draw.Canvas) {
 		m := vg.Points(figMargin)
 		dc = draw.Crop(dc, m, -m, m, -m)
-		ts := plot.New().Title.TextStyle
+		ts := figure.New().Title.TextStyle
 		ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
 		mid := (dc.Min.X + dc.Max.X) / 2
 		dc.FillText(ts, vg.Point{X: mid, Y: dc.Max.Y}, title)
-		ks := plot.New().X.Label.TextStyle
+		ks := figure.New().X.Label.TextStyle
 		ks.XAlign, ks.YAlign = draw.XCenter, draw.YTop
 		ks.Font.Size = vg.Points(9)
 		dc.FillText(ks, vg.Point{X: mid, Y: dc.Max.Y - vg.Points(18)}, key)
@@ -259,26 +256,13 @@ func plotSearched(s Searched, sweep, out string) ([]string, error) {
 			}
 		}
 	}
-	base := filepath.Join(out, SearchedFigure)
-	png := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))}
-	drawAll(draw.New(png))
-	svg := vgsvg.New(w, h)
-	drawAll(draw.New(svg))
-	for _, f := range []struct {
-		ext string
-		w   io.WriterTo
-	}{{".png", png}, {".svg", svg}} {
-		if err := runs.WriteWith(base+f.ext, func(file *os.File) error { _, err := f.w.WriteTo(file); return err }); err != nil {
-			return nil, err
-		}
-	}
-	return []string{base + ".png", base + ".svg"}, nil
+	return figure.Save(filepath.Join(out, SearchedFigure), w, h, drawAll)
 }
 
 // searchedPanel is one setting's scatter, its y axis from lo to hi (%),
 // labelled on the first panel of a row.
 func searchedPanel(p Param, lo, hi float64, ylabel bool) (*plot.Plot, error) {
-	pl := plot.New()
+	pl := figure.New()
 	pl.Title.Text = "--" + p.Flag
 	pl.Y.Min, pl.Y.Max = lo, hi
 	if ylabel {

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"maps"
 	"math"
 	"os"
@@ -17,11 +16,11 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/experiments"
+	"github.com/maple-ood/maple/internal/figure"
+	"github.com/maple-ood/maple/internal/figure/methodsfig"
+	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
 )
@@ -76,7 +75,7 @@ func (c *chart) addKey(name string, thumbs ...plot.Thumbnailer) {
 
 // newChart is a chart with its title, padded below, and no entries.
 func newChart(title string) *chart {
-	p := plot.New()
+	p := figure.New()
 	p.Title.Text, p.Title.Padding = title, vg.Points(6)
 	return &chart{Plot: p}
 }
@@ -209,12 +208,12 @@ func Plot(dir, out string, warn func(string)) ([]string, error) {
 	if cfg != nil {
 		name = fmt.Sprintf("%s: %s on %s", cfg.ID, cfg.MethodName(), cfg.Dataset.Name)
 	}
-	var figs []figure
+	var figs []namedChart
 	add := func(file string, p *chart, err error) error {
 		if err != nil {
 			return err
 		}
-		figs = append(figs, figure{file, p})
+		figs = append(figs, namedChart{file, p})
 		return nil
 	}
 	if len(snaps) > 0 {
@@ -249,8 +248,8 @@ func Plot(dir, out string, warn func(string)) ([]string, error) {
 	return files, nil
 }
 
-// figure is one plot and the base name of its files.
-type figure struct {
+// namedChart is one plot and the base name of its files.
+type namedChart struct {
 	file string
 	p    *chart
 }
@@ -356,26 +355,13 @@ func searchFigures(snaps []*core.Snapshot, name string, add func(string, *chart,
 	return nil
 }
 
-// figW and figH are a figure's size; PNGs are drawn at pngDPI, so that
-// they stay sharp on a high-resolution screen (1200 x 800 pixels).
-const (
-	figW, figH = 6 * vg.Inch, 4 * vg.Inch
-	pngDPI     = 200
-)
+// figW and figH are a figure's size: at figure.DPI its PNG is 1200 x
+// 800 pixels, sharp on a high-resolution screen.
+const figW, figH = 8 * vg.Inch, 16 * vg.Inch / 3
 
-// save writes c as base.png and base.svg.
+// save writes c as base.png and base.svg, each atomically.
 func save(c *chart, base string) ([]string, error) {
-	png := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figW, figH), vgimg.UseDPI(pngDPI))}
-	c.draw(draw.New(png))
-	if err := writeTo(base+".png", png); err != nil {
-		return nil, err
-	}
-	svg := vgsvg.New(figW, figH)
-	c.draw(draw.New(svg))
-	if err := writeTo(base+".svg", svg); err != nil {
-		return nil, err
-	}
-	return []string{base + ".png", base + ".svg"}, nil
+	return figure.Save(base, figW, figH, c.draw)
 }
 
 // figMargin is the blank border round a figure: its title and its
@@ -403,7 +389,7 @@ func (c *chart) draw(dc draw.Canvas) {
 	eh := vg.Length(0)
 	avail := dc.Max.X - dc.Min.X
 	for _, k := range c.keys {
-		l := plot.NewLegend()
+		l := figure.NewLegend()
 		l.Left, l.Top = true, true
 		l.Add(k.name, k.thumbs...)
 		r := l.Rectangle(dc)
@@ -427,21 +413,6 @@ func (c *chart) draw(dc draw.Canvas) {
 		}
 		y -= eh + rowGap
 	}
-}
-
-func writeTo(path string, w io.WriterTo) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err := w.WriteTo(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }
 
 // wholeTicks marks an axis of whole numbers (outer iterations, counts):
@@ -508,7 +479,7 @@ func PlotSweep(runsDir, out string, names ...string) ([]string, error) {
 }
 
 // plotMethods draws the table's rows as maple reproduce draws an
-// experiment's summary.csv (experiments.DrawMethods): one row of two
+// experiment's summary.csv (methodsfig.Draw): one row of two
 // horizontal bars each, mean test accuracy and test worst-group accuracy
 // with ± one sample sd, named by the row's method and, where rows share
 // it, by their sweep when the table spans several, else by the settings
@@ -530,17 +501,11 @@ func plotMethods(rows []Row, sweep, out string) ([]string, error) {
 			"n": strconv.Itoa(r.N), "test_acc_mean": strconv.FormatFloat(r.TestAcc.Mean, 'f', 4, 64), "test_acc_sd": sd(r.TestAcc),
 			"test_worst_mean": strconv.FormatFloat(r.TestWorst.Mean, 'f', 4, 64), "test_worst_sd": sd(r.TestWorst)}
 	}
-	png, svg, err := experiments.DrawMethods(table, "Sweep "+sweep)
+	png, svg, err := methodsfig.Draw(table, "Sweep "+sweep)
 	if err != nil {
 		return nil, err
 	}
-	base := filepath.Join(out, experiments.MethodsFigure)
-	for ext, b := range map[string][]byte{".png": png, ".svg": svg} {
-		if err := os.WriteFile(base+ext, b, 0o644); err != nil {
-			return nil, fmt.Errorf("writing %s: %w", base+ext, err)
-		}
-	}
-	return []string{base + ".png", base + ".svg"}, nil
+	return figure.Write(filepath.Join(out, methodsfig.Name), png, svg)
 }
 
 // plotWidths writes the accuracy-vs-width figure (the paper's Figure 2):
@@ -555,7 +520,7 @@ func plotWidths(rows []Row, sweep, out string) ([]string, error) {
 	pts := map[key]plotter.XYs{}
 	errs := map[key]plotter.YErrors{}
 	for _, r := range rows {
-		w := experiments.ModelWidth(r.Model)
+		w := models.Width(r.Model)
 		if w <= 0 {
 			continue
 		}

@@ -16,8 +16,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/experiments"
 	"github.com/maple-ood/maple/loaders"
+	"github.com/maple-ood/maple/models"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
 )
@@ -183,8 +183,8 @@ func TestPlotSweep(t *testing.T) {
 		os.WriteFile(r.Path(runs.SummaryFile), b, 0o644)
 		r.Close()
 	}
-	if w := experiments.ModelWidth("mlp:8,8"); w != 8 {
-		t.Errorf("ModelWidth %d", w)
+	if w := models.Width("mlp:8,8"); w != 8 {
+		t.Errorf("models.Width %d", w)
 	}
 	// A second sweep with erm at one width only.
 	cfg := runs.Config{Method: "erm", Sweep: "one", Dataset: loaders.DefaultSpec("synthetic")}

@@ -17,6 +17,7 @@ import (
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
 	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/tui/chart"
 )
 
 // baselineLive is what a baseline's training has told so far: written by
@@ -117,15 +118,15 @@ type BaselineView struct {
 	note     string // a line under the header
 	keys     baselineKeys
 	help     help.Model
-	charts   chartView // the curve of the validation checks, in the chart component
+	charts   chart.Model // the curve of the validation checks, in the chart component
 }
 
 func newBaselineView(cfg runs.Config, dir string, live *baselineLive, cancel context.CancelFunc) *BaselineView {
 	v := &BaselineView{cfg: cfg, dir: dir, live: live, cancel: cancel, start: time.Now(), now: time.Now,
-		width: 80, height: 24, keys: newBaselineKeys(), help: help.New(), charts: newChartView()}
+		width: 80, height: 24, keys: newBaselineKeys(), help: help.New(), charts: chart.New()}
 	// The test line dotted, as in maple plot's figure, so that the two
 	// stay apart without colour (NO_COLOR).
-	v.charts.unit, v.charts.chars = "training step", true
+	v.charts.Unit, v.charts.Chars = "training step", true
 	return v
 }
 
@@ -163,7 +164,7 @@ func (v *BaselineView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			v.stopping, v.note = false, "stop: "+m.err.Error()
 		}
 	case tea.KeyPressMsg:
-		if msg := chartKeyMsg(v.keys.chartKeys, m); msg != nil && !v.confirm {
+		if msg := chart.KeyMsg(v.keys.KeyMap, m); msg != nil && !v.confirm {
 			return v, v.charts.Update(msg)
 		}
 		switch {
@@ -262,7 +263,7 @@ func (v *BaselineView) Render() string {
 	footer := shortHelp(v.help, v.keys.ShortHelp())
 	if room := h - strings.Count(text, "\n") - 2; len(st.curve) >= 2 && room >= 8 {
 		setCurve(&v.charts, "worst-group accuracy at the validation checks", st.curve)
-		text += "\n" + strings.Join(v.charts.render(w, min(room, 20)), "\n") + "\n"
+		text += "\n" + strings.Join(v.charts.Render(w, min(room, 20)), "\n") + "\n"
 	}
 	body := fit(text, w, h-1)
 	if n := strings.Count(body, "\n") + 1; n < h-1 { // the footer at the bottom

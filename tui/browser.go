@@ -15,6 +15,8 @@ import (
 
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/tui/chart"
+	"github.com/maple-ood/maple/tui/picker"
 )
 
 // ActionKind names what the browser asks its caller to do.
@@ -86,7 +88,7 @@ type (
 type Browser struct {
 	runList *runList
 	form    *runForm
-	picker  *groupPicker // the group-by picker (modeGroup)
+	picker  *picker.Model // the group-by picker (modeGroup)
 	replay  *Dashboard
 	page    textPage
 	compare *compareView // the comparison on the screen (modeCompare), nil on a text page
@@ -207,19 +209,19 @@ func (b *Browser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case configsMsg:
 		cmd := b.runList.Update(m)
 		if b.mode == modeGroup { // the picker's counts with the settings read
-			cur := b.picker.cursor
-			b.picker = newGroupPicker(b.picker.checked, b.listedConfigs())
-			b.picker.cursor = cur
+			cur := b.picker.Cursor
+			b.picker = newGroupPicker(b.picker.Checked, b.listedConfigs())
+			b.picker.Cursor = cur
 		}
 		return b, cmd
-	case groupByMsg:
+	case picker.DoneMsg: // the group-by picker's answer
 		b.mode = modeList
-		if m.cancelled {
+		if m.Cancelled {
 			return b, nil
 		}
 		l := b.runList
-		l.groupBy, l.groupSel = m.keys, map[string]bool{}
-		l.tbl.SetCursor(0)
+		l.groupBy, l.groupSel = m.Checked, map[string]bool{}
+		l.Table.SetCursor(0)
 		l.refresh()
 		return b, l.missingConfigs()
 	case comparedMsg:
@@ -276,7 +278,7 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return b, b.picker.Update(k)
 	}
 	switch {
-	case b.runList.editing:
+	case b.runList.Editing():
 		return b, b.runList.Update(k)
 	case b.stopAsk != "":
 		return b.stopAnswer(k)
@@ -289,7 +291,7 @@ func (b *Browser) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // compareKey handles a key in a comparison: the chart component's keys
 // and scrolling.
 func (b *Browser) compareKey(k tea.KeyPressMsg) tea.Cmd {
-	if msg := chartKeyMsg(b.cmpKeys.chartKeys, k); msg != nil {
+	if msg := chart.KeyMsg(b.cmpKeys.KeyMap, k); msg != nil {
 		return b.compare.Update(msg)
 	}
 	ck, page := b.cmpKeys, max(1, b.height-2)
@@ -449,7 +451,7 @@ func (b *Browser) Render() string {
 		out = b.form.View()
 	case modeGroup:
 		b.picker.SetSize(w, h-1)
-		out = b.picker.View() + "\n" + shortHelp(b.help, b.picker.keymap.ShortHelp())
+		out = b.picker.View() + "\n" + shortHelp(b.help, b.picker.KeyMap.ShortHelp())
 	default:
 		out = b.runList.View()
 		foot := shortHelp(b.help, b.keys.ShortHelp())

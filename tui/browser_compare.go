@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"github.com/charmbracelet/x/ansi"
 	"maps"
 	"math"
 	"slices"
@@ -17,6 +16,8 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/tui/chart"
+	"github.com/maple-ood/maple/tui/wrap"
 )
 
 // The comparison of runs: their curves overlaid, their results and the
@@ -143,9 +144,9 @@ func readComparison(runsDir string, ids []string) *comparison {
 // and scrolls.
 type compareView struct {
 	c      *comparison
-	charts chartView
-	band   bandKind // what the bands span (the sample sd by default)
-	metric int      // the figure charted first: an index into searchMetrics, or trainingMetrics for baselines
+	charts chart.Model
+	band   chart.Band // what the bands span (the sample sd by default)
+	metric int        // the figure charted first: an index into searchMetrics, or trainingMetrics for baselines
 	scroll int
 	w, h   int
 }
@@ -155,8 +156,8 @@ type compareView struct {
 type bandMsg struct{}
 
 func newCompareView(c *comparison, mono bool) *compareView {
-	v := &compareView{c: c, charts: newChartView(), w: 80, h: 24}
-	v.charts.chars = mono
+	v := &compareView{c: c, charts: chart.New(), w: 80, h: 24}
+	v.charts.Chars = mono
 	v.setCharts()
 	return v
 }
@@ -184,7 +185,7 @@ func (v *compareView) setCharts() {
 	for i, s := range c.series {
 		// Each mark as a point of this run's series (the x axis counts
 		// points: runs are compared iteration by iteration).
-		for _, it := range rateMarks(s, c.events[i]) {
+		for _, it := range chart.RateMarks(s, c.events[i]) {
 			if k := slices.IndexFunc(s, func(x *core.Snapshot) bool { return x.Iter == it }); k >= 0 {
 				marks = append(marks, k+1)
 			}
@@ -192,7 +193,7 @@ func (v *compareView) setCharts() {
 	}
 	slices.Sort(marks)
 	marks = slices.Compact(marks)
-	var plots []chartPlot
+	var plots []chart.Plot
 	metrics := searchMetrics(c.groupNames())
 	v.metric = (v.metric%len(metrics) + len(metrics)) % len(metrics)
 	shown := []searchMetric{metrics[v.metric]}
@@ -212,10 +213,10 @@ func (v *compareView) setCharts() {
 		if k == 0 {
 			title += metricOf(v.metric, len(metrics))
 		}
-		plots = append(plots, chartPlot{title: title, lines: lines, risk: f.risk})
+		plots = append(plots, chart.Plot{Title: title, Lines: lines, Risk: f.risk})
 	}
-	v.charts.unit = ""
-	v.charts.setData(xs, nil, plots, marks)
+	v.charts.Unit = ""
+	v.charts.SetData(xs, nil, plots, marks)
 }
 
 // setTrainingCharts gives the chart component the runs' validation
@@ -228,8 +229,8 @@ func (v *compareView) setTrainingCharts() {
 	m := trainingMetrics[v.metric]
 	steps, values := onSteps(v.c.curves, m.f)
 	lines, note := v.lines(values, make([][]float64, len(values)))
-	v.charts.unit = "training step"
-	v.charts.setData(steps, nil, []chartPlot{{title: m.name + " over the training (validation checks)" + note + metricOf(v.metric, n), lines: lines}}, nil)
+	v.charts.Unit = "training step"
+	v.charts.SetData(steps, nil, []chart.Plot{{Title: m.name + " over the training (validation checks)" + note + metricOf(v.metric, n), Lines: lines}}, nil)
 }
 
 // metricOf says which of n metrics the chart shows and how to choose
@@ -241,7 +242,7 @@ func metricOf(i, n int) string { return fmt.Sprintf(" [%d/%d]", i+1, n) }
 // configuration also their mean in a band; in a comparison of groups a
 // line per group, its runs' mean, in its band. note is what the title
 // says of the bands.
-func (v *compareView) lines(values, times [][]float64) (lines []chartLine, note string) {
+func (v *compareView) lines(values, times [][]float64) (lines []chart.Line, note string) {
 	c := v.c
 	if len(c.groups) > 0 {
 		for _, g := range c.groups {
@@ -254,10 +255,10 @@ func (v *compareView) lines(values, times [][]float64) (lines []chartLine, note 
 			if len(vs) == 0 {
 				continue
 			}
-			mean, lo, hi := spread(vs, v.band)
-			l := chartLine{name: fmt.Sprintf("%s (%d)", g.name, len(vs)), values: mean, lo: lo, hi: hi}
+			mean, lo, hi := chart.Spread(vs, v.band)
+			l := chart.Line{Name: fmt.Sprintf("%s (%d)", g.name, len(vs)), Values: mean, Lo: lo, Hi: hi}
 			if ts[0] != nil {
-				l.times, _, _ = spread(ts, bandSD) // the band at its runs' mean time
+				l.Times, _, _ = chart.Spread(ts, chart.BandSD) // the band at its runs' mean time
 			}
 			lines = append(lines, l)
 		}
@@ -266,15 +267,15 @@ func (v *compareView) lines(values, times [][]float64) (lines []chartLine, note 
 	var vs, ts [][]float64
 	for i, d := range values {
 		if d != nil {
-			lines = append(lines, chartLine{name: c.names[i], values: d, times: times[i]})
+			lines = append(lines, chart.Line{Name: c.names[i], Values: d, Times: times[i]})
 			vs, ts = append(vs, d), append(ts, times[i])
 		}
 	}
 	if c.seeds && len(vs) > 1 {
-		mean, lo, hi := spread(vs, v.band)
-		l := chartLine{name: "mean", values: mean, lo: lo, hi: hi}
+		mean, lo, hi := chart.Spread(vs, v.band)
+		l := chart.Line{Name: "mean", Values: mean, Lo: lo, Hi: hi}
 		if ts[0] != nil {
-			l.times, _, _ = spread(ts, bandSD)
+			l.Times, _, _ = chart.Spread(ts, chart.BandSD)
 		}
 		lines = append(lines, l)
 		seeds := map[string]bool{}
@@ -323,7 +324,7 @@ func (v *compareView) Update(msg tea.Msg) tea.Cmd {
 	case metricMsg:
 		v.metric += int(m)
 		v.setCharts()
-	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg, wallMsg:
+	case chart.CursorMsg, chart.ZoomMsg, chart.PanMsg, chart.LogMsg, chart.SmoothMsg, chart.WallMsg:
 		return v.charts.Update(m)
 	}
 	return nil
@@ -352,15 +353,15 @@ func (v *compareView) content() string {
 	}
 	below := strings.Join(text, "\n")
 	top := 0 // the status and cursor lines
-	if head := v.charts.head(w); len(head) > 0 {
+	if head := v.charts.Head(w); len(head) > 0 {
 		top = lipgloss.Height(strings.Join(head, "\n"))
 	}
-	per := (v.h - top - lipgloss.Height(below)) / max(1, len(v.charts.plots))
+	per := (v.h - top - lipgloss.Height(below)) / max(1, len(v.charts.Plots()))
 	least := 8 // lines a chart has at least; the text below scrolls
 	if len(c.groups) > 0 {
 		least = 11 // a band needs rows to be seen
 	}
-	charts := v.charts.render(w, max(least, per))
+	charts := v.charts.Render(w, max(least, per))
 	return strings.Join(append(charts, below), "\n")
 }
 
@@ -410,7 +411,7 @@ func (v *compareView) runText(wrap func(string) string) []string {
 // group's figures, what it pools over and its runs.
 func (v *compareView) groupText(wrap func(string) string) []string {
 	c := v.c
-	text := []string{wrap(fmt.Sprintf("groups by %s: each line the mean of a group's runs (their number in brackets), in a band of their %s", strings.Join(c.by, ", "), v.band.describe()))}
+	text := []string{wrap(fmt.Sprintf("groups by %s: each line the mean of a group's runs (their number in brackets), in a band of their %s", strings.Join(c.by, ", "), v.band.Describe()))}
 	for _, g := range c.groups {
 		names := make([]string, len(g.members))
 		for i, m := range g.members {
@@ -473,37 +474,5 @@ func onSteps(curves [][]train.CheckPoint, f func(train.CheckPoint) float64) (ste
 	return steps, values
 }
 
-// wrapSpaces wraps s at spaces into lines of at most w cells, the lines
-// after the first starting with indent: a run id (20261128-010216-01)
-// is never split at its hyphens, as a word wrap that breaks there would.
-// A word wider than a line is cut. s is plain text (style it after).
-func wrapSpaces(s string, w int, indent string) string {
-	if strings.Contains(s, "\n") { // each line wrapped on its own
-		parts := strings.Split(s, "\n")
-		for i, p := range parts {
-			parts[i] = wrapSpaces(p, w, indent)
-		}
-		return strings.Join(parts, "\n")
-	}
-	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
-	var lines []string
-	line := lead
-	for _, word := range strings.Fields(s) {
-		switch {
-		case strings.TrimSpace(line) == "":
-			line += word
-		case lipgloss.Width(line)+1+lipgloss.Width(word) > w:
-			lines = append(lines, line)
-			line = indent + word
-		default:
-			line += " " + word
-		}
-	}
-	lines = append(lines, line)
-	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			lines[i] = ansi.Hardwrap(l, w, true)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// wrapSpaces wraps s at spaces into lines of at most w cells (wrap.Spaces).
+var wrapSpaces = wrap.Spaces

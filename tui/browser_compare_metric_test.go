@@ -9,6 +9,7 @@ import (
 
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/tui/chart"
 )
 
 // TestCompareMetric: in a comparison v and V choose the metric charted
@@ -72,7 +73,7 @@ func TestCompareMetricTraining(t *testing.T) {
 		curves: [][]train.CheckPoint{{cp(10, 0.5, 0.4), cp(20, 0.6, 0.45)}, {cp(10, 0.55, 0.3)}}, flat: []map[string]string{{}, {}}, results: []string{"", ""}}
 	v := newCompareView(c, false)
 	v.SetSize(100, 30)
-	v.Update(cursorMsg(-1)) // on step 10
+	v.Update(chart.CursorMsg(-1)) // on step 10
 	for i, want := range []string{"val worst-group accuracy over the training (validation checks) [1/4]  ━ a 0.5 ━ b 0.55",
 		"test worst-group accuracy over the training (validation checks) [2/4]  ━ a 0.4 ━ b 0.3"} {
 		if i > 0 {

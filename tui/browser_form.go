@@ -6,12 +6,11 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/tui/form"
 )
 
 // formFields are the settings the new-run form edits, named by their
@@ -35,12 +34,10 @@ var formFields = func() []config.Setting {
 // as `maple run` with the changed fields as flags would: such a field
 // the person leaves shows the derived value, marked "derived".
 type runForm struct {
-	inputs []textinput.Model
+	form.Model
 	shown  []string        // what the form last put into each input
 	cfg    runs.Config     // the config the form edits
 	pinned map[string]bool // the settings of cfg kept as they are (config.Pinned)
-	field  int
-	keys   formKeys
 	help   help.Model
 	note   string // why the last enter was refused
 	width  int
@@ -59,7 +56,9 @@ type formDoneMsg struct {
 	set map[string]bool
 }
 
-func newRunForm() *runForm { return &runForm{keys: newFormKeys("start"), help: newHelp()} }
+func newRunForm() *runForm {
+	return &runForm{Model: form.Model{KeyMap: form.DefaultKeyMap("start")}, help: newHelp()}
+}
 
 // open fills the form from cfg (the defaults when cfg is empty) and
 // focuses its first field.
@@ -73,18 +72,19 @@ func (f *runForm) open(cfg runs.Config) tea.Cmd {
 		}
 	}
 	f.cfg, f.pinned = cfg, config.Pinned(cfg)
-	f.inputs = make([]textinput.Model, len(formFields))
+	prompts := make([]string, len(formFields))
 	f.shown = make([]string, len(formFields))
 	for i, fl := range formFields {
-		ti := textinput.New()
-		ti.Prompt = fmt.Sprintf("%-12s ", fl.Flag)
+		prompts[i] = fmt.Sprintf("%-12s ", fl.Flag)
 		f.shown[i] = fl.Get(&cfg)
-		ti.SetValue(f.shown[i])
-		ti.SetWidth(f.inputWidth())
-		f.inputs[i] = ti
 	}
-	f.field, f.note = 0, ""
-	return f.inputs[0].Focus()
+	f.Model = form.New(f.KeyMap, prompts...)
+	for i := range formFields {
+		f.SetValue(i, f.shown[i])
+	}
+	f.SetWidth(f.inputWidth())
+	f.note = ""
+	return f.Focus(0)
 }
 
 func done(cfg *runs.Config, set map[string]bool) tea.Cmd {
@@ -99,7 +99,7 @@ func (f *runForm) set() map[string]bool {
 		out[k] = v
 	}
 	for i, fl := range formFields {
-		if strings.TrimSpace(f.inputs[i].Value()) != f.shown[i] {
+		if strings.TrimSpace(f.Value(i)) != f.shown[i] {
 			out[fl.Flag] = true
 		}
 	}
@@ -112,7 +112,7 @@ func (f *runForm) config() (runs.Config, error) {
 	cfg.ID, cfg.Started, cfg.Sweep, cfg.Cell, cfg.Args, cfg.Name = "", time.Time{}, "", "", nil, "" // a name names one run
 	cfg.SearchFrom = ""                                                                             // a new run searches
 	for i, fl := range formFields {
-		if err := fl.Set(&cfg, strings.TrimSpace(f.inputs[i].Value())); err != nil {
+		if err := fl.Set(&cfg, strings.TrimSpace(f.Value(i))); err != nil {
 			return cfg, fmt.Errorf("--%s: %v", fl.Flag, err)
 		}
 	}
@@ -132,7 +132,7 @@ func (f *runForm) derive() {
 	for i, fl := range formFields {
 		if !set[fl.Flag] {
 			f.shown[i] = fl.Get(&got)
-			f.inputs[i].SetValue(f.shown[i])
+			f.SetValue(i, f.shown[i])
 		}
 	}
 }
@@ -144,19 +144,12 @@ func (f *runForm) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	switch {
-	case key.Matches(k, f.keys.Cancel):
+	act, cmd := f.Model.Update(k)
+	switch act {
+	case form.Cancel:
 		f.note = ""
 		return done(nil, nil)
-	case key.Matches(k, f.keys.Next):
-		f.inputs[f.field].Blur()
-		f.field = (f.field + 1) % len(f.inputs)
-		return f.inputs[f.field].Focus()
-	case key.Matches(k, f.keys.Prev):
-		f.inputs[f.field].Blur()
-		f.field = (f.field + len(f.inputs) - 1) % len(f.inputs)
-		return f.inputs[f.field].Focus()
-	case key.Matches(k, f.keys.Apply):
+	case form.Apply:
 		cfg, err := f.config()
 		if err == nil {
 			_, err = config.ResolveSet(cfg, f.set())
@@ -166,10 +159,9 @@ func (f *runForm) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return done(&cfg, f.set())
+	case form.Edited:
+		f.derive()
 	}
-	var cmd tea.Cmd
-	f.inputs[f.field], cmd = f.inputs[f.field].Update(k)
-	f.derive()
 	return cmd
 }
 
@@ -178,9 +170,7 @@ func (f *runForm) Update(msg tea.Msg) tea.Cmd {
 // would not fit.
 func (f *runForm) SetSize(w, _ int) {
 	f.width = w
-	for i := range f.inputs {
-		f.inputs[i].SetWidth(f.inputWidth())
-	}
+	f.SetWidth(f.inputWidth())
 }
 
 // inputWidth is a field's width at the form's width: its prompt (13
@@ -196,7 +186,7 @@ func (f *runForm) inputWidth() int {
 func (f *runForm) dataset() string {
 	for i, fl := range formFields {
 		if fl.Flag == "dataset" {
-			if v := strings.TrimSpace(f.inputs[i].Value()); v != "" {
+			if v := strings.TrimSpace(f.Value(i)); v != "" {
 				return v
 			}
 		}
@@ -224,7 +214,7 @@ func (f *runForm) View() string {
 	sb.WriteString(wrapSpaces(styles.Title.Render("new run")+"  (the rest as the selected run's; derived and default fields follow the others)", w, "") + "\n\n")
 	set := f.set()
 	for i, fl := range formFields {
-		sb.WriteString(f.inputs[i].View())
+		sb.WriteString(f.Model.View(i))
 		if !set[fl.Flag] {
 			// Not kept: derived from the others, which may leave it at
 			// its plain default.
@@ -240,6 +230,6 @@ func (f *runForm) View() string {
 		sb.WriteString("\n" + styles.Warn.Render(wrapSpaces(f.note, w, "")))
 	}
 	f.help.SetWidth(f.width)
-	sb.WriteString("\n" + shortHelp(f.help, f.keys.ShortHelp()))
+	sb.WriteString("\n" + shortHelp(f.help, f.KeyMap.ShortHelp()))
 	return sb.String()
 }

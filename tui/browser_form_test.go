@@ -20,7 +20,7 @@ func formFill(t *testing.T, src runs.Config, edits [][2]string) (*runForm, tea.M
 	f.open(src)
 	for _, e := range edits {
 		i := formIndex(t, e[0])
-		for f.field != i {
+		for f.Field != i {
 			f.Update(keyMsg("tab"))
 		}
 		f.Update(keyMsg("ctrl+u"))
@@ -121,14 +121,14 @@ func TestRunFormShowsDerived(t *testing.T) {
 	f := newRunForm()
 	f.open(testConfig())
 	i := formIndex(t, "keep")
-	for f.field != i {
+	for f.Field != i {
 		f.Update(keyMsg("tab"))
 	}
 	f.Update(keyMsg("ctrl+u"))
 	for _, r := range "0.5" {
 		f.Update(keyMsg(string(r)))
 	}
-	if v := f.inputs[formIndex(t, "keep0")].Value(); v != "0.5" {
+	if v := f.Inputs[formIndex(t, "keep0")].Value(); v != "0.5" {
 		t.Errorf("keep0 shows %s, want 0.5", v)
 	}
 	var line string

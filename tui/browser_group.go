@@ -31,12 +31,6 @@ type (
 		configs map[string]*runs.Config
 		tried   []string
 	}
-	// groupByMsg is the picker's answer: the settings to group by (none:
-	// a row per run), or cancelled.
-	groupByMsg struct {
-		keys      []string
-		cancelled bool
-	}
 )
 
 // listGroup is one row of the grouped list: the grouping settings'
@@ -157,7 +151,7 @@ func (b *runList) regroup() {
 	for i := range rows {
 		rows[i] = rows[i][:len(cols)]
 	}
-	setTable(&b.tbl, cols, rows)
+	b.SetRows(cols, rows)
 }
 
 // groupCols are the grouped list's columns after the settings'.
@@ -225,7 +219,7 @@ func (b *runList) orderGroups() {
 
 // currentGroup is the group under the cursor.
 func (b *runList) currentGroup() (listGroup, bool) {
-	c := b.tbl.Cursor()
+	c := b.Table.Cursor()
 	if !b.grouped() || c < 0 || c >= len(b.groups) {
 		return listGroup{}, false
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/tui/chart"
+	"github.com/maple-ood/maple/tui/picker"
 )
 
 // groupedRuns makes five finished searches to group: maple/rex with
@@ -78,15 +80,15 @@ func groupBy(t *testing.T, b *Browser, keys ...string) {
 	}
 	for _, k := range keys {
 		i := -1
-		for j, name := range b.picker.keys {
-			if name == k {
+		for j, it := range b.picker.Items {
+			if it.Name == k {
 				i = j
 			}
 		}
 		if i < 0 {
 			t.Fatalf("the picker lacks %q", k)
 		}
-		b.picker.cursor = i
+		b.picker.Cursor = i
 		b.Update(keyMsg("space"))
 	}
 	_, cmd = b.Update(keyMsg("enter"))
@@ -138,7 +140,7 @@ func TestBrowserGroupBy(t *testing.T) {
 		b := newBrowser(dir, 80, 24)
 		bpress(b, keyMsg("g"))
 		b.Update(readConfigs(dir, idsOf(b.runList.list))())
-		if k := b.picker.keys; strings.Join(k[:3], " ") != "method objective seed" {
+		if k := pickerNames(b.picker); strings.Join(k[:3], " ") != "method objective seed" {
 			t.Errorf("the picker's first settings: %v", k[:3])
 		}
 		out := ansi.Strip(b.Render())
@@ -288,7 +290,7 @@ func TestCompareGroupsOfBaselines(t *testing.T) {
 	}
 	v := newCompareView(readGroupComparison(dir, []string{"method"}, []groupSel{{name: "erm", result: "2 runs", ids: []string{erm, other}}}), false)
 	v.SetSize(120, 40)
-	v.Update(cursorMsg(-1))
+	v.Update(chart.CursorMsg(-1))
 	out := ansi.Strip(v.View())
 	for _, w := range []string{"over the training", "training step →", "cursor training step 500", "━ erm (2) 0.5", "groups by method"} {
 		if !strings.Contains(out, w) {
@@ -333,4 +335,13 @@ func TestSearchFigureNamed(t *testing.T) {
 	if help := strings.Join(strings.Fields(ansi.Strip(b.Render())), " "); !strings.Contains(help, "SEARCH VAL WG is the search's best validation worst-group accuracy") {
 		t.Errorf("the help does not say what SEARCH VAL WG is:\n%s", help)
 	}
+}
+
+// pickerNames are the names a picker lists, in order.
+func pickerNames(p *picker.Model) []string {
+	var out []string
+	for _, it := range p.Items {
+		out = append(out, it.Name)
+	}
+	return out
 }

@@ -9,11 +9,10 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/table"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/maple-ood/maple/runs"
+	"github.com/maple-ood/maple/tui/list"
 )
 
 // browserCols are the columns of maple ls: best validation worst-group
@@ -26,17 +25,13 @@ var browserCols = []string{"ID", "DATASET", "METHOD", "STATUS", "ITER", "SEARCH 
 // runList is the browser's list of runs, a component: the listing, its
 // filter, sort and selection, in a table whose columns follow the width.
 type runList struct {
-	dir      string
-	list     []runs.Info // every run, as last read
-	view     []runs.Info // the runs shown: filtered and sorted
-	tbl      table.Model
-	filter   textinput.Model
-	editing  bool // the filter is being typed
-	sortCol  int
-	desc     bool
-	selected map[string]bool
-	keys     browserKeys
-	width    int
+	list.Model // the table, its filter and sort (tui/list)
+	dir        string
+	list       []runs.Info // every run, as last read
+	view       []runs.Info // the runs shown: filtered and sorted
+	selected   map[string]bool
+	keys       browserKeys
+	width      int
 	// groupBy are the settings the listed runs are grouped by, a row per
 	// group (nil, the default: a row per run); groups are the rows,
 	// groupSel the selected groups by name. configs holds each run's
@@ -54,27 +49,23 @@ type runList struct {
 }
 
 func newRunList(dir string, keys browserKeys) *runList {
-	f := textinput.New()
-	f.Prompt = "/"
-	l := &runList{dir: dir, selected: map[string]bool{}, filter: f, keys: keys, width: 80,
+	lk := list.KeyMap{Filter: keys.Filter, Sort: keys.Sort, SortBack: keys.SortBack, Reverse: keys.Reverse, Select: keys.Select}
+	l := &runList{Model: list.New(len(browserCols), lk, styles), dir: dir, selected: map[string]bool{}, keys: keys, width: 80,
 		groupSel: map[string]bool{}, configs: map[string]*runs.Config{}, asked: map[string]bool{}, groupSort: -1}
 	cols := make([]table.Column, len(browserCols))
 	for i, c := range browserCols {
 		cols[i] = table.Column{Title: c, Width: len(c)}
 	}
-	l.tbl = table.New(table.WithColumns(cols), table.WithFocused(true), table.WithHeight(10))
-	l.tbl.KeyMap.GotoTop = key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "go to start")) // g groups
-	st := table.DefaultStyles()
-	st.Selected = styles.Selected
-	l.tbl.SetStyles(st)
+	l.Table.SetColumns(cols)
+	l.Table.KeyMap.GotoTop = key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "go to start")) // g groups
 	return l
 }
 
 // SetSize lays the table out for a terminal of w x h.
 func (b *runList) SetSize(w, h int) {
 	b.width = w
-	b.tbl.SetWidth(w)
-	b.tbl.SetHeight(max(3, h-6))
+	b.Table.SetWidth(w)
+	b.Table.SetHeight(max(3, h-6))
 	b.refresh()
 }
 
@@ -85,12 +76,7 @@ func (b *runList) Update(msg tea.Msg) tea.Cmd {
 	case tea.ColorProfileMsg:
 		// Without colour the cursor row's colours are dropped: reverse
 		// video shows it instead (NO_COLOR, a dumb terminal).
-		st := table.DefaultStyles()
-		st.Selected = styles.Selected
-		if m.Profile <= colorprofile.Ascii {
-			st.Selected = styles.SelectedMono
-		}
-		b.tbl.SetStyles(st)
+		b.Model.Update(m)
 	case listMsg:
 		if m.err == nil {
 			b.list = m.list
@@ -108,35 +94,25 @@ func (b *runList) Update(msg tea.Msg) tea.Cmd {
 		}
 		b.refresh()
 	case tea.KeyPressMsg:
-		if b.editing {
-			return b.filterKey(m)
-		}
 		return b.key(m)
 	}
 	return nil
 }
 
+// key takes a key: the grouped list's sort keys sort its groups;
+// the list's (tui/list) filter, sort and select; space selects the run
+// or the group under the cursor.
 func (b *runList) key(k tea.KeyPressMsg) tea.Cmd {
-	in, ok := b.current()
-	switch {
-	case k.String() == "esc" && b.filter.Value() != "": // a confirmed filter
-		b.filter.SetValue("")
-		b.refresh()
-	case key.Matches(k, b.keys.Filter):
-		b.editing = true
-		return b.filter.Focus()
-	case b.grouped() && (key.Matches(k, b.keys.Sort) || key.Matches(k, b.keys.SortBack) || key.Matches(k, b.keys.Reverse)):
+	if !b.Editing() && b.grouped() && (key.Matches(k, b.keys.Sort) || key.Matches(k, b.keys.SortBack) || key.Matches(k, b.keys.Reverse)) {
 		b.sortGroups(k)
-	case key.Matches(k, b.keys.Sort):
-		b.sortCol = (b.sortCol + 1) % len(browserCols)
+		return nil
+	}
+	in, ok := b.current()
+	act, cmd := b.Model.Update(k)
+	switch {
+	case act == list.Changed:
 		b.refresh()
-	case key.Matches(k, b.keys.SortBack):
-		b.sortCol = (b.sortCol + len(browserCols) - 1) % len(browserCols)
-		b.refresh()
-	case key.Matches(k, b.keys.Reverse):
-		b.desc = !b.desc
-		b.refresh()
-	case key.Matches(k, b.keys.Select) && b.grouped():
+	case act == list.Select && b.grouped():
 		if g, ok := b.currentGroup(); ok {
 			b.groupSel[g.name] = !b.groupSel[g.name]
 			if !b.groupSel[g.name] {
@@ -144,37 +120,13 @@ func (b *runList) key(k tea.KeyPressMsg) tea.Cmd {
 			}
 			b.refresh()
 		}
-	case key.Matches(k, b.keys.Select):
-		if ok {
-			b.selected[in.ID] = !b.selected[in.ID]
-			if !b.selected[in.ID] {
-				delete(b.selected, in.ID)
-			}
-			b.refresh()
-		}
-	default:
-		var cmd tea.Cmd
-		b.tbl, cmd = b.tbl.Update(k)
-		return cmd
-	}
-	return nil
-}
-
-// filterKey edits the filter: enter confirms it, esc clears it.
-func (b *runList) filterKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "enter", "esc":
-		b.editing = false
-		b.filter.Blur()
-		if k.String() == "esc" {
-			b.filter.SetValue("")
+	case act == list.Select && ok:
+		b.selected[in.ID] = !b.selected[in.ID]
+		if !b.selected[in.ID] {
+			delete(b.selected, in.ID)
 		}
 		b.refresh()
-		return nil
 	}
-	var cmd tea.Cmd
-	b.filter, cmd = b.filter.Update(k)
-	b.refresh()
 	return cmd
 }
 
@@ -205,7 +157,7 @@ func pctText(v float64) string {
 
 // refresh applies the filter and the sort and refills the table.
 func (b *runList) refresh() {
-	q := strings.ToLower(strings.TrimSpace(b.filter.Value()))
+	q := b.Query()
 	b.view = b.view[:0]
 	for _, in := range b.list {
 		r := strings.ToLower(strings.Join(append(b.row(in), in.Model), " ")) // the model filters too
@@ -213,10 +165,10 @@ func (b *runList) refresh() {
 			b.view = append(b.view, in)
 		}
 	}
-	key := func(in runs.Info) string { return b.row(in)[b.sortCol] }
+	key := func(in runs.Info) string { return b.row(in)[b.SortCol] }
 	// num is the value of the columns that sort as numbers.
 	num := func(in runs.Info) (float64, bool) {
-		switch b.sortCol {
+		switch b.SortCol {
 		case 4:
 			return float64(in.Iter), true
 		case 5:
@@ -238,7 +190,7 @@ func (b *runList) refresh() {
 		} else {
 			less = key(b.view[i]) < key(b.view[j])
 		}
-		if b.desc {
+		if b.Desc {
 			return !less
 		}
 		return less
@@ -277,12 +229,12 @@ func (b *runList) refresh() {
 	cols := make([]table.Column, len(show))
 	for j, i := range show {
 		c := browserCols[i]
-		if i == b.sortCol {
-			c += map[bool]string{false: " ▲", true: " ▼"}[b.desc]
+		if i == b.SortCol {
+			c += map[bool]string{false: " ▲", true: " ▼"}[b.Desc]
 		}
 		cols[j] = table.Column{Title: c, Width: max(widths[j], len([]rune(c)))}
 	}
-	setTable(&b.tbl, cols, rows)
+	b.SetRows(cols, rows)
 }
 
 // fitting is the columns of order (most wanted first) that fit the
@@ -294,7 +246,7 @@ func (b *runList) fitting(order []int, full []table.Row) []int {
 	var show []int
 	for _, c := range order {
 		w := len([]rune(browserCols[c]))
-		if c == b.sortCol {
+		if c == b.SortCol {
 			w += 2 // " ▲"
 		}
 		for _, r := range full {
@@ -311,7 +263,7 @@ func (b *runList) fitting(order []int, full []table.Row) []int {
 }
 
 func (b *runList) current() (runs.Info, bool) {
-	c := b.tbl.Cursor()
+	c := b.Table.Cursor()
 	if b.grouped() { // a row is a group
 		return runs.Info{}, false
 	}
@@ -329,10 +281,10 @@ func (b *runList) View() string {
 		head = fmt.Sprintf("%s runs in %s  (%d shown of %d)\ngrouped by %s: %d groups, %d selected", styles.Title.Render("maple"), b.dir, len(b.view), len(b.list),
 			strings.Join(b.groupBy, ", "), len(b.groups), len(b.selectedGroups()))
 	}
-	if b.editing || b.filter.Value() != "" {
-		head += "  " + b.filter.View()
+	if fv := b.FilterView(); fv != "" {
+		head += "  " + fv
 	}
-	body := b.tbl.View()
+	body := b.Table.View()
 	if b.grouped() && len(b.groups) == 0 && len(b.view) > 0 {
 		body = "reading the listed runs' settings..."
 	}

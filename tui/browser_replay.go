@@ -12,6 +12,7 @@ import (
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/tui/chart"
 )
 
 // A run's page in the browser: the replay of a search (a read-only
@@ -111,18 +112,18 @@ func baselineText(cfg *runs.Config, sum *runs.Summary, pending string, w, h int)
 // chart component. The test line is dotted, as in maple plot's figure,
 // so that the two stay apart without colour (NO_COLOR).
 func curveChart(title string, curve []train.CheckPoint, w, h int) string {
-	c := newChartView()
-	c.unit, c.chars = "training step", true
+	c := chart.New()
+	c.Unit, c.Chars = "training step", true
 	setCurve(&c, title, curve)
-	return strings.Join(c.render(w, h), "\n")
+	return strings.Join(c.Render(w, h), "\n")
 }
 
 // setCurve gives a chart component a training's validation checks: the
 // validation and test worst-group accuracy against the step.
-func setCurve(c *chartView, title string, curve []train.CheckPoint) {
+func setCurve(c *chart.Model, title string, curve []train.CheckPoint) {
 	steps, val, test := make([]int, len(curve)), make([]float64, len(curve)), make([]float64, len(curve))
 	for i, p := range curve {
 		steps[i], val[i], test[i] = p.Step, p.ValWorst, p.TestWorst
 	}
-	c.setData(steps, nil, []chartPlot{{title: title, lines: []chartLine{{name: "validation (selection)", values: val}, {name: "test (not used)", values: test}}}}, nil)
+	c.SetData(steps, nil, []chart.Plot{{Title: title, Lines: []chart.Line{{Name: "validation (selection)", Values: val}, {Name: "test (not used)", Values: test}}}}, nil)
 }

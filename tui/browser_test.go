@@ -22,6 +22,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/tui/picker"
 )
 
 // fakeRuns makes three run directories: a finished maple/rex search, an
@@ -99,7 +100,7 @@ func bpress(b *Browser, k tea.KeyPressMsg) tea.Cmd {
 			if _, next := b.Update(m); next != nil {
 				b.Update(next())
 			}
-		case groupByMsg: // the picker closed: the settings it asks for
+		case picker.DoneMsg: // the picker closed: the settings it asks for
 			if _, next := b.Update(m); next != nil {
 				b.Update(next())
 			}
@@ -144,8 +145,8 @@ func TestBrowserKeys(t *testing.T) {
 			bpress(b, keyMsg("s")) // to BEST VAL WG
 		}
 		bpress(b, keyMsg("S"))
-		if b.runList.sortCol != 5 || !b.runList.desc || b.runList.view[0].Method != "maple/rex" {
-			t.Errorf("sort column %d desc %v first %s", b.runList.sortCol, b.runList.desc, b.runList.view[0].Method)
+		if b.runList.SortCol != 5 || !b.runList.Desc || b.runList.view[0].Method != "maple/rex" {
+			t.Errorf("sort column %d desc %v first %s", b.runList.SortCol, b.runList.Desc, b.runList.view[0].Method)
 		}
 	})
 	t.Run("enter replays a search", func(t *testing.T) {
@@ -281,8 +282,8 @@ func TestBrowserKeepsState(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !b.runList.desc || len(b.runList.selected) != 1 {
-		t.Errorf("after two runs: descending %v, %d selected", b.runList.desc, len(b.runList.selected))
+	if !b.runList.Desc || len(b.runList.selected) != 1 {
+		t.Errorf("after two runs: descending %v, %d selected", b.runList.Desc, len(b.runList.selected))
 	}
 }
 
@@ -342,8 +343,8 @@ func TestBrowserSweepColumn(t *testing.T) {
 	for range 8 {
 		bpress(b, keyMsg("s")) // to SWEEP
 	}
-	if b.runList.sortCol != 8 {
-		t.Fatalf("sort column %d, want 8 (SWEEP)", b.runList.sortCol)
+	if b.runList.SortCol != 8 {
+		t.Fatalf("sort column %d, want 8 (SWEEP)", b.runList.SortCol)
 	}
 	var order []string
 	for _, in := range b.runList.view {
@@ -373,7 +374,7 @@ func TestBrowserCursorWithoutColour(t *testing.T) {
 		b.Update(tea.ColorProfileMsg{Profile: tc.profile})
 		var cursor string
 		for _, l := range strings.Split(b.Render(), "\n") {
-			if strings.Contains(ansi.Strip(l), b.runList.view[b.runList.tbl.Cursor()].ID) {
+			if strings.Contains(ansi.Strip(l), b.runList.view[b.runList.Table.Cursor()].ID) {
 				cursor = l
 			}
 		}
@@ -397,8 +398,8 @@ func TestEscClearsConfirmedFilter(t *testing.T) {
 		t.Fatalf("the filter shows %d of %d runs", len(b.runList.view), all)
 	}
 	bpress(b, keyMsg("esc"))
-	if b.runList.filter.Value() != "" || len(b.runList.view) != all {
-		t.Errorf("after esc: filter %q, %d of %d runs shown", b.runList.filter.Value(), len(b.runList.view), all)
+	if b.runList.Filter() != "" || len(b.runList.view) != all {
+		t.Errorf("after esc: filter %q, %d of %d runs shown", b.runList.Filter(), len(b.runList.view), all)
 	}
 }
 
@@ -501,7 +502,7 @@ func TestBrowserCursorStaysOnScreen(t *testing.T) {
 		for i, k := range keys {
 			bpress(b, keyMsg(k))
 			for _, when := range []string{"", " and a reload"} {
-				id := b.runList.view[b.runList.tbl.Cursor()].ID
+				id := b.runList.view[b.runList.Table.Cursor()].ID
 				if !strings.Contains(ansi.Strip(b.Render()), id) {
 					t.Fatalf("%dx%d, after key %d (%q)%s: the cursor's run %s is not on the screen:\n%s", size[0], size[1], i, k, when, id, ansi.Strip(b.Render()))
 				}

@@ -67,41 +67,6 @@ func TestTextNotCut(t *testing.T) {
 	}
 }
 
-// TestLegendsWrap: a chart's legend wider than the chart goes on to the
-// next line, whole entries, instead of being cut at the edge.
-func TestLegendsWrap(t *testing.T) {
-	names := []string{"val worst-group", "val average", "TEST worst-group", "TEST average"}
-	groups := []string{"y=0,a=0", "y=0,a=1", "y=1,a=0", "y=1,a=1"}
-	series := [][]float64{{0.1, 0.2}, {0.2, 0.3}, {0.3, 0.4}, {0.4, 0.5}}
-	for _, c := range []struct {
-		name  string
-		title string
-		names []string
-		w     int
-	}{
-		{"accuracy at 120 columns", "accuracy", names, 70},
-		{"accuracy at 60 columns", "accuracy", names, 58},
-		{"groups at 80 columns", "validation accuracy per group (inner model)", groups, 78},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			out := chart(1, c.title, c.names, series, c.w, 12)
-			for i, l := range strings.Split(out, "\n") {
-				if w := ansi.StringWidth(l); w > c.w {
-					t.Errorf("line %d is %d wide, the chart %d: %q", i, w, c.w, ansi.Strip(l))
-				}
-			}
-			for _, n := range c.names {
-				if !strings.Contains(ansi.Strip(out), "━ "+n) {
-					t.Errorf("legend entry %q missing or cut:\n%s", n, ansi.Strip(out))
-				}
-			}
-			if n := strings.Count(out, "\n") + 1; n > 12 {
-				t.Errorf("%d lines for a chart of 12", n)
-			}
-		})
-	}
-}
-
 // TestBrowserTooSmall: below the dashboard's minimum size the runs
 // browser's list and comparison say so, as the dashboard does, instead of
 // showing a cropped corner.

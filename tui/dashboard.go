@@ -20,6 +20,7 @@ import (
 	"github.com/maple-ood/maple/report"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/session"
+	"github.com/maple-ood/maple/tui/chart"
 )
 
 // Typed messages from the search to the dashboard.
@@ -89,10 +90,9 @@ type Dashboard struct {
 	// panes are the body's panes: on a wide terminal the first beside
 	// the focused one of the others (or the first of them), on a narrow
 	// one the focused pane alone; focus cycles through them.
-	panes   []pane
-	rates   ratesForm    // the learning-rate form (l), shown while editing
-	samples *samplesPane // one of panes
-	cmds    commandQueue
+	panes []pane
+	rates ratesForm // the learning-rate form (l), shown while editing
+	cmds  commandQueue
 
 	width, height int
 	focus         int // the focused pane: an index into panes
@@ -111,13 +111,16 @@ type Dashboard struct {
 	keysFrom time.Time
 }
 
-// SetDir names the run directory, which enables e (export) and the
-// samples pane's exported weights.
-func (d *Dashboard) SetDir(dir string) { d.dir, d.samples.dir = dir, dir }
+// SetDir names the run directory, which enables e (export); the panes
+// are told it (the samples pane reads the exported weights there).
+func (d *Dashboard) SetDir(dir string) {
+	d.dir = dir
+	d.broadcast(runDirMsg(dir))
+}
 
-// SetTrain gives the samples pane the training split the search runs
-// on, so that it need not load it.
-func (d *Dashboard) SetTrain(train *dataset.Dataset) { d.samples.setTrain(train) }
+// SetTrain gives the panes the training split the search runs on, so
+// that the samples pane need not load it.
+func (d *Dashboard) SetTrain(train *dataset.Dataset) { d.broadcast(trainMsg{train}) }
 
 // NewDashboard returns the dashboard of the run cfg steered through ctl
 // (nil for a read-only view). detached says the search lives in another
@@ -125,10 +128,9 @@ func (d *Dashboard) SetTrain(train *dataset.Dataset) { d.samples.setTrain(train)
 func NewDashboard(cfg runs.Config, ctl session.Control, detached bool) *Dashboard {
 	rec := &runRecord{cfg: cfg}
 	keys := newDashboardKeys()
-	samples := newSamplesPane(rec, samplesKeys{Group: keys.Group})
 	return &Dashboard{runRecord: rec, ctl: ctl, detached: detached, width: 80, height: 24, now: time.Now,
-		keys: keys, confirm: newConfirmKeys(), help: newHelp(), page: viewport.New(), pageKeys: newPageKeys(), samples: samples,
-		panes: []pane{newChartsPane(rec), newGroupsPane(rec), samples}, side: 1, rates: newRatesForm()}
+		keys: keys, confirm: newConfirmKeys(), help: newHelp(), page: viewport.New(), pageKeys: newPageKeys(),
+		panes: []pane{newChartsPane(rec), newGroupsPane(rec), newSamplesPane(rec, samplesKeys{Group: keys.Group})}, side: 1, rates: newRatesForm()}
 }
 
 // text is the progress as the dashboard's note says it.
@@ -235,7 +237,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return d, nil
 		}
 		d.note = fmt.Sprintf("exported %s: u.npy (train with it), weights.npy, keep_prob.npy, mask.npy, ids.npy, weights.csv, export.json into %s", m.which, d.dir)
-		reread := d.samples.Update(m)
+		reread := d.broadcast(m) // the samples pane reads the new exports
 		if d.ctl != nil && !d.ended {
 			iter := m.iter
 			return d, tea.Batch(reread, d.cmds.send(core.EventExport, func() error { return d.ctl.Exported(iter) })) // recorded as an event
@@ -273,7 +275,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if d.confirmQuit {
 			return d, tea.Quit
 		}
-		return d, d.samples.Update(m)
+		return d, d.broadcast(m)
 	case tea.KeyPressMsg:
 		return d.key(m)
 	default: // the panes' own messages
@@ -440,25 +442,23 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return d, tea.Batch(cmd, d.panes[d.focus].Update(focusMsg{}))
 	case key.Matches(k, d.keys.Back):
-		return d, d.broadcast(cursorMsg(-1))
+		return d, d.broadcast(chart.CursorMsg(-1))
 	case key.Matches(k, d.keys.Forward):
-		return d, d.broadcast(cursorMsg(1))
-	case key.Matches(k, d.keys.Group):
-		return d, d.samples.Update(k) // shown beside the charts without the focus too
+		return d, d.broadcast(chart.CursorMsg(1))
 	case key.Matches(k, d.keys.Zoom):
-		return d, d.broadcast(zoomMsg(1))
+		return d, d.broadcast(chart.ZoomMsg(1))
 	case key.Matches(k, d.keys.ZoomOut):
-		return d, d.broadcast(zoomMsg(-1))
+		return d, d.broadcast(chart.ZoomMsg(-1))
 	case key.Matches(k, d.keys.PanBack):
-		return d, d.broadcast(panMsg(-1))
+		return d, d.broadcast(chart.PanMsg(-1))
 	case key.Matches(k, d.keys.PanOn):
-		return d, d.broadcast(panMsg(1))
+		return d, d.broadcast(chart.PanMsg(1))
 	case key.Matches(k, d.keys.Log):
-		return d, d.broadcast(logMsg{})
+		return d, d.broadcast(chart.LogMsg{})
 	case key.Matches(k, d.keys.Smooth):
-		return d, d.broadcast(smoothMsg{})
+		return d, d.broadcast(chart.SmoothMsg{})
 	case key.Matches(k, d.keys.Wall):
-		return d, d.broadcast(wallMsg{})
+		return d, d.broadcast(chart.WallMsg{})
 	case key.Matches(k, d.keys.Up):
 		return d, d.panes[d.focus].Update(scrollMsg(-1))
 	case key.Matches(k, d.keys.Down):
@@ -468,7 +468,9 @@ func (d *Dashboard) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, d.keys.PageDown):
 		return d, d.panes[d.focus].Update(scrollMsg(10))
 	default:
-		return d, d.panes[d.focus].Update(k) // a pane's own keys
+		// A pane's own keys (the samples pane's g) go to every pane: a
+		// pane shown beside the focused one takes them too.
+		return d, d.broadcast(k)
 	}
 	return d, nil
 }
@@ -594,7 +596,7 @@ func (d *Dashboard) footer(w int) string {
 	var keys string
 	switch {
 	case d.editing:
-		keys = shortHelp(d.help, d.rates.keys.ShortHelp())
+		keys = shortHelp(d.help, d.rates.KeyMap.ShortHelp())
 	case d.showHelp:
 		keys = d.pageFooter(w)
 	default:

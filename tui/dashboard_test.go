@@ -614,7 +614,7 @@ func TestChartCursorAndZoom(t *testing.T) {
 	feed(d, script(80, 80))
 	press(d, "left", "left")
 	cv := &d.panes[0].(*chartsPane).charts
-	if c := cv.xs[cv.cursor]; c != 78 {
+	if c, _ := cv.CursorX(); c != 78 {
 		t.Fatalf("cursor at %d, want 78", c)
 	}
 	r := ansi.Strip(d.Render())
@@ -631,15 +631,6 @@ func TestChartCursorAndZoom(t *testing.T) {
 	press(d, "Z")
 	if r = ansi.Strip(d.Render()); strings.Contains(r, "zoom:") {
 		t.Errorf("Z did not zoom out to every iteration:\n%s", r)
-	}
-}
-
-// TestYTick: the charts' y ticks never read "-0.000" (issue 25, defect 8).
-func TestYTick(t *testing.T) {
-	for v, want := range map[float64]string{-0.0001: "0.000", 0: "0.000", -0.25: "-0.250", 0.6667: "0.667"} {
-		if got := yTick(v); got != want {
-			t.Errorf("yTick(%g) = %q, want %q", v, got, want)
-		}
 	}
 }
 

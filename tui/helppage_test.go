@@ -104,8 +104,8 @@ func TestHelpExplainsScreen(t *testing.T) {
 	charts := d.panes[0].(*chartsPane)
 	charts.sync()
 	var want []string
-	for _, p := range charts.charts.plots {
-		want = append(want, p.title+":")
+	for _, p := range charts.charts.Plots() {
+		want = append(want, p.Title+":")
 	}
 	if len(want) < 5 {
 		t.Fatalf("charts %v: the test wants the keep fraction among them", want)

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
+
+	"github.com/maple-ood/maple/tui/chart"
+	"github.com/maple-ood/maple/tui/list"
 )
 
 // One key map per view drives both the key handling (key.Matches) and
@@ -12,7 +14,7 @@ import (
 // dashboardKeys are the dashboard's keys.
 type dashboardKeys struct {
 	Pause, Rates, Checkpoint, Export, Stop, Pane, Up, Down, PageUp, PageDown, Help, Quit key.Binding
-	chartKeys                                                                                        // the charts'
+	chart.KeyMap                                                                                     // the charts'
 	Group                                                                                key.Binding // the samples pane's group
 	Leave                                                                                key.Binding // an attached view or a replay
 }
@@ -25,7 +27,7 @@ func newDashboardKeys() dashboardKeys {
 		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export")),
 		Stop:       key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "stop")),
 		Pane:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "pane")),
-		chartKeys:  newChartKeys(),
+		KeyMap:     chart.DefaultKeyMap(),
 		Group:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "samples: next group")),
 		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
 		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
@@ -45,52 +47,8 @@ func (k dashboardKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the help page, in columns.
 func (k dashboardKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Stop, k.Help, k.Quit, k.Leave}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown, k.Group}, k.chartKeys.help()}
+	return [][]key.Binding{{k.Pause, k.Rates, k.Checkpoint, k.Export, k.Stop, k.Help, k.Quit, k.Leave}, {k.Pane, k.Up, k.Down, k.PageUp, k.PageDown, k.Group}, k.KeyMap.Help()}
 }
-
-// chartKeys are the chart component's keys (the dashboard's charts, a
-// comparison).
-type chartKeys struct {
-	Back, Forward, Zoom, ZoomOut, PanBack, PanOn, Log, Smooth, Wall key.Binding
-}
-
-func newChartKeys() chartKeys {
-	return chartKeys{
-		Back:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "cursor")),
-		Forward: key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "cursor later")),
-		Zoom:    key.NewBinding(key.WithKeys("z"), key.WithHelp("z/Z", "zoom in/out")),
-		ZoomOut: key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "zoom out")),
-		PanBack: key.NewBinding(key.WithKeys("["), key.WithHelp("[/]", "pan")),
-		PanOn:   key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "pan later")),
-		Log:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "log risk")),
-		Smooth:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "smooth (EMA)")),
-		Wall:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "x: iteration/time")),
-	}
-}
-
-// help is the help page's column of the chart keys (each pair on one
-// line).
-func (k chartKeys) help() []key.Binding {
-	return []key.Binding{k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall}
-}
-
-// formKeys edit a form (the learning rates, the new-run form).
-type formKeys struct {
-	Next, Prev, Apply, Cancel key.Binding
-}
-
-func newFormKeys(apply string) formKeys {
-	return formKeys{
-		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
-		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
-		Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", apply)),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-	}
-}
-
-// ShortHelp puts enter and esc first: a narrow footer keeps them.
-func (k formKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Apply, k.Cancel, k.Next, k.Prev} }
-func (k formKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // confirmKeys answer a yes/no question; a second Ctrl-C is a yes.
 type confirmKeys struct{ Yes key.Binding }
@@ -105,9 +63,10 @@ type browserKeys struct {
 }
 
 func newBrowserKeys() browserKeys {
+	lk := list.DefaultKeyMap() // the list's own: filter, sort, select
 	return browserKeys{
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Select:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select")),
+		Select:   lk.Select,
 		Compare:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare")),
 		Group:    key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "group by")),
 		Attach:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach")),
@@ -117,10 +76,10 @@ func newBrowserKeys() browserKeys {
 		New:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
 		Archive:  key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "archive")),
 		Delete:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")),
-		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Sort:     key.NewBinding(key.WithKeys("s", ">"), key.WithHelp("s/>", "sort by next column")),
-		SortBack: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "sort by previous column")),
-		Reverse:  key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the sort")),
+		Filter:   lk.Filter,
+		Sort:     lk.Sort,
+		SortBack: lk.SortBack,
+		Reverse:  lk.Reverse,
 		Back:     key.NewBinding(key.WithKeys("esc", "backspace", "q"), key.WithHelp("esc", "back to the list")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -141,14 +100,14 @@ func (k browserKeys) FullHelp() [][]key.Binding {
 // compareKeys are a comparison's: the chart component's, scrolling,
 // and back to the list (the browser's Back).
 type compareKeys struct {
-	chartKeys
+	chart.KeyMap
 	Metric, MetricBack         key.Binding // the metric charted: next, previous
 	Band                       key.Binding // the bands' span: ± sd or min–max
 	Up, Down, PageUp, PageDown key.Binding
 }
 
 func newCompareKeys() compareKeys {
-	return compareKeys{chartKeys: newChartKeys(),
+	return compareKeys{KeyMap: chart.DefaultKeyMap(),
 		Metric:     key.NewBinding(key.WithKeys("v"), key.WithHelp("v/V", "metric")),
 		MetricBack: key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "previous metric")),
 		Band:       key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "band sd/min-max")),
@@ -180,14 +139,14 @@ func (k backKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHel
 // and its curve takes the chart keys.
 type baselineKeys struct {
 	Stop, Quit key.Binding
-	chartKeys
+	chart.KeyMap
 }
 
 func newBaselineKeys() baselineKeys {
 	return baselineKeys{
-		Stop:      key.NewBinding(key.WithKeys("x", "q", "esc"), key.WithHelp("x/q", "stop (asks first)")),
-		Quit:      key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "stop at once")),
-		chartKeys: newChartKeys(),
+		Stop:   key.NewBinding(key.WithKeys("x", "q", "esc"), key.WithHelp("x/q", "stop (asks first)")),
+		Quit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "stop at once")),
+		KeyMap: chart.DefaultKeyMap(),
 	}
 }
 
@@ -198,22 +157,7 @@ func (k baselineKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the help page.
 func (k baselineKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Stop, k.Quit}, k.chartKeys.help()}
-}
-
-// chartKeyMsg is the chart component's message of key k (nil: not a
-// chart key).
-func chartKeyMsg(ck chartKeys, k tea.KeyPressMsg) tea.Msg {
-	for _, c := range []struct {
-		k   key.Binding
-		msg tea.Msg
-	}{{ck.Back, cursorMsg(-1)}, {ck.Forward, cursorMsg(1)}, {ck.Zoom, zoomMsg(1)}, {ck.ZoomOut, zoomMsg(-1)},
-		{ck.PanBack, panMsg(-1)}, {ck.PanOn, panMsg(1)}, {ck.Log, logMsg{}}, {ck.Smooth, smoothMsg{}}, {ck.Wall, wallMsg{}}} {
-		if key.Matches(k, c.k) {
-			return c.msg
-		}
-	}
-	return nil
+	return [][]key.Binding{{k.Stop, k.Quit}, k.KeyMap.Help()}
 }
 
 // pageKeys scroll a page of text (the dashboard's help); any other key

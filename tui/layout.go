@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/table"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -122,22 +121,4 @@ func fill(items []string, w int, indent string) string {
 	}
 	b.WriteString(line + "\n")
 	return b.String()
-}
-
-// setTable refills t with cols and rows, keeping its cursor (clamped to
-// the new rows) on the screen. Rows with as many columns as before
-// replace the old in place, so that the rows scrolled into view stay
-// (emptying the table first reset its scroll to the top and left a
-// cursor further down off the screen); where the rows changed anyway,
-// a move by nothing scrolls the cursor's row back into view.
-func setTable(t *table.Model, cols []table.Column, rows []table.Row) {
-	cur := t.Cursor()
-	if len(cols) != len(t.Columns()) { // the old rows have another column count
-		t.SetRows(nil)
-		t.SetColumns(cols)
-	}
-	t.SetRows(rows)
-	t.SetColumns(cols)
-	t.SetCursor(min(max(cur, 0), max(0, len(rows)-1)))
-	t.MoveDown(0)
 }

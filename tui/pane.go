@@ -1,6 +1,10 @@
 package tui
 
-import tea "charm.land/bubbletea/v2"
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/maple-ood/maple/dataset"
+)
 
 // pane is one of the dashboard's panes, a component with its own state
 // (soft-serve's pkg/ui/components): it takes messages in Update, is
@@ -20,7 +24,16 @@ type (
 	scrollMsg int
 	// blurMsg tells a pane it lost the focus: it shows its top again.
 	blurMsg struct{}
-	// The chart component's messages (chart.go) go to every pane.
+	// focusMsg tells a pane it has the focus (the samples pane then reads
+	// what it shows).
+	focusMsg struct{}
+	// runDirMsg names the run directory (Dashboard.SetDir).
+	runDirMsg string
+	// trainMsg gives the training split the search runs on
+	// (Dashboard.SetTrain).
+	trainMsg struct{ train *dataset.Dataset }
+	// exportedMsg and EndMsg, the dashboard's own, go to every pane too.
+	// The chart component's messages (tui/chart) go to every pane.
 )
 
 // scroller is a pane's scrolling: the first line shown.

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/tui/chart"
 )
 
 // chartsPane shows the search's curves: outer risk, accuracy, group
@@ -16,12 +17,12 @@ import (
 type chartsPane struct {
 	rec *runRecord
 	scroller
-	charts chartView
+	charts chart.Model
 	w, h   int
 	alone  bool
 }
 
-func newChartsPane(rec *runRecord) *chartsPane { return &chartsPane{rec: rec, charts: newChartView()} }
+func newChartsPane(rec *runRecord) *chartsPane { return &chartsPane{rec: rec, charts: chart.New()} }
 
 func (p *chartsPane) SetSize(w, h int, alone bool) { p.w, p.h, p.alone = w, h, alone }
 
@@ -30,8 +31,8 @@ func (p *chartsPane) Update(msg tea.Msg) tea.Cmd {
 	case tea.ColorProfileMsg:
 		// Without colour, chart lines that only colour tells apart get a
 		// panel each.
-		p.charts.panels = m.Profile <= colorprofile.Ascii
-	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg, wallMsg:
+		p.charts.Panels = m.Profile <= colorprofile.Ascii
+	case chart.CursorMsg, chart.ZoomMsg, chart.PanMsg, chart.LogMsg, chart.SmoothMsg, chart.WallMsg:
 		p.sync()
 		return p.charts.Update(m)
 	default:
@@ -51,31 +52,31 @@ func (p *chartsPane) sync() {
 	if last := p.rec.last(); last != nil {
 		names = last.GroupNames
 	}
-	line := func(name string, f func(*core.Snapshot) float64) chartLine {
-		return chartLine{name: name, values: column(s, f)}
+	line := func(name string, f func(*core.Snapshot) float64) chart.Line {
+		return chart.Line{Name: name, Values: column(s, f)}
 	}
-	groups := func(f func(*core.Snapshot) []float64) []chartLine {
-		var out []chartLine
+	groups := func(f func(*core.Snapshot) []float64) []chart.Line {
+		var out []chart.Line
 		for g, v := range perGroup(s, len(names), f) {
-			out = append(out, chartLine{name: names[g], values: v})
+			out = append(out, chart.Line{Name: names[g], Values: v})
 		}
 		return out
 	}
-	plots := []chartPlot{
-		{title: "outer risk", lines: []chartLine{line("R", func(x *core.Snapshot) float64 { return x.OuterRisk })}, risk: true},
-		{title: "accuracy", lines: []chartLine{
+	plots := []chart.Plot{
+		{Title: "outer risk", Lines: []chart.Line{line("R", func(x *core.Snapshot) float64 { return x.OuterRisk })}, Risk: true},
+		{Title: "accuracy", Lines: []chart.Line{
 			line("val worst-group", func(x *core.Snapshot) float64 { return x.ValWorst }),
 			line("val average", func(x *core.Snapshot) float64 { return x.ValAcc }),
 			line("TEST worst-group", func(x *core.Snapshot) float64 { return x.TestWorst }),
 			line("TEST average", func(x *core.Snapshot) float64 { return x.TestAcc }),
 		}},
-		{title: "group weight fractions", lines: groups(func(x *core.Snapshot) []float64 { return x.GroupFrac })},
-		{title: "validation accuracy per group (inner model)", lines: groups(func(x *core.Snapshot) []float64 { return x.ValGroups })},
+		{Title: "group weight fractions", Lines: groups(func(x *core.Snapshot) []float64 { return x.GroupFrac })},
+		{Title: "validation accuracy per group (inner model)", Lines: groups(func(x *core.Snapshot) []float64 { return x.ValGroups })},
 	}
 	if set := p.rec.cfg.Settings; set.Keep < 1 || set.Keep0 < 1 {
-		plots = append(plots, chartPlot{title: "keep fraction", lines: []chartLine{line("kept", func(x *core.Snapshot) float64 { return x.KeepFrac })}})
+		plots = append(plots, chart.Plot{Title: "keep fraction", Lines: []chart.Line{line("kept", func(x *core.Snapshot) float64 { return x.KeepFrac })}})
 	}
-	p.charts.setData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, rateMarks(s, p.rec.events))
+	p.charts.SetData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, chart.RateMarks(s, p.rec.events))
 }
 
 func (p *chartsPane) View() string { return p.scroller.view(p.content(), p.w, p.h) }
@@ -88,5 +89,5 @@ func (p *chartsPane) content() string {
 	if p.alone {
 		chartH = max(4, p.h/2)
 	}
-	return strings.Join(p.charts.render(p.w, chartH), "\n")
+	return strings.Join(p.charts.Render(p.w, chartH), "\n")
 }

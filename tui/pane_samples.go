@@ -66,10 +66,6 @@ type samplesMsg struct {
 	err   error
 }
 
-// focusMsg tells a pane it has the focus (the samples pane then reads
-// what it shows).
-type focusMsg struct{}
-
 // showN is how many samples each list shows.
 const showN = 5
 
@@ -96,6 +92,10 @@ func (p *samplesPane) Update(msg tea.Msg) tea.Cmd {
 		p.mono = m.Profile <= colorprofile.Ascii
 	case focusMsg:
 		return p.load()
+	case runDirMsg:
+		p.dir = string(m)
+	case trainMsg:
+		p.setTrain(m.train)
 	case exportedMsg, EndMsg: // new exports: e's, or the search's at its end
 		if p.train != nil && p.dir != "" {
 			return p.readExports()

@@ -14,6 +14,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/maple-ood/maple/sweeps"
+	"github.com/maple-ood/maple/tui/chart"
+	"github.com/maple-ood/maple/tui/list"
 )
 
 // SweepView is the live view of a sweep: each cell's state (done,
@@ -47,7 +49,7 @@ type SweepView struct {
 
 type sweepKeys struct {
 	Open, Quit, Pane key.Binding
-	chartKeys             // the cell's charts'
+	chart.KeyMap          // the cell's charts'
 	settings         bool // the searched settings are shown: no chart keys
 }
 
@@ -58,7 +60,7 @@ func (k sweepKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Quit, k.Open, k.Pane, k.Back, k.Zoom, k.PanBack, k.Log, k.Smooth, k.Wall}
 }
 func (k sweepKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Quit, k.Open, k.Pane}, k.chartKeys.help()}
+	return [][]key.Binding{{k.Quit, k.Open, k.Pane}, k.KeyMap.Help()}
 }
 
 type sweepMsg struct {
@@ -77,10 +79,10 @@ type sweepDone struct{}
 func NewSweepView(dir, name string, done <-chan struct{}) *SweepView {
 	v := &SweepView{dir: dir, name: name, done: done, width: 80, height: 24, help: newHelp(), chart: newCellChart(), searched: newSearchedView(),
 		keys: sweepKeys{
-			Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a running cell")),
-			Quit:      key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "quit")),
-			Pane:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "settings vs val")),
-			chartKeys: newChartKeys(),
+			Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a running cell")),
+			Quit:   key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q", "quit")),
+			Pane:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "settings vs val")),
+			KeyMap: chart.DefaultKeyMap(),
 		}}
 	v.tbl = table.New(table.WithFocused(true), table.WithHeight(10))
 	st := table.DefaultStyles()
@@ -119,7 +121,7 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			st := table.DefaultStyles()
 			st.Selected = styles.SelectedMono
 			v.tbl.SetStyles(st)
-			v.chart.charts.chars = true // lines told apart by their characters
+			v.chart.charts.Chars = true // lines told apart by their characters
 		}
 	case sweepMsg:
 		v.cells, v.err, v.halted = m.cells, m.err, m.halted
@@ -183,7 +185,7 @@ func (v *SweepView) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			v.note = "enter opens a running cell's dashboard"
 			return v, nil
 		}
-		if msg := chartKeyMsg(v.keys.chartKeys, m); msg != nil && !v.settings {
+		if msg := chart.KeyMsg(v.keys.KeyMap, m); msg != nil && !v.settings {
 			return v, v.chart.Update(msg)
 		}
 		var cmd tea.Cmd
@@ -318,7 +320,7 @@ func (v *SweepView) layout() {
 			cols[j].Width = max(cols[j].Width, len(s))
 		}
 	}
-	setTable(&v.tbl, cols, rows)
+	list.SetTable(&v.tbl, cols, rows)
 }
 
 // View implements tea.Model.

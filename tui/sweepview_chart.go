@@ -10,6 +10,7 @@ import (
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/sweeps"
 	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/tui/chart"
 )
 
 // cellMsg carries the curves of a sweep's cell, read from its run.
@@ -49,7 +50,7 @@ func readCell(runsDir, id string, search bool) tea.Cmd {
 // against the training step. Its cursor and zoom start afresh for each
 // cell; the log scale, smoothing and wall time stay.
 type cellChart struct {
-	charts chartView
+	charts chart.Model
 	id     string // the run shown ("": none)
 	label  string // its cell's label
 	loaded bool   // its curves have been read
@@ -57,7 +58,7 @@ type cellChart struct {
 	w, h   int
 }
 
-func newCellChart() *cellChart { return &cellChart{charts: newChartView()} }
+func newCellChart() *cellChart { return &cellChart{charts: chart.New()} }
 
 // SetSize gives the chart its share of the view.
 func (c *cellChart) SetSize(w, h int) { c.w, c.h = w, h }
@@ -74,8 +75,8 @@ func (c *cellChart) want(runsDir string, cell sweeps.CellState, again bool) tea.
 	c.state = cell.State
 	if cell.RunID != c.id {
 		keep := c.charts
-		c.charts = newChartView()
-		c.charts.log, c.charts.ema, c.charts.wall, c.charts.chars = keep.log, keep.ema, keep.wall, keep.chars
+		c.charts = chart.New()
+		c.charts.KeepView(&keep)
 		c.id, c.loaded = cell.RunID, false
 	} else if !again {
 		return nil
@@ -95,7 +96,7 @@ func (c *cellChart) Update(msg tea.Msg) tea.Cmd {
 			c.set(m)
 			c.loaded = true
 		}
-	case cursorMsg, zoomMsg, panMsg, logMsg, smoothMsg, wallMsg:
+	case chart.CursorMsg, chart.ZoomMsg, chart.PanMsg, chart.LogMsg, chart.SmoothMsg, chart.WallMsg:
 		return c.charts.Update(m)
 	}
 	return nil
@@ -109,9 +110,9 @@ func (c *cellChart) set(m cellMsg) {
 		for i, p := range m.curve {
 			steps[i], val[i], test[i] = p.Step, p.ValWorst, p.TestWorst
 		}
-		c.charts.unit = "training step"
-		c.charts.setData(steps, nil, []chartPlot{{title: "worst-group accuracy at the validation checks",
-			lines: []chartLine{{name: "validation", values: val}, {name: "TEST", values: test}}}}, nil)
+		c.charts.Unit = "training step"
+		c.charts.SetData(steps, nil, []chart.Plot{{Title: "worst-group accuracy at the validation checks",
+			Lines: []chart.Line{{Name: "validation", Values: val}, {Name: "TEST", Values: test}}}}, nil)
 		return
 	}
 	s := m.snaps
@@ -119,15 +120,15 @@ func (c *cellChart) set(m cellMsg) {
 	for i, x := range s {
 		xs[i] = x.Iter
 	}
-	plots := []chartPlot{
-		{title: "worst-group accuracy", lines: []chartLine{
-			{name: "val", values: column(s, func(x *core.Snapshot) float64 { return x.ValWorst })},
-			{name: "TEST", values: column(s, func(x *core.Snapshot) float64 { return x.TestWorst })},
+	plots := []chart.Plot{
+		{Title: "worst-group accuracy", Lines: []chart.Line{
+			{Name: "val", Values: column(s, func(x *core.Snapshot) float64 { return x.ValWorst })},
+			{Name: "TEST", Values: column(s, func(x *core.Snapshot) float64 { return x.TestWorst })},
 		}},
-		{title: "outer risk", lines: []chartLine{{name: "R", values: column(s, func(x *core.Snapshot) float64 { return x.OuterRisk })}}, risk: true},
+		{Title: "outer risk", Lines: []chart.Line{{Name: "R", Values: column(s, func(x *core.Snapshot) float64 { return x.OuterRisk })}}, Risk: true},
 	}
-	c.charts.unit = ""
-	c.charts.setData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, rateMarks(s, m.events))
+	c.charts.Unit = ""
+	c.charts.SetData(xs, column(s, func(x *core.Snapshot) float64 { return x.Elapsed }), plots, chart.RateMarks(s, m.events))
 }
 
 // View draws the cell's charts in the chart's share of the view: both
@@ -142,13 +143,14 @@ func (c *cellChart) View() string {
 		return title + "\n" + styles.Dim.Render("reading its curves...")
 	}
 	h := c.h - 1
-	if head := c.charts.head(c.w); len(head) > 0 {
+	if head := c.charts.Head(c.w); len(head) > 0 {
 		h -= lipgloss.Height(strings.Join(head, "\n"))
 	}
 	ch := c.charts
-	per := h / max(1, len(ch.plots))
-	if per < 10 && len(ch.plots) > 1 {
-		ch.plots, per = ch.plots[:1], h
+	per := h / max(1, len(ch.Plots()))
+	if per < 10 && len(ch.Plots()) > 1 {
+		ch.TrimPlots(1)
+		per = h
 	}
-	return title + "\n" + strings.Join(ch.render(c.w, max(6, per)), "\n")
+	return title + "\n" + strings.Join(ch.Render(c.w, max(6, per)), "\n")
 }

@@ -1,4 +1,4 @@
-package tui
+package chart
 
 import (
 	"math"
@@ -9,6 +9,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/guptarohit/asciigraph"
+
+	"github.com/maple-ood/maple/tui/wrap"
 )
 
 // The chart component's drawing: one chart of its window (plot), its
@@ -17,13 +19,13 @@ import (
 // plot draws one chart of the window, smoothed and scaled as asked,
 // with the cursor and the rate-change marks. A line's band is drawn
 // under the lines, dotted, in the line's colour.
-func (c *chartView) plot(p chartPlot, w, h int) string {
+func (c *Model) plot(p Plot, w, h int) string {
 	win := c.window()
 	n := win.hi - win.lo
-	if n <= 0 || len(p.lines) == 0 {
-		return p.title + "\n" + styles.Dim.Render(c.waiting())
+	if n <= 0 || len(p.Lines) == 0 {
+		return p.Title + "\n" + styles.Dim.Render(c.waiting())
 	}
-	title := p.title
+	title := p.Title
 	// The series drawn: every band's bounds, then the lines, so that a
 	// line is never hidden under a band.
 	type series struct {
@@ -43,24 +45,24 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 		return v
 	}
 	var bounds, lines []series
-	names := make([]string, len(p.lines))
-	for i, l := range p.lines {
+	names := make([]string, len(p.Lines))
+	for i, l := range p.Lines {
 		names[i] = c.legend(l)
 		ts := c.lineTimes(l)
-		if l.lo != nil && l.hi != nil {
-			bounds = append(bounds, series{cut(l.lo), ts, i, true}, series{cut(l.hi), ts, i, true})
+		if l.Lo != nil && l.Hi != nil {
+			bounds = append(bounds, series{cut(l.Lo), ts, i, true}, series{cut(l.Hi), ts, i, true})
 		}
-		lines = append(lines, series{cut(l.values), ts, i, false})
+		lines = append(lines, series{cut(l.Values), ts, i, false})
 	}
 	all := append(bounds, lines...)
-	logged := c.log && p.risk
+	logged := c.log && p.Risk
 	for i := range all {
 		if logged {
 			_, logged = logValues(all[i].data) // the raw values are all positive
 		}
-		all[i].data = ema(all[i].data, emaFactors[c.ema])
+		all[i].data = EMA(all[i].data, emaFactors[c.ema])
 	}
-	if c.log && p.risk {
+	if c.log && p.Risk {
 		if logged {
 			for i := range all {
 				all[i].data, _ = logValues(all[i].data) // an average of positive values is positive
@@ -70,7 +72,7 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 			title += " (linear: a value is not positive)"
 		}
 	}
-	if len(p.lines) == 1 && p.lines[0].name == "" { // a panel: its value in its title
+	if len(p.Lines) == 1 && p.Lines[0].Name == "" { // a panel: its value in its title
 		title, names = strings.TrimSpace(title+" "+names[0]), nil
 	}
 	// cols is the plotted columns: plotWidth's, fewer where the y axis's
@@ -110,7 +112,7 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 		}
 		x0, x1, ticks, label, caption = t0, t1, 5, timeTick, "wall time (the search's, pauses left out) →"
 		column = func(j int) int {
-			for _, l := range p.lines {
+			for _, l := range p.Lines {
 				if ts := c.lineTimes(l); j < len(ts) && !math.IsNaN(ts[j]) {
 					return int(math.Round((ts[j] - t0) / (t1 - t0) * float64(cols-1)))
 				}
@@ -146,9 +148,9 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 	spec := plotSpec{title: title, x0: x0, x1: x1, ticks: ticks, label: label, caption: caption, yfmt: yfmt}
 	for i, name := range names {
 		mark := "━"
-		if c.chars {
+		if c.Chars {
 			mark = strings.Repeat(lineChars[i%len(lineChars)].Horizontal, 2)
-			if l := p.lines[i]; l.lo != nil && l.hi != nil { // its band's character
+			if l := p.Lines[i]; l.Lo != nil && l.Hi != nil { // its band's character
 				mark += boundMono[i%len(boundMono)].Horizontal
 			}
 		}
@@ -157,11 +159,11 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 	for _, s := range all {
 		chars := asciigraph.DefaultCharSet
 		switch {
-		case s.bound && c.chars:
+		case s.bound && c.Chars:
 			chars = boundMono[s.line%len(boundMono)]
 		case s.bound:
 			chars = boundChars
-		case c.chars:
+		case c.Chars:
 			chars = lineChars[s.line%len(lineChars)]
 		}
 		spec.colors = append(spec.colors, s.line)
@@ -184,8 +186,8 @@ func (c *chartView) plot(p chartPlot, w, h int) string {
 
 // lineTimes are a line's times: its own, else the view's, padded with
 // NaN to the view's points.
-func (c *chartView) lineTimes(l chartLine) []float64 {
-	ts := l.times
+func (c *Model) lineTimes(l Line) []float64 {
+	ts := l.Times
 	if ts == nil {
 		ts = c.times
 	}
@@ -201,9 +203,9 @@ func (c *chartView) lineTimes(l chartLine) []float64 {
 
 // timeSpan is the first and last time of a chart's lines in the window;
 // ok is false without two distinct times.
-func (c *chartView) timeSpan(p chartPlot, win xWindow) (t0, t1 float64, ok bool) {
+func (c *Model) timeSpan(p Plot, win xWindow) (t0, t1 float64, ok bool) {
 	t0, t1 = math.Inf(1), math.Inf(-1)
-	for _, l := range p.lines {
+	for _, l := range p.Lines {
 		for _, t := range c.lineTimes(l)[win.lo:win.hi] {
 			if !math.IsNaN(t) {
 				t0, t1 = min(t0, t), max(t1, t)
@@ -215,7 +217,7 @@ func (c *chartView) timeSpan(p chartPlot, win xWindow) (t0, t1 float64, ok bool)
 
 // overlay draws the cursor (a dotted vertical line, ▲ on the x axis) and
 // the rate-change marks (◆ on the x axis) onto a plotted chart.
-func (c *chartView) overlay(g string, win xWindow, column func(j int) int) string {
+func (c *Model) overlay(g string, win xWindow, column func(j int) int) string {
 	lines := strings.Split(g, "\n")
 	axis := -1
 	for i, l := range lines {
@@ -435,7 +437,7 @@ func placeCaption(caption, g string, cols, w int) string {
 		}
 	}
 	var out []string
-	for _, line := range strings.Split(wrapSpaces(caption, w, ""), "\n") {
+	for _, line := range strings.Split(wrap.Spaces(caption, w, ""), "\n") {
 		n := ansi.StringWidth(line)
 		at := pad
 		if len(line) < cols {

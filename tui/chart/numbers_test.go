@@ -1,4 +1,4 @@
-package tui
+package chart
 
 import (
 	"math"
@@ -54,7 +54,7 @@ func TestYLabelsTellValuesApart(t *testing.T) {
 		{"negative", ramp(-3e-5, 2e-5, 40), 78, 9, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			out := chart(1, "outer risk", []string{"R"}, [][]float64{c.series}, c.w, c.h)
+			out := drawChart(1, "outer risk", []string{"R"}, [][]float64{c.series}, c.w, c.h)
 			labels := yLabels(out)
 			t.Logf("labels %q", labels)
 			if len(labels) < 3 {

@@ -1,4 +1,4 @@
-package tui
+package chart
 
 import (
 	"fmt"
@@ -10,24 +10,22 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/guptarohit/asciigraph"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/maple-ood/maple/core"
 )
 
 // TestEMA: the smoothing is TensorBoard's EMA from the first value; NaN
 // points stay gaps and leave the average unchanged; 0 is the raw values.
 func TestEMA(t *testing.T) {
-	got := ema([]float64{1, 2, math.NaN(), 4}, 0.5)
+	got := EMA([]float64{1, 2, math.NaN(), 4}, 0.5)
 	// 1; 0.5*1+0.5*2 = 1.5; NaN; 0.5*1.5+0.5*4 = 2.75
 	if fmt.Sprint(got) != "[1 1.5 NaN 2.75]" {
 		t.Errorf("ema 0.5: %v", got)
 	}
-	if got := ema([]float64{math.NaN(), 10, 0}, 0.9); fmt.Sprint(got) != "[NaN 10 9]" {
+	if got := EMA([]float64{math.NaN(), 10, 0}, 0.9); fmt.Sprint(got) != "[NaN 10 9]" {
 		t.Errorf("ema 0.9 after a gap: %v", got)
 	}
 	raw := []float64{3, 1}
-	if got := ema(raw, 0); &got[0] != &raw[0] {
+	if got := EMA(raw, 0); &got[0] != &raw[0] {
 		t.Error("ema 0 copied or changed the values")
 	}
 }
@@ -77,7 +75,7 @@ func TestZoomArithmetic(t *testing.T) {
 
 // testView is a chart view of iterations 1 to n: the outer risk (a
 // risk), and two accuracies, with rates changed at iteration 5.
-func testView(n int) *chartView {
+func testView(n int) *Model {
 	xs := make([]int, n)
 	risk, a, b := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range xs {
@@ -85,10 +83,10 @@ func testView(n int) *chartView {
 		risk[i] = math.Pow(10, -float64(i)/10)
 		a[i], b[i] = 0.5+float64(i)/100, 0.25
 	}
-	c := newChartView()
-	c.setData(xs, nil, []chartPlot{
-		{title: "outer risk", lines: []chartLine{{name: "R", values: risk}}, risk: true},
-		{title: "accuracy", lines: []chartLine{{name: "val", values: a}, {name: "test", values: b}}},
+	c := New()
+	c.SetData(xs, nil, []Plot{
+		{Title: "outer risk", Lines: []Line{{Name: "R", Values: risk}}, Risk: true},
+		{Title: "accuracy", Lines: []Line{{Name: "val", Values: a}, {Name: "test", Values: b}}},
 	}, []int{5})
 	return &c
 }
@@ -98,36 +96,36 @@ func testView(n int) *chartView {
 // follows it out of a zoom; a rate change there is said.
 func TestCursorReadout(t *testing.T) {
 	c := testView(40)
-	c.Update(cursorMsg(-1))
+	c.Update(CursorMsg(-1))
 	if c.cursor != 38 {
 		t.Fatalf("cursor at point %d, want 38 (the latest, then one back)", c.cursor)
 	}
 	if got := ansi.Strip(c.readout()); got != "cursor iteration 39 (values in the legends)" {
 		t.Errorf("readout %q", got)
 	}
-	out := ansi.Strip(strings.Join(c.render(100, 12), "\n"))
+	out := ansi.Strip(strings.Join(c.Render(100, 12), "\n"))
 	for _, want := range []string{fmt.Sprintf("outer risk  ━ R %.4g\n", math.Pow(10, -3.8)), "accuracy  ━ val 0.88 ━ test 0.25\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no legend with the values at the cursor %q in\n%s", want, out)
 		}
 	}
-	c.Update(cursorMsg(-34))
+	c.Update(CursorMsg(-34))
 	if got := ansi.Strip(c.readout()); got != "cursor iteration 5 (values in the legends) · learning rates changed here" {
 		t.Errorf("readout at the rate change: %q", got)
 	}
-	if out := ansi.Strip(strings.Join(c.render(100, 12), "\n")); !strings.Contains(out, "━ R 0.3981 ") && !strings.Contains(out, "━ R 0.3981\n") {
+	if out := ansi.Strip(strings.Join(c.Render(100, 12), "\n")); !strings.Contains(out, "━ R 0.3981 ") && !strings.Contains(out, "━ R 0.3981\n") {
 		t.Errorf("risk at iteration 5 not read out:\n%s", out)
 	}
-	c.Update(cursorMsg(-100))
+	c.Update(CursorMsg(-100))
 	if c.cursor != 0 {
 		t.Errorf("cursor went past the first point: %d", c.cursor)
 	}
 	// Zoomed about the cursor, then moved past the window: it follows.
-	c.Update(zoomMsg(1))
+	c.Update(ZoomMsg(1))
 	if w := c.window(); w != (xWindow{0, 20}) {
 		t.Fatalf("zoom about the first point: %v", w)
 	}
-	c.Update(cursorMsg(25))
+	c.Update(CursorMsg(25))
 	if w := c.window(); w != (xWindow{6, 26}) || c.cursor != 25 {
 		t.Errorf("window %v cursor %d after moving past the window", c.window(), c.cursor)
 	}
@@ -139,9 +137,9 @@ func TestCursorReadout(t *testing.T) {
 // under its own.
 func TestChartDrawing(t *testing.T) {
 	c := testView(41)
-	c.Update(logMsg{})
-	c.Update(smoothMsg{})
-	out := ansi.Strip(strings.Join(c.render(80, 14), "\n"))
+	c.Update(LogMsg{})
+	c.Update(SmoothMsg{})
+	out := ansi.Strip(strings.Join(c.Render(80, 14), "\n"))
 	for _, want := range []string{"outer risk (log scale)", "EMA 0.6", "log scale (risks)", "◆"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
@@ -163,43 +161,14 @@ func TestChartDrawing(t *testing.T) {
 		}
 	}
 	// Without a positive risk the log scale is refused, not drawn.
-	c.plots[0].lines[0].values[3] = 0
-	if out := ansi.Strip(strings.Join(c.render(80, 14), "\n")); !strings.Contains(out, "outer risk (linear: a value is not positive)") {
+	c.plots[0].Lines[0].Values[3] = 0
+	if out := ansi.Strip(strings.Join(c.Render(80, 14), "\n")); !strings.Contains(out, "outer risk (linear: a value is not positive)") {
 		t.Errorf("log scale of a risk with a zero:\n%s", out)
 	}
-	c.Update(cursorMsg(0))
-	out = ansi.Strip(strings.Join(c.render(80, 14), "\n"))
+	c.Update(CursorMsg(0))
+	out = ansi.Strip(strings.Join(c.Render(80, 14), "\n"))
 	if !strings.Contains(out, "▲") || !strings.Contains(out, "┊") {
 		t.Errorf("no cursor drawn:\n%s", out)
-	}
-}
-
-// TestGoldenChartTools: the dashboard's charts with a rate change (a
-// set_lr event before iteration 11), the cursor three iterations back,
-// zoomed in, the risk on a log scale and smoothed.
-func TestGoldenChartTools(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
-		d := NewDashboard(testConfig(), &fakeCtl{}, false)
-		d.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		snaps := script(25, 40)
-		for _, s := range snaps[10:] {
-			s.LR.Weight = 0.5
-		}
-		feed(d, snaps[:10])
-		d.Update(EventMsg{core.Event{Kind: core.EventSetLR, Iter: 10, LR: &snaps[10].LR}})
-		feed(d, snaps[10:])
-		press(d, "left", "left", "left", "z", "y", "m")
-		out := d.Render()
-		if n := strings.Count(out, "\n") + 1; n > sz[1] {
-			t.Errorf("%d lines for a %d-line terminal", n, sz[1])
-		}
-		plain := ansi.Strip(out)
-		for _, want := range []string{"cursor iteration 22", "zoom: iterations 14–25 of 1–25", "EMA 0.6", "outer risk (log scale)", "▲"} {
-			if !strings.Contains(plain, want) {
-				t.Errorf("%dx%d: no %q", sz[0], sz[1], want)
-			}
-		}
-		golden(t, fmt.Sprintf("charts-tools-%dx%d", sz[0], sz[1]), out)
 	}
 }
 
@@ -226,9 +195,9 @@ func TestWallTime(t *testing.T) {
 	for i := range times {
 		times[i] = float64(i * i)
 	}
-	c.setData(c.xs, times, c.plots, c.marks)
-	c.Update(wallMsg{})
-	out := ansi.Strip(strings.Join(c.render(80, 14), "\n"))
+	c.SetData(c.xs, times, c.plots, c.marks)
+	c.Update(WallMsg{})
+	out := ansi.Strip(strings.Join(c.Render(80, 14), "\n"))
 	if !strings.Contains(out, "x: wall time") || !strings.Contains(out, "26m40s") || !strings.Contains(out, "wall time (the search's, pauses left out) →") {
 		t.Errorf("no time axis:\n%s", out)
 	}
@@ -241,8 +210,8 @@ func TestWallTime(t *testing.T) {
 			break
 		}
 	}
-	c.Update(wallMsg{})
-	if out := ansi.Strip(strings.Join(c.render(80, 14), "\n")); strings.Contains(out, "wall time") {
+	c.Update(WallMsg{})
+	if out := ansi.Strip(strings.Join(c.Render(80, 14), "\n")); strings.Contains(out, "wall time") {
 		t.Errorf("t did not bring the iterations back:\n%s", out)
 	}
 }
@@ -255,16 +224,16 @@ func TestSpread(t *testing.T) {
 	for _, c := range []struct {
 		name         string
 		data         [][]float64
-		kind         bandKind
+		kind         Band
 		mean, lo, hi string
 	}{
-		{"sd", [][]float64{{1, 2}, {3, 4}}, bandSD, "[2 3]", "[0.586 1.586]", "[3.414 4.414]"},
-		{"min-max", [][]float64{{1, 2}, {3, 7}, {2, 3}}, bandMinMax, "[2 4]", "[1 2]", "[3 7]"},
-		{"ragged", [][]float64{{1, 2, 9}, {3, 4}}, bandSD, "[2 3 9]", "[0.586 1.586 9]", "[3.414 4.414 9]"},
-		{"gaps", [][]float64{{nan, 2}, {nan, nan}}, bandSD, "[NaN 2]", "[NaN 2]", "[NaN 2]"},
+		{"sd", [][]float64{{1, 2}, {3, 4}}, BandSD, "[2 3]", "[0.586 1.586]", "[3.414 4.414]"},
+		{"min-max", [][]float64{{1, 2}, {3, 7}, {2, 3}}, BandMinMax, "[2 4]", "[1 2]", "[3 7]"},
+		{"ragged", [][]float64{{1, 2, 9}, {3, 4}}, BandSD, "[2 3 9]", "[0.586 1.586 9]", "[3.414 4.414 9]"},
+		{"gaps", [][]float64{{nan, 2}, {nan, nan}}, BandSD, "[NaN 2]", "[NaN 2]", "[NaN 2]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			mean, lo, hi := spread(c.data, c.kind)
+			mean, lo, hi := Spread(c.data, c.kind)
 			r := func(v []float64) string {
 				out := make([]float64, len(v))
 				for i, x := range v {
@@ -281,18 +250,18 @@ func TestSpread(t *testing.T) {
 
 // chart draws series (one point per outer iteration from first) as one
 // plot of the chart component, h lines high and w wide.
-func chart(first int, title string, names []string, series [][]float64, w, h int) string {
-	c := newChartView()
+func drawChart(first int, title string, names []string, series [][]float64, w, h int) string {
+	c := New()
 	xs := make([]int, len(series[0]))
 	for i := range xs {
 		xs[i] = first + i
 	}
-	p := chartPlot{title: title}
+	p := Plot{Title: title}
 	for i, s := range series {
-		p.lines = append(p.lines, chartLine{name: names[i], values: s})
+		p.Lines = append(p.Lines, Line{Name: names[i], Values: s})
 	}
-	c.setData(xs, nil, []chartPlot{p}, nil)
-	return strings.Join(c.render(w, h), "\n")
+	c.SetData(xs, nil, []Plot{p}, nil)
+	return strings.Join(c.Render(w, h), "\n")
 }
 
 // TestRateMarks: a mark where a snapshot's rates differ from the one
@@ -316,7 +285,7 @@ func TestRateMarks(t *testing.T) {
 		{"a resumed run numbers from its first snapshot", []*core.Snapshot{snap(5, 1), snap(6, 3)}, []core.Event{set(7)}, []int{6, 8}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := rateMarks(tc.snaps, tc.events); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			if got := RateMarks(tc.snaps, tc.events); fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("marks %v, want %v", got, tc.want)
 			}
 		})
@@ -358,7 +327,7 @@ func TestPlotKeepsPeaks(t *testing.T) {
 // drawn at half its height and, by iteration 88, not at all.
 func TestPlotDrawsPeaks(t *testing.T) {
 	const n = 300
-	c := newChartView()
+	c := New()
 	c.times = make([]float64, n)
 	v := make([]float64, n)
 	for i := range v {
@@ -367,7 +336,7 @@ func TestPlotDrawsPeaks(t *testing.T) {
 		v[i] = 0.001 + 0.0001*float64(i%2)
 	}
 	v[1], v[201] = 0.0615, 0.0002
-	c.plots = []chartPlot{{title: "outer risk", lines: []chartLine{{values: v}}}}
+	c.plots = []Plot{{Title: "outer risk", Lines: []Line{{Values: v}}}}
 	for _, wall := range []bool{false, true} {
 		c.wall = wall
 		out := ansi.Strip(c.plot(c.plots[0], 60, 12))

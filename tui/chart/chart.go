@@ -1,18 +1,4 @@
-package tui
-
-import (
-	"fmt"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
-
-	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
-)
-
-// The chart component: charts over outer iterations (or a training's
+// Package chart is the chart component: charts over outer iterations (or a training's
 // validation checks) that share one x axis, one cursor and one zoom
 // window, drawn by the dashboard's charts pane, the browser's comparison
 // (of runs, of groups of runs, of baselines), a baseline's page and live
@@ -20,25 +6,49 @@ import (
 // series' value is read out), the window of points shown (zoom and pan),
 // the log scale of the risks, the EMA smoothing and the marks of the
 // iterations where the learning rates changed.
+package chart
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	uistyles "github.com/maple-ood/maple/tui/styles"
+)
+
+// styles are the chart's styles, from the one set (tui/styles).
+var styles = uistyles.DefaultStyles()
+
+// formatDuration prints seconds as a duration, to the second.
+func formatDuration(s float64) string {
+	return time.Duration(s * float64(time.Second)).Round(time.Second).String()
+}
 
 // Messages to a chart view (the dashboard and the comparison send them
 // from their keys).
 type (
-	// cursorMsg moves the cursor by that many points (the first move
+	// CursorMsg moves the cursor by that many points (the first move
 	// puts it on the latest point shown).
-	cursorMsg int
-	// zoomMsg zooms the x axis in (positive) or out (negative) by a
+	CursorMsg int
+	// ZoomMsg zooms the x axis in (positive) or out (negative) by a
 	// factor of two, about the cursor (or the latest point shown).
-	zoomMsg int
-	// panMsg moves the zoomed window by a quarter of its width, later
+	ZoomMsg int
+	// PanMsg moves the zoomed window by a quarter of its width, later
 	// (positive) or earlier (negative).
-	panMsg int
-	// logMsg toggles the log scale of the risks.
-	logMsg struct{}
-	// smoothMsg cycles the EMA smoothing factor through emaFactors.
-	smoothMsg struct{}
-	// wallMsg toggles the x axis between outer iterations and wall time.
-	wallMsg struct{}
+	PanMsg int
+	// LogMsg toggles the log scale of the risks.
+	LogMsg struct{}
+	// SmoothMsg cycles the EMA smoothing factor through emaFactors.
+	SmoothMsg struct{}
+	// WallMsg toggles the x axis between outer iterations and wall time.
+	WallMsg struct{}
 )
 
 // emaFactors are the smoothing factors the smoothing key cycles through
@@ -48,14 +58,14 @@ var emaFactors = []float64{0, 0.6, 0.9}
 // minSpan is the fewest points a zoomed window shows.
 const minSpan = 4
 
-// chartView is the chart component.
-type chartView struct {
-	// unit names the x axis's points: "" for outer iterations (the
+// Model is the chart component.
+type Model struct {
+	// Unit names the x axis's points: "" for outer iterations (the
 	// default), else their name ("training step").
-	unit  string
+	Unit  string
 	xs    []int     // the iteration (or step) of each point
 	times []float64 // the search's seconds at each point (nil: none)
-	plots []chartPlot
+	plots []Plot
 	marks []int // iterations where the learning rates changed (first used)
 	// cursor is the point read out (-1: none); pending are the cursor's
 	// moves asked before there was a point (a chart whose data is being
@@ -68,37 +78,38 @@ type chartView struct {
 	log            bool
 	ema            int  // index into emaFactors
 	wall           bool // wall time on x
-	// panels draws each line of a multi-line chart in a panel of its own
+	// Panels draws each line of a multi-line chart in a panel of its own
 	// (a terminal without colour, where lines are told apart by colour
-	// only); chars instead draws each line with characters of its own.
-	panels, chars bool
+	// only); Chars instead draws each line with characters of its own.
+	Panels, Chars bool
 }
 
-func newChartView() chartView { return chartView{cursor: -1} }
+// New returns a chart without points or cursor.
+func New() Model { return Model{cursor: -1} }
 
 // unitName is the x axis's name: "outer iteration" unless unit says
 // otherwise.
-func (c *chartView) unitName() string {
-	if c.unit == "" {
+func (c *Model) unitName() string {
+	if c.Unit == "" {
 		return "outer iteration"
 	}
-	return c.unit
+	return c.Unit
 }
 
 // waiting is what a chart without a point says.
-func (c *chartView) waiting() string {
-	if c.unit == "" {
+func (c *Model) waiting() string {
+	if c.Unit == "" {
 		return "waiting for the first iteration"
 	}
-	return "no " + c.unit + " yet"
+	return "no " + c.Unit + " yet"
 }
 
-// setData gives the view its points: the iterations xs, the charts and
+// SetData gives the view its points: the iterations xs, the charts and
 // the rate-change marks. The cursor and the window stay on their
 // iterations, also when points come between them (iterations the live
 // feed passed over, read back from the run's records); a following
 // window moves on with the latest.
-func (c *chartView) setData(xs []int, times []float64, plots []chartPlot, marks []int) {
+func (c *Model) SetData(xs []int, times []float64, plots []Plot, marks []int) {
 	n := len(xs)
 	// moved is where the point at index i of the old points is now.
 	moved := func(i int) int {
@@ -128,12 +139,32 @@ func (c *chartView) setData(xs []int, times []float64, plots []chartPlot, marks 
 	if n > 0 && c.pending != 0 {
 		moves := c.pending
 		c.pending = 0
-		c.Update(cursorMsg(moves))
+		c.Update(CursorMsg(moves))
 	}
 }
 
+// Plots are the charts drawn.
+func (c *Model) Plots() []Plot { return c.plots }
+
+// TrimPlots keeps the first n charts (a copy drawn where the rest do not
+// fit).
+func (c *Model) TrimPlots(n int) { c.plots = c.plots[:min(n, len(c.plots))] }
+
+// KeepView takes o's way of drawing: its log scale, smoothing, x axis
+// and characters (the view of a new run's charts as of the last's).
+func (c *Model) KeepView(o *Model) { c.log, c.ema, c.wall, c.Chars = o.log, o.ema, o.wall, o.Chars }
+
+// CursorX is the iteration (or step) under the cursor; ok false without
+// a cursor.
+func (c *Model) CursorX() (x int, ok bool) {
+	if c.cursor < 0 || c.cursor >= len(c.xs) {
+		return 0, false
+	}
+	return c.xs[c.cursor], true
+}
+
 // window is the points shown.
-func (c *chartView) window() xWindow {
+func (c *Model) window() xWindow {
 	if !c.zoomed {
 		return xWindow{0, len(c.xs)}
 	}
@@ -141,11 +172,11 @@ func (c *chartView) window() xWindow {
 }
 
 // Update takes the chart messages.
-func (c *chartView) Update(msg tea.Msg) tea.Cmd {
+func (c *Model) Update(msg tea.Msg) tea.Cmd {
 	n := len(c.xs)
 	w := c.window()
 	switch m := msg.(type) {
-	case cursorMsg:
+	case CursorMsg:
 		if n == 0 { // applied when the points come
 			c.pending += int(m)
 			return nil
@@ -161,7 +192,7 @@ func (c *chartView) Update(msg tea.Msg) tea.Cmd {
 			w = xWindow{c.cursor + 1 - (w.hi - w.lo), c.cursor + 1}
 		}
 		c.setWindow(w, n)
-	case zoomMsg:
+	case ZoomMsg:
 		if n < 2 {
 			return nil
 		}
@@ -174,31 +205,31 @@ func (c *chartView) Update(msg tea.Msg) tea.Cmd {
 		} else {
 			c.setWindow(w.zoomOut(n), n)
 		}
-	case panMsg:
+	case PanMsg:
 		c.setWindow(w.pan(n, int(m)), n)
-	case logMsg:
+	case LogMsg:
 		c.log = !c.log
-	case smoothMsg:
+	case SmoothMsg:
 		c.ema = (c.ema + 1) % len(emaFactors)
-	case wallMsg:
+	case WallMsg:
 		c.wall = !c.wall
 	}
 	return nil
 }
 
-func (c *chartView) setWindow(w xWindow, n int) {
+func (c *Model) setWindow(w xWindow, n int) {
 	c.win, c.zoomed, c.follow = w, w.hi-w.lo < n, w.hi == n
 }
 
 // status is the line that says how the charts are drawn ("" when they
 // show every point, raw, on a linear scale), going on to further lines,
 // whole parts, where it is wider than w.
-func (c *chartView) status(w int) string {
+func (c *Model) status(w int) string {
 	var parts []string
 	if w := c.window(); c.zoomed && w.hi > w.lo {
 		unit := "iterations"
-		if c.unit != "" {
-			unit = c.unit + "s"
+		if c.Unit != "" {
+			unit = c.Unit + "s"
 		}
 		parts = append(parts, fmt.Sprintf("zoom: %s %d–%d of %d–%d", unit, c.xs[w.lo], c.xs[w.hi-1], c.xs[0], c.xs[len(c.xs)-1]))
 	}
@@ -229,14 +260,14 @@ func (c *chartView) status(w int) string {
 // readout is the cursor's line ("" without a cursor): its iteration,
 // and whether the learning rates changed there; every series' value at
 // it follows its name in its chart's legend.
-func (c *chartView) readout() string {
+func (c *Model) readout() string {
 	if c.cursor < 0 || c.cursor >= len(c.xs) {
 		return ""
 	}
 	x := c.xs[c.cursor]
 	unit := "iteration"
-	if c.unit != "" {
-		unit = c.unit
+	if c.Unit != "" {
+		unit = c.Unit
 	}
 	r := fmt.Sprintf("%s %s %d (values in the legends)", styles.Title.Render("cursor"), unit, x)
 	if slices.Contains(c.marks, x) {
@@ -247,15 +278,15 @@ func (c *chartView) readout() string {
 
 // legend is a line's legend entry: its name and, with a cursor, its
 // value there (and its band's bounds, in brackets).
-func (c *chartView) legend(l chartLine) string {
+func (c *Model) legend(l Line) string {
 	if c.cursor < 0 {
-		return l.name
+		return l.Name
 	}
-	v := readValue(l.values, c.cursor)
-	if l.lo != nil && l.hi != nil && v != "–" {
-		v += " [" + readValue(l.lo, c.cursor) + "–" + readValue(l.hi, c.cursor) + "]"
+	v := readValue(l.Values, c.cursor)
+	if l.Lo != nil && l.Hi != nil && v != "–" {
+		v += " [" + readValue(l.Lo, c.cursor) + "–" + readValue(l.Hi, c.cursor) + "]"
 	}
-	return strings.TrimSpace(l.name + " " + v)
+	return strings.TrimSpace(l.Name + " " + v)
 }
 
 // readValue formats point i of values ("–" where there is none).
@@ -266,9 +297,9 @@ func readValue(values []float64, i int) string {
 	return strconv.FormatFloat(values[i], 'g', 4, 64)
 }
 
-// head is the status line and the cursor's read-out, where there are
+// Head is the status line and the cursor's read-out, where there are
 // any, at width w.
-func (c *chartView) head(w int) []string {
+func (c *Model) Head(w int) []string {
 	var out []string
 	if s := c.status(w); s != "" {
 		out = append(out, s)
@@ -279,14 +310,14 @@ func (c *chartView) head(w int) []string {
 	return out
 }
 
-// render draws the charts, each h lines high and w wide, after the
+// Render draws the charts, each h lines high and w wide, after the
 // status line and the cursor's read-out when there are any.
-func (c *chartView) render(w, h int) []string {
-	out := c.head(w)
+func (c *Model) Render(w, h int) []string {
+	out := c.Head(w)
 	for _, p := range c.plots {
-		if c.panels && len(p.lines) > 1 {
-			for _, l := range p.lines {
-				out = append(out, c.plot(chartPlot{title: p.title + ": " + l.name, lines: []chartLine{{values: l.values, times: l.times, lo: l.lo, hi: l.hi}}, risk: p.risk}, w, max(6, h/len(p.lines)+2)))
+		if c.Panels && len(p.Lines) > 1 {
+			for _, l := range p.Lines {
+				out = append(out, c.plot(Plot{Title: p.Title + ": " + l.Name, Lines: []Line{{Values: l.Values, Times: l.Times, Lo: l.Lo, Hi: l.Hi}}, Risk: p.Risk}, w, max(6, h/len(p.Lines)+2)))
 			}
 			continue
 		}

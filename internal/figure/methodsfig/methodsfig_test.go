@@ -1,4 +1,4 @@
-package experiments
+package methodsfig
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/maple-ood/maple/internal/figure"
 )
 
 // summaryRow is a summary.csv row with the columns the labels read.
@@ -102,7 +104,7 @@ func TestMethodsFigureHeight(t *testing.T) {
 		for i := range n {
 			rows = append(rows, summaryRow(fmt.Sprintf("sweep-%d", i), "maple/irmv1", fmt.Sprintf("keep-lr %d", i)))
 		}
-		pngBytes, svg, err := MethodsFigureOf(&Table{Header: summaryHeader, Rows: rows})
+		pngBytes, svg, err := Draw(rows, "Experiment e")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +118,7 @@ func TestMethodsFigureHeight(t *testing.T) {
 		return cfg.Height
 	}
 	h1, h2, h12 := height(1), height(2), height(12)
-	row := int(methodsRowH / 72 * iterDPI) // pixels
+	row := int(methodsRowH / 72 * figure.DPI) // pixels
 	if h2-h1 < row-1 || h2-h1 > row+1 || h12-h2 < 10*row-2 || h12-h2 > 10*row+2 {
 		t.Errorf("heights %d, %d, %d px for 1, 2, 12 rows: want %d px more per row", h1, h2, h12, row)
 	}

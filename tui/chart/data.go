@@ -1,4 +1,4 @@
-package tui
+package chart
 
 import (
 	"math"
@@ -12,26 +12,26 @@ import (
 // shown, and what is computed on the values before they are drawn
 // (smoothing, log scale, wall-time resampling, bands, rate marks).
 
-// chartLine is one series of a chart: a value per point of the view's
+// Line is one series of a chart: a value per point of the view's
 // x axis (NaN where it has none).
-type chartLine struct {
-	name   string
-	values []float64
+type Line struct {
+	Name   string
+	Values []float64
 	// times are the seconds of the search at each point (nil: the
 	// view's times).
-	times []float64
+	Times []float64
 	// lo and hi bound a band about the line (a group's mean ± sd, or its
 	// least and greatest value), drawn dotted in the line's colour and
 	// read out beside its value; nil: no band.
-	lo, hi []float64
+	Lo, Hi []float64
 }
 
-// chartPlot is one chart: a title and its lines; risk says the log
+// Plot is one chart: a title and its lines; risk says the log
 // scale applies to it (when all its values shown are positive).
-type chartPlot struct {
-	title string
-	lines []chartLine
-	risk  bool
+type Plot struct {
+	Title string
+	Lines []Line
+	Risk  bool
 }
 
 // xWindow is the points shown: indices lo to hi-1 of the x axis.
@@ -63,11 +63,11 @@ func (w xWindow) pan(n, steps int) xWindow {
 	return xWindow{lo, lo + span}
 }
 
-// ema smooths values with an exponential moving average of factor a
+// EMA smooths values with an exponential moving average of factor a
 // (s_t = a s_{t-1} + (1-a) v_t, starting at the first value, as
 // TensorBoard's smoothing); NaN points stay NaN and leave the average
 // as it was. a = 0 returns values.
-func ema(values []float64, a float64) []float64 {
+func EMA(values []float64, a float64) []float64 {
 	if a == 0 {
 		return values
 	}
@@ -216,14 +216,14 @@ func timeTick(v float64) string {
 	if v < 60 {
 		return strconv.FormatFloat(v, 'f', 1, 64) + "s"
 	}
-	return fmtDur(v)
+	return formatDuration(v)
 }
 
-// rateMarks are the iterations (as the snapshots number them) where the
+// RateMarks are the iterations (as the snapshots number them) where the
 // learning rates changed: those of snapshots whose rates differ from the
 // previous snapshot's, and those where a recorded rate change is first
 // used (a set_lr event at iteration i applies from i+1).
-func rateMarks(s []*core.Snapshot, events []core.Event) []int {
+func RateMarks(s []*core.Snapshot, events []core.Event) []int {
 	var out []int
 	for i, x := range s {
 		if i > 0 && x.LR != s[i-1].LR {
@@ -239,36 +239,36 @@ func rateMarks(s []*core.Snapshot, events []core.Event) []int {
 	return slices.Compact(out)
 }
 
-// bandKind is what a group's band spans.
-type bandKind int
+// Band is what a group's band spans.
+type Band int
 
 const (
-	bandSD     bandKind = iota // the mean ± one sample standard deviation (the default)
-	bandMinMax                 // the least and greatest value
+	BandSD     Band = iota // the mean ± one sample standard deviation (the default)
+	BandMinMax             // the least and greatest value
 )
 
 // String names the band in titles and the status line.
-func (k bandKind) String() string {
-	if k == bandMinMax {
+func (k Band) String() string {
+	if k == BandMinMax {
 		return "min–max"
 	}
 	return "± sample sd"
 }
 
-// describe says what the band spans, and what b switches it to.
-func (k bandKind) describe() string {
-	if k == bandMinMax {
+// Describe says what the band spans, and what b switches it to.
+func (k Band) Describe() string {
+	if k == BandMinMax {
 		return "least and greatest value (b: ± sample sd)"
 	}
 	return "mean ± sample sd (b: least and greatest value)"
 }
 
-// spread returns, at each point, the mean of the series that have a
+// Spread returns, at each point, the mean of the series that have a
 // value there and the band's bounds: the mean ± their sample standard
 // deviation, or their least and greatest value. A point where one series
 // has a value has a band of that value; where none has, NaN. The result
 // is as long as the longest series.
-func spread(data [][]float64, kind bandKind) (mean, lo, hi []float64) {
+func Spread(data [][]float64, kind Band) (mean, lo, hi []float64) {
 	n := 0
 	for _, d := range data {
 		n = max(n, len(d))
@@ -293,7 +293,7 @@ func spread(data [][]float64, kind bandKind) (mean, lo, hi []float64) {
 		mean[t], lo[t], hi[t] = mu, mu, mu
 		switch {
 		case len(vs) < 2:
-		case kind == bandMinMax:
+		case kind == BandMinMax:
 			lo[t], hi[t] = slices.Min(vs), slices.Max(vs)
 		default:
 			var ss float64
