@@ -42,7 +42,7 @@ type Config struct {
 	// never part of what the run computes (Hash), but its results are
 	// bit for bit only on one backend and thread count.
 	Build *Build `json:"build,omitempty"`
-	// Format is run.json's format (runs.ConfigFormat, written by runs.Create; 0
+	// Format is run.json's format (runs.ConfigFormat, written by runs.Store.Create; 0
 	// when absent, the oldest): never part of Hash.
 	Format int `json:"format,omitempty"`
 }
