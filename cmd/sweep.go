@@ -179,7 +179,7 @@ func (ax sweepAxis) help() string {
 		}
 		switch {
 		case ax.s.Axis && objectives != nil:
-			h += "; " + strings.Join(baselines.Searchers(), ":OBJECTIVE, ") + ":OBJECTIVE searches by it (" +
+			h += "; " + strings.Join(baselines.Searchers(), ":OBJECTIVE, ") + ":OBJECTIVE searches by OBJECTIVE (" +
 				strings.Join(vals, ", ") + "; OBJECTIVE: " + strings.Join(objectives, ", ") + ")"
 		case ax.s.Axis:
 			h += ", a cell each (" + strings.Join(vals, ", ") + ")"

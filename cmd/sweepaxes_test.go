@@ -38,6 +38,7 @@ func TestSweepAxes(t *testing.T) {
 		{"objectives", "methods", core.Objectives()},
 		{"models set both models", "models", []string{"models, search and evaluation"}},
 		{"train sizes", "train-sizes", []string{"training sizes"}},
+		{"searches say by what", "methods", []string{":OBJECTIVE searches by OBJECTIVE"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			help := c.Flags().Lookup(tc.flag).Usage
