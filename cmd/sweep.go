@@ -163,7 +163,11 @@ func (ax sweepAxis) help() string {
 	if sep == "" {
 		sep, word = ",", "comma"
 	}
-	h := word + "-separated " + strings.ReplaceAll(ax.s.Sweep, "-", " ")
+	what := ax.s.SweepHelp
+	if what == "" {
+		what = strings.ReplaceAll(ax.s.Sweep, "-", " ")
+	}
+	h := word + "-separated " + what
 	if ax.s.Values != nil {
 		var vals, objectives []string
 		for _, v := range ax.s.Values() {
@@ -175,7 +179,7 @@ func (ax sweepAxis) help() string {
 		}
 		switch {
 		case ax.s.Axis && objectives != nil:
-			h += "; " + strings.Join(baselines.Searchers(), ":OBJECTIVE, ") + ":OBJECTIVE searches by it (" +
+			h += "; " + strings.Join(baselines.Searchers(), ":OBJECTIVE, ") + ":OBJECTIVE searches by OBJECTIVE (" +
 				strings.Join(vals, ", ") + "; OBJECTIVE: " + strings.Join(objectives, ", ") + ")"
 		case ax.s.Axis:
 			h += ", a cell each (" + strings.Join(vals, ", ") + ")"

@@ -36,6 +36,9 @@ func TestSweepAxes(t *testing.T) {
 		{"baselines", "methods", baselines.Trainers()},
 		{"searches", "methods", []string{core.MethodMaple + ":OBJECTIVE"}},
 		{"objectives", "methods", core.Objectives()},
+		{"models set both models", "models", []string{"models, search and evaluation"}},
+		{"train sizes", "train-sizes", []string{"training sizes"}},
+		{"searches say by what", "methods", []string{":OBJECTIVE searches by OBJECTIVE"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			help := c.Flags().Lookup(tc.flag).Usage

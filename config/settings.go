@@ -57,6 +57,10 @@ type Setting struct {
 	// several values of the setting, a cell each (--datasets); SweepSep
 	// separates them (a comma when "": --models' values hold commas).
 	Sweep, SweepSep string
+	// SweepHelp, when not "", names the values in the sweep flag's help
+	// ("training sizes"); "" names them by the flag (--datasets:
+	// "datasets").
+	SweepHelp string
 	// MapleOnly: only a maple search reads it (its final training); a
 	// baseline's run does not (Applies).
 	MapleOnly bool
@@ -145,7 +149,7 @@ var Table = []Setting{
 		Field: func(c *Config) any { return &c.Dataset.Name }, Default: "synthetic"},
 	{Flag: "data-dir", Group: GroupData, Help: "data directory (default $MAPLE_DATA_DIR, else the user cache dir + /maple)", Form: true, Resume: "the data directory, when it moved since the run started",
 		Field: func(c *Config) any { return &c.Dataset.DataDir }, Default: ""},
-	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all; synthetic generates within one sample of it)", Result: true, Form: true, Sweep: "train-sizes",
+	{Flag: "train-size", Group: GroupData, Help: "keep a seeded subset of this many training samples (0 = all; synthetic generates within one sample of it)", Result: true, Form: true, Sweep: "train-sizes", SweepHelp: "training sizes",
 		Field: func(c *Config) any { return &c.Dataset.TrainSize }, Default: 0},
 	{Flag: "method", Values: func() []string { return baselines.Methods() }, Group: GroupEval, HelpFrom: func() string {
 		return strings.Join(baselines.Searchers(), ", ") + " or a baseline: " + methodList(baselines.Trainers())
@@ -156,7 +160,7 @@ var Table = []Setting{
 	{Flag: "model", Values: models.Examples, Group: GroupSearch, HelpFrom: func() string {
 		return "search model: " + strings.Join(models.Syntax(), ", ") + "; linear unless given on " + strings.Join(linearDatasets(), ", ") +
 			" (on embeddings the baselines then train by their embeddings recipes, docs/EMBEDDINGS.md)"
-	}, Result: true, Form: true, Sweep: "models", SweepSep: ";",
+	}, Result: true, Form: true, Sweep: "models", SweepSep: ";", SweepHelp: "models, search and evaluation",
 		Field: func(c *Config) any { return &c.Settings.Model }},
 	{Flag: "eval-model", Values: models.Examples, Group: GroupEval, Help: "model of the final weighted ERM (default: the search model)", Result: true, Form: true,
 		Field: func(c *Config) any { return &c.Eval.Model }, Default: ""},

@@ -123,12 +123,13 @@ func logScale(p *plot.Plot, xy plotter.XYs) {
 	p.Y.Label.Text += " (log scale)"
 }
 
-// markIterate draws a dotted vertical line at the selected iterate.
-func markIterate(p *chart, it int) error {
+// markIterate draws a dotted vertical line at the iterate selected by
+// rule ("validation" or "final").
+func markIterate(p *chart, it int, rule string) error {
 	if it <= 0 {
 		return nil
 	}
-	return markAt(p, it, fmt.Sprintf("selected iterate %d (validation)", it))
+	return markAt(p, it, fmt.Sprintf("selected iterate %d (%s)", it, rule))
 }
 
 // markAt draws a dotted vertical line at x, named label in the legend.
@@ -217,7 +218,11 @@ func Plot(dir, out string, warn func(string)) ([]string, error) {
 		return nil
 	}
 	if len(snaps) > 0 {
-		if err := searchFigures(snaps, name, add); err != nil {
+		rule := "validation" // the iterate the final training takes: --select-iterate
+		if cfg != nil && cfg.Settings.SelectIterate == "final" {
+			rule = "final"
+		}
+		if err := searchFigures(snaps, name, rule, add); err != nil {
 			return nil, err
 		}
 	}
@@ -280,8 +285,9 @@ func trainingPlot(title string, r *train.Result) (*chart, error) {
 	return p, nil
 }
 
-// searchFigures adds the figures of a search's outer iterations.
-func searchFigures(snaps []*core.Snapshot, name string, add func(string, *chart, error) error) error {
+// searchFigures adds the figures of a search's outer iterations; rule
+// is how its iterate was selected: "validation", or "final" (the last).
+func searchFigures(snaps []*core.Snapshot, name, rule string, add func(string, *chart, error) error) error {
 	last := snaps[len(snaps)-1]
 	var fr []series
 	for g, gn := range last.GroupNames {
@@ -295,17 +301,22 @@ func searchFigures(snaps []*core.Snapshot, name string, add func(string, *chart,
 	sel := last.Selected
 	p, err := linePlot("group weight fractions, "+name, "outer iteration", "share of the total weight", fr)
 	if err == nil {
-		err = markIterate(p, sel)
+		err = markIterate(p, sel, rule)
 	}
 	if err := add("fractions", p, err); err != nil {
 		return err
 	}
 	// The histogram is of the weights export writes (u.npy): those of the
-	// validation-selected iterate, else of the last one.
+	// selected iterate (validation-selected, or the final one), else of
+	// the last one.
 	hist, histTitle := last, fmt.Sprintf("weights per group at the last iteration, %d (what u.npy holds)", last.Iter)
 	for _, sn := range snaps {
 		if sel > 0 && sn.Iter == sel && len(sn.Hist) > 0 {
-			hist, histTitle = sn, fmt.Sprintf("weights per group at the validation-selected iterate %d of %d (what u.npy holds)", sel, last.Iter)
+			which := "validation-selected"
+			if rule == "final" {
+				which = "final"
+			}
+			hist, histTitle = sn, fmt.Sprintf("weights per group at the %s iterate %d of %d (what u.npy holds)", which, sel, last.Iter)
 		}
 	}
 	var hs []series
@@ -328,7 +339,7 @@ func searchFigures(snaps []*core.Snapshot, name string, add func(string, *chart,
 	p, err = linePlot("outer risk, "+name, "outer iteration", "R", []series{{name: "outer risk", xy: risk}})
 	if err == nil {
 		logScale(p.Plot, risk)
-		err = markIterate(p, sel)
+		err = markIterate(p, sel, rule)
 	}
 	if err := add("risk", p, err); err != nil {
 		return err
@@ -338,7 +349,7 @@ func searchFigures(snaps []*core.Snapshot, name string, add func(string, *chart,
 		{name: "test (not used for selection)", xy: over(snaps, func(s *core.Snapshot) float64 { return s.TestWorst }), dash: true},
 	})
 	if err == nil {
-		err = markIterate(p, sel)
+		err = markIterate(p, sel, rule)
 	}
 	if err := add("accuracy", p, err); err != nil {
 		return err
@@ -346,7 +357,7 @@ func searchFigures(snaps []*core.Snapshot, name string, add func(string, *chart,
 	if ev := evalCurves(snaps); ev != nil {
 		p, err := linePlot("evaluation model trained on each iterate, "+name, "outer iteration", "accuracy", ev)
 		if err == nil {
-			err = markIterate(p, sel)
+			err = markIterate(p, sel, rule)
 		}
 		if err := add("evaluation", p, err); err != nil {
 			return err

@@ -857,3 +857,45 @@ func TestFigureLegendOutside(t *testing.T) {
 		})
 	}
 }
+
+// TestPlotNamesSelectionRule: a search with --select-iterate final
+// trains on its last iterate, and its figures say so instead of naming
+// it validation-selected.
+func TestPlotNamesSelectionRule(t *testing.T) {
+	for _, tc := range []struct {
+		name, rule string
+		sel        int
+		mark, hist string
+	}{
+		{"validation", "val", 4, "selected iterate 4 (validation)", "validation-selected iterate 4 of 40"},
+		{"final", "final", 40, "selected iterate 40 (final)", "final iterate 40 of 40"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := runs.Config{Method: "maple"}
+			cfg.Settings.SelectIterate = tc.rule
+			r, err := runs.Open(t.TempDir()).Create(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			var lines []string
+			for i := 1; i <= 40; i++ {
+				s := core.Snapshot{Iter: i, Total: 40, OuterRisk: 1, ValWorst: 0.5, Selected: tc.sel,
+					GroupNames: []string{"a", "b"}, GroupFrac: []float64{0.6, 0.4}, Hist: [][]int{{7, 1}, {0, 2}}, HistEdges: []float64{0, 1, 2}}
+				b, _ := json.Marshal(s)
+				lines = append(lines, string(b))
+			}
+			os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+			out := t.TempDir()
+			if _, err := Plot(r.Dir, out, nil); err != nil {
+				t.Fatal(err)
+			}
+			for file, want := range map[string]string{"fractions.svg": tc.mark, "accuracy.svg": tc.mark, "histogram.svg": tc.hist} {
+				svg, _ := os.ReadFile(filepath.Join(out, file))
+				if !bytes.Contains(svg, []byte(want)) {
+					t.Errorf("%s does not say %q", file, want)
+				}
+			}
+		})
+	}
+}
