@@ -515,14 +515,9 @@ func TestPlotFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	var lines []string
-	for i := 1; i <= 40; i++ {
-		s := core.Snapshot{Iter: i, Total: 40, OuterRisk: 1 / float64(i), ValWorst: 0.5, TestWorst: 0.4, Selected: 4,
-			GroupNames: []string{"a", "b"}, GroupFrac: []float64{0.6, 0.4}, Hist: [][]int{{750 + i, 1}, {0, 2}}, HistEdges: []float64{0, 1, 2}}
-		b, _ := json.Marshal(s)
-		lines = append(lines, string(b))
-	}
-	os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	writeSnapshots(t, r.Path(runs.MetricsFile), func(i int) core.Snapshot {
+		return core.Snapshot{OuterRisk: 1 / float64(i), TestWorst: 0.4, Selected: 4, Hist: [][]int{{750 + i, 1}, {0, 2}}}
+	})
 	out := t.TempDir()
 	if _, err := Plot(r.Dir, out, nil); err != nil {
 		t.Fatal(err)
@@ -878,14 +873,9 @@ func TestPlotNamesSelectionRule(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			var lines []string
-			for i := 1; i <= 40; i++ {
-				s := core.Snapshot{Iter: i, Total: 40, OuterRisk: 1, ValWorst: 0.5, Selected: tc.sel,
-					GroupNames: []string{"a", "b"}, GroupFrac: []float64{0.6, 0.4}, Hist: [][]int{{7, 1}, {0, 2}}, HistEdges: []float64{0, 1, 2}}
-				b, _ := json.Marshal(s)
-				lines = append(lines, string(b))
-			}
-			os.WriteFile(r.Path(runs.MetricsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+			writeSnapshots(t, r.Path(runs.MetricsFile), func(int) core.Snapshot {
+				return core.Snapshot{OuterRisk: 1, Selected: tc.sel, Hist: [][]int{{7, 1}, {0, 2}}}
+			})
 			out := t.TempDir()
 			if _, err := Plot(r.Dir, out, nil); err != nil {
 				t.Fatal(err)
@@ -897,5 +887,27 @@ func TestPlotNamesSelectionRule(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// writeSnapshots writes 40 outer iterations' records to path: each
+// snapshot as at(i) gives it, with its iteration, the total, a
+// validation worst-group of 0.5 and two groups (0.6 and 0.4 of the
+// weight, a histogram of three edges) filled in.
+func writeSnapshots(t *testing.T, path string, at func(i int) core.Snapshot) {
+	t.Helper()
+	var lines []string
+	for i := 1; i <= 40; i++ {
+		s := at(i)
+		s.Iter, s.Total, s.ValWorst = i, 40, 0.5
+		s.GroupNames, s.GroupFrac, s.HistEdges = []string{"a", "b"}, []float64{0.6, 0.4}, []float64{0, 1, 2}
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
