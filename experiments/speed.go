@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// SpeedDir, below docs, holds the benchmark runs the README's Speed
+// SpeedDir, below docs, holds the benchmark runs docs/PERFORMANCE.md's Speed
 // table quotes: each run's output as the benchmark printed it, after
 // header lines ("# date", "# machine", "# commit", "# go", "# build",
 // "# command", "# load before", "# load after") that say where and how
@@ -21,7 +21,7 @@ const (
 	SpeedFile = "speed.csv"
 )
 
-// Speed table markers delimit the README's generated Speed table.
+// Speed table markers delimit the generated Speed table of docs/PERFORMANCE.md.
 const (
 	SpeedStart = "<!-- speed:start (generated from docs/results/speed by go test ./experiments -run TestSpeedUpToDate -update; do not edit) -->"
 	SpeedEnd   = "<!-- speed:end -->"
@@ -223,7 +223,7 @@ func SpeedRows(dir string) ([]SpeedRow, error) {
 // WriteSpeed writes speed.csv.
 func WriteSpeed(w io.Writer, rows []SpeedRow) error { return writeCSV(w, speedHeader, rows) }
 
-// SpeedTable is the README's Speed table of speed.csv's rows.
+// SpeedTable is docs/PERFORMANCE.md's Speed table of speed.csv's rows.
 func SpeedTable(t *Table) string {
 	var b strings.Builder
 	b.WriteString("| figure | value | target | run (machine; threads; load average before and after; date) | command |\n|---|---|---|---|---|\n")
@@ -244,7 +244,7 @@ func SpeedTable(t *Table) string {
 	return b.String()
 }
 
-// SpliceSpeed returns the README's text with the Speed table between its
+// SpliceSpeed returns docs/PERFORMANCE.md's text with the Speed table between its
 // markers replaced.
 func SpliceSpeed(text, table string) (string, error) {
 	i, j := strings.Index(text, SpeedStart), strings.Index(text, SpeedEnd)

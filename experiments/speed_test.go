@@ -8,9 +8,9 @@ import (
 )
 
 // TestSpeedUpToDate recomputes speed.csv from the committed benchmark
-// runs under docs/results/speed and the README's Speed table from
+// runs under docs/results/speed and docs/PERFORMANCE.md's Speed table from
 // speed.csv, and fails when either committed one differs: a speed
-// figure in the README is a committed run's. -update rewrites both.
+// figure there is a committed run's. -update rewrites both.
 func TestSpeedUpToDate(t *testing.T) {
 	dir := filepath.Join("..", "docs", SpeedDir)
 	rows, err := SpeedRows(dir)
@@ -38,7 +38,7 @@ func TestSpeedUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := filepath.Join("..", "README.md")
+	readme := filepath.Join("..", "docs", "PERFORMANCE.md")
 	text, err := os.ReadFile(readme)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestSpeedUpToDate(t *testing.T) {
 		text = []byte(spliced)
 	}
 	if spliced != string(text) {
-		t.Error("README.md's Speed table differs from what docs/results/speed/speed.csv gives: run go test ./experiments -run TestSpeedUpToDate -update")
+		t.Error("docs/PERFORMANCE.md's Speed table differs from what docs/results/speed/speed.csv gives: run go test ./experiments -run TestSpeedUpToDate -update")
 	}
 }
 
