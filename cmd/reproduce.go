@@ -142,6 +142,10 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if missing := exp.MissingEnv(os.Getenv); len(missing) > 0 && !o.NoRun {
+		return usageError{fmt.Errorf("experiment %s's figures are made with %s (its file's env), and this process lacks %s: the matrix libraries read these when they load, so set them on the command: %s maple reproduce %s",
+			exp.Name, exp.EnvText(), strings.Join(missing, " "), exp.EnvText(), exp.Name)}
+	}
 	if tags := buildTags(); tags != exp.Build {
 		fmt.Fprintf(f.Err, "warning: experiment %s's figures were made by a binary built with %s; this one is built with %s: the float32 rounding, and so the figures, may differ\n",
 			exp.Name, tagsText(exp.Build), tagsText(tags))

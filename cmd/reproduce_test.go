@@ -308,6 +308,31 @@ args = ["--datasets", "synthetic", "--methods", "erm", "--seeds", "1", "--eval-s
 	}
 }
 
+// TestReproduceNeedsItsEnv: an experiment whose file gives an env is
+// refused, before anything is written, by a process that lacks it; the
+// message names what to set and the command. --no-run needs no env.
+func TestReproduceNeedsItsEnv(t *testing.T) {
+	t.Setenv("MAPLE_TEST_KERNELS", "")
+	_, docs, exp := tinyExperiment(t, `title = "Tiny"
+[env]
+MAPLE_TEST_KERNELS = "old"
+[[sweep]]
+name = "a"
+args = ["--datasets", "synthetic", "--methods", "erm", "--seeds", "1", "--eval-steps", "20"]
+`)
+	f := &Factory{In: strings.NewReader(""), Out: new(bytes.Buffer), Err: new(bytes.Buffer), RunsDir: t.TempDir(), Terminal: func() bool { return false }}
+	err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: "3189fff"})
+	if want := "set them on the command: MAPLE_TEST_KERNELS=old maple reproduce tiny"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v, want a refusal saying %q", err, want)
+	}
+	if _, err := os.Stat(filepath.Join(docs, "results", "tiny", "runs.csv")); err == nil {
+		t.Error("a refused reproduce recorded rows")
+	}
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: "3189fff", NoRun: true}); err != nil && strings.Contains(err.Error(), "MAPLE_TEST_KERNELS") {
+		t.Errorf("--no-run asked for the env: %v", err)
+	}
+}
+
 // TestReproduceRerunsDirtyRows: a committed row made by a build with
 // uncommitted changes (its commit ends in -dirty) stands for no cell:
 // maple reproduce trains its cell again, as it does a missing one, and

@@ -113,13 +113,15 @@ func TestMergeBorrows(t *testing.T) {
 
 // TestReadLenders: the lenders are the committed rows of the experiments
 // made with the same build and thread count, the experiment's own
-// included; another build's rows lend nothing.
+// included; another build's rows lend nothing, and an experiment with an
+// env neither lends nor borrows.
 func TestReadLenders(t *testing.T) {
 	docs := t.TempDir()
 	files := map[string]string{
 		"a": "title = \"A\"\nbuild = \"openblas\"\nthreads = 2\n[[sweep]]\nname = \"s\"\nargs = []\n",
 		"b": "title = \"B\"\nbuild = \"openblas\"\nthreads = 2\n[[sweep]]\nname = \"t\"\nargs = []\n",
 		"c": "title = \"C\"\nbuild = \"\"\nthreads = 2\n[[sweep]]\nname = \"u\"\nargs = []\n",
+		"d": "title = \"D\"\nbuild = \"openblas\"\nthreads = 2\n[env]\nOPENBLAS_CORETYPE = \"SandyBridge\"\n[[sweep]]\nname = \"v\"\nargs = []\n",
 	}
 	if err := os.MkdirAll(filepath.Join(docs, "experiments"), 0o755); err != nil {
 		t.Fatal(err)
@@ -146,7 +148,19 @@ func TestReadLenders(t *testing.T) {
 		ids = append(ids, r.RunID)
 	}
 	if want := []string{"id-a", "id-b"}; !slices.Equal(ids, want) {
-		t.Errorf("lenders %v, want %v (c is the pure-Go build's)", ids, want)
+		t.Errorf("lenders %v, want %v (c is the pure-Go build's, d's rows are made in an environment of their own)", ids, want)
+	}
+	// An experiment with an env borrows nothing, not even its own build's.
+	exp, err = Load(filepath.Join(docs, "experiments", "d.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = &Committed{}
+	if err := c.ReadLenders(docs, exp); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Lenders) != 0 {
+		t.Errorf("d (with an env) borrowed %d rows, want none", len(c.Lenders))
 	}
 }
 

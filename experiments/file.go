@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,6 +27,14 @@ type File struct {
 	// Threads is the number of CPU threads the committed figures were
 	// made with (OpenBLAS and oneDNN split a product's sums by thread).
 	Threads int `toml:"threads"`
+	// Env is the environment, beyond build and threads, the committed
+	// figures were made in: variables that choose the kernels' arithmetic
+	// and are read when the libraries load (ONEDNN_MAX_CPU_ISA,
+	// OPENBLAS_CORETYPE), so that one machine computes as another would.
+	// maple reproduce refuses to run without them. An experiment with an
+	// Env neither lends its rows to other experiments nor borrows theirs.
+	// Default none.
+	Env map[string]string `toml:"env"`
 	// Headline lists the methods (as the tables name them: erm,
 	// maple/rex) whose rows the README's headline table quotes: a
 	// method's row on its defaults, or SWEEP:METHOD for its rows in one
@@ -107,6 +116,29 @@ func Find(name string) (string, error) {
 	return p, nil
 }
 
+// EnvText is the file's environment as a shell prefix, variables in
+// name order: "A=1 B=2".
+func (f *File) EnvText() string {
+	keys := slices.Sorted(maps.Keys(f.Env))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + f.Env[k]
+	}
+	return strings.Join(parts, " ")
+}
+
+// MissingEnv lists, in name order, the variables of the file's Env that
+// getenv does not give with the file's value ("NAME=value").
+func (f *File) MissingEnv(getenv func(string) string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(f.Env)) {
+		if getenv(k) != f.Env[k] {
+			out = append(out, k+"="+f.Env[k])
+		}
+	}
+	return out
+}
+
 // Load reads and checks an experiment file.
 func Load(path string) (*File, error) {
 	var f File
@@ -115,7 +147,7 @@ func Load(path string) (*File, error) {
 		return nil, fmt.Errorf("experiment file %s: %w", path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, headline, reference, metric, [[sweep]] name and args, [[choice]] name, sweeps and about, [[anchor]] method, figure, label, source and why)", path, und[0].String())
+		return nil, fmt.Errorf("experiment file %s: unknown key %q (want title, about, build, threads, env, headline, reference, metric, [[sweep]] name and args, [[choice]] name, sweeps and about, [[anchor]] method, figure, label, source and why)", path, und[0].String())
 	}
 	f.Path = path
 	f.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
@@ -131,6 +163,11 @@ func (f *File) check() error {
 	}
 	if f.Threads < 0 {
 		return fmt.Errorf("threads %d: want the number of CPU threads the figures were made with", f.Threads)
+	}
+	for k := range f.Env {
+		if k == "" || strings.ContainsAny(k, "= \t") {
+			return fmt.Errorf("env: %q is no environment variable's name", k)
+		}
 	}
 	if len(f.Sweeps) == 0 {
 		return errors.New("no sweep: give at least one [[sweep]] with name and args")

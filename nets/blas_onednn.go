@@ -187,6 +187,24 @@ static int bf16_native(void) {
 	dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
 	return isa == dnnl_cpu_isa_avx512_core_bf16 || isa == dnnl_cpu_isa_avx512_core_amx;
 }
+
+// isa_name names the instruction set oneDNN's kernels use: the CPU's best,
+// or less where ONEDNN_MAX_CPU_ISA caps it.
+static const char *isa_name(void) {
+	switch (dnnl_get_effective_cpu_isa()) {
+	case dnnl_cpu_isa_sse41: return "SSE4.1";
+	case dnnl_cpu_isa_avx: return "AVX";
+	case dnnl_cpu_isa_avx2: return "AVX2";
+	case dnnl_cpu_isa_avx2_vnni: return "AVX2 VNNI";
+	case dnnl_cpu_isa_avx512_mic: return "AVX-512 MIC";
+	case dnnl_cpu_isa_avx512_mic_4ops: return "AVX-512 MIC 4OPS";
+	case dnnl_cpu_isa_avx512_core: return "AVX-512";
+	case dnnl_cpu_isa_avx512_core_vnni: return "AVX-512 VNNI";
+	case dnnl_cpu_isa_avx512_core_bf16: return "AVX-512 BF16";
+	case dnnl_cpu_isa_avx512_core_amx: return "AVX-512 AMX";
+	default: return "";
+	}
+}
 */
 import "C"
 
@@ -236,6 +254,16 @@ func onDNNLThread(f func()) error {
 	<-done
 	donePool.Put(done)
 	return nil
+}
+
+// isaText is "; ISA" for the instruction set oneDNN's kernels use, which
+// decides how their sums round (ONEDNN_MAX_CPU_ISA caps it), or "" when
+// oneDNN names none.
+func isaText() string {
+	if name := C.GoString(C.isa_name()); name != "" {
+		return "; " + name
+	}
+	return ""
 }
 
 func dnnlVersion() string {
@@ -315,7 +343,7 @@ func init() {
 	gemmBF16 = func(tA, tB bool, m, n, k int, a []uint16, lda int, b []uint16, ldb int, bias []float32, relu bool, beta float32, c []float32, ldc int) {
 		dnnlMatmulAny(true, tA, tB, m, n, k, unsafe.Pointer(&a[0]), lda, unsafe.Pointer(&b[0]), ldb, bias, relu, beta, c, ldc)
 	}
-	matmulName = "oneDNN " + dnnlVersion() + " matmul for float32 (cgo)"
+	matmulName = "oneDNN " + dnnlVersion() + " matmul for float32 (cgo" + isaText() + ")"
 	gemm32 = func(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) bool {
 		if alpha != 1 {
 			return false
