@@ -178,6 +178,7 @@ each table against those files.
 		iterationsFigure(&b, r)
 	}
 	rerunsSection(&b, all)
+	spreadSection(&b, all)
 	return b.String()
 }
 

@@ -109,3 +109,93 @@ func rerunsSection(b *strings.Builder, all []Results) {
 			r.A["sweep"], r.A["run_id"], short(r.A["commit"]), r.A["test_acc"], r.B["sweep"], r.B["run_id"], short(r.B["commit"]), r.B["test_acc"], fmt.Sprintf("%+.2f", r.Diff))
 	}
 }
+
+// SpreadPair is a run made in an experiment's env (other kernels, as
+// another machine computes) beside the run of its configuration and seed
+// made without one, by the same build and thread count.
+type SpreadPair struct {
+	Method, Seed        string
+	Here, Other         map[string]string // the run without an env, and the one in it
+	DiffAcc, DiffWorst  float64           // Other's test accuracy and worst group less Here's, in points
+	Experiment, EnvText string            // the experiment with the env, and its env
+}
+
+// Spread pairs every clean row of the experiments that give an env with
+// the earliest clean row of its configuration, seed and thread count
+// among the experiments that give none and share its build, ordered by
+// experiment, method and seed.
+func Spread(all []Results) []SpreadPair {
+	type key struct{ hash, seed, threads, build string }
+	plain := map[key]map[string]string{}
+	for _, r := range all {
+		if r.Runs == nil || len(r.File.Env) > 0 {
+			continue
+		}
+		for _, x := range r.Runs.Rows {
+			if dirtyCommit(x["commit"]) || x["config_hash"] == "" {
+				continue
+			}
+			k := key{x["config_hash"], x["seed"], x["threads"], r.File.Build}
+			if y, ok := plain[k]; !ok || x["run_id"] < y["run_id"] {
+				plain[k] = x
+			}
+		}
+	}
+	var out []SpreadPair
+	for _, r := range all {
+		if r.Runs == nil || len(r.File.Env) == 0 {
+			continue
+		}
+		for _, x := range r.Runs.Rows {
+			y, ok := plain[key{x["config_hash"], x["seed"], x["threads"], r.File.Build}]
+			if !ok || dirtyCommit(x["commit"]) {
+				continue
+			}
+			p := SpreadPair{Method: x["method"], Seed: x["seed"], Here: y, Other: x, Experiment: r.File.Name, EnvText: r.File.EnvText()}
+			var errs [4]error
+			var v [4]float64
+			for i, f := range []string{y["test_acc"], x["test_acc"], y["test_worst"], x["test_worst"]} {
+				v[i], errs[i] = strconv.ParseFloat(f, 64)
+			}
+			if firstErr(errs[:]...) != nil {
+				continue
+			}
+			p.DiffAcc, p.DiffWorst = v[1]-v[0], v[3]-v[2]
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(a, b SpreadPair) int {
+		return cmpJoin(strings.Compare(a.Experiment, b.Experiment), strings.Compare(a.Method, b.Method), strings.Compare(a.Seed, b.Seed))
+	})
+	return out
+}
+
+// spreadSection writes how far the runs made in another machine's
+// arithmetic moved from this machine's: each pair, and the largest and
+// typical difference.
+func spreadSection(b *strings.Builder, all []Results) {
+	pp := Spread(all)
+	if len(pp) == 0 {
+		return
+	}
+	var largest, sumSq float64
+	same := 0
+	for _, p := range pp {
+		largest = max(largest, math.Abs(p.DiffAcc))
+		sumSq += p.DiffAcc * p.DiffAcc
+		if p.DiffAcc == 0 && p.DiffWorst == 0 {
+			same++
+		}
+	}
+	b.WriteString("\n## Machine spread\n\n")
+	b.WriteString("These pairs measure how far a figure moves on a machine whose kernels round differently.\n")
+	b.WriteString("Each pair is one configuration and seed, made by one build and thread count.\n")
+	b.WriteString("One run used this machine's kernels; the other ran in its experiment's env, which caps them.\n")
+	fmt.Fprintf(b, "Of %d pairs, %d agree to the digit.\n", len(pp), same)
+	fmt.Fprintf(b, "Test accuracy moves by up to %.2f points, %.2f in root mean square.\n\n", largest, math.Sqrt(sumSq/float64(len(pp))))
+	b.WriteString("| method | seed | test acc | in the env | difference | test worst-group | in the env | difference | env (experiment) |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, p := range pp {
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %+.2f | %s | %s | %+.2f | %s (%s) |\n", p.Method, p.Seed, p.Here["test_acc"], p.Other["test_acc"], p.DiffAcc,
+			p.Here["test_worst"], p.Other["test_worst"], p.DiffWorst, p.EnvText, p.Experiment)
+	}
+}
