@@ -108,7 +108,7 @@ func bpress(b *Browser, k tea.KeyPressMsg) tea.Cmd {
 			_, next := b.Update(m)
 			return next
 		}
-	case <-time.After(time.Second):
+	case <-time.After(10 * time.Second): // a command that waits (a tick) is left; a slow read on a loaded machine is not
 	}
 	return cmd
 }
