@@ -68,7 +68,9 @@ var notSearched = map[string]bool{"dataset": true, "method": true, "seed": true,
 
 // SearchedOf finds the searched settings of finished runs: the settings
 // (by flag, as maple table names them) that take two or more values
-// among the runs that read them, the seed, dataset and method left out,
+// among the runs of one dataset and method that read them (a setting
+// that differs only between methods is their recipes', not searched),
+// the seed, dataset and method left out,
 // and a setting whose values equal another's run for run (a swept
 // --models sets model and eval-model) given once. A run's point is its
 // value and its final model's validation worst-group accuracy. The
@@ -78,9 +80,11 @@ var notSearched = map[string]bool{"dataset": true, "method": true, "seed": true,
 func SearchedOf(done []runs.Finished) Searched {
 	var s Searched
 	keys := make([]map[string]string, len(done))
+	brackets := make([]string, len(done))
 	for i, f := range done {
 		s.Runs = append(s.Runs, SearchedRun{ID: f.ID, Cell: f.Config.Cell, Val: f.Summary.Result.ValWorst})
 		keys[i] = runKeys(f.Config)
+		brackets[i] = f.Config.Dataset.Name + "|" + f.Config.MethodName()
 	}
 	markBest(done, s.Runs)
 	seen := map[string]bool{} // the value columns given so far
@@ -90,15 +94,21 @@ func SearchedOf(done []runs.Finished) Searched {
 			continue
 		}
 		seen[flag] = true
-		values := map[string]bool{}
+		values := map[string]map[string]bool{} // by dataset and method
+		varies := false
 		column := ""
-		for _, k := range keys {
+		for i, k := range keys {
 			if v := k[flag]; v != "" {
-				values[v] = true
+				b := brackets[i]
+				if values[b] == nil {
+					values[b] = map[string]bool{}
+				}
+				values[b][v] = true
+				varies = varies || len(values[b]) > 1
 			}
 			column += k[flag] + "\x00"
 		}
-		if len(values) < 2 || seen["\x00"+column] {
+		if !varies || seen["\x00"+column] {
 			continue
 		}
 		seen["\x00"+column] = true

@@ -72,6 +72,10 @@ func TestSearchedOf(t *testing.T) {
 		{"models: categories, given once", []finishedSpec{
 			{"erm", 0, 1, 0.1, "mlp:8", 0.5}, {"erm", 0, 1, 0.1, "linear", 0.7},
 		}, "model categories[linear mlp:8] R1:mlp:8=0.5 R2:linear=0.7*", "R2"},
+		{"recipes differ between methods: nothing searched", []finishedSpec{
+			{"erm", 0, 1, 0.1, "mlp:8", 0.5}, {"erm", 0, 2, 0.1, "mlp:8", 0.6},
+			{"groupdro", 0, 1, 0.1, "linear", 0.7}, {"groupdro", 0, 2, 0.1, "linear", 0.8},
+		}, "", "R1 R2 R3 R4"},
 		{"a tie goes to the lower trial", []finishedSpec{
 			{"maple", 2, 1, 0.1, "", 0.5}, {"maple", 1, 1, 0.2, "", 0.5},
 		}, "inner-lr linear R1:0.1=0.5 R2:0.2=0.5*", "R2"},
