@@ -1,8 +1,10 @@
 package experiments
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -37,6 +39,14 @@ import (
 //	archive:FILE/METHOD[@W][~N][#SEED][.COL]
 //	                                   the same of docs/results/archive/FILE.csv: a row per
 //	                                   configuration (COL_mean, COL_sd) or a row per run
+//	archive:FILE[K=V,...][.COL]        the rows of docs/results/archive/FILE.csv whose column
+//	                                   K is V (or, with V as FROM-TO, a number from FROM to
+//	                                   TO): one row's COL, or the mean ± sd over the rows
+//	log:FILE[K=V,...].KEY              the same of the records of a committed printout,
+//	                                   docs/FILE: its lines "TAG {json}" (a word, then a JSON
+//	                                   object), as the MAPLE code's INSTR lines are:
+//	                                   log:sidebyside/authors/irmv1-seed1.log[iter=2].kept
+//	                                   (an empty cell, or a record without KEY, is no value)
 //	A - B                              the difference of two means (test_acc over runs)
 //	p(A, B)                            Welch's p of A against B over their runs
 //	tp(A, COL) / holm(A, COL)          the p (or Holm-adjusted p) of A's cell in its
@@ -55,8 +65,16 @@ import (
 //	igap(A.COL, B.COL, FROM, TO)       the largest gap between A's and B's runs of one seed
 //	                                   at one iterate, over iterates FROM-TO
 //	range(X, Y, ...)                   the least and the greatest of the values, "lo-hi"
+//	                                   (each value of a record reference among them)
 //	min(X, ...) / max(X, ...)          the least or the greatest
 //	arange, amin, amax                 the same of the values' magnitudes
+//	pct(X)                             100 times X: a fraction quoted as a percentage
+//	sd(X)                              the sd of X's mean ± sd
+//	n(X)                               how many values X has (runs, or records)
+//	inside(A, B, KEY)                  how many of A's records lie within the least and the
+//	                                   greatest of B's records of the same KEY (where B has
+//	                                   two or more): inside(archive:F[source=maple].ref_test,
+//	                                   archive:F[source=code].ref_test, iter)
 //	= TEXT                             a number that is not a result (a setting, a count):
 //	                                   the reference is the text itself, with why after
 //	                                   a "#": "= 1.5 # the keep rate"
@@ -204,6 +222,9 @@ type Quoted struct {
 	chosen map[string][]Chosen
 	// memo: each reference's value once computed (the CSVs do not change).
 	memo map[string]memoValue
+	// files: the records of each archived CSV and printout read, by
+	// "archive:FILE" or "log:FILE".
+	files map[string][]map[string]string
 }
 
 type memoValue struct {
@@ -285,15 +306,15 @@ func sortProblems(p []QuotedProblem) {
 	}
 }
 
-// splitTop splits s at sep outside parentheses.
+// splitTop splits s at sep outside parentheses and brackets.
 func splitTop(s string, sep byte) []string {
 	var out []string
 	depth, last := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
-		case '(':
+		case '(', '[':
 			depth++
-		case ')':
+		case ')', ']':
 			depth--
 		case sep:
 			if depth == 0 {
@@ -443,6 +464,20 @@ func (q *Quoted) eval(ref string) (value, error) {
 			// a-: of the values' magnitudes (differences "below").
 			var vs []value
 			for _, a := range args {
+				if isRecordRef(a) { // each of its values
+					recs, err := q.recordValues(a)
+					if err != nil {
+						return value{}, err
+					}
+					for _, r := range recs {
+						x := r.v
+						if strings.HasPrefix(name, "a") {
+							x = math.Abs(x)
+						}
+						vs = append(vs, value{v: x, kind: one, dec: -1})
+					}
+					continue
+				}
 				v, err := q.eval(a)
 				if err != nil {
 					return value{}, err
@@ -586,8 +621,83 @@ func (q *Quoted) eval(ref string) (value, error) {
 			}
 			v, _ := strconv.ParseFloat(nums[len(nums)-1], 64)
 			return value{v: v, kind: one, dec: 1}, nil
+		case "pct":
+			// A fraction quoted as a percentage.
+			if len(args) != 1 {
+				return value{}, fmt.Errorf("pct takes one reference")
+			}
+			v, err := q.eval(args[0])
+			if err != nil {
+				return value{}, err
+			}
+			v.v, v.w = 100*v.v, 100*v.w
+			return v, nil
+		case "sd":
+			if len(args) != 1 {
+				return value{}, fmt.Errorf("sd takes one reference")
+			}
+			v, err := q.eval(args[0])
+			if err != nil {
+				return value{}, err
+			}
+			if v.kind != pairKind {
+				return value{}, fmt.Errorf("sd: %q gives no mean ± sd", args[0])
+			}
+			return value{v: v.w, kind: one, dec: v.dec}, nil
+		case "n":
+			if len(args) != 1 {
+				return value{}, fmt.Errorf("n takes one reference")
+			}
+			var k int
+			if isRecordRef(args[0]) {
+				recs, err := q.recordValues(args[0])
+				if err != nil {
+					return value{}, err
+				}
+				k = len(recs)
+			} else {
+				v, err := q.runsOf(args[0])
+				if err != nil {
+					return value{}, err
+				}
+				k = len(v)
+			}
+			return value{v: float64(k), kind: one, dec: 0}, nil
+		case "inside":
+			// How many of A's values lie within the least and greatest
+			// of B's values of the same KEY (where B has two or more).
+			if len(args) != 3 || !isRecordRef(args[0]) || !isRecordRef(args[1]) {
+				return value{}, fmt.Errorf("inside takes two record references and a field (inside(A, B, iter))")
+			}
+			a, err := q.recordValues(args[0])
+			if err != nil {
+				return value{}, err
+			}
+			b, err := q.recordValues(args[1])
+			if err != nil {
+				return value{}, err
+			}
+			type span struct {
+				lo, hi float64
+				n      int
+			}
+			by := map[string]span{}
+			for _, r := range b {
+				sp, ok := by[r.rec[args[2]]]
+				if !ok {
+					sp = span{lo: r.v, hi: r.v}
+				}
+				by[r.rec[args[2]]] = span{min(sp.lo, r.v), max(sp.hi, r.v), sp.n + 1}
+			}
+			k := 0
+			for _, r := range a {
+				if sp := by[r.rec[args[2]]]; sp.n >= 2 && r.v >= sp.lo && r.v <= sp.hi {
+					k++
+				}
+			}
+			return value{v: float64(k), kind: one, dec: 0}, nil
 		}
-		return value{}, fmt.Errorf("no function %q (p, tp, holm, td, toracle, range, min, max)", name)
+		return value{}, fmt.Errorf("no function %q (p, tp, holm, td, toracle, range, min, max, pct, sd, n, inside...)", name)
 	}
 	if terms := strings.Split(ref, " - "); len(terms) > 1 {
 		// A difference of means (over runs), or of a mean and a number.
@@ -621,8 +731,20 @@ func (q *Quoted) eval(ref string) (value, error) {
 // call splits "name(a, b)".
 func call(ref string) (string, []string, bool) {
 	i := strings.IndexByte(ref, '(')
-	if i <= 0 || !strings.HasSuffix(ref, ")") || strings.ContainsAny(ref[:i], "/ ") {
+	if i <= 0 || !strings.HasSuffix(ref, ")") || strings.ContainsAny(ref[:i], "/ []") {
 		return "", nil, false
+	}
+	// The parenthesis opened after the name closes at the end: "f(a) - g(b)" is no call.
+	depth := 0
+	for j := i; j < len(ref); j++ {
+		switch ref[j] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 && j != len(ref)-1 {
+				return "", nil, false
+			}
+		}
 	}
 	var args []string
 	for _, a := range splitTop(ref[i+1:len(ref)-1], ',') {
@@ -769,6 +891,14 @@ func (q *Quoted) runRows(s selector) ([]map[string]string, error) {
 
 // runsOf is a configuration's values of its column over its runs.
 func (q *Quoted) runsOf(ref string) ([]float64, error) {
+	if isRecordRef(ref) {
+		recs, err := q.recordValues(ref)
+		var out []float64
+		for _, r := range recs {
+			out = append(out, r.v)
+		}
+		return out, err
+	}
 	s, err := parseSelector(ref)
 	if err != nil {
 		return nil, err
@@ -793,6 +923,26 @@ func (q *Quoted) runsOf(ref string) ([]float64, error) {
 // selection is a configuration's mean ± sd (or mean) of a column, or
 // one seed's value.
 func (q *Quoted) selection(ref string) (value, error) {
+	if isRecordRef(ref) {
+		recs, err := q.recordValues(ref)
+		if err != nil {
+			return value{}, err
+		}
+		var v []float64
+		for _, r := range recs {
+			v = append(v, r.v)
+		}
+		m := recordRE.FindStringSubmatch(strings.TrimSpace(ref))
+		dec := -1
+		if strings.HasPrefix(m[4], "test_") || strings.HasPrefix(m[4], "val_") {
+			dec = 1
+		}
+		if len(v) == 1 {
+			return value{v: v[0], kind: one, dec: dec}, nil
+		}
+		st := Describe(v)
+		return value{v: st.Mean, w: st.SD, kind: pairKind, dec: dec}, nil
+	}
 	s, err := parseSelector(ref)
 	if err != nil {
 		return value{}, err
@@ -931,4 +1081,148 @@ func (q *Quoted) tableCell(ref, key string) (cell, error) {
 
 func sameRow(a, b map[string]string) bool {
 	return a["sweep"] == b["sweep"] && a["config_hash"] == b["config_hash"] && a["method"] == b["method"]
+}
+
+// recordRE is a reference to records: the rows of an archived CSV, or
+// the records of a printout, chosen by their fields.
+var recordRE = regexp.MustCompile(`^(log|archive):([^\[\]\s]+)\[([^\]]*)\](?:\.(\w+))?$`)
+
+func isRecordRef(ref string) bool { return recordRE.MatchString(strings.TrimSpace(ref)) }
+
+// record is one value of a record reference, with its record.
+type record struct {
+	v   float64
+	rec map[string]string
+}
+
+// recordValues are a record reference's values, in its file's order:
+// the field of each record that passes every filter K=V (V a value, or
+// FROM-TO for a number from FROM to TO). A record without the field, or
+// with it empty, gives no value.
+func (q *Quoted) recordValues(ref string) ([]record, error) {
+	m := recordRE.FindStringSubmatch(strings.TrimSpace(ref))
+	if m == nil {
+		return nil, fmt.Errorf("want archive:FILE[K=V,...][.COL] or log:FILE[K=V,...].KEY")
+	}
+	kind, file, filters, field := m[1], m[2], m[3], m[4]
+	recs, err := q.recordsOf(kind, file)
+	if err != nil {
+		return nil, err
+	}
+	if field == "" {
+		if kind == "log" {
+			return nil, fmt.Errorf("name the printout's key (log:%s[%s].KEY)", file, filters)
+		}
+		field = "test_acc"
+	}
+	type filter struct {
+		key, val string
+		lo, hi   float64
+		span     bool
+	}
+	var fs []filter
+	for _, f := range strings.Split(filters, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, fmt.Errorf("filter %q: want KEY=VALUE or KEY=FROM-TO", f)
+		}
+		x := filter{key: strings.TrimSpace(k), val: strings.TrimSpace(v)}
+		if from, to, ok := strings.Cut(x.val, "-"); ok {
+			lo, err1 := strconv.ParseFloat(from, 64)
+			hi, err2 := strconv.ParseFloat(to, 64)
+			x.lo, x.hi, x.span = lo, hi, err1 == nil && err2 == nil
+		}
+		fs = append(fs, x)
+	}
+	var out []record
+	for _, r := range recs {
+		pass := true
+		for _, f := range fs {
+			c, ok := r[f.key]
+			if x, err := strconv.ParseFloat(c, 64); f.span && err == nil {
+				ok = ok && x >= f.lo && x <= f.hi
+			} else {
+				ok = ok && c == f.val
+			}
+			pass = pass && ok
+		}
+		if !pass || r[field] == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(r[field], 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s's %s: %q is no number", file, field, r[field])
+		}
+		out = append(out, record{v, r})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no record of %s passes [%s] with a value of %s", file, filters, field)
+	}
+	return out, nil
+}
+
+// recordsOf reads an archived CSV's rows (docs/results/archive/FILE.csv)
+// or a printout's records (docs/FILE), once.
+func (q *Quoted) recordsOf(kind, file string) ([]map[string]string, error) {
+	key := kind + ":" + file
+	if recs, ok := q.files[key]; ok {
+		return recs, nil
+	}
+	var recs []map[string]string
+	if kind == "archive" {
+		t, err := ReadCSV(filepath.Join(q.docs, "results", "archive", file+".csv"))
+		if err != nil {
+			return nil, err
+		}
+		recs = t.Rows
+	} else {
+		b, err := os.ReadFile(filepath.Join(q.docs, filepath.FromSlash(file)))
+		if err != nil {
+			return nil, fmt.Errorf("printout %s: %w", file, err)
+		}
+		recs = printoutRecords(string(b))
+	}
+	if q.files == nil {
+		q.files = map[string][]map[string]string{}
+	}
+	q.files[key] = recs
+	return recs, nil
+}
+
+var printoutLine = regexp.MustCompile(`^\w+ (\{.*\})\s*$`)
+
+// printoutRecords are a printout's records: its lines "TAG {json}", a
+// word and a JSON object, each with the object's numbers, strings and
+// booleans as fields (numbers as written). Other lines, and a line
+// whose object does not parse, are no records.
+func printoutRecords(text string) []map[string]string {
+	var out []map[string]string
+	for _, l := range strings.Split(text, "\n") {
+		m := printoutLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		d := json.NewDecoder(strings.NewReader(m[1]))
+		d.UseNumber()
+		var obj map[string]any
+		if d.Decode(&obj) != nil {
+			continue
+		}
+		r := map[string]string{}
+		for k, v := range obj {
+			switch v := v.(type) {
+			case json.Number:
+				r[k] = v.String()
+			case string:
+				r[k] = v
+			case bool:
+				r[k] = strconv.FormatBool(v)
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
