@@ -9,6 +9,7 @@ import (
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/dataset"
 	reg "github.com/maple-ood/maple/internal/registry"
+	"github.com/maple-ood/maple/record"
 	"github.com/maple-ood/maple/setting"
 	"github.com/maple-ood/maple/train"
 )
@@ -160,10 +161,19 @@ var registry = func() *reg.Registry[Method] {
 	r := reg.New[Method]("method")
 	for _, m := range []Method{maple{}, weightedMethod{"erm"}, oracle{}, irmPenalty{"irmv1"}, irmPenalty{"rex"}, groupDRO{},
 		cvarMethod{}, jtt{}, weightedMethod{"upweight"}, lff{}, sparseIRM{"irmv1"}, sparseIRM{"rex"}, mrm{}, bayesIRM{}, bayesIRMCode{}, dfr{}} {
-		r.Register(m.Name(), m)
+		register(r, m)
 	}
 	return r
 }()
+
+// register adds m to r and, for a Searcher, its name and label to the
+// records' (record.RegisterSearcher: what record.Config.Searches asks).
+func register(r *reg.Registry[Method], m Method) {
+	r.Register(m.Name(), m)
+	if s, ok := m.(Searcher); ok {
+		record.RegisterSearcher(m.Name(), s.Label)
+	}
+}
 
 // Methods lists the methods --method takes, in the order registered: the
 // maple search first, then the comparison methods.
@@ -196,7 +206,7 @@ func Register(m Method) {
 	if !trains && !searches {
 		panic(fmt.Sprintf("method %q is neither a Trainer nor a Searcher", m.Name()))
 	}
-	registry.Register(m.Name(), m)
+	register(registry, m)
 }
 
 func lookup(name string) (Method, bool) { return registry.Lookup(name) }

@@ -15,6 +15,6 @@
 // memory: Memory estimates what a run needs).
 //
 // Config is run.json, with DefaultConfig and the hashes that key runs
-// (Hash, SearchHash); the run on disk, run.json among its files, is
-// package runs.
+// (Hash, SearchHash): package record's, kept here under its old name;
+// the run on disk, run.json among its files, is package runs.
 package config

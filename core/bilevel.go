@@ -46,7 +46,7 @@ func (e *engine[T]) innerTrain(theta0 []T, u []float64, lr float64) (*step[T], e
 	if len(idx) == 0 || !(sumU > 0) || math.IsInf(sumU, 0) {
 		return nil, fmt.Errorf("every sample weight is zero or the total is %g; raise the keep fraction or lower the weight learning rate", sumU)
 	}
-	if e.set.precision() == "bf16" {
+	if e.set.ResolvedPrecision() == "bf16" {
 		if err := models.SetBF16(e.net, true); err != nil {
 			return nil, &setting.Error{Field: "Settings.Precision", Value: "bf16", Text: ": " + err.Error(), Err: err}
 		}
@@ -172,7 +172,7 @@ func (e *engine[T]) outerGrad(theta []T, lab Labels) (float64, []T, []T, error) 
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	if sc := e.set.outerScale(); sc != 1 {
+	if sc := e.set.ResolvedOuterScale(); sc != 1 {
 		r *= sc
 		for i := range cot {
 			cot[i] *= sc

@@ -88,7 +88,7 @@ func mustRisk(t *testing.T, e *engine[float64], theta []float64, lab Labels) flo
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r * e.set.outerScale()
+	return r * e.set.ResolvedOuterScale()
 }
 
 func TestObjectiveCotangents(t *testing.T) {

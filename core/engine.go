@@ -109,7 +109,7 @@ func (e *engine[T]) restore(st *State) error {
 	if st.Iter < 0 || st.Iter > e.set.OuterIters {
 		return fmt.Errorf("state at iteration %d, the search has %d", st.Iter, e.set.OuterIters)
 	}
-	if err := e.set.checkRates(st.LR.recorded()); err != nil {
+	if err := e.set.CheckRates(st.LR.Recorded()); err != nil {
 		return err
 	}
 	if st.BestIter < 0 || st.BestIter > st.Iter || (st.BestIter > 0 && (len(st.BestW) != n || len(st.BestS) != n || len(st.BestM) != n)) {
@@ -159,7 +159,7 @@ func (e *engine[T]) tryIterate() (*Snapshot, error) {
 	tau := Temperature(t, T_)
 	kept := 0
 	for i := range e.m {
-		if set.sparse() {
+		if set.Sparse() {
 			e.m[i], e.dmds[i] = MaskEps(e.s[i], gumbel(e.open01()), gumbel(e.open01()), tau, set.MaskEps)
 		} else {
 			e.m[i], e.dmds[i] = 1, 0
@@ -202,13 +202,13 @@ func (e *engine[T]) tryIterate() (*Snapshot, error) {
 	e.groupStats(snap)
 	e.consider(t+1, snap)
 	snap.Selected = e.bestIter
-	if set.selectIterate() == "final" {
+	if set.ResolvedSelectIterate() == "final" {
 		snap.Selected = t + 1
 	}
 
 	snap.HyperNorm = e.aw.Step(e.w, gw, e.lr.Weight, set.ClipNorm)
 	ProjectWeights(e.w)
-	if set.sparse() {
+	if set.Sparse() {
 		snap.KeepNorm = e.as.Step(e.s, gs, e.lr.Keep, set.ClipNorm)
 		ProjectKeep(e.s, kt)
 	} else {
@@ -235,13 +235,13 @@ func (e *engine[T]) open01() float64 {
 // SelectIterate final the last w and s with a mask drawn from s (all kept
 // without sparsity). It also returns the iterate (0: the final weights).
 func (e *engine[T]) output() (w, s []float64, keep []bool, iter int) {
-	if e.set.selectIterate() == "val" && e.bestIter > 0 {
+	if e.set.ResolvedSelectIterate() == "val" && e.bestIter > 0 {
 		return append([]float64(nil), e.bestW...), append([]float64(nil), e.bestS...), append([]bool(nil), e.bestM...), e.bestIter
 	}
 	keep = make([]bool, len(e.w))
 	for i := range keep {
 		keep[i] = true
-		if e.set.sparse() {
+		if e.set.Sparse() {
 			m, _ := MaskEps(e.s[i], gumbel(e.open01()), gumbel(e.open01()), Temperature(e.set.OuterIters, e.set.OuterIters), e.set.MaskEps)
 			keep[i] = m == 1
 		}
@@ -351,7 +351,7 @@ func (E *Engine) Resume() error { return E.box.post(command{kind: EventResume}) 
 // SetLR changes the learning rates from the next outer iteration on, after
 // a checkpoint. Invalid rates are refused here and change nothing.
 func (E *Engine) SetLR(lr LearningRates) error {
-	if err := E.e.set.checkRates(lr); err != nil {
+	if err := E.e.set.CheckRates(lr); err != nil {
 		return err
 	}
 	return E.box.post(command{kind: EventSetLR, lr: lr})

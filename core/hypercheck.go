@@ -160,7 +160,7 @@ func (ls *lastStep) risk(theta []float64) (float64, error) {
 	f := make([]float64, e.outer.n*e.k)
 	e.net.Forward(theta, e.outer.x, e.outer.n, f)
 	r, err := e.obj.Eval(f, ls.lab, nil)
-	return r * e.set.outerScale(), err
+	return r * e.set.ResolvedOuterScale(), err
 }
 
 // replay is R after the last step taken with the sample weights u.

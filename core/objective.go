@@ -5,6 +5,7 @@ import (
 
 	"github.com/maple-ood/maple/internal/registry"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/record"
 )
 
 // Objective is an outer risk R on the per-sample logits of a labelled set.
@@ -58,10 +59,14 @@ type (
 // irmv1 (the MAPLE code's mean over its two environments, where maple
 // sums them), 1 for the others and for a name not registered.
 func ObjectiveScale(name string) float64 {
-	if o, ok := lookupObjective(name); ok {
-		if sc, ok := o.(Scaler); ok {
-			return sc.DefaultScale()
-		}
+	o, _ := lookupObjective(name)
+	return scaleOf(o)
+}
+
+// scaleOf is o's scale of the outer risk: its DefaultScale, else 1.
+func scaleOf(o OuterRisk) float64 {
+	if sc, ok := o.(Scaler); ok {
+		return sc.DefaultScale()
 	}
 	return 1
 }
@@ -82,10 +87,17 @@ func ObjectiveDefaults(s Settings, keep map[string]bool) Settings {
 var objectives = func() *registry.Registry[OuterRisk] {
 	r := registry.New[OuterRisk]("objective")
 	for _, o := range []OuterRisk{irmv1{}, irmv1{halves: true}, rex{}, cvar{}, worstGroup{}, erm{}} {
-		r.Register(o.Name(), o)
+		register(r, o)
 	}
 	return r
 }()
+
+// register adds o to r, and its name and scale to the records'
+// (record.RegisterObjective: what a run's settings are checked against).
+func register(r *registry.Registry[OuterRisk], o OuterRisk) {
+	r.Register(o.Name(), o)
+	record.RegisterObjective(o.Name(), scaleOf(o))
+}
 
 // Objectives lists the outer objectives' names, in the order registered.
 func Objectives() []string { return objectives.Names() }
@@ -93,7 +105,7 @@ func Objectives() []string { return objectives.Names() }
 // RegisterObjective adds an outer objective from a package of its own
 // (from its init: --objective, its help, completion and sweeps' maple:NAME
 // follow); it panics when the name is taken (a programming error).
-func RegisterObjective(o OuterRisk) { objectives.Register(o.Name(), o) }
+func RegisterObjective(o OuterRisk) { register(objectives, o) }
 
 // lookupObjective returns the registered objective called name.
 func lookupObjective(name string) (OuterRisk, bool) { return objectives.Lookup(name) }

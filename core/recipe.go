@@ -3,11 +3,12 @@ package core
 import (
 	"slices"
 
+	"github.com/maple-ood/maple/record"
 	"github.com/maple-ood/maple/train"
 )
 
 // RecipeReference names the MAPLE code's ColoredMNIST recipe.
-const RecipeReference = "maple-reference"
+const RecipeReference = record.RecipeReference
 
 // ReferenceRecipe returns set and es with the MAPLE code's ColoredMNIST
 // recipe (x-zho14/MAPLE, cnn_mnist_probability_1step_irm.py) applied to

@@ -1,13 +1,6 @@
 package core
 
-import (
-	"math"
-
-	"github.com/maple-ood/maple/setting"
-)
-
-// maskEps is the range of Settings.MaskEps (see MaskEps).
-var maskEps = setting.Interval{Lo: 0, Hi: 0.01}
+import "math"
 
 // KeepSize is K_t, the keep budget at outer iteration t of T for n
 // samples: K0 until ts*T, then the cubic annealing

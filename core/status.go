@@ -1,66 +1,26 @@
 package core
 
-import "fmt"
+import "github.com/maple-ood/maple/record"
 
-// Status is the state of a search or a run. It is one type for the
-// engine, summary.json, the runs listing, the socket and the UI; it
-// marshals as its name ("running", "done", ...).
-type Status int
+// Status is the state of a search or a run (record.Status). It is one
+// type for the engine, summary.json, the runs listing, the socket and
+// the UI; it marshals as its name ("running", "done", ...).
+type Status = record.Status
 
 // The statuses. The engine reports Running, Paused, Done, Stopped and
 // Failed; a run directory adds Evaluating (the search finished, the final
 // weighted ERM runs) and Interrupted (nobody holds the run and it has no
 // summary: the process died).
 const (
-	StatusUnknown Status = iota
-	StatusRunning
-	StatusPaused
-	StatusEvaluating
-	StatusDone
-	StatusStopped
-	StatusFailed
-	StatusInterrupted
+	StatusUnknown     = record.StatusUnknown
+	StatusRunning     = record.StatusRunning
+	StatusPaused      = record.StatusPaused
+	StatusEvaluating  = record.StatusEvaluating
+	StatusDone        = record.StatusDone
+	StatusStopped     = record.StatusStopped
+	StatusFailed      = record.StatusFailed
+	StatusInterrupted = record.StatusInterrupted
 )
 
-var statusNames = [...]string{"unknown", "running", "paused", "evaluating", "done", "stopped", "failed", "interrupted"}
-
-// String returns the status's name.
-func (s Status) String() string {
-	if s < 0 || int(s) >= len(statusNames) {
-		return fmt.Sprintf("Status(%d)", int(s))
-	}
-	return statusNames[s]
-}
-
-// Live reports whether a process is working on the run.
-func (s Status) Live() bool { return s == StatusRunning || s == StatusPaused || s == StatusEvaluating }
-
-// Resumable reports whether `maple resume` can continue the run.
-func (s Status) Resumable() bool {
-	return s == StatusStopped || s == StatusInterrupted || s == StatusFailed
-}
-
-// MarshalText writes the status's name.
-func (s Status) MarshalText() ([]byte, error) {
-	if s < 0 || int(s) >= len(statusNames) {
-		return nil, fmt.Errorf("status %d has no name", int(s))
-	}
-	return []byte(statusNames[s]), nil
-}
-
-// UnmarshalText reads a status's name.
-func (s *Status) UnmarshalText(b []byte) error {
-	v, err := ParseStatus(string(b))
-	*s = v
-	return err
-}
-
 // ParseStatus returns the status named name.
-func ParseStatus(name string) (Status, error) {
-	for i, n := range statusNames {
-		if n == name {
-			return Status(i), nil
-		}
-	}
-	return StatusUnknown, fmt.Errorf("unknown status %q", name)
-}
+func ParseStatus(name string) (Status, error) { return record.ParseStatus(name) }

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/record"
 )
 
 // checkpoint.bin layout (little-endian):
@@ -29,18 +29,18 @@ import (
 const ckptMagic = "MAPLECKP"
 
 type ckptHeader struct {
-	Iter      int                `json:"iter"`
-	AdamT     int                `json:"adam_t"`
-	LR        core.LearningRates `json:"lr"`
-	N         int                `json:"n"`
-	RNG       int                `json:"rng"`
-	Theta     int                `json:"theta"`
-	BestIter  int                `json:"best_iter"`
-	BestScore float64            `json:"best_score"`
+	Iter      int                  `json:"iter"`
+	AdamT     int                  `json:"adam_t"`
+	LR        record.LearningRates `json:"lr"`
+	N         int                  `json:"n"`
+	RNG       int                  `json:"rng"`
+	Theta     int                  `json:"theta"`
+	BestIter  int                  `json:"best_iter"`
+	BestScore float64              `json:"best_score"`
 }
 
 // EncodeCheckpoint serialises a search state.
-func EncodeCheckpoint(st *core.State) []byte {
+func EncodeCheckpoint(st *record.State) []byte {
 	h, _ := json.Marshal(ckptHeader{Iter: st.Iter, AdamT: st.AdamT, LR: st.LR, N: len(st.W), RNG: len(st.RNG), Theta: len(st.Theta),
 		BestIter: st.BestIter, BestScore: st.BestScore})
 	var b bytes.Buffer
@@ -65,7 +65,7 @@ func EncodeCheckpoint(st *core.State) []byte {
 }
 
 // DecodeCheckpoint parses and verifies a checkpoint.
-func DecodeCheckpoint(data []byte) (*core.State, error) {
+func DecodeCheckpoint(data []byte) (*record.State, error) {
 	if len(data) < len(ckptMagic)+12 || string(data[:len(ckptMagic)]) != ckptMagic {
 		return nil, errors.New("not a maple checkpoint (bad magic or too short)")
 	}
@@ -96,7 +96,7 @@ func DecodeCheckpoint(data []byte) (*core.State, error) {
 	if h.N < 0 || h.RNG < 0 || h.Theta < 0 || h.BestIter < 0 || int64(r.Len()) != 48*int64(h.N)+int64(h.RNG)+4*int64(h.Theta)+best {
 		return nil, errors.New("sizes in the header do not match the file")
 	}
-	st := &core.State{Iter: h.Iter, AdamT: h.AdamT, LR: h.LR, BestIter: h.BestIter, BestScore: h.BestScore}
+	st := &record.State{Iter: h.Iter, AdamT: h.AdamT, LR: h.LR, BestIter: h.BestIter, BestScore: h.BestScore}
 	for _, p := range []*[]float64{&st.W, &st.S, &st.WM, &st.WV, &st.SM, &st.SV} {
 		*p = make([]float64, h.N)
 		binary.Read(r, binary.LittleEndian, *p)
@@ -130,7 +130,7 @@ func DecodeCheckpoint(data []byte) (*core.State, error) {
 
 // WriteCheckpoint writes st to checkpoint.bin atomically, keeping the
 // previous one as checkpoint.prev.bin.
-func (r *Run) WriteCheckpoint(st *core.State) error {
+func (r *Run) WriteCheckpoint(st *record.State) error {
 	data := EncodeCheckpoint(st)
 	path := r.Path(CheckpointFile)
 	return writeAtomic(path, func(f *os.File) error {
@@ -155,7 +155,7 @@ func (r *Run) WriteCheckpoint(st *core.State) error {
 // ReadCheckpoint reads the run's checkpoint, falling back to the previous
 // one when the newest is damaged. It returns nil, nil when there is none.
 // warn receives a message for each damaged file skipped.
-func ReadCheckpoint(dir string, warn func(string)) (*core.State, error) {
+func ReadCheckpoint(dir string, warn func(string)) (*record.State, error) {
 	var problems []string
 	for _, name := range []string{CheckpointFile, PrevCheckpoint} {
 		p := filepath.Join(dir, name)

@@ -4,22 +4,22 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/maple-ood/maple/config"
+	"github.com/maple-ood/maple/record"
 )
 
-// Config is run.json (config.Config), kept here under its old name for
+// Config is run.json (record.Config), kept here under its old name for
 // the store's callers.
-type Config = config.Config
+type Config = record.Config
 
-// Build is the matrix backend a process computes with (config.Build).
-type Build = config.Build
+// Build is the matrix backend a process computes with (record.Build).
+type Build = record.Build
 
 // CurrentBuild is this process's matrix backend.
-func CurrentBuild() *Build { return config.CurrentBuild() }
+func CurrentBuild() *Build { return record.CurrentBuild() }
 
 // DefaultConfig returns the config of `maple run --dataset name` with
-// every other flag at its default (config.DefaultConfig).
-func DefaultConfig(name string) Config { return config.DefaultConfig(name) }
+// every other flag at its default (record.DefaultConfig).
+func DefaultConfig(name string) Config { return record.DefaultConfig(name) }
 
 // BuildChange says how this process's backend differs from the one run
 // cfg started on, "" when it does not (or the run recorded none: maple

@@ -6,13 +6,13 @@
 // It holds the run directory (run.json,
 // metrics.jsonl, events.jsonl, checkpoint.bin, weights.npy,
 // keep_prob.npy, weights.csv, summary.json; see docs/ARCHITECTURE.md) and
-// the one owner of its layout (layout.go), run.json (Config, with
-// DefaultConfig and Hash), the lock that keeps two processes from writing
+// the one owner of its layout (layout.go), run.json (Config, package
+// record's, with DefaultConfig and Hash), the lock that keeps two processes from writing
 // one run, checkpoints and summaries, the file recorder teed behind the
 // engine (Tee) and the Printer, listing, names and tags, archive and removal.
-// It stores and reads: it trains nothing and builds no engine (it uses
-// core's and train's record types, never their functions: see
-// TestStoreDoesNoWork).
+// It stores and reads: it trains nothing and builds no engine. The
+// records it keeps are package record's types; it imports neither core,
+// train nor baselines (TestStoreDoesNoWork).
 //
 // The settings table from which the commands' flags are made, and the
 // checks made before a run exists, are package config; exports (the

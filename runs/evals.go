@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/record"
 )
 
 // WriteEval writes the result of `maple eval ID --model SPEC` into the
 // run directory as eval-<spec>.json and returns its path.
-func WriteEval(dir, model string, res *train.Result) (string, error) {
+func WriteEval(dir, model string, res *record.Result) (string, error) {
 	name := "eval-" + strings.NewReplacer(":", "_", ",", "-").Replace(model) + ".json"
 	path := filepath.Join(dir, name)
 	return path, WriteJSONAtomic(path, res)
@@ -23,7 +23,7 @@ func WriteEval(dir, model string, res *train.Result) (string, error) {
 // result (its Model names the architecture).
 type EvalFile struct {
 	File   string
-	Result train.Result
+	Result record.Result
 }
 
 // ReadEvals reads the maple eval results stored beside the run in dir, in
@@ -33,7 +33,7 @@ func ReadEvals(dir string) ([]EvalFile, []error) {
 	var out []EvalFile
 	var errs []error
 	for _, p := range paths {
-		var r train.Result
+		var r record.Result
 		b, err := os.ReadFile(p)
 		if err == nil {
 			err = json.Unmarshal(b, &r)

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/internal/legacyjson"
 	"github.com/maple-ood/maple/loaders"
-	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/record"
 )
 
 // ConfigFormat is the format of run.json that this maple writes, in its
@@ -66,7 +65,7 @@ func DecodeConfig(path string, b []byte) (*Config, error) {
 
 // Upgraded returns c, decoded from a record of any format, as this maple
 // makes a config: format ConfigFormat, its settings canonical
-// (core.Settings.Canonical: an outer scale of 1, which runs made before
+// (record.Settings.Canonical: an outer scale of 1, which runs made before
 // Create put settings in that form may record, reads as 0). A sweep's
 // record upgrades its cells' configs through it.
 func Upgraded(c Config) Config {
@@ -103,10 +102,10 @@ func MigrateConfig(b []byte, from int) ([]byte, error) {
 		}
 		return nil
 	}
-	if err := rename(raw, "settings", reflect.TypeFor[core.Settings]()); err != nil {
+	if err := rename(raw, "settings", reflect.TypeFor[record.Settings]()); err != nil {
 		return nil, err
 	}
-	if err := rename(raw, "eval", reflect.TypeFor[train.EvalSettings]()); err != nil {
+	if err := rename(raw, "eval", reflect.TypeFor[record.EvalSettings]()); err != nil {
 		return nil, err
 	}
 	if d, ok := raw["dataset"]; ok {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/record"
 )
 
 // Rates are the learning rates a search has in force and since when.
@@ -16,7 +16,7 @@ import (
 // follow from these; RatesInForce reads them back for the dashboard,
 // maple show and resume alike.
 type Rates struct {
-	core.LearningRates
+	record.LearningRates
 	// Set is the iteration whose end the rates were set at (set_lr's
 	// Iter: in force from iteration Set+1); -1 when they are those the
 	// run started with.
@@ -36,10 +36,10 @@ func (r Rates) From() string {
 // with, changed by each rate change recorded at the end of iteration iter
 // or earlier. Pass Latest for the rates in force now; a resume passes
 // the iteration of the checkpoint it continues from.
-func RatesInForce(cfg *Config, events []core.Event, iter int) Rates {
+func RatesInForce(cfg *Config, events []record.Event, iter int) Rates {
 	r := Rates{LearningRates: cfg.Settings.Rates(), Set: -1}
 	for _, e := range events {
-		if e.Kind == core.EventSetLR && e.LR != nil && e.Iter <= iter {
+		if e.Kind == record.EventSetLR && e.LR != nil && e.Iter <= iter {
 			r = Rates{LearningRates: *e.LR, Set: e.Iter}
 		}
 	}

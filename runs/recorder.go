@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/record"
 )
 
 // Recorder writes what the engine reports into the run directory: every
@@ -23,7 +23,7 @@ import (
 // engine retries it.
 type Recorder struct {
 	run     *Run
-	state   func() *core.State // the engine's state, checkpointed
+	state   func() *record.State // the engine's state, checkpointed
 	metrics *os.File
 	events  *os.File
 	written int // the last iteration appended to metrics.jsonl
@@ -31,7 +31,7 @@ type Recorder struct {
 
 // OpenRecorder opens r's metrics and events files for appending, after
 // iteration iter; state gives the engine's state to checkpoint.
-func OpenRecorder(r *Run, state func() *core.State, iter int) (*Recorder, error) {
+func OpenRecorder(r *Run, state func() *record.State, iter int) (*Recorder, error) {
 	fr := &Recorder{run: r, state: state, written: iter}
 	var err error
 	if fr.metrics, err = os.OpenFile(r.Path(MetricsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, FilePerm); err != nil {
@@ -72,7 +72,7 @@ func appendLine(f *os.File, v any) error {
 	return nil
 }
 
-func (r *Recorder) Snapshot(s *core.Snapshot) error {
+func (r *Recorder) Snapshot(s *record.Snapshot) error {
 	if s.Iter > r.written {
 		if err := appendLine(r.metrics, s); err != nil {
 			return fmt.Errorf("cannot append to %s (%w); free space or fix permissions", r.run.Path(MetricsFile), err)
@@ -89,28 +89,28 @@ func (r *Recorder) Snapshot(s *core.Snapshot) error {
 	return nil
 }
 
-func (r *Recorder) Event(e core.Event) error {
+func (r *Recorder) Event(e record.Event) error {
 	if err := appendLine(r.events, e); err != nil {
 		return fmt.Errorf("cannot append to %s: %w", r.run.Path(EventsFile), err)
 	}
 	return nil
 }
 
-func (r *Recorder) Checkpoint(st *core.State) error { return r.run.WriteCheckpoint(st) }
+func (r *Recorder) Checkpoint(st *record.State) error { return r.run.WriteCheckpoint(st) }
 
 // Printer writes one progress line per outer iteration and one per event
 // (the headless output, and `maple attach --lines`): the iteration, the
 // outer risk, the search model's validation (and test) worst-group
 // accuracy, the share of samples kept, and the norms of the outer
 // gradient in the weights w and the keep scores s before clipping. It is itself a
-// core.Recorder, as gonum's optimize.Printer is a Recorder, so a run tees
+// record.Recorder, as gonum's optimize.Printer is a Recorder, so a run tees
 // it with the file recorder.
 type Printer struct {
 	W io.Writer
 }
 
 // Snapshot prints the progress line of s.
-func (p Printer) Snapshot(s *core.Snapshot) error {
+func (p Printer) Snapshot(s *record.Snapshot) error {
 	eta := time.Duration(s.Elapsed / float64(max(1, s.Iter)) * float64(s.Total-s.Iter) * float64(time.Second))
 	fmt.Fprintf(p.W, "iter %4d/%d  outer %.4g  val worst-group %.4f  (test worst-group %.4f)  kept %.1f%%  |dR/dw| %.3g  |dR/ds| %.3g  elapsed %s  eta %s\n",
 		s.Iter, s.Total, s.OuterRisk, s.ValWorst, s.TestWorst, 100*s.KeepFrac, s.HyperNorm, s.KeepNorm,
@@ -119,17 +119,17 @@ func (p Printer) Snapshot(s *core.Snapshot) error {
 }
 
 // Event prints the event line of e.
-func (p Printer) Event(e core.Event) error {
+func (p Printer) Event(e record.Event) error {
 	fmt.Fprintf(p.W, "event %s before iteration %d%s\n", e.Kind, e.Iter+1, EventDetail(e))
 	return nil
 }
 
 // Checkpoint prints nothing.
-func (p Printer) Checkpoint(*core.State) error { return nil }
+func (p Printer) Checkpoint(*record.State) error { return nil }
 
 // EventDetail is the text after an event's kind: the new rates or the
 // error.
-func EventDetail(e core.Event) string {
+func EventDetail(e record.Event) string {
 	switch {
 	case e.LR != nil:
 		return fmt.Sprintf(" weight-lr %g keep-lr %g inner-lr %g", e.LR.Weight, e.LR.Keep, e.LR.Inner)
@@ -142,14 +142,14 @@ func EventDetail(e core.Event) string {
 // ReadMetrics reads metrics.jsonl. A damaged line (a crash mid-write,
 // an edit) is skipped and reported through bad with its line number; the
 // records after it are still read.
-func ReadMetrics(dir string) (snaps []*core.Snapshot, bad error) {
-	return readJSONL[core.Snapshot](dir, MetricsFile)
+func ReadMetrics(dir string) (snaps []*record.Snapshot, bad error) {
+	return readJSONL[record.Snapshot](dir, MetricsFile)
 }
 
 // ReadEvents reads events.jsonl like ReadMetrics.
-func ReadEvents(dir string) ([]core.Event, error) {
-	ev, err := readJSONL[core.Event](dir, EventsFile)
-	out := make([]core.Event, len(ev))
+func ReadEvents(dir string) ([]record.Event, error) {
+	ev, err := readJSONL[record.Event](dir, EventsFile)
+	out := make([]record.Event, len(ev))
 	for i, e := range ev {
 		out[i] = *e
 	}
@@ -240,18 +240,18 @@ const DroppedMetrics = "metrics.dropped.jsonl"
 // iter (written after the checkpoint) and damaged lines are moved to
 // metrics.dropped.jsonl, never deleted, and each is reported through
 // warn. It returns the records kept.
-func (r *Run) CutMetrics(iter int, warn func(string)) ([]*core.Snapshot, error) {
+func (r *Run) CutMetrics(iter int, warn func(string)) ([]*record.Snapshot, error) {
 	path := r.Path(MetricsFile)
 	lines, err := readLines(path)
 	if err != nil {
 		return nil, err
 	}
-	var keep []*core.Snapshot
+	var keep []*record.Snapshot
 	var kept, dropped [][]byte
 	var damaged, after []string
 	seen := map[int]bool{}
 	for _, l := range lines {
-		s := new(core.Snapshot)
+		s := new(record.Snapshot)
 		if err := json.Unmarshal(l.raw, s); err != nil {
 			damaged = append(damaged, strconv.Itoa(l.n))
 			dropped = append(dropped, l.raw)
@@ -305,11 +305,11 @@ func (r *Run) WriteSummary(s *Summary) error { return WriteJSONAtomic(r.Path(Sum
 // Tee returns a Recorder that passes each report to every rec in order,
 // stopping at the first error (so a record the first could not keep
 // reaches none after it, and the engine's retry reaches each once).
-func Tee(recs ...core.Recorder) core.Recorder { return tee(recs) }
+func Tee(recs ...record.Recorder) record.Recorder { return tee(recs) }
 
-type tee []core.Recorder
+type tee []record.Recorder
 
-func (t tee) Snapshot(s *core.Snapshot) error {
+func (t tee) Snapshot(s *record.Snapshot) error {
 	for _, r := range t {
 		if err := r.Snapshot(s); err != nil {
 			return err
@@ -318,7 +318,7 @@ func (t tee) Snapshot(s *core.Snapshot) error {
 	return nil
 }
 
-func (t tee) Event(e core.Event) error {
+func (t tee) Event(e record.Event) error {
 	for _, r := range t {
 		if err := r.Event(e); err != nil {
 			return err
@@ -327,7 +327,7 @@ func (t tee) Event(e core.Event) error {
 	return nil
 }
 
-func (t tee) Checkpoint(st *core.State) error {
+func (t tee) Checkpoint(st *record.State) error {
 	for _, r := range t {
 		if err := r.Checkpoint(st); err != nil {
 			return err

@@ -11,9 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/record"
 	"github.com/maple-ood/maple/setting"
-	"github.com/maple-ood/maple/train"
 )
 
 // Permissions of what maple writes into a run: private to the user (the
@@ -160,9 +159,9 @@ func jsonField(field string) string {
 	case !ok:
 		return field
 	case sect == "Settings":
-		sect, t = "settings", reflect.TypeFor[core.Settings]()
+		sect, t = "settings", reflect.TypeFor[record.Settings]()
 	case sect == "EvalSettings":
-		sect, t = "eval", reflect.TypeFor[train.EvalSettings]()
+		sect, t = "eval", reflect.TypeFor[record.EvalSettings]()
 	default:
 		return field
 	}

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/maple-ood/maple/core"
+	"github.com/maple-ood/maple/record"
 )
 
 // FindSearch returns the id of a finished run in runsDir whose search c
@@ -51,7 +51,7 @@ func (s Store) FindSearch(c Config, build *Build) (string, error) {
 // settings describe it, with the last iteration checkpointed.
 func searchFinished(dir string, cfg *Config) (bool, error) {
 	sum, err := ReadSummary(dir)
-	if err != nil || sum == nil || !sum.Done || sum.Status != core.StatusDone || sum.Iter != cfg.Settings.OuterIters {
+	if err != nil || sum == nil || !sum.Done || sum.Status != record.StatusDone || sum.Iter != cfg.Settings.OuterIters {
 		return false, err
 	}
 	events, err := ReadEvents(dir)
@@ -59,7 +59,7 @@ func searchFinished(dir string, cfg *Config) (bool, error) {
 		return false, err
 	}
 	for _, e := range events {
-		if e.Kind == core.EventSetLR || e.Kind == core.EventWarning && IsBuildChange(e.Error) {
+		if e.Kind == record.EventSetLR || e.Kind == record.EventWarning && IsBuildChange(e.Error) {
 			return false, nil
 		}
 	}
@@ -69,7 +69,7 @@ func searchFinished(dir string, cfg *Config) (bool, error) {
 
 // finalState returns the checkpointed state of the run in dir when it is
 // its search's last iteration, nil otherwise.
-func finalState(dir string, cfg *Config) (*core.State, error) {
+func finalState(dir string, cfg *Config) (*record.State, error) {
 	st, err := ReadCheckpoint(dir, func(string) {})
 	if err != nil || st == nil || st.Iter != cfg.Settings.OuterIters {
 		return nil, err

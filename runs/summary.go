@@ -10,30 +10,29 @@ import (
 	"strings"
 	"time"
 
-	"github.com/maple-ood/maple/core"
-	"github.com/maple-ood/maple/train"
+	"github.com/maple-ood/maple/record"
 )
 
 // Summary is summary.json.
 type Summary struct {
-	Done   bool        `json:"done"`   // the search and its evaluation finished
-	Status core.Status `json:"status"` // done, stopped or failed (interrupted: never written)
-	Error  string      `json:"error,omitempty"`
+	Done   bool          `json:"done"`   // the search and its evaluation finished
+	Status record.Status `json:"status"` // done, stopped or failed (interrupted: never written)
+	Error  string        `json:"error,omitempty"`
 	// Rates are the learning rates in force when a search failed.
-	Rates core.LearningRates `json:"rates,omitzero"`
-	Iter  int                `json:"iter"`
-	Total int                `json:"total"`
+	Rates record.LearningRates `json:"rates,omitzero"`
+	Iter  int                  `json:"iter"`
+	Total int                  `json:"total"`
 	// SelectedIter is the search iterate whose weights the evaluation
 	// trained on (validation-selected); 0: the weights after the last one.
-	SelectedIter int           `json:"selected_iter"`
-	Result       *train.Result `json:"result,omitempty"`
+	SelectedIter int            `json:"selected_iter"`
+	Result       *record.Result `json:"result,omitempty"`
 	// Reference is the reference protocol's figure over the search
 	// (--eval-each-iter with a training-accuracy threshold): the highest
 	// test accuracy over iterations and steps, "oracle selection
 	// (reference protocol)", never the result.
-	Reference *train.ReferenceFigure `json:"reference_protocol,omitempty"`
-	Finished  time.Time              `json:"finished"`
-	Seconds   float64                `json:"seconds"`
+	Reference *record.ReferenceFigure `json:"reference_protocol,omitempty"`
+	Finished  time.Time               `json:"finished"`
+	Seconds   float64                 `json:"seconds"`
 	// BestValWorst is the best validation worst-group accuracy of the
 	// search model over the outer iterations (NaN-free; -1 if none).
 	BestValWorst float64 `json:"best_val_worst_group_acc"`
@@ -75,26 +74,26 @@ func (e *DamagedSummaryError) Unwrap() error { return e.Err }
 
 // Info is one line of `maple ls`.
 type Info struct {
-	ID        string      `json:"id"`
-	Dataset   string      `json:"dataset"`
-	Method    string      `json:"method"` // method, or maple/objective
-	Status    core.Status `json:"status"`
-	Iter      int         `json:"iter"`
-	Total     int         `json:"total"`
-	BestVal   float64     `json:"best_val_worst_group_acc"` // over outer iterations; -1 if none
-	TestWorst float64     `json:"test_worst_group_acc"`     // at the validation-selected checkpoint; -1 until evaluated
-	TestAcc   float64     `json:"test_acc"`                 // likewise
-	Started   time.Time   `json:"started"`
-	Problem   string      `json:"problem,omitempty"` // a damaged file, when there is one
-	Seed      uint64      `json:"seed"`
-	Sweep     string      `json:"sweep,omitempty"` // the sweep this run is a cell of
-	Model     string      `json:"model"`           // the search model (maple) or the baseline's model
-	EvalModel string      `json:"eval_model"`      // the model of the final weighted ERM
-	Evals     []EvalInfo  `json:"evals,omitempty"` // maple eval results stored beside the run
-	Name      string      `json:"name,omitempty"`  // --name
-	Tags      []string    `json:"tags,omitempty"`  // --tag
-	Note      string      `json:"note,omitempty"`  // --note
-	Elapsed   float64     `json:"elapsed"`         // seconds of searching so far (pauses left out); a baseline's of training
+	ID        string        `json:"id"`
+	Dataset   string        `json:"dataset"`
+	Method    string        `json:"method"` // method, or maple/objective
+	Status    record.Status `json:"status"`
+	Iter      int           `json:"iter"`
+	Total     int           `json:"total"`
+	BestVal   float64       `json:"best_val_worst_group_acc"` // over outer iterations; -1 if none
+	TestWorst float64       `json:"test_worst_group_acc"`     // at the validation-selected checkpoint; -1 until evaluated
+	TestAcc   float64       `json:"test_acc"`                 // likewise
+	Started   time.Time     `json:"started"`
+	Problem   string        `json:"problem,omitempty"` // a damaged file, when there is one
+	Seed      uint64        `json:"seed"`
+	Sweep     string        `json:"sweep,omitempty"` // the sweep this run is a cell of
+	Model     string        `json:"model"`           // the search model (maple) or the baseline's model
+	EvalModel string        `json:"eval_model"`      // the model of the final weighted ERM
+	Evals     []EvalInfo    `json:"evals,omitempty"` // maple eval results stored beside the run
+	Name      string        `json:"name,omitempty"`  // --name
+	Tags      []string      `json:"tags,omitempty"`  // --tag
+	Note      string        `json:"note,omitempty"`  // --note
+	Elapsed   float64       `json:"elapsed"`         // seconds of searching so far (pauses left out); a baseline's of training
 	// Step is where a running baseline's training stands (its log's last
 	// progress line); nil for a search and for a baseline not running.
 	Step *TrainStep `json:"training_step,omitempty"`
@@ -213,7 +212,7 @@ func Stat(dir string) Info {
 	}
 	switch {
 	case err != nil && !Held(dir):
-		in.Status = core.StatusUnknown // its summary is damaged: done, stopped or failed, no one can tell
+		in.Status = record.StatusUnknown // its summary is damaged: done, stopped or failed, no one can tell
 	case sum != nil:
 		in.Status = sum.Status
 		if sum.Result != nil {
@@ -223,7 +222,7 @@ func Stat(dir string) Info {
 			in.Elapsed = sum.Seconds // a baseline's training: it records no iterations
 		}
 	case Held(dir):
-		in.Status = core.StatusRunning
+		in.Status = record.StatusRunning
 		if cfg != nil && !cfg.Searches() {
 			if st, ok := ParseProgress(LastProgress(dir)); ok {
 				in.Step = &st
@@ -231,14 +230,14 @@ func Stat(dir string) Info {
 		}
 		if ev, _ := ReadEvents(dir); len(ev) > 0 {
 			switch ev[len(ev)-1].Kind {
-			case core.EventPause, core.EventError:
-				in.Status = core.StatusPaused
-			case core.EventEvaluate:
-				in.Status = core.StatusEvaluating
+			case record.EventPause, record.EventError:
+				in.Status = record.StatusPaused
+			case record.EventEvaluate:
+				in.Status = record.StatusEvaluating
 			}
 		}
 	default:
-		in.Status = core.StatusInterrupted
+		in.Status = record.StatusInterrupted
 	}
 	if _, err := ReadCheckpoint(dir, func(m string) { problems = append(problems, m+" (resume uses the previous one)") }); err != nil {
 		problems = append(problems, err.Error())
@@ -288,8 +287,8 @@ func (s Store) List() ([]Info, error) {
 
 // SearchTime sums the per-phase seconds of a search's outer iterations
 // (the sparsity experiment compares the inner-loop total).
-func SearchTime(snaps []*core.Snapshot) core.Timing {
-	var t core.Timing
+func SearchTime(snaps []*record.Snapshot) record.Timing {
+	var t record.Timing
 	for _, s := range snaps {
 		t.Inner += s.Seconds.Inner
 		t.OuterGrad += s.Seconds.OuterGrad

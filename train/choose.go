@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/maple-ood/maple/dataset"
+	"github.com/maple-ood/maple/record"
 )
 
 // SharedTraining returns es trained as the shared evaluation trains:
@@ -23,8 +24,8 @@ func SharedTraining(es EvalSettings) EvalSettings {
 // Trained names which training a chosen result came from
 // (Choice.Chosen).
 const (
-	TrainedOwn    = "own"    // the settings' own training
-	TrainedShared = "shared" // the shared evaluation (SharedTraining)
+	TrainedOwn    = record.TrainedOwn    // the settings' own training
+	TrainedShared = record.TrainedShared // the shared evaluation (SharedTraining)
 )
 
 // ChooseWeightedERM is WeightedERMFrom, and with es.AlsoShared also the
@@ -89,25 +90,6 @@ func ChooseWeightedERM(ctx context.Context, sp *dataset.Splits, u []float64, es 
 	}
 	res.Choice = choice
 	return res, nil
-}
-
-// Choice records a choice between two trainings of the final model.
-type Choice struct {
-	Chosen string         `json:"chosen"`           // TrainedOwn or TrainedShared
-	Own    *ChoiceFigures `json:"own,omitempty"`    // the settings' own training's selected checkpoint; nil when it failed
-	Shared *ChoiceFigures `json:"shared,omitempty"` // the shared evaluation's; nil when it failed
-	// OwnError and SharedError say why a training that failed was no
-	// candidate ("" for one that trained).
-	OwnError    string `json:"own_error,omitempty"`
-	SharedError string `json:"shared_error,omitempty"`
-}
-
-// ChoiceFigures are a training's validation figures at its selected
-// checkpoint: what the choice saw.
-type ChoiceFigures struct {
-	SelectedStep int     `json:"selected_step"`
-	ValAcc       float64 `json:"val_acc"`
-	ValWorst     float64 `json:"val_worst_group_acc"`
 }
 
 func figuresOf(r *Result) *ChoiceFigures {

@@ -85,7 +85,7 @@ func NewTrainer(sp *dataset.Splits, es EvalSettings, init []float32) (*Trainer, 
 	} else {
 		net.Init(tr.Theta, rand.New(rand.NewPCG(es.Seed, 0xe7a1)))
 	}
-	if es.optimizer() == "adam" {
+	if es.ResolvedOptimizer() == "adam" {
 		tr.Opt = &nets.Adam[float32]{LR: es.LR}
 	} else {
 		tr.Opt = &nets.SGD[float32]{LR: es.LR, Momentum: es.Momentum, WeightDecay: es.WeightDecay}
