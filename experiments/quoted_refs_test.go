@@ -106,7 +106,9 @@ func newQuoted(t *testing.T, page []phrase) *Quoted {
 }
 
 // guarded returns a page's text with its pending sections blanked
-// (newlines kept, so that line numbers stay the page's).
+// (newlines kept, so that line numbers stay the page's): "## X" with its
+// subsections, "### X" up to the next "## " or "### " heading, "" the
+// lead before the first "## " heading, "*" the whole page.
 func guarded(text string, pending []string) string {
 	lines := strings.SplitAfter(text, "\n")
 	if slices.Contains(pending, "*") {
@@ -117,17 +119,17 @@ func guarded(text string, pending []string) string {
 			return ' '
 		}, text)
 	}
-	skip := len(pending) > 0 && pending[0] == ""
+	// skip2: in a pending "## " section (its subsections too); skip3:
+	// in a pending "### " one.
+	skip2, skip3 := len(pending) > 0 && pending[0] == "", false
 	for i, l := range lines {
+		h := strings.TrimSpace(l)
 		if strings.HasPrefix(l, "## ") {
-			skip = false
-			for _, p := range pending {
-				if p != "" && strings.TrimSpace(l) == p {
-					skip = true
-				}
-			}
+			skip2, skip3 = slices.Contains(pending, h), false
+		} else if strings.HasPrefix(l, "### ") {
+			skip3 = slices.Contains(pending, h)
 		}
-		if skip {
+		if skip2 || skip3 {
 			lines[i] = strings.Repeat(" ", len(strings.TrimSuffix(l, "\n"))) + l[len(strings.TrimSuffix(l, "\n")):]
 		}
 	}
@@ -247,6 +249,7 @@ func TestQuotedTokens(t *testing.T) {
 		{"an integer alone is no result", "3 seeds at width 64", []string{"3", "64"}},
 		{"names, versions and exponents are no figures", "mlp:390,390 eps1e-14 v0.9.18 1e-14 abl-preset-eps1e-17", nil},
 		{"code is no prose", "`--keep 0.3` and\n```\n70.0 ± 0.7\n```\n", nil},
+		{"a block a test writes is no prose", "<!-- scaling:start (go test ./report -run TestScalingResults -update) -->\n| 0.206 | 2.6 |\n<!-- scaling:end -->\n", nil},
 		{"a reference is no figure", "70.0<!--= cm-maple/maple/irmv1 -->", []string{"70.0!"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -304,6 +307,10 @@ func TestQuotedRecords(t *testing.T) {
 		code1 = "log:sidebyside/authors/irmv1-seed1.log"
 		code2 = "log:sidebyside/authors/irmv1-seed2.log"
 		sbs   = "archive:sidebyside-irmv1"
+		outer = "bench:results/speed/outer-iteration.txt"
+		bytes = "bench:results/speed/step-bytes.txt"
+		idle  = "bench:results/scaling/idle.txt"
+		mem   = "time:results/scaling/memory-300k.txt"
 	)
 	for _, tc := range []struct {
 		name, text, want string // want: in a problem ("" for none)
@@ -328,6 +335,20 @@ func TestQuotedRecords(t *testing.T) {
 		{"empty cells are no values", "20<!--= n(" + sbs + "[source=maple,iter=2-12].ref_test) -->", ""},
 		{"how many lie inside the other's range", "9<!--= inside(" + sbs + "[source=maple,iter=2-12].ref_test, " + sbs + "[source=code,iter=2-12].ref_test, iter) -->", ""},
 		{"a wrong count inside", "10<!--= inside(" + sbs + "[source=maple,iter=2-12].ref_test, " + sbs + "[source=code,iter=2-12].ref_test, iter) -->", "gives 9"},
+		{"a benchmark's metric", "0.86<!--= " + outer + "[name=OuterIteration/f32].inner-step/sgemm-paired -->", ""},
+		{"a wrong benchmark metric", "0.87<!--= " + outer + "[name=OuterIteration/f32].inner-step/sgemm-paired -->", "gives 0.86"},
+		{"a benchmark's bytes per op", "44938<!--= " + bytes + "[name=Step/backprop/gorgonia].B/op -->", ""},
+		{"a metric the line lacks", "1<!--= " + bytes + "[name=Step/backprop/gorgonia].nometric -->", "no record"},
+		{"a sub-benchmark named by its cells", "9375<!--= " + idle + "[name=OuterScaling/n=1000000/d=2048/head=linear].data-MiB -->", ""},
+		{"the highest load average uptime printed", "2.3<!--= max(" + idle + "[].load1) -->", ""},
+		{"a field of /usr/bin/time -v", "1559528<!--= " + mem + "[run=full batch, before].maximum_resident_set_size_kbytes -->", ""},
+		{"a peak over the file's size", "1.30<!--= ratio(" + mem + "[run=full batch, before].maximum_resident_set_size_kbytes, 1200000.125) -->", ""},
+		{"a wrong peak over the file's size", "1.10<!--= ratio(" + mem + "[run=maple data, before].maximum_resident_set_size_kbytes, 1200000.125) -->", "gives 1.09"},
+		{"a wall time in seconds", "714.33<!--= " + mem + "[run=full batch, before].elapsed_wall_clock_time_h_mm_ss_or_m_ss -->", ""},
+		{"a committed CSV outside the archive", "1.16<!--= max(csv:results/scaling/scaling.csv[n=1000000].peak_rss_over_data) -->", ""},
+		{"a filter value with a comma", "3.21<!--= archive:threads[build=openblas,onednn (maple's default),machine=idle].seconds -->", ""},
+		{"a ratio of two rows", "2.35<!--= ratio(archive:threads[omp_wait_policy=PASSIVE,machine=loaded].seconds, archive:threads[omp_wait_policy=PASSIVE,machine=idle].seconds) -->", ""},
+		{"a wrong ratio of two rows", "2.34<!--= ratio(archive:threads[omp_wait_policy=PASSIVE,machine=loaded].seconds, archive:threads[omp_wait_policy=PASSIVE,machine=idle].seconds) -->", "gives 2.35"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			probs, checked := q.CheckQuoted(tc.text)
@@ -368,6 +389,94 @@ func TestPrintoutRecords(t *testing.T) {
 			}
 			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestBenchRecords: which lines of a Go benchmark printout are records,
+// and what a record holds.
+func TestBenchRecords(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []string // each record's fields, sorted, "k=v" joined by " "
+	}{
+		{"a benchmark line", "BenchmarkStep/jvp/nets-2    \t       4\t1272063036 ns/op\t    1296 B/op\t      18 allocs/op", []string{"B/op=1296 allocs/op=18 n=4 name=Step/jvp/nets ns/op=1272063036"}},
+		{"custom metrics", "BenchmarkOuterIteration/f32-2 \t 1\t178354509492 ns/op\t 0.8613 inner-step/sgemm-paired", []string{"inner-step/sgemm-paired=0.8613 n=1 name=OuterIteration/f32 ns/op=178354509492"}},
+		{"without GOMAXPROCS", "BenchmarkGatePass 10 28900000 ns/op", []string{"n=10 name=GatePass ns/op=28900000"}},
+		{"uptime's load averages", " 14:15:12 up  9:16,  0 user,  load average: 0.16, 1.00, 2.17", []string{"load15=2.17 load1=0.16 load5=1.00"}},
+		{"other lines are no records", "# load before 12.70 9.83 7.33\ngoos: linux\n--- BENCH: BenchmarkOuterIteration/f32-2\n    bench_test.go:165: BLAS: OpenBLAS\nPASS", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := recordStrings(benchRecords(tc.text)); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTimeRecords: the runs of a /usr/bin/time -v printout.
+func TestTimeRecords(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"titled runs", "# a header: not a field\n== full batch, before\nCommand being timed: \"maple run\"\nElapsed (wall clock) time (h:mm:ss or m:ss): 11:54.33\nMaximum resident set size (kbytes): 1559528\n\n== maple data, after\nMaximum resident set size (kbytes): 1291420\n",
+			[]string{"command_being_timed=\"maple run\" elapsed_wall_clock_time_h_mm_ss_or_m_ss=714.33 maximum_resident_set_size_kbytes=1559528 run=full batch, before", "maximum_resident_set_size_kbytes=1291420 run=maple data, after"}},
+		{"hours", "Elapsed (wall clock) time (h:mm:ss or m:ss): 1:02:03\n", []string{"elapsed_wall_clock_time_h_mm_ss_or_m_ss=3723"}},
+		{"untitled runs, one per command", "Command being timed: \"a\"\nExit status: 0\nCommand being timed: \"b\"\nExit status: 1\n", []string{"command_being_timed=\"a\" exit_status=0", "command_being_timed=\"b\" exit_status=1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := recordStrings(timeRecords(tc.text)); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func recordStrings(recs []map[string]string) []string {
+	var out []string
+	for _, r := range recs {
+		var kv []string
+		for k, v := range r {
+			kv = append(kv, k+"="+v)
+		}
+		slices.Sort(kv)
+		out = append(out, strings.Join(kv, " "))
+	}
+	return out
+}
+
+// TestGuarded: a page's pending sections are blanked, "## X" with its
+// "### " subsections, "### X" up to the next "## " or "### " heading.
+func TestGuarded(t *testing.T) {
+	page := "lead 1\n## A\na 2\n### Ax\nax 3\n### Ay\nay 4\n## B\nb 5\n### Bx\nbx 6\n#### Bxx\nbxx 7\n## C\nc 8\n"
+	for _, tc := range []struct {
+		name    string
+		pending []string
+		want    string // the digits left
+	}{
+		{"none", nil, "12345678"},
+		{"the lead", []string{""}, "2345678"},
+		{"a ## section with its subsections", []string{"## A"}, "15678"},
+		{"a ### section up to the next ###", []string{"### Ax"}, "1245678"},
+		{"a ### section up to the next ##, its #### included", []string{"### Bx"}, "123458"},
+		{"two", []string{"### Ay", "## C"}, "123567"},
+		{"the whole page", []string{"*"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := guarded(page, tc.pending)
+			if strings.Count(g, "\n") != strings.Count(page, "\n") {
+				t.Fatalf("lines changed")
+			}
+			got := strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' {
+					return r
+				}
+				return -1
+			}, g)
+			if got != tc.want {
+				t.Errorf("left %q, want %q", got, tc.want)
 			}
 		})
 	}
