@@ -13,9 +13,10 @@ import (
 )
 
 // A hand-written page (the README outside its generated headline,
-// docs/PAPER.md, docs/SIDE-BY-SIDE.md) quotes figures of the committed
-// CSVs. Each quoted figure carries a reference to what it quotes, in an
-// HTML comment right after it (invisible on GitHub):
+// docs/PAPER.md, docs/SIDE-BY-SIDE.md, docs/PERFORMANCE.md...) quotes
+// figures of the committed CSVs and printouts. Each quoted figure
+// carries a reference to what it quotes, in an HTML comment right after
+// it (invisible on GitHub):
 //
 //	maple/irmv1 70.0 ± 0.7<!--= cm-maple/maple/irmv1 -->
 //	scores 70.2, 70.0 and 70.5<!--= width-maple/maple/rex@64~0; width-maple/maple/rex@128~0; width-maple/maple/rex@390~0 -->
@@ -46,7 +47,19 @@ import (
 //	                                   docs/FILE: its lines "TAG {json}" (a word, then a JSON
 //	                                   object), as the MAPLE code's INSTR lines are:
 //	                                   log:sidebyside/authors/irmv1-seed1.log[iter=2].kept
-//	                                   (an empty cell, or a record without KEY, is no value)
+//	                                   (an empty cell, or a record without KEY, is no value;
+//	                                   a filter's value may hold a comma: [run=full batch, before])
+//	bench:FILE[K=V,...].METRIC         the same of a committed Go benchmark printout, docs/FILE:
+//	                                   each result line a record with name (without Benchmark
+//	                                   and -GOMAXPROCS), n and its metrics by unit; each line of
+//	                                   uptime's one with load1, load5, load15:
+//	                                   bench:results/speed/step-bytes.txt[name=Step/jvp/nets].B/op
+//	time:FILE[K=V,...].KEY             the same of a committed /usr/bin/time -v printout: a run
+//	                                   per "== TITLE" (run=TITLE), each "Label: value" a field
+//	                                   by its label in lower case, other characters "_"
+//	                                   (maximum_resident_set_size_kbytes), clock times in s
+//	csv:FILE[K=V,...].COL              the same of a committed CSV, docs/FILE
+//	                                   (csv:results/scaling/scaling.csv[n=1000000].peak_rss_mib)
 //	A - B                              the difference of two means (test_acc over runs)
 //	p(A, B)                            Welch's p of A against B over their runs
 //	tp(A, COL) / holm(A, COL)          the p (or Holm-adjusted p) of A's cell in its
@@ -69,6 +82,7 @@ import (
 //	min(X, ...) / max(X, ...)          the least or the greatest
 //	arange, amin, amax                 the same of the values' magnitudes
 //	pct(X)                             100 times X: a fraction quoted as a percentage
+//	ratio(X, Y)                        X over Y, each a reference or a number
 //	sd(X)                              the sd of X's mean ± sd
 //	n(X)                               how many values X has (runs, or records)
 //	inside(A, B, KEY)                  how many of A's records lie within the least and the
@@ -112,8 +126,9 @@ type token struct {
 
 // maskPage returns text with what holds no quoted figure blanked (the
 // same length, newlines kept): fenced code blocks (captured screens),
-// inline code and generated blocks (the README's headline and Speed
-// tables, SIDE-BY-SIDE's tables: each checked by a test of its own);
+// inline code and generated blocks (the README's headline,
+// PERFORMANCE's Speed and scaling tables, SIDE-BY-SIDE's tables: each
+// checked by a test of its own);
 // maskComments then blanks the HTML comments.
 func maskPage(text string) string {
 	b := []byte(text)
@@ -124,7 +139,8 @@ func maskPage(text string) string {
 			}
 		}
 	}
-	// Generated blocks: <!-- NAME:start (generated ...) --> to <!-- NAME:end -->.
+	// Generated blocks: <!-- NAME:start (generated ...) --> (or
+	// "(go test ...)", the command that writes it) to <!-- NAME:end -->.
 	for _, m := range generatedStart.FindAllStringSubmatchIndex(text, -1) {
 		end := "<!-- " + text[m[2]:m[3]] + ":end -->"
 		if j := strings.Index(text[m[1]:], end); j >= 0 {
@@ -151,7 +167,7 @@ func maskPage(text string) string {
 }
 
 var (
-	generatedStart = regexp.MustCompile(`<!-- ([\w-]+):start \(generated`)
+	generatedStart = regexp.MustCompile(`<!-- ([\w-]+):start \((?:generated|go test )`)
 	inlineCode     = regexp.MustCompile("`[^`]*`")
 	htmlComment    = regexp.MustCompile(`(?s)<!--.*?-->`)
 )
@@ -632,6 +648,30 @@ func (q *Quoted) eval(ref string) (value, error) {
 			}
 			v.v, v.w = 100*v.v, 100*v.w
 			return v, nil
+		case "ratio":
+			// A over B: references or numbers.
+			if len(args) != 2 {
+				return value{}, fmt.Errorf("ratio takes two references or numbers")
+			}
+			var x [2]float64
+			for i, a := range args {
+				if f, err := strconv.ParseFloat(a, 64); err == nil {
+					x[i] = f
+					continue
+				}
+				v, err := q.eval(a)
+				if err != nil {
+					return value{}, err
+				}
+				if v.kind == rangeKind {
+					return value{}, fmt.Errorf("ratio: %q gives a range", a)
+				}
+				x[i] = v.v
+			}
+			if x[1] == 0 {
+				return value{}, fmt.Errorf("ratio: %q is 0", args[1])
+			}
+			return value{v: x[0] / x[1], kind: one, dec: -1}, nil
 		case "sd":
 			if len(args) != 1 {
 				return value{}, fmt.Errorf("sd takes one reference")
@@ -697,7 +737,7 @@ func (q *Quoted) eval(ref string) (value, error) {
 			}
 			return value{v: float64(k), kind: one, dec: 0}, nil
 		}
-		return value{}, fmt.Errorf("no function %q (p, tp, holm, td, toracle, range, min, max, pct, sd, n, inside...)", name)
+		return value{}, fmt.Errorf("no function %q (p, tp, holm, td, toracle, range, min, max, pct, ratio, sd, n, inside...)", name)
 	}
 	if terms := strings.Split(ref, " - "); len(terms) > 1 {
 		// A difference of means (over runs), or of a mean and a number.
@@ -1085,7 +1125,7 @@ func sameRow(a, b map[string]string) bool {
 
 // recordRE is a reference to records: the rows of an archived CSV, or
 // the records of a printout, chosen by their fields.
-var recordRE = regexp.MustCompile(`^(log|archive):([^\[\]\s]+)\[([^\]]*)\](?:\.(\w+))?$`)
+var recordRE = regexp.MustCompile(`^(log|archive|bench|time|csv):([^\[\]\s]+)\[([^\]]*)\](?:\.([\w/-]+))?$`)
 
 func isRecordRef(ref string) bool { return recordRE.MatchString(strings.TrimSpace(ref)) }
 
@@ -1102,7 +1142,7 @@ type record struct {
 func (q *Quoted) recordValues(ref string) ([]record, error) {
 	m := recordRE.FindStringSubmatch(strings.TrimSpace(ref))
 	if m == nil {
-		return nil, fmt.Errorf("want archive:FILE[K=V,...][.COL] or log:FILE[K=V,...].KEY")
+		return nil, fmt.Errorf("want archive:FILE[K=V,...][.COL], or log:, bench:, time: or csv:FILE[K=V,...].KEY")
 	}
 	kind, file, filters, field := m[1], m[2], m[3], m[4]
 	recs, err := q.recordsOf(kind, file)
@@ -1110,8 +1150,8 @@ func (q *Quoted) recordValues(ref string) ([]record, error) {
 		return nil, err
 	}
 	if field == "" {
-		if kind == "log" {
-			return nil, fmt.Errorf("name the printout's key (log:%s[%s].KEY)", file, filters)
+		if kind != "archive" {
+			return nil, fmt.Errorf("name the record's key (%s:%s[%s].KEY)", kind, file, filters)
 		}
 		field = "test_acc"
 	}
@@ -1121,7 +1161,7 @@ func (q *Quoted) recordValues(ref string) ([]record, error) {
 		span     bool
 	}
 	var fs []filter
-	for _, f := range strings.Split(filters, ",") {
+	for _, f := range splitFilters(filters) {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
 		}
@@ -1164,8 +1204,24 @@ func (q *Quoted) recordValues(ref string) ([]record, error) {
 	return out, nil
 }
 
-// recordsOf reads an archived CSV's rows (docs/results/archive/FILE.csv)
-// or a printout's records (docs/FILE), once.
+// splitFilters splits a record reference's filters at the commas that
+// begin a new K=V: a value may hold a comma ("run=full batch, before").
+func splitFilters(filters string) []string {
+	var out []string
+	for _, f := range strings.Split(filters, ",") {
+		if len(out) > 0 && !filterStart.MatchString(f) {
+			out[len(out)-1] += "," + f
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+var filterStart = regexp.MustCompile(`^\s*[\w-]+=`)
+
+// recordsOf reads an archived CSV's rows (docs/results/archive/FILE.csv),
+// a committed CSV's (docs/FILE) or a printout's records (docs/FILE), once.
 func (q *Quoted) recordsOf(kind, file string) ([]map[string]string, error) {
 	key := kind + ":" + file
 	if recs, ok := q.files[key]; ok {
@@ -1178,12 +1234,25 @@ func (q *Quoted) recordsOf(kind, file string) ([]map[string]string, error) {
 			return nil, err
 		}
 		recs = t.Rows
+	} else if kind == "csv" {
+		t, err := ReadCSV(filepath.Join(q.docs, filepath.FromSlash(file)))
+		if err != nil {
+			return nil, err
+		}
+		recs = t.Rows
 	} else {
 		b, err := os.ReadFile(filepath.Join(q.docs, filepath.FromSlash(file)))
 		if err != nil {
 			return nil, fmt.Errorf("printout %s: %w", file, err)
 		}
-		recs = printoutRecords(string(b))
+		switch kind {
+		case "bench":
+			recs = benchRecords(string(b))
+		case "time":
+			recs = timeRecords(string(b))
+		default:
+			recs = printoutRecords(string(b))
+		}
 	}
 	if q.files == nil {
 		q.files = map[string][]map[string]string{}
@@ -1223,6 +1292,84 @@ func printoutRecords(text string) []map[string]string {
 			}
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+var (
+	benchLine  = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+(\d+)\s+(.*)$`)
+	uptimeLine = regexp.MustCompile(`load average: ([\d.]+), ([\d.]+), ([\d.]+)\s*$`)
+)
+
+// benchRecords are the records of a Go benchmark printout: each result
+// line, with the benchmark's name (without "Benchmark" and the
+// GOMAXPROCS suffix "-N") as name, its iterations as n and each metric
+// by its unit (ns/op, B/op, allocs/op, inner-step/sgemm-paired...); and
+// each line of uptime's, with its load averages as load1, load5 and
+// load15. Other lines are no records.
+func benchRecords(text string) []map[string]string {
+	var out []map[string]string
+	for _, l := range strings.Split(text, "\n") {
+		if m := uptimeLine.FindStringSubmatch(l); m != nil {
+			out = append(out, map[string]string{"load1": m[1], "load5": m[2], "load15": m[3]})
+			continue
+		}
+		m := benchLine.FindStringSubmatch(strings.TrimRight(l, " \t\r"))
+		if m == nil {
+			continue
+		}
+		r := map[string]string{"name": m[1], "n": m[2]}
+		f := strings.Fields(m[3])
+		for i := 0; i+1 < len(f); i += 2 {
+			r[f[i+1]] = f[i]
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+var (
+	timeField = regexp.MustCompile(`^\s*(.+?): (.*)$`)
+	clockTime = regexp.MustCompile(`^(?:(\d+):)?(\d+):(\d+(?:\.\d+)?)$`)
+	notKey    = regexp.MustCompile(`[^a-z0-9]+`)
+)
+
+// timeRecords are the runs of a /usr/bin/time -v printout: a line
+// "== TITLE" begins a run (run=TITLE), as does a second "Command being
+// timed" in one run. Each "Label: value" line is a field, its label in
+// lower case with every run of other characters an underscore
+// ("Maximum resident set size (kbytes)": maximum_resident_set_size_kbytes),
+// and a clock time ([h:]m:ss) in seconds. Lines beginning "#" are
+// comments.
+func timeRecords(text string) []map[string]string {
+	var out []map[string]string
+	var cur map[string]string
+	begin := func(r map[string]string) {
+		cur = r
+		out = append(out, cur)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimRight(l, " \t\r")
+		if t, ok := strings.CutPrefix(l, "== "); ok {
+			begin(map[string]string{"run": strings.TrimSpace(t)})
+			continue
+		}
+		m := timeField.FindStringSubmatch(l)
+		if strings.HasPrefix(l, "#") || m == nil {
+			continue
+		}
+		k := strings.Trim(notKey.ReplaceAllString(strings.ToLower(m[1]), "_"), "_")
+		if cur == nil || (k == "command_being_timed" && cur[k] != "") {
+			begin(map[string]string{})
+		}
+		v := strings.TrimSpace(m[2])
+		if c := clockTime.FindStringSubmatch(v); c != nil {
+			h, _ := strconv.ParseFloat("0"+c[1], 64)
+			mi, _ := strconv.ParseFloat(c[2], 64)
+			sec, _ := strconv.ParseFloat(c[3], 64)
+			v = strconv.FormatFloat(3600*h+60*mi+sec, 'f', -1, 64)
+		}
+		cur[k] = v
 	}
 	return out
 }
