@@ -1,6 +1,7 @@
-// Package record holds what a run keeps on disk, as types: run.json
-// (Config, with the search's Settings and the evaluation's
-// EvalSettings, their defaults, checks and hashes), metrics.jsonl
+// Package record holds what a run keeps on disk, as types: run.json's
+// search Settings and evaluation EvalSettings, with their defaults and
+// checks (run.json's whole Config, which names a dataset, is in
+// record/run, so that core links no data loader), metrics.jsonl
 // (Snapshot), events.jsonl (Event), the checkpoint's State, the
 // Status a run is in, and summary.json's Result. Package runs stores
 // them; core, train and baselines compute them and re-export each type

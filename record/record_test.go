@@ -1,12 +1,15 @@
 package record_test
 
 import (
+	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/maple-ood/maple/baselines"
 	"github.com/maple-ood/maple/core"
 	"github.com/maple-ood/maple/record"
+	"github.com/maple-ood/maple/record/run"
 )
 
 // TestRegistered: what record knows of the registries above it is what
@@ -22,7 +25,7 @@ func TestRegistered(t *testing.T) {
 		}
 	}
 	for _, m := range baselines.Methods() {
-		c := record.Config{Method: m, Settings: record.Settings{Objective: "rex"}}
+		c := run.Config{Method: m, Settings: record.Settings{Objective: "rex"}}
 		s, searches := baselines.SearcherOf(m)
 		if c.Searches() != searches {
 			t.Errorf("Config{Method: %q}.Searches() = %v, want %v", m, c.Searches(), searches)
@@ -49,8 +52,8 @@ func TestDefaults(t *testing.T) {
 		{"search model", record.DefaultSettings().Model, "mlp:390,390"},
 		{"eval steps", record.DefaultEval().Steps, 500},
 		{"eval optimizer", record.DefaultEval().ResolvedOptimizer(), "sgd"},
-		{"config method", record.DefaultConfig("cmnist").Method, "maple"},
-		{"config eval model is the search model", record.DefaultConfig("synthetic").Eval.Model, record.DefaultConfig("synthetic").Settings.Model},
+		{"config method", run.DefaultConfig("cmnist").Method, "maple"},
+		{"config eval model is the search model", run.DefaultConfig("synthetic").Eval.Model, run.DefaultConfig("synthetic").Settings.Model},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,5 +61,20 @@ func TestDefaults(t *testing.T) {
 				t.Errorf("got %v, want %v", tt.got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCoreLinksNoNetwork: record, which core imports, holds no type that
+// reaches the data loaders (and their downloads, net/http); run.json's
+// Config, which names a dataset, is in record/run.
+func TestCoreLinksNoNetwork(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/maple-ood/maple/record", "github.com/maple-ood/maple/core").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "net/http" || dep == "github.com/maple-ood/maple/loaders" {
+			t.Errorf("record or core links %s", dep)
+		}
 	}
 }

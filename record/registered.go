@@ -28,6 +28,18 @@ func RegisterSearcher(name string, label func(objective string) string) {
 	searchers.Register(name, label)
 }
 
+// Searcher returns the label of the method called name when it searches
+// (RegisterSearcher). It panics when no method searches: baselines,
+// which registers them, is not linked, and every search would pass for
+// a baseline.
+func Searcher(name string) (label func(objective string) string, ok bool) {
+	label, ok = searchers.Lookup(name)
+	if !ok && len(searchers.Names()) == 0 {
+		panic("no method that searches is registered: import package baselines")
+	}
+	return label, ok
+}
+
 // Objectives lists the registered outer objectives' names.
 func Objectives() []string { return objectives.Names() }
 

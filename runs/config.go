@@ -4,22 +4,22 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/maple-ood/maple/record"
+	"github.com/maple-ood/maple/record/run"
 )
 
-// Config is run.json (record.Config), kept here under its old name for
+// Config is run.json (run.Config), kept here under its old name for
 // the store's callers.
-type Config = record.Config
+type Config = run.Config
 
-// Build is the matrix backend a process computes with (record.Build).
-type Build = record.Build
+// Build is the matrix backend a process computes with (run.Build).
+type Build = run.Build
 
 // CurrentBuild is this process's matrix backend.
-func CurrentBuild() *Build { return record.CurrentBuild() }
+func CurrentBuild() *Build { return run.CurrentBuild() }
 
 // DefaultConfig returns the config of `maple run --dataset name` with
-// every other flag at its default (record.DefaultConfig).
-func DefaultConfig(name string) Config { return record.DefaultConfig(name) }
+// every other flag at its default (run.DefaultConfig).
+func DefaultConfig(name string) Config { return run.DefaultConfig(name) }
 
 // BuildChange says how this process's backend differs from the one run
 // cfg started on, "" when it does not (or the run recorded none: maple

@@ -1,4 +1,4 @@
-package record
+package run
 
 import (
 	"crypto/sha256"
@@ -10,21 +10,22 @@ import (
 
 	"github.com/maple-ood/maple/loaders"
 	"github.com/maple-ood/maple/nets"
+	"github.com/maple-ood/maple/record"
 )
 
 // Config is run.json: everything needed to repeat or resume the run.
 type Config struct {
-	ID              string       `json:"id"`
-	Version         string       `json:"version"`
-	Commit          string       `json:"commit,omitempty"` // the VCS revision of the binary
-	Started         time.Time    `json:"started"`
-	Dataset         loaders.Spec `json:"dataset"`
-	Method          string       `json:"method"` // maple or a baseline
-	Settings        Settings     `json:"settings"`
-	Eval            EvalSettings `json:"eval"`
-	CheckpointEvery int          `json:"checkpoint_every"` // outer iterations between checkpoints
-	Args            []string     `json:"args,omitempty"`   // the command line that started it
-	Sweep           string       `json:"sweep,omitempty"`  // the sweep this run is a cell of
+	ID              string              `json:"id"`
+	Version         string              `json:"version"`
+	Commit          string              `json:"commit,omitempty"` // the VCS revision of the binary
+	Started         time.Time           `json:"started"`
+	Dataset         loaders.Spec        `json:"dataset"`
+	Method          string              `json:"method"` // maple or a baseline
+	Settings        record.Settings     `json:"settings"`
+	Eval            record.EvalSettings `json:"eval"`
+	CheckpointEvery int                 `json:"checkpoint_every"` // outer iterations between checkpoints
+	Args            []string            `json:"args,omitempty"`   // the command line that started it
+	Sweep           string              `json:"sweep,omitempty"`  // the sweep this run is a cell of
 	// Name, Tags and Note are for people (--name, --tag, --note; maple tag
 	// edits them later): never part of what the run computes (Hash).
 	Name string   `json:"name,omitempty"`
@@ -82,13 +83,7 @@ func (c Config) MethodName() string {
 // searcher returns the label of the method called name when it searches.
 // It panics when no method searches: baselines, which registers them, is
 // not linked, and every search would pass for a baseline.
-func searcher(name string) (func(objective string) string, bool) {
-	label, ok := searchers.Lookup(name)
-	if !ok && len(searchers.Names()) == 0 {
-		panic("no method that searches is registered: import package baselines")
-	}
-	return label, ok
-}
+func searcher(name string) (func(objective string) string, bool) { return record.Searcher(name) }
 
 // Hash identifies what a run computes: a hash of every setting that can
 // change its results (dataset spec less its location, method, search and
@@ -102,12 +97,12 @@ func (c Config) Hash(withoutSeed bool) string {
 	if !c.Searches() {
 		// A baseline runs no search: only its seed of the search settings
 		// matters.
-		s = Settings{Seed: s.Seed}
+		s = record.Settings{Seed: s.Seed}
 		e.AlsoShared = false // only a search's final training is chosen between two
 	} else {
 		// A search evaluates by plain weighted ERM: the baselines' own
 		// settings do not matter.
-		def := DefaultEval()
+		def := record.DefaultEval()
 		e.Penalty, e.PenaltyAnneal, e.DROStep, e.CVaRAlpha, e.JTTSteps, e.JTTUp = def.Penalty, def.PenaltyAnneal, def.DROStep, def.CVaRAlpha, def.JTTSteps, def.JTTUp
 		s = s.Canonical() // one computation, one hash
 	}
@@ -117,8 +112,8 @@ func (c Config) Hash(withoutSeed bool) string {
 	b, _ := json.Marshal(struct {
 		Dataset any
 		Method  string
-		Search  Settings
-		Eval    EvalSettings
+		Search  record.Settings
+		Eval    record.EvalSettings
 	}{d, c.Method, s, e})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:8])
@@ -129,7 +124,7 @@ func (c Config) Hash(withoutSeed bool) string {
 // loaders.DefaultModel: linear on synthetic and on embeddings,
 // mlp:390,390 elsewhere; the evaluation model is the search model).
 func DefaultConfig(name string) Config {
-	c := Config{Dataset: loaders.DefaultSpec(name), Method: "maple", Settings: DefaultSettings(), Eval: DefaultEval(), CheckpointEvery: 5}
+	c := Config{Dataset: loaders.DefaultSpec(name), Method: "maple", Settings: record.DefaultSettings(), Eval: record.DefaultEval(), CheckpointEvery: 5}
 	if m := loaders.DefaultModel(name); m != "" {
 		c.Settings.Model = m
 	}
@@ -156,7 +151,7 @@ func (c Config) SearchHash() string {
 	s.Recipe = ""   // a preset's name, which the search does not read: its settings are spelt out beside it
 	b, _ := json.Marshal(struct {
 		Dataset any
-		Search  Settings
+		Search  record.Settings
 	}{d, s})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:8])
