@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/maple-ood/maple/experiments"
+	"github.com/maple-ood/maple/nets"
 )
 
 // TestReproduce runs a small experiment from its file, writes its files
@@ -382,5 +383,32 @@ args = ["--datasets", "synthetic", "--methods", "erm", "--seeds", "1,2", "--eval
 		if strings.HasSuffix(r["commit"], "-dirty") {
 			t.Errorf("runs.csv still holds the -dirty row: %v", r)
 		}
+	}
+}
+
+// TestReproduceNoRunDescribesBF16: --no-run writes an experiment's files
+// on a machine that could not train its bf16 sweep: describing a cell
+// asks nothing of the CPU. Before, it refused with "this CPU has no
+// native bf16 products", so the precision experiment's files could be
+// written only on a bf16 machine.
+func TestReproduceNoRunDescribesBF16(t *testing.T) {
+	_, _, exp := tinyExperiment(t, `title = "Tiny"
+[[sweep]]
+name = "a"
+args = ["--datasets", "synthetic", "--methods", "maple:irmv1", "--seeds", "1", "--precision", "bf16"]
+`)
+	f := &Factory{In: strings.NewReader(""), Out: new(bytes.Buffer), Err: new(bytes.Buffer), RunsDir: t.TempDir(), Terminal: func() bool { return false }}
+	if err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: testCommit, NoRun: true}); err != nil {
+		t.Fatalf("--no-run of a bf16 sweep: %v", err)
+	}
+	if ok, _ := nets.BF16(); ok {
+		return // this machine trains bf16: the refusal below is not its to give
+	}
+	err := reproduceRun(context.Background(), &ReproduceOptions{F: f, Name: exp, Jobs: 1, Commit: testCommit})
+	if err == nil || !strings.Contains(err.Error(), "--precision bf16") {
+		t.Errorf("training a bf16 sweep without bf16: %v, want refused naming --precision bf16", err)
+	}
+	if entries, _ := os.ReadDir(f.RunsDir); len(entries) > 0 {
+		t.Errorf("the refused sweep left %d entries in the runs directory", len(entries))
 	}
 }

@@ -106,6 +106,9 @@ func (o *RunOptions) config(ctx context.Context) (runs.Config, error) {
 	if err != nil {
 		return c, usageError{err}
 	}
+	if err := config.CheckMachine(c); err != nil {
+		return c, usageError{err}
+	}
 	// The person's own files, as they are now: hashed under ctx, so that
 	// a signal while a large file is read ends the command at once.
 	c.Dataset, _ = config.UntilDone(ctx, func() (loaders.Spec, error) { return c.Dataset.WithDigest(), nil })

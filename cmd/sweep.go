@@ -229,6 +229,13 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		return err
 	}
 	g, cells := gc.g, gc.cells
+	if !o.Slurm && !o.PrintCommands { // the cells run here: this machine must compute them
+		for _, c := range cells {
+			if err := config.CheckMachine(c.Config); err != nil {
+				return usageError{err}
+			}
+		}
+	}
 	if note := g.RecipeNote(o.Run.Set); note != "" {
 		fmt.Fprintln(f.Err, note)
 	}
@@ -296,7 +303,7 @@ func sweepRun(ctx context.Context, f *Factory, o *SweepOptions) error {
 		}
 	}
 	if o.PrintCommands || o.Slurm {
-		return submit(f, o, sw, record)
+		return submit(f, o, sw, record) // the cells run elsewhere: their machine asks
 	}
 	var results []sweeps.CellResult
 	var runErr error

@@ -38,6 +38,14 @@ func Check(c Config) error {
 	return nil
 }
 
+// CheckMachine reports a setting of c that this build and CPU cannot
+// compute (--precision bf16 without native bf16 products), naming its
+// flag. Check leaves it out, so that a grid is described, and a run read,
+// on any machine; what runs c here asks it before creating anything.
+func CheckMachine(c Config) error {
+	return FlagError(c.Settings.CheckMachine())
+}
+
 // Resolve fills the settings a run derives from others and checks the
 // config: without --model the search model is the dataset's
 // (loaders.DefaultModel: linear on synthetic and on embeddings); the evaluation model is evalModel, else the search

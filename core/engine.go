@@ -54,6 +54,9 @@ func newEngine[T nets.Float](sp *dataset.Splits, set Settings) (*engine[T], erro
 	if err := set.CheckRecorded(); err != nil { // the bound on rates given now is the callers' (config, the form, set_lr)
 		return nil, err
 	}
+	if err := set.CheckMachine(); err != nil {
+		return nil, err
+	}
 	if err := sp.Validate(); err != nil {
 		return nil, err
 	}

@@ -138,8 +138,14 @@ func TestPrecision(t *testing.T) {
 	}
 	set.Precision = "bf16"
 	ok, why := nets.BF16()
-	if err := set.Check(); ok != (err == nil) || (!ok && !strings.Contains(err.Error(), "Settings.Precision bf16")) {
-		t.Fatalf("bf16 available %v (%s), Check: %v", ok, why, err)
+	if err := set.Check(); err != nil {
+		t.Fatalf("bf16 is a setting on every machine: Check: %v", err)
+	}
+	if err := set.CheckMachine(); ok != (err == nil) || (!ok && !strings.Contains(err.Error(), "Settings.Precision bf16")) {
+		t.Fatalf("bf16 available %v (%s), CheckMachine: %v", ok, why, err)
+	}
+	if _, err := New(tinydata.Splits(50, 2, 3), set); !ok && (err == nil || !strings.Contains(err.Error(), "Settings.Precision bf16")) {
+		t.Fatalf("a bf16 search where bf16 is unavailable: %v, want refused naming the field", err)
 	}
 	if !ok {
 		t.Skip(why)

@@ -126,7 +126,6 @@ func (s Settings) Check() error {
 		setting.Count("Settings.InnerSteps", s.InnerSteps, 1),
 		setting.Int("Settings.InnerBatch", s.InnerBatch, 0),
 		setting.OneOf("Settings.Precision", s.ResolvedPrecision(), Precisions),
-		checkBF16(s.ResolvedPrecision()),
 		setting.Num("Settings.Beta", s.Beta, setting.NonNegative),
 		setting.Num("Settings.CVaRAlpha", s.CVaRAlpha, setting.Fraction),
 		setting.Num("Settings.Keep", s.Keep, setting.Fraction),
@@ -176,8 +175,14 @@ func (s Settings) ResolvedPrecision() string {
 	return s.Precision
 }
 
-func checkBF16(p string) error {
-	if p != "bf16" {
+// CheckMachine reports a setting this build and CPU cannot compute
+// (--precision bf16 without native bf16 products), naming its field.
+// Check leaves it out: a run's settings hold on every machine, and one
+// recorded in bf16 is read, shown and exported where it could not run.
+// What starts a computation asks it: maple run and sweep before anything
+// is created, the engine before it trains (a resume, a Slurm task).
+func (s Settings) CheckMachine() error {
+	if s.ResolvedPrecision() != "bf16" {
 		return nil
 	}
 	if ok, why := nets.BF16(); !ok {

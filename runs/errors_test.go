@@ -105,3 +105,31 @@ func TestOpenRecordedRateAboveTheBound(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenBF16RunAnywhere: a run recorded in bf16 (on a cluster's node
+// with native bf16 products, say) opens and is read on a machine without
+// them: its settings are not damaged, this CPU just cannot resume it.
+// Before, the read refused it as "edited or damaged" wherever bf16 is
+// unavailable, so that show, ls and export failed on the laptop the run
+// was copied to.
+func TestOpenBF16RunAnywhere(t *testing.T) {
+	runsDir := t.TempDir()
+	r, err := Open(runsDir).Create(DefaultConfig("synthetic"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	cfg := r.Config
+	cfg.Settings.Precision = "bf16"
+	if err := WriteJSONAtomic(r.Path(ConfigFile), cfg); err != nil {
+		t.Fatal(err)
+	}
+	o, err := Open(runsDir).Open(cfg.ID)
+	if err != nil {
+		t.Fatalf("a bf16 run does not open here: %v", err)
+	}
+	defer o.Close()
+	if got := o.Config.Settings.Precision; got != "bf16" {
+		t.Errorf("precision read back %q, want bf16", got)
+	}
+}
