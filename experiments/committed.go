@@ -154,7 +154,8 @@ func (c *Committed) Dirty() int {
 // with the committed rows whose cell fresh lacks, in Collect's order, and
 // the iterations of both: a cell finished here replaces its committed
 // row; a committed cell not run here keeps its row, its commit and its
-// iterations; a cell with neither takes a lender's row of its
+// iterations (a row of a -dirty build only while no lender stands for
+// it); a cell with neither takes a lender's row of its
 // configuration and seed (its run id and commit, the experiment's and
 // cell's names). cells are the keys (CellKey) of the experiment's cells as
 // its file and the current build define them: a row of another cell (a
@@ -178,6 +179,9 @@ func (c *Committed) Merge(exp *File, cells map[string]bool, fresh []Run, freshIt
 		if !cells[r.key()] {
 			left[r.key()] = true
 			continue
+		}
+		if r.Dirty() && c.Lends(r.ConfigHash, r.Seed) {
+			continue // stands for no cell: the clean lender takes its place below
 		}
 		have[r.key()] = true
 		rows = append(rows, r)

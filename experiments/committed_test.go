@@ -237,3 +237,35 @@ func TestDirtyRowsDoNotStand(t *testing.T) {
 		t.Errorf("Merge with the cell rerun: %v, want %v (sweep b's seed 2 runs its own cell)", got, want)
 	}
 }
+
+// TestMergeLenderReplacesDirtyRow: a committed row of a -dirty build
+// stands for no cell, so a clean lender of its configuration and seed
+// takes its place, as reproduce says ("their cells are trained again",
+// then "not rerun": the lender stands for them). Before, the dirty row
+// was kept beside the clean lender and the page kept its †. Without a
+// lender the dirty row stays (marked) until its cell is trained again.
+func TestMergeLenderReplacesDirtyRow(t *testing.T) {
+	exp := &File{Name: "precision", Sweeps: []Sweep{{Name: "f32", Args: []string{"--methods", "maple:rex"}}}}
+	c := &Committed{
+		Rows: []Run{
+			{Experiment: "precision", Sweep: "f32", RunID: "d1", Commit: "abc-dirty", ConfigHash: "h", Seed: 1},
+			{Experiment: "precision", Sweep: "f32", RunID: "d2", Commit: "abc-dirty", ConfigHash: "h", Seed: 2},
+		},
+		Iterations: []Iteration{{Experiment: "precision", Sweep: "f32", RunID: "d1", Iter: 1}},
+		Lenders:    []Run{{Experiment: "cmnist", Sweep: "cm", RunID: "L1", Commit: "def", ConfigHash: "h", Seed: 1}},
+		LenderIterations: []Iteration{{Experiment: "cmnist", Sweep: "cm", RunID: "L1", Iter: 1},
+			{Experiment: "cmnist", Sweep: "cm", RunID: "L1", Iter: 2}},
+	}
+	cells := map[string]bool{CellKey("f32", "h", 1): true, CellKey("f32", "h", 2): true}
+	rows, its, st := c.Merge(exp, cells, nil, nil)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.RunID+"/"+r.Commit)
+	}
+	if want := []string{"L1/def", "d2/abc-dirty"}; !slices.Equal(got, want) || st.Borrowed != 1 || st.Kept != 1 {
+		t.Errorf("rows %v, %+v; want %v: the clean lender for seed 1, the dirty row kept for seed 2 (no lender)", got, st, want)
+	}
+	if len(its) != 2 || its[0].RunID != "L1" {
+		t.Errorf("iterations %+v, want the lender's two (the dirty row's left with it)", its)
+	}
+}
