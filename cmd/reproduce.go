@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -82,6 +83,7 @@ directory always replaces its committed row.`,
 		Example: `  maple reproduce                     # the experiments, their runs, the time left
   maple reproduce synthetic           # run (or resume) one and write its results
   maple reproduce synthetic --check --runs-dir "$(mktemp -d)"   # rerun, compare
+  maple reproduce cmnist --check --sweeps cm-maple --seeds 1 --runs-dir "$(mktemp -d)"   # a part
   maple reproduce ablation --no-run   # write the files from the runs finished
   maple reproduce cmnist --rerun      # train every cell, committed or not
   maple reproduce ablation --sweeps abl-preset-wd,abl-defaults --seeds 1   # part`,
@@ -99,7 +101,7 @@ directory always replaces its committed row.`,
 			return reproduceRun(cmd.Context(), o)
 		},
 	}
-	c.Flags().BoolVar(&o.Check, "check", false, "rerun the experiment and compare its figures with the committed runs.csv, digit for digit (exit 1 on a difference); writes nothing under docs/")
+	c.Flags().BoolVar(&o.Check, "check", false, "rerun the experiment (or its --sweeps and --seeds) and compare its figures with runs.csv digit for digit (exit 1 on a difference); writes nothing")
 	c.Flags().BoolVar(&o.NoRun, "no-run", false, "run nothing: write the experiment's files from its runs finished so far")
 	c.Flags().IntVar(&o.Jobs, "jobs", 1, "runs at a time")
 	c.Flags().BoolVar(&o.Rerun, "rerun", false, "train every cell on this build, also those whose rows are committed (by default a committed row stands for its cell)")
@@ -123,8 +125,8 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 	if o.Jobs < 1 {
 		return usageError{fmt.Errorf("--jobs %d: want at least 1", o.Jobs)}
 	}
-	if (len(o.Sweeps) > 0 || len(o.Seeds) > 0) && (o.Check || o.NoRun) {
-		return usageError{errors.New("--sweeps and --seeds choose what to run; --check reruns the whole experiment and --no-run runs nothing: give one of them")}
+	if (len(o.Sweeps) > 0 || len(o.Seeds) > 0) && o.NoRun {
+		return usageError{errors.New("--sweeps and --seeds choose what to run; --no-run runs nothing: give one of them")}
 	}
 	if err := cleanBuild(o); err != nil {
 		return err
@@ -182,7 +184,7 @@ func reproduceRun(ctx context.Context, o *ReproduceOptions) error {
 		return err
 	}
 	if o.Check {
-		return checkExperiment(f, exp, docs, rows)
+		return checkExperiment(f, exp, docs, rows, only)
 	}
 	described, err := experimentCells(f, exp)
 	if err != nil {
@@ -366,12 +368,19 @@ func tagsText(tags string) string {
 
 // checkExperiment compares rows, a rerun's, with the committed runs.csv:
 // every figure the schema prints, keyed by sweep, configuration and seed.
-func checkExperiment(f *Factory, exp *experiments.File, docs string, rows []experiments.Run) error {
+func checkExperiment(f *Factory, exp *experiments.File, docs string, rows []experiments.Run, only func(sweep string, seed uint64) bool) error {
 	path := filepath.Join(experiments.ResultsDir(docs, exp.Name), experiments.RunsFile)
 	committed, err := experiments.ReadCSV(path)
 	if err != nil {
 		return fmt.Errorf("no committed results to check against: %w (run maple reproduce %s first)", err, exp.Name)
 	}
+	// --sweeps and --seeds check their part: the committed rows of the
+	// other cells are not asked of the rerun, nor its other runs compared.
+	committed.Rows = slices.DeleteFunc(committed.Rows, func(r map[string]string) bool {
+		seed, err := strconv.ParseUint(r["seed"], 10, 64)
+		return err == nil && !only(r["sweep"], seed)
+	})
+	rows = slices.DeleteFunc(rows, func(r experiments.Run) bool { return !only(r.Sweep, r.Seed) })
 	var fresh strings.Builder
 	if err := experiments.WriteRuns(&fresh, rows); err != nil {
 		return err

@@ -165,7 +165,8 @@ args = ["--datasets", "synthetic", "--methods", "maple:rex", "--seeds", "1", "--
 }
 
 // TestReproduceSubset: --sweeps and --seeds run part of an experiment
-// (the files are written from what has run); a sweep or seed the
+// (the files are written from what has run), or check part of it with
+// --check; a sweep or seed the
 // experiment does not have is a usage error naming the flag, before
 // anything is written.
 func TestReproduceSubset(t *testing.T) {
@@ -196,7 +197,6 @@ args = ["--datasets", "synthetic", "--methods", "upweight", "--seeds", "1", "--e
 		{"no such sweep", ReproduceOptions{Sweeps: []string{"c"}}, `--sweeps: experiment tiny has no sweep "c"; its sweeps: a, b, c1`},
 		{"no such seed", ReproduceOptions{Seeds: []uint{3}}, "--seeds: experiment tiny's sweeps run no seed 3; they run seeds 1 2"},
 		{"with --no-run", ReproduceOptions{Sweeps: []string{"a"}, NoRun: true}, "--sweeps and --seeds choose what to run"},
-		{"with --check", ReproduceOptions{Sweeps: []string{"a"}, Check: true}, "--sweeps and --seeds choose what to run"},
 		{"seeds with --no-run", ReproduceOptions{Seeds: []uint{1}, NoRun: true}, "--sweeps and --seeds choose what to run"},
 		{"a sweep without the seed", ReproduceOptions{Sweeps: []string{"c1"}, Seeds: []uint{2}}, "none of sweeps c1 runs seeds 2: nothing to run"},
 	} {
@@ -227,6 +227,15 @@ args = ["--datasets", "synthetic", "--methods", "upweight", "--seeds", "1", "--e
 	tab, err := experiments.ReadCSV(filepath.Join(docs, "results", "tiny", "runs.csv"))
 	if err != nil || len(tab.Rows) != 1 || tab.Rows[0]["sweep"] != "b" || tab.Rows[0]["seed"] != "2" {
 		t.Fatalf("runs.csv: %v %v, want sweep b's seed 2 alone", err, tab)
+	}
+	// --check of a part compares that part alone: sweep b's seed 2 against
+	// its committed row (the other cells' rows are not asked for), and a
+	// part with no committed row is a difference.
+	if _, err := run(ReproduceOptions{Sweeps: []string{"b"}, Seeds: []uint{2}, Check: true}); err != nil {
+		t.Errorf("--check of sweep b's seed 2: %v", err)
+	}
+	if _, err := run(ReproduceOptions{Sweeps: []string{"a"}, Seeds: []uint{1}, Check: true}); err == nil || !strings.Contains(err.Error(), "1 differences") {
+		t.Errorf("--check of sweep a's seed 1, which has no committed row: %v, want 1 difference", err)
 	}
 }
 
