@@ -84,6 +84,8 @@ import (
 //	pct(X)                             100 times X: a fraction quoted as a percentage
 //	ratio(X, Y)                        X over Y, each a reference or a number
 //	sd(X)                              the sd of X's mean ± sd
+//	ci(X)                              the 95% Student-t interval of X's mean over its
+//	                                   runs, "lo-hi"
 //	n(X)                               how many values X has (runs, or records)
 //	inside(A, B, KEY)                  how many of A's records lie within the least and the
 //	                                   greatest of B's records of the same KEY (where B has
@@ -672,6 +674,21 @@ func (q *Quoted) eval(ref string) (value, error) {
 				return value{}, fmt.Errorf("ratio: %q is 0", args[1])
 			}
 			return value{v: x[0] / x[1], kind: one, dec: -1}, nil
+		case "ci":
+			// The 95% Student-t interval of X's mean over its runs, as
+			// summary.csv's ci95 columns and the pages' interval column.
+			if len(args) != 1 {
+				return value{}, fmt.Errorf("ci takes one reference")
+			}
+			v, err := q.runsOf(args[0])
+			if err != nil {
+				return value{}, err
+			}
+			st := Describe(v)
+			if st.N < 2 {
+				return value{}, fmt.Errorf("ci: %q has %d runs, want at least 2", args[0], st.N)
+			}
+			return value{v: st.Lo, w: st.Hi, kind: rangeKind, dec: 1}, nil
 		case "sd":
 			if len(args) != 1 {
 				return value{}, fmt.Errorf("sd takes one reference")

@@ -107,7 +107,7 @@ var quotedPages = []struct {
 // and why.
 var notResults = []phrase{
 	{`SGD lr 0\.1`, "the shared evaluation's learning rate, a setting"},
-	{`95% intervals`, "the intervals' level"},
+	{`95% intervals?`, "the intervals' level"},
 	{`within 1(?:\.5)? points?(?: of (?:the|that)\s+oracle| at\s+width| only| for\s+maple)`, "the targets' margins, set before any run"},
 }
 
@@ -231,6 +231,8 @@ func TestQuotedFiguresMutated(t *testing.T) {
 		{"a percentage", "docs/PAPER.md", "47-48%<!--", "47-49%<!--"},
 		{"an archived figure", "README.md", "(71.2 ± 0.8%<!--", "(71.3 ± 0.8%<!--"},
 		{"a chosen-per-seed figure", "docs/PAPER.md", "JTT (70.8 ± 1.3<!--", "JTT (70.8 ± 0.8<!--"},
+		{"an interval's end", "README.md", "68.2-71.8<!--", "68.3-71.8<!--"},
+		{"a Holm-adjusted p", "README.md", "(Holm p = 0.64<!--", "(Holm p = 0.064<!--"},
 		{"a per-seed difference", "docs/PAPER.md", "at seed 3, by 0.5<!--", "at seed 3, by 0.6<!--"},
 		{"a range of per-seed values", "docs/PAPER.md", "(0-4%<!--", "(0-5%<!--"},
 		{"an archived figure in the table", "docs/PAPER.md", "JTT 70.8 ± 0.8<!--", "JTT 70.9 ± 0.8<!--"},
