@@ -189,7 +189,7 @@ func maskComments(codeless string) string {
 
 var (
 	pBefore     = regexp.MustCompile(`\bp\s*(?:=|>=|<=|<|>)\s*(?:[\d.e-]+(?:,\s*|\s+and\s+|\s+or\s+))*$`)
-	unitAfter   = regexp.MustCompile(`^(?:\s*%|\s+points?\b)`)
+	unitAfter   = regexp.MustCompile(`^(?:\s*%|\s+points?\b|x\b|\s?(?:s|ms|minutes?|hours?|seconds?|MiB|GiB|MB|GB|KiB)\b|\s+runs\b)`)
 	oneDecimal  = regexp.MustCompile(`^\d+\.\d$`)
 	wordBefore  = regexp.MustCompile(`(?:[\w.:/@~#]|\d,)$`)
 	versionLike = regexp.MustCompile(`^\.\d`)
@@ -426,12 +426,14 @@ func format(v value, x float64, written string, signed bool) string {
 	if v.pvalue {
 		return fmt.Sprintf("%.2g", x)
 	}
-	dec := v.dec
-	if dec < 0 {
-		dec = 0
-		if i := strings.IndexByte(written, '.'); i >= 0 {
-			dec = len(written) - i - 1
-		}
+	// The value's own decimals (an accuracy's one), or the page's where
+	// it has none or writes more: more digits are checked, never fewer.
+	dec, page := v.dec, 0
+	if i := strings.IndexByte(written, '.'); i >= 0 {
+		page = len(written) - i - 1
+	}
+	if dec < page {
+		dec = page
 	}
 	s := strconv.FormatFloat(x, 'f', dec, 64)
 	if s == "-"+strconv.FormatFloat(0, 'f', dec, 64) {

@@ -70,7 +70,13 @@ func cmpJoin(cs ...int) int {
 // many pairs agree to the digit, and each pair that does not.
 func rerunsSection(b *strings.Builder, all []Results) {
 	rr := Reruns(all)
+	b.WriteString("\n## Reruns of one configuration\n\n")
+	b.WriteString("One binary on one machine repeats a run to the digit.\n")
+	b.WriteString("Another machine's CPU, or a build with uncommitted changes, may round differently.\n")
 	if len(rr) == 0 {
+		b.WriteString("The committed runs hold no two runs of one configuration and seed made with the same backend and threads.\n")
+		b.WriteString("Each such cell has one run, whose row every sweep of the cell shares.\n")
+		b.WriteString("[Machine spread](#machine-spread) gives how far another machine's arithmetic moves them.\n")
 		return
 	}
 	same, largest := 0, 0.0
@@ -83,9 +89,6 @@ func rerunsSection(b *strings.Builder, all []Results) {
 		differ = append(differ, r)
 		largest = max(largest, math.Abs(r.Diff))
 	}
-	b.WriteString("\n## Reruns of one configuration\n\n")
-	b.WriteString("One binary on one machine repeats a run to the digit.\n")
-	b.WriteString("Another machine's CPU, or a build with uncommitted changes, may round differently.\n")
 	fmt.Fprintf(b, "The committed runs hold %d pairs of one configuration and seed, made with the same backend and threads.\n", len(rr))
 	fmt.Fprintf(b, "Of these, %d agree in test accuracy to the digit.\n", same)
 	if len(differ) == 0 {

@@ -46,6 +46,12 @@ func TestReruns(t *testing.T) {
 			t.Errorf("section lacks %q:\n%s", want, s.String())
 		}
 	}
+	// Without a pair the section stays, saying so (pages link to it).
+	s.Reset()
+	rerunsSection(&s, nil)
+	if got := s.String(); !strings.Contains(got, "## Reruns of one configuration") || !strings.Contains(got, "no two runs of one configuration") {
+		t.Errorf("section without pairs:\n%s", got)
+	}
 }
 
 // TestSpread: a clean row of an experiment with an env pairs with the
