@@ -118,10 +118,9 @@ func captureMark(name string) string {
 	return "<!-- capture " + name + " (generated from docs/results/synthetic by go test ./tui -run TestCaptures -update; do not edit) -->"
 }
 
-// spliceCapture returns text with the fenced block after name's mark
+// spliceCapture returns text with the fenced block after the line mark
 // holding body.
-func spliceCapture(text, name, body string) (string, error) {
-	mark := captureMark(name)
+func spliceCapture(text, mark, body string) (string, error) {
 	i := strings.Index(text, mark)
 	if i < 0 {
 		return "", fmt.Errorf("no line %q", mark)
@@ -225,7 +224,7 @@ func TestCapturesOfCommittedRuns(t *testing.T) {
 		}
 		text := string(b)
 		for name, body := range pg.captures {
-			if text, err = spliceCapture(text, name, body); err != nil {
+			if text, err = spliceCapture(text, captureMark(name), body); err != nil {
 				t.Fatalf("%s: %v", pg.page, err)
 			}
 		}

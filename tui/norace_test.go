@@ -1,0 +1,6 @@
+//go:build !race
+
+package tui
+
+// raceEnabled says the tests run under the race detector.
+const raceEnabled = false
