@@ -71,17 +71,23 @@ func TestDamagedCheckpointsSayWhatToDo(t *testing.T) {
 	}
 }
 
-// TestOpenRecordedRateAboveTheBound: a run.json recorded before the
-// rates were bounded (setting.MaxRate), with a rate above the bound,
-// opens; an impossible rate is still refused as damaged.
-func TestOpenRecordedRateAboveTheBound(t *testing.T) {
+// TestOpenRecordedSettings: a run.json recorded before the rates were
+// bounded (setting.MaxRate), with a rate above the bound, opens; an
+// impossible rate is still refused as damaged. A run recorded in bf16
+// (on a cluster's node with native bf16 products, say) opens on any
+// machine: its settings are not damaged, this CPU just cannot resume it.
+// Before, the read refused it as "edited or damaged" wherever bf16 is
+// unavailable, so that show, ls and export failed on the laptop the run
+// was copied to.
+func TestOpenRecordedSettings(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		inner float64
-		ok    bool
+		name string
+		edit func(*Config)
+		ok   bool
 	}{
-		{"a rate above the bound", 50, true},
-		{"a negative rate", -1, false},
+		{"a rate above the bound", func(c *Config) { c.Settings.InnerLR, c.Eval.LR = 50, 30 }, true},
+		{"a negative rate", func(c *Config) { c.Settings.InnerLR, c.Eval.LR = -1, 30 }, false},
+		{"bf16, on any machine", func(c *Config) { c.Settings.Precision = "bf16" }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			runsDir := t.TempDir()
@@ -91,7 +97,7 @@ func TestOpenRecordedRateAboveTheBound(t *testing.T) {
 			}
 			r.Close()
 			cfg := r.Config
-			cfg.Settings.InnerLR, cfg.Eval.LR = tc.inner, 30
+			tc.edit(&cfg)
 			if err := WriteJSONAtomic(r.Path(ConfigFile), cfg); err != nil {
 				t.Fatal(err)
 			}
@@ -99,37 +105,13 @@ func TestOpenRecordedRateAboveTheBound(t *testing.T) {
 			if (err == nil) != tc.ok {
 				t.Fatalf("Open: %v, want it to open: %v", err, tc.ok)
 			}
-			if o != nil {
-				o.Close()
+			if o == nil {
+				return
+			}
+			defer o.Close()
+			if o.Config.Settings != cfg.Settings {
+				t.Errorf("settings read back %+v, want %+v", o.Config.Settings, cfg.Settings)
 			}
 		})
-	}
-}
-
-// TestOpenBF16RunAnywhere: a run recorded in bf16 (on a cluster's node
-// with native bf16 products, say) opens and is read on a machine without
-// them: its settings are not damaged, this CPU just cannot resume it.
-// Before, the read refused it as "edited or damaged" wherever bf16 is
-// unavailable, so that show, ls and export failed on the laptop the run
-// was copied to.
-func TestOpenBF16RunAnywhere(t *testing.T) {
-	runsDir := t.TempDir()
-	r, err := Open(runsDir).Create(DefaultConfig("synthetic"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
-	cfg := r.Config
-	cfg.Settings.Precision = "bf16"
-	if err := WriteJSONAtomic(r.Path(ConfigFile), cfg); err != nil {
-		t.Fatal(err)
-	}
-	o, err := Open(runsDir).Open(cfg.ID)
-	if err != nil {
-		t.Fatalf("a bf16 run does not open here: %v", err)
-	}
-	defer o.Close()
-	if got := o.Config.Settings.Precision; got != "bf16" {
-		t.Errorf("precision read back %q, want bf16", got)
 	}
 }

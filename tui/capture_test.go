@@ -208,25 +208,28 @@ func TestCapturesOfCommittedRuns(t *testing.T) {
 			break
 		}
 	}
-	for _, pg := range []struct {
-		page     string
-		captures map[string]string
-	}{
-		{"README.md", map[string]string{"grouped-compare-synthetic": readme}},
-		{"docs/USAGE.md", map[string]string{
+	checkPages(t, []pageCaptures{
+		{page: "README.md", captures: map[string]string{"grouped-compare-synthetic": readme}, mark: captureMark},
+		{page: "docs/USAGE.md", captures: map[string]string{
 			"grouped-synthetic-120x40": strings.Join(usageGrouped, "\n") + "\n",
-			"compare-synthetic-120x40": strings.Join(screens["compare-120x40"], "\n") + "\n"}},
-	} {
+			"compare-synthetic-120x40": strings.Join(screens["compare-120x40"], "\n") + "\n"}, mark: captureMark},
+	}, "what the committed synthetic runs give (go test ./tui -run TestCaptures -update rewrites it)")
+}
+
+// checkPages writes each page's captures in (with -update, to the page)
+// and fails on a page whose captures differ from them; from says what
+// they come from and how to rewrite them.
+func checkPages(t *testing.T, pages []pageCaptures, from string) {
+	t.Helper()
+	for _, pg := range pages {
 		path := filepath.Join("..", pg.page)
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := string(b)
-		for name, body := range pg.captures {
-			if text, err = spliceCapture(text, captureMark(name), body); err != nil {
-				t.Fatalf("%s: %v", pg.page, err)
-			}
+		text, err := pg.write(string(b))
+		if err != nil {
+			t.Fatal(err)
 		}
 		if text == string(b) {
 			continue
@@ -237,6 +240,6 @@ func TestCapturesOfCommittedRuns(t *testing.T) {
 			}
 			continue
 		}
-		t.Errorf("%s: a capture of the browser differs from what the committed synthetic runs give (go test ./tui -run TestCaptures -update rewrites it)", pg.page)
+		t.Errorf("%s: a capture differs from %s", pg.page, from)
 	}
 }
