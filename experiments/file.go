@@ -74,6 +74,10 @@ type Anchor struct {
 	Label  string `toml:"label"`  // whose figure, in a few words: "IRM paper"
 	Source string `toml:"source"` // where it is stated: a paper and its table, or a committed file
 	Why    string `toml:"why"`    // why maple's rows differ from it (Markdown); "" where they do not
+	// Check recomputes Figure from the committed file Source names, as a
+	// page's figure reference does (<!--= REF -->; "REF; REF" for "A /
+	// B"): a figure measured here carries one, a published one none.
+	Check string `toml:"check"`
 }
 
 // Sweep is one `maple sweep` of an experiment: its name and its

@@ -87,6 +87,7 @@ import (
 //	ci(X)                              the 95% Student-t interval of X's mean over its
 //	                                   runs, "lo-hi"
 //	n(X)                               how many values X has (runs, or records)
+//	sum(X)                             the sum of X's values (runs, or records)
 //	inside(A, B, KEY)                  how many of A's records lie within the least and the
 //	                                   greatest of B's records of the same KEY (where B has
 //	                                   two or more): inside(archive:F[source=maple].ref_test,
@@ -703,6 +704,23 @@ func (q *Quoted) eval(ref string) (value, error) {
 				return value{}, fmt.Errorf("sd: %q gives no mean ± sd", args[0])
 			}
 			return value{v: v.w, kind: one, dec: v.dec}, nil
+		case "sum":
+			// The sum of X's values: its runs', or its records'.
+			if len(args) != 1 {
+				return value{}, fmt.Errorf("sum takes one reference")
+			}
+			v, err := q.runsOf(args[0])
+			if err != nil {
+				return value{}, err
+			}
+			if len(v) == 0 {
+				return value{}, fmt.Errorf("sum: %q has no values", args[0])
+			}
+			t := 0.0
+			for _, x := range v {
+				t += x
+			}
+			return value{v: t, kind: one, dec: -1}, nil
 		case "n":
 			if len(args) != 1 {
 				return value{}, fmt.Errorf("n takes one reference")
@@ -756,7 +774,7 @@ func (q *Quoted) eval(ref string) (value, error) {
 			}
 			return value{v: float64(k), kind: one, dec: 0}, nil
 		}
-		return value{}, fmt.Errorf("no function %q (p, tp, holm, td, toracle, range, min, max, pct, ratio, sd, n, inside...)", name)
+		return value{}, fmt.Errorf("no function %q (p, tp, holm, td, toracle, range, min, max, pct, ratio, sd, n, sum, inside...)", name)
 	}
 	if terms := strings.Split(ref, " - "); len(terms) > 1 {
 		// A difference of means (over runs), or of a mean and a number.
