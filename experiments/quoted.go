@@ -98,7 +98,12 @@ import (
 //
 // A figure written without a sign quotes the reference's magnitude (the
 // prose carries the sign: "1.9 below"); one written with a sign, the
-// value. A mean ± sd and a difference print with one decimal, a p-value
+// value. Where a difference (td, A - B) is quoted without its sign, a
+// direction word after it (past the other figures of its list: below,
+// under, lower, less, behind; above, over, higher, more, ahead) must
+// agree with its sign. The least of several p-values (min, amin) is
+// written after ">=" or "at least", the greatest (max, amax) after "<="
+// or "at most". A mean ± sd and a difference print with one decimal, a p-value
 // as docs/RESULTS.md prints it (two significant digits); any other value
 // with the decimals the page writes.
 
@@ -304,6 +309,8 @@ func (q *Quoted) CheckQuoted(text string) (probs []QuotedProblem, checked int) {
 			checked++
 			if msg := q.check(toks[k], strings.TrimSpace(ref)); msg != "" {
 				probs = append(probs, QuotedProblem{line(toks[k].start), msg})
+			} else if msg := q.wording(masked, toks[k], strings.TrimSpace(ref)); msg != "" {
+				probs = append(probs, QuotedProblem{line(toks[k].start), msg})
 			}
 		}
 		next = end
@@ -315,6 +322,44 @@ func (q *Quoted) CheckQuoted(text string) (probs []QuotedProblem, checked int) {
 	}
 	sortProblems(probs)
 	return probs, checked
+}
+
+var (
+	// directionAfter: a direction word after an unsigned difference, past
+	// the figures of its list ("1.6, 1.7 and 1.4 below").
+	directionAfter = regexp.MustCompile(`^(?:[\s,%]+|and\b|or\b|points?\b|[+-]?\d+(?:\.\d+)?)*(below|under|lower|less|behind|above|over|higher|more|ahead)\b`)
+	atLeastBefore  = regexp.MustCompile(`(?:>=|≥|at least)\s*$`)
+	atMostBefore   = regexp.MustCompile(`(?:<=|≤|at most)\s*$`)
+)
+
+// wording checks the words around a figure that agrees with its
+// reference: an unsigned difference's direction word must agree with
+// its sign ("1.9 below" a negative one), and a least (greatest) p-value
+// of several must read "p >= X" or "at least X" ("<=", "at most").
+func (q *Quoted) wording(masked string, t token, ref string) string {
+	m, ok := q.memo[ref]
+	if !ok || m.err != nil {
+		return ""
+	}
+	v := m.v
+	if v.diff && !t.signed && v.v != 0 {
+		if d := directionAfter.FindStringSubmatch(masked[t.end:min(len(masked), t.end+1000)]); d != nil {
+			down := slices.Contains([]string{"below", "under", "lower", "less", "behind"}, d[1])
+			if down != (v.v < 0) {
+				return fmt.Sprintf("%q %s, but %s is %+.1f (the words after a difference must agree with its sign)", t.text, d[1], ref, v.v)
+			}
+		}
+	}
+	if name, _, isCall := call(ref); isCall && v.pvalue {
+		before := masked[max(0, t.start-40):t.start]
+		switch {
+		case (name == "min" || name == "amin") && !atLeastBefore.MatchString(before):
+			return fmt.Sprintf("%q is the least of several p-values: write \"p >= %s\" or \"at least %s\"", t.text, t.text, t.text)
+		case (name == "max" || name == "amax") && !atMostBefore.MatchString(before):
+			return fmt.Sprintf("%q is the greatest of several p-values: write \"p <= %s\" or \"at most %s\"", t.text, t.text, t.text)
+		}
+	}
+	return ""
 }
 
 func sortProblems(p []QuotedProblem) {
@@ -352,6 +397,9 @@ type value struct {
 	kind   int
 	dec    int // decimals; -1: those the page writes
 	pvalue bool
+	// diff: a signed difference (td, A - B), whose direction the prose
+	// words after an unsigned figure ("1.9 below") must agree with.
+	diff bool
 }
 
 const (
@@ -504,7 +552,7 @@ func (q *Quoted) eval(ref string) (value, error) {
 					return value{}, err
 				}
 				if strings.HasPrefix(name, "a") {
-					v.v, v.w = math.Abs(v.v), math.Abs(v.w)
+					v.v, v.w, v.diff = math.Abs(v.v), math.Abs(v.w), false
 				}
 				vs = append(vs, v)
 				if v.kind == rangeKind { // both its ends
@@ -641,7 +689,7 @@ func (q *Quoted) eval(ref string) (value, error) {
 				return value{}, fmt.Errorf("the table's cell %q prints no difference", text)
 			}
 			v, _ := strconv.ParseFloat(nums[len(nums)-1], 64)
-			return value{v: v, kind: one, dec: 1}, nil
+			return value{v: v, kind: one, dec: 1, diff: name == "td"}, nil
 		case "pct":
 			// A fraction quoted as a percentage.
 			if len(args) != 1 {
@@ -800,7 +848,7 @@ func (q *Quoted) eval(ref string) (value, error) {
 				d -= x
 			}
 		}
-		return value{v: d, kind: one, dec: 1}, nil
+		return value{v: d, kind: one, dec: 1, diff: true}, nil
 	}
 	return q.selection(ref)
 }

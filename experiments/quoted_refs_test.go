@@ -253,6 +253,9 @@ func TestQuotedFiguresMutated(t *testing.T) {
 		{"a committed CSV's range", "docs/PERFORMANCE.md", "1.03 to 1.16<!--", "1.03 to 1.18<!--"},
 		{"a ratio of two archived rows", "docs/PERFORMANCE.md", "faster idle and 5.3x<!--", "faster idle and 4.3x<!--"},
 		{"an archived per-call time", "docs/MODELS.md", "3.07<!--", "3.70<!--"},
+		{"a difference's direction word", "README.md", "1.9 below, p = 0.04<!--", "1.9 above, p = 0.04<!--"},
+		{"a difference's direction word after a list", "docs/PAPER.md", "and 1.4<!--= td(width-maple/maple/rex@64~0, oracle); td(width-maple/maple/rex@128~0, oracle); td(width-maple/maple/rex@256~0, oracle); td(width-maple/maple/rex@390~0, oracle) --> below", "and 1.4<!--= td(width-maple/maple/rex@64~0, oracle); td(width-maple/maple/rex@128~0, oracle); td(width-maple/maple/rex@256~0, oracle); td(width-maple/maple/rex@390~0, oracle) --> above"},
+		{"the least of several p-values read as a bound from above", "docs/PAPER.md", "points below it (p >= 0.19<!--", "points below it (p < 0.19<!--"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := pages[tc.page]
