@@ -77,6 +77,13 @@ import (
 //	                                   mean over A's runs; imean: the mean of those means
 //	igap(A.COL, B.COL, FROM, TO)       the largest gap between A's and B's runs of one seed
 //	                                   at one iterate, over iterates FROM-TO
+//	ifirst(A.COL, LEVEL)               the first iterate at which the mean over A's runs (or
+//	                                   seed #SEED's value) reaches LEVEL; over several seeds,
+//	                                   range(ifirst(A#1.COL, L), ifirst(A#2.COL, L), ...)
+//	isince(A.COL, LEVEL)               the first iterate from which that mean (or value)
+//	                                   stays at LEVEL or more to the last iterate
+//	ipeak(A.COL, FROM, TO)             the iterate FROM-TO of the greatest mean over A's runs
+//	                                   (or of seed #SEED's value)
 //	range(X, Y, ...)                   the least and the greatest of the values, "lo-hi"
 //	                                   (each value of a record reference among them)
 //	min(X, ...) / max(X, ...)          the least or the greatest
@@ -88,6 +95,13 @@ import (
 //	                                   runs, "lo-hi"
 //	n(X)                               how many values X has (runs, or records)
 //	sum(X)                             the sum of X's values (runs, or records)
+//	median(X)                          the median of X's values (runs, or records)
+//	under(L, X, ...) / over(L, X, ...) how many of the values (each value of a record
+//	                                   reference among them) lie below (above) L:
+//	                                   under(0.05, tp(A, alike), tp(B, alike))
+//	within(L, COL, A, ...)             the width (A's @W) of the one cell among A, ...
+//	                                   whose td(A, COL) is L or less either way (an error
+//	                                   when none or several are)
 //	inside(A, B, KEY)                  how many of A's records lie within the least and the
 //	                                   greatest of B's records of the same KEY (where B has
 //	                                   two or more): inside(archive:F[source=maple].ref_test,
@@ -616,6 +630,164 @@ func (q *Quoted) eval(ref string) (value, error) {
 				return value{v: Describe(means).Mean, kind: one, dec: -1}, nil
 			}
 			return value{v: slices.Min(means), w: slices.Max(means), kind: rangeKind, dec: -1}, nil
+		case "ifirst":
+			// The first iterate at which the mean over A's runs (or seed
+			// #SEED's value) of COL reaches LEVEL.
+			if len(args) != 2 {
+				return value{}, fmt.Errorf("ifirst takes a configuration with its column and a level")
+			}
+			level, err := strconv.ParseFloat(args[1], 64)
+			if err != nil {
+				return value{}, fmt.Errorf("ifirst: level %q is no number", args[1])
+			}
+			its, means, err := q.iterMeans(args[0])
+			if err != nil {
+				return value{}, err
+			}
+			for i, m := range means {
+				if m >= level {
+					return value{v: float64(its[i]), kind: one, dec: 0}, nil
+				}
+			}
+			return value{}, fmt.Errorf("ifirst: %s never reaches %s", args[0], args[1])
+		case "isince":
+			// The first iterate from which the mean over A's runs (or seed
+			// #SEED's value) of COL stays at LEVEL or more to the last.
+			if len(args) != 2 {
+				return value{}, fmt.Errorf("isince takes a configuration with its column and a level")
+			}
+			level, err := strconv.ParseFloat(args[1], 64)
+			if err != nil {
+				return value{}, fmt.Errorf("isince: level %q is no number", args[1])
+			}
+			its, means, err := q.iterMeans(args[0])
+			if err != nil {
+				return value{}, err
+			}
+			k := len(means)
+			for k > 0 && means[k-1] >= level {
+				k--
+			}
+			if k == len(means) {
+				return value{}, fmt.Errorf("isince: %s ends below %s", args[0], args[1])
+			}
+			return value{v: float64(its[k]), kind: one, dec: 0}, nil
+		case "ipeak":
+			// The iterate from-to of the greatest mean over A's runs (or of
+			// seed #SEED's value): the first of equal ones.
+			if len(args) != 3 {
+				return value{}, fmt.Errorf("ipeak takes a configuration with its column and two iterates")
+			}
+			from, err1 := strconv.Atoi(args[1])
+			to, err2 := strconv.Atoi(args[2])
+			if err := firstErr(err1, err2); err != nil || from > to {
+				return value{}, fmt.Errorf("ipeak: iterates %s to %s", args[1], args[2])
+			}
+			its, means, err := q.iterMeans(args[0])
+			if err != nil {
+				return value{}, err
+			}
+			best, at := math.Inf(-1), -1
+			for i, m := range means {
+				if its[i] >= from && its[i] <= to && m > best {
+					best, at = m, its[i]
+				}
+			}
+			if at < 0 {
+				return value{}, fmt.Errorf("ipeak: %s has no iterate from %d to %d", args[0], from, to)
+			}
+			return value{v: float64(at), kind: one, dec: 0}, nil
+		case "under", "over":
+			// How many of the values (each a reference, or each value of a
+			// record reference) lie below (over: above) LEVEL.
+			if len(args) < 2 {
+				return value{}, fmt.Errorf("%s takes a level and references", name)
+			}
+			level, err := strconv.ParseFloat(args[0], 64)
+			if err != nil {
+				return value{}, fmt.Errorf("%s: level %q is no number", name, args[0])
+			}
+			k := 0
+			for _, a := range args[1:] {
+				var xs []float64
+				if isRecordRef(a) {
+					recs, err := q.recordValues(a)
+					if err != nil {
+						return value{}, err
+					}
+					for _, r := range recs {
+						xs = append(xs, r.v)
+					}
+				} else {
+					v, err := q.eval(a)
+					if err != nil {
+						return value{}, err
+					}
+					if v.kind == rangeKind {
+						return value{}, fmt.Errorf("%s: %q gives a range", name, a)
+					}
+					xs = append(xs, v.v)
+				}
+				for _, x := range xs {
+					if (name == "under" && x < level) || (name == "over" && x > level) {
+						k++
+					}
+				}
+			}
+			return value{v: float64(k), kind: one, dec: 0}, nil
+		case "within":
+			// The one width (the @W of its reference) among the cells A
+			// whose difference in column COL is LEVEL or less either way.
+			if len(args) < 3 {
+				return value{}, fmt.Errorf("within takes a level, a column (oracle, alike...) and cells")
+			}
+			level, err := strconv.ParseFloat(args[0], 64)
+			if err != nil {
+				return value{}, fmt.Errorf("within: level %q is no number", args[0])
+			}
+			var in []string
+			for _, a := range args[2:] {
+				s, err := parseSelector(a)
+				if err != nil {
+					return value{}, err
+				}
+				w, ok := strings.CutPrefix(s.model, "mlp:")
+				w, _, _ = strings.Cut(w, ",")
+				if !ok || w == "" {
+					return value{}, fmt.Errorf("within: %q names no width (@W)", a)
+				}
+				d, err := q.eval("td(" + a + ", " + args[1] + ")")
+				if err != nil {
+					return value{}, err
+				}
+				if math.Abs(d.v) <= level {
+					in = append(in, w)
+				}
+			}
+			if len(in) != 1 {
+				return value{}, fmt.Errorf("within: %d cells are within %s (widths %s), not one", len(in), args[0], strings.Join(in, ", "))
+			}
+			w, _ := strconv.ParseFloat(in[0], 64)
+			return value{v: w, kind: one, dec: 0}, nil
+		case "median":
+			// The median of X's values (runs, or records).
+			if len(args) != 1 {
+				return value{}, fmt.Errorf("median takes one reference")
+			}
+			v, err := q.runsOf(args[0])
+			if err != nil {
+				return value{}, err
+			}
+			if len(v) == 0 {
+				return value{}, fmt.Errorf("median: %q has no values", args[0])
+			}
+			v = slices.Clone(v)
+			slices.Sort(v)
+			m := v[len(v)/2]
+			if len(v)%2 == 0 {
+				m = (v[len(v)/2-1] + m) / 2
+			}
+			return value{v: m, kind: one, dec: -1}, nil
 		case "igap":
 			// The largest gap between two configurations' runs of the
 			// same seed at the same iterate, over iterates from-to.
@@ -822,7 +994,7 @@ func (q *Quoted) eval(ref string) (value, error) {
 			}
 			return value{v: float64(k), kind: one, dec: 0}, nil
 		}
-		return value{}, fmt.Errorf("no function %q (p, tp, holm, td, toracle, range, min, max, pct, ratio, sd, n, sum, inside...)", name)
+		return value{}, fmt.Errorf("no function %q (p, tp, holm, td, toracle, range, min, max, pct, ratio, sd, n, sum, median, inside, ifirst, isince, ipeak, under, over, within...)", name)
 	}
 	if terms := strings.Split(ref, " - "); len(terms) > 1 {
 		// A difference of means (over runs), or of a mean and a number.
@@ -1128,6 +1300,49 @@ func withSeed(ref string, seed int) string {
 		s, col = s[:i], s[i:]
 	}
 	return s + "#" + strconv.Itoa(seed) + col
+}
+
+// iterMeans is the mean over a configuration's runs (or its seed
+// #SEED's value) of an iterations.csv column at each iterate that has
+// one, in iterate order.
+func (q *Quoted) iterMeans(ref string) ([]int, []float64, error) {
+	s, err := parseSelector(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	row, r, err := q.summaryRow(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Iterations == nil {
+		return nil, nil, fmt.Errorf("experiment %s has no iterations.csv", r.File.Name)
+	}
+	var its []int
+	for _, x := range r.Iterations.Rows {
+		if x["sweep"] != row["sweep"] || x["config_hash"] != row["config_hash"] {
+			continue
+		}
+		if i, err := strconv.Atoi(x["iter"]); err == nil && !slices.Contains(its, i) {
+			its = append(its, i)
+		}
+	}
+	slices.Sort(its)
+	var at []int
+	var means []float64
+	for _, i := range its {
+		v, err := q.iterValues(ref, strconv.Itoa(i))
+		if err != nil {
+			if strings.HasPrefix(err.Error(), "no row") {
+				continue // not recorded at this iterate
+			}
+			return nil, nil, err
+		}
+		at, means = append(at, i), append(means, Describe(v).Mean)
+	}
+	if len(at) == 0 {
+		return nil, nil, fmt.Errorf("no row of iterations.csv for %s", ref)
+	}
+	return at, means, nil
 }
 
 // iterValues are a configuration's (or one seed's) values of an

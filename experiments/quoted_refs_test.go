@@ -256,6 +256,18 @@ func TestQuotedFiguresMutated(t *testing.T) {
 		{"a difference's direction word", "README.md", "1.9 below, p = 0.04<!--", "1.9 above, p = 0.04<!--"},
 		{"a difference's direction word after a list", "docs/PAPER.md", "and 1.4<!--= td(width-maple/maple/rex@64~0, oracle); td(width-maple/maple/rex@128~0, oracle); td(width-maple/maple/rex@256~0, oracle); td(width-maple/maple/rex@390~0, oracle) --> below", "and 1.4<!--= td(width-maple/maple/rex@64~0, oracle); td(width-maple/maple/rex@128~0, oracle); td(width-maple/maple/rex@256~0, oracle); td(width-maple/maple/rex@390~0, oracle) --> above"},
 		{"the least of several p-values read as a bound from above", "docs/PAPER.md", "points below it (p >= 0.19<!--", "points below it (p < 0.19<!--"},
+		{"the iterates at which the seeds pass a level (ifirst)", "docs/PAPER.md", "passes 50% at iteration 13-15<!--", "passes 50% at iteration 14-15<!--"},
+		{"the iterate from which a curve stays at a level (isince)", "docs/PAPER.md", "from iteration 23<!--", "from iteration 21<!--"},
+		{"the iterate from which every seed stays at a level (isince)", "docs/PAPER.md", "from iteration 10<!--", "from iteration 8<!--"},
+		{"a peak's iterate (ipeak)", "docs/PAPER.md", "at iteration 22<!--= ipeak", "at iteration 21<!--= ipeak"},
+		{"a median of run minutes", "docs/PAPER.md", "(median 14<!--", "(median 15<!--"},
+		{"a range of run minutes", "docs/PAPER.md", "against 14-24 minutes<!--", "against 14-25 minutes<!--"},
+		{"a ratio of sds", "docs/PAPER.md", "sd is 3.4 times<!--", "sd is 3.0 times<!--"},
+		{"a count of runs below (under)", "docs/PAPER.md", "Of their runs, 8<!--", "Of their runs, 7<!--"},
+		{"a count of runs above (over)", "docs/PAPER.md", ", and 1<!--= over", ", and 2<!--= over"},
+		{"a count of p-values under 0.05", "README.md", "only 1<!--= under(0.05", "only 2<!--= under(0.05"},
+		{"the one width within the target (within)", "README.md", "(maple/rex at 390<!--", "(maple/rex at 256<!--"},
+		{"the one width within the target at 10000 images (within)", "docs/PAPER.md", "Only at width 256<!--", "Only at width 390<!--"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := pages[tc.page]
