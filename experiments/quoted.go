@@ -117,9 +117,9 @@ import (
 // under, lower, less, behind; above, over, higher, more, ahead) must
 // agree with its sign. The least of several p-values (min, amin) is
 // written after ">=" or "at least", the greatest (max, amax) after "<="
-// or "at most". A mean ± sd and a difference print with one decimal, a p-value
-// as docs/RESULTS.md prints it (two significant digits); any other value
-// with the decimals the page writes.
+// or "at most". A mean ± sd and a difference print with one decimal, a
+// p-value as docs/RESULTS.md prints it (two significant digits); any
+// other value with the decimals the page writes.
 
 // QuotedProblem is a figure of a page that fails the check.
 type QuotedProblem struct {

@@ -267,6 +267,7 @@ func TestQuotedFiguresMutated(t *testing.T) {
 		{"a count of runs above (over)", "docs/PAPER.md", ", and 1<!--= over", ", and 2<!--= over"},
 		{"a count of p-values under 0.05", "README.md", "only 1<!--= under(0.05", "only 2<!--= under(0.05"},
 		{"the one width within the target (within)", "README.md", "(maple/rex at 390<!--", "(maple/rex at 256<!--"},
+		{"a second width within the target (within)", "README.md", "390<!--= within(1.5, oracle, width-maple/maple/rex@64~0,", "390<!--= within(1.6, oracle, width-maple/maple/rex@64~0,"},
 		{"the one width within the target at 10000 images (within)", "docs/PAPER.md", "Only at width 256<!--", "Only at width 390<!--"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
