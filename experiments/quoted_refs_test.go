@@ -252,6 +252,8 @@ func TestQuotedFiguresMutated(t *testing.T) {
 		{"an approximate figure without a reference", "docs/SIDE-BY-SIDE.md", "settles at iteration 3 in every seed.", "settles at iteration 3 in every seed, at ~15000 samples."},
 		{"an archived range of fractions", "docs/SIDE-BY-SIDE.md", "holds 29.7-30.4%<!--", "holds 29.7-30.5%<!--"},
 		{"a count of archived runs", "docs/SIDE-BY-SIDE.md", "| maple/rex | 3<!--", "| maple/rex | 4<!--"},
+		{"a count of archived rows", "docs/FORMATS.md", "the 98<!--", "the 99<!--"},
+		{"a count of archived rows by a column", "docs/FORMATS.md", "fashion (47<!--", "fashion (46<!--"},
 		{"a benchmark's metric", "docs/PERFORMANCE.md", "152.7 s<!--", "152.8 s<!--"},
 		{"a peak over the file from /usr/bin/time", "docs/PERFORMANCE.md", "**1.19x**<!--", "**1.17x**<!--"},
 		{"a committed CSV's range", "docs/PERFORMANCE.md", "1.03 to 1.16<!--", "1.03 to 1.18<!--"},
