@@ -102,7 +102,7 @@ var quotedPages = []struct {
 	{page: "docs/MODELS.md", pending: []string{"### Earlier: the outer risks, and g:cnn before its chunks"},
 		why: "an earlier build's outer risks and g:cnn run, which gorgonia-speed.csv does not hold",
 		notResults: []phrase{
-			{`off by 72% on the probe`, "the JVP probe's relative error on TestJVPModes' batch-norm model: a property of gorgonia's op, the refusal the page quotes prints it"},
+			{`off by 72% on the probe`, "the JVP probe's relative error on TestJVPModes' batch-norm model: a property of gorgonia's op; TestJVPModes checks it, and the refusal the page quotes, against the error it gets"},
 			{`keep 0\.3 and`, "the search's keep fraction, a setting"},
 		}},
 	{page: "docs/results/archive/README.md", pending: []string{"*"}, why: "figures of earlier builds; the archive's CSVs hold many of them"},
