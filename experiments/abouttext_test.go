@@ -94,6 +94,8 @@ func TestExperimentTextsReferenced(t *testing.T) {
 		{"the authors' code's best test step", "74.8 / 74.5<!--= pct(max(archive:sidebyside-irmv1[source=code,seed=1,iter=1-12].ref_test)); pct(max(archive:sidebyside-irmv1[source=code,seed=2,iter=1-12].ref_test)) -->"},
 		{"the code's recipe in maple", "71.2 ± 0.9<!--= archive:reference-honest/* -->"},
 		{"a figure without a reference", "the runs took 109 minutes"},
+		{"cmnist-small's minutes", "adds up to 4.48<!--= sum(csv:results/cmnist-small/runs.csv[].minutes) -->"},
+		{"CPU-seconds without a reference", "the three runs take about 80 CPU-seconds"},
 	} {
 		if probs, _ := q.CheckQuoted(c.text); len(probs) == 0 {
 			t.Errorf("%s: %q passes", c.name, c.text)

@@ -208,12 +208,15 @@ func maskComments(codeless string) string {
 }
 
 var (
-	pBefore     = regexp.MustCompile(`\bp\s*(?:=|>=|<=|<|>)\s*(?:[\d.e-]+(?:,\s*|\s+and\s+|\s+or\s+))*$`)
-	unitAfter   = regexp.MustCompile(`^(?:\s*%|\s+points?\b|x\b|\s?(?:s|ms|minutes?|hours?|seconds?|MiB|GiB|MB|GB|KiB)\b|\s+runs\b)`)
-	oneDecimal  = regexp.MustCompile(`^\d+\.\d$`)
-	wordBefore  = regexp.MustCompile(`(?:[\w.:/@~#]|\d,)$`)
-	versionLike = regexp.MustCompile(`^\.\d`)
-	exponent    = regexp.MustCompile(`^e-?\d`)
+	pBefore    = regexp.MustCompile(`\bp\s*(?:=|>=|<=|<|>)\s*(?:[\d.e-]+(?:,\s*|\s+and\s+|\s+or\s+))*$`)
+	unitAfter  = regexp.MustCompile(`^(?:\s*%|\s+points?\b|x\b|\s?(?:s|ms|minutes?|hours?|seconds?|MiB|GiB|MB|GB|KiB)\b|\s+CPU-(?:seconds|minutes)\b|\s+runs\b)`)
+	oneDecimal = regexp.MustCompile(`^\d+\.\d$`)
+	wordBefore = regexp.MustCompile(`(?:[\w.:/@~#]|\d,)$`)
+	// approxBefore: a "~" that is no part of a name (~15000 samples,
+	// not irmv1~2000): an approximate figure, a measured one.
+	approxBefore = regexp.MustCompile(`(?:^|[^\w.:/@~#])~$`)
+	versionLike  = regexp.MustCompile(`^\.\d`)
+	exponent     = regexp.MustCompile(`^e-?\d`)
 )
 
 // tokens returns the figures of a masked page.
@@ -223,7 +226,8 @@ func tokens(masked string) []token {
 		start := m[0]
 		before := masked[max(0, start-80):start]
 		sign := masked[m[2]:m[3]]
-		if sign == "" && wordBefore.MatchString(before) {
+		approx := sign == "" && approxBefore.MatchString(before)
+		if sign == "" && !approx && wordBefore.MatchString(before) {
 			continue // part of a word or a name (mlp:390, eps1e-14, v0.9.18)
 		}
 		if sign != "" && wordBefore.MatchString(before) {
@@ -239,7 +243,7 @@ func tokens(masked string) []token {
 		case m[10] >= 0:
 			t.b = masked[m[12]:m[13]]
 		}
-		t.results = t.pair || pBefore.MatchString(before) || unitAfter.MatchString(masked[t.end:min(len(masked), t.end+10)]) ||
+		t.results = t.pair || approx || pBefore.MatchString(before) || unitAfter.MatchString(masked[t.end:min(len(masked), t.end+16)]) ||
 			oneDecimal.MatchString(t.a) || (t.b != "" && oneDecimal.MatchString(t.b))
 		out = append(out, t)
 	}

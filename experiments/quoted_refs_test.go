@@ -102,7 +102,7 @@ var quotedPages = []struct {
 	{page: "docs/MODELS.md", pending: []string{"### Earlier: the outer risks, and g:cnn before its chunks"},
 		why: "an earlier build's outer risks and g:cnn run, which gorgonia-speed.csv does not hold",
 		notResults: []phrase{
-			{`off by 72% on the probe`, "the JVP probe's relative error on TestJVPModes' batch-norm model: a property of gorgonia's op, the refusal the page quotes prints it"},
+			{`off by 72% on the probe`, "the JVP probe's relative error on TestJVPModes' batch-norm model: a property of gorgonia's op; TestJVPModes checks it, and the refusal the page quotes, against the error it gets"},
 			{`keep 0\.3 and`, "the search's keep fraction, a setting"},
 		}},
 	{page: "docs/results/archive/README.md", pending: []string{"*"}, why: "figures of earlier builds; the archive's CSVs hold many of them"},
@@ -248,6 +248,12 @@ func TestQuotedFiguresMutated(t *testing.T) {
 		{"a percentage of a printout", "docs/SIDE-BY-SIDE.md", "Seed 1 gives 68.8<!--", "Seed 1 gives 68.9<!--"},
 		{"a count of the archived side by side", "docs/SIDE-BY-SIDE.md", "Only 9<!--", "Only 11<!--"},
 		{"an archived per-seed figure of the side by side", "docs/SIDE-BY-SIDE.md", "irmv1 57.3, 60.3, 65.6<!--", "irmv1 57.3, 61.3, 65.6<!--"},
+		{"a printout's range of counts", "docs/SIDE-BY-SIDE.md", "keep 14865-15130<!--", "keep 14865-15100<!--"},
+		{"an approximate figure without a reference", "docs/SIDE-BY-SIDE.md", "settles at iteration 3 in every seed.", "settles at iteration 3 in every seed, at ~15000 samples."},
+		{"an archived range of fractions", "docs/SIDE-BY-SIDE.md", "holds 29.7-30.4%<!--", "holds 29.7-30.5%<!--"},
+		{"a count of archived runs", "docs/SIDE-BY-SIDE.md", "| maple/rex | 3<!--", "| maple/rex | 4<!--"},
+		{"a count of archived rows", "docs/FORMATS.md", "the 98<!--", "the 99<!--"},
+		{"a count of archived rows by a column", "docs/FORMATS.md", "fashion (47<!--", "fashion (46<!--"},
 		{"a benchmark's metric", "docs/PERFORMANCE.md", "152.7 s<!--", "152.8 s<!--"},
 		{"a peak over the file from /usr/bin/time", "docs/PERFORMANCE.md", "**1.19x**<!--", "**1.17x**<!--"},
 		{"a committed CSV's range", "docs/PERFORMANCE.md", "1.03 to 1.16<!--", "1.03 to 1.18<!--"},
@@ -302,6 +308,9 @@ func TestQuotedTokens(t *testing.T) {
 		{"code is no prose", "`--keep 0.3` and\n```\n70.0 ± 0.7\n```\n", nil},
 		{"a block a test writes is no prose", "<!-- scaling:start (go test ./report -run TestScalingResults -update) -->\n| 0.206 | 2.6 |\n<!-- scaling:end -->\n", nil},
 		{"a reference is no figure", "70.0<!--= cm-maple/maple/irmv1 -->", []string{"70.0!"}},
+		{"an approximate figure is a result", "both keep ~15000 samples, back to ~30% of", []string{"15000!", "30!"}},
+		{"a tilde inside a name is no figure", "cm-maple/maple/irmv1~2000 and rex@64~0", nil},
+		{"CPU-seconds and CPU-minutes", "take 450 CPU-seconds, or 8 CPU-minutes", []string{"450!", "8!"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string

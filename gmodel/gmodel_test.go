@@ -1,8 +1,12 @@
 package gmodel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -177,9 +181,53 @@ func TestJVPModes(t *testing.T) {
 	bnArch.JVP = Exact
 	_, err = NewArch[float64]("mlp-bn-exact", bnArch, flatIn, 2)
 	if err == nil || !strings.Contains(err.Error(), "BatchNormOp") || !strings.Contains(err.Error(), "disagrees") {
-		t.Errorf("double backward through batch norm: %v, want a refusal naming BatchNormOp", err)
+		t.Fatalf("double backward through batch norm: %v, want a refusal naming BatchNormOp", err)
 	}
 	t.Log(err)
+	// docs/MODELS.md quotes the refusal and its disagreement as a
+	// percentage: a changed figure fails.
+	b, rerr := os.ReadFile(modelsPage)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	page := string(b)
+	for _, m := range refusalMismatches(page, err.Error()) {
+		t.Errorf("%s: %s", modelsPage, m)
+	}
+	for _, c := range []struct{ name, from, to string }{
+		{"the refusal's figure", "central difference by 0.72", "central difference by 0.71"},
+		{"the percentage", "off by 72% on the probe", "off by 71% on the probe"},
+	} {
+		if !strings.Contains(page, c.from) {
+			t.Errorf("%s: %q not found in %s", c.name, c.from, modelsPage)
+		} else if len(refusalMismatches(strings.Replace(page, c.from, c.to, 1), err.Error())) == 0 {
+			t.Errorf("%s: %q passes", c.name, c.to)
+		}
+	}
+}
+
+// modelsPage quotes what TestJVPModes finds.
+const modelsPage = "../docs/MODELS.md"
+
+// refusalMismatches says where the page (its words joined by single
+// spaces) does not quote the refusal of double backward through batch
+// norm (msg, up to the op it names), or its disagreement as a percentage
+// ("off by N% on the probe").
+func refusalMismatches(page, msg string) []string {
+	page = strings.Join(strings.Fields(page), " ")
+	m := regexp.MustCompile(`(double backward disagrees with the central difference by ([\d.]+) \(relative\); ops not known to be right twice: BatchNormOp)`).FindStringSubmatch(msg)
+	if m == nil {
+		return []string{fmt.Sprintf("the refusal %q quotes no disagreement", msg)}
+	}
+	var out []string
+	if !strings.Contains(page, m[1]) {
+		out = append(out, fmt.Sprintf("want the refusal quoted as %q", m[1]))
+	}
+	rel, _ := strconv.ParseFloat(m[2], 64)
+	if pct := fmt.Sprintf("off by %.0f%% on the probe", 100*rel); !strings.Contains(page, pct) {
+		out = append(out, fmt.Sprintf("want %q", pct))
+	}
+	return out
 }
 
 // tinySplits makes random splits of n training samples of shape in, two

@@ -1,9 +1,11 @@
 package loaders
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -243,13 +245,46 @@ func logistic(x [][]float64, y []int32, z [][]float64) []bool {
 	return out
 }
 
+// datasetsPage quotes what TestSimEmbeddingsSpuriousLeads computes.
+const datasetsPage = "../docs/DATASETS.md"
+
+// spuriousFigures are the page's figures of what ERM sees: the training
+// accuracy of the spurious and of the core direction on waterbirds-sim,
+// and the worst test group of the classifier on both directions.
+var spuriousFigures = regexp.MustCompile(`core does: (\d\.\d\d) against (\d\.\d\d) in training\.[\s\S]*?Its worst test group falls to about (\d\.\d\d)\.`)
+
+// spuriousMismatches compares the page's figures with the computed ones
+// (two decimals; the worst group's of each layout), and says which
+// differ.
+func spuriousMismatches(page string, spur, core float64, worst []float64) []string {
+	m := spuriousFigures.FindStringSubmatch(page)
+	if m == nil {
+		return []string{fmt.Sprintf("no sentences matching %s", spuriousFigures)}
+	}
+	var out []string
+	check := func(what, quoted string, got float64) {
+		if s := fmt.Sprintf("%.2f", got); s != quoted {
+			out = append(out, fmt.Sprintf("%s: the page says %s, computed %s", what, quoted, s))
+		}
+	}
+	check("waterbirds-sim's spurious direction in training", m[1], spur)
+	check("waterbirds-sim's core direction in training", m[2], core)
+	for _, w := range worst {
+		check("the worst test group on both directions", m[3], w)
+	}
+	return out
+}
+
 // TestSimEmbeddingsSpuriousLeads: what ERM sees. On waterbirds-sim's
 // training split a linear classifier on the spurious direction alone
 // beats one on the core direction alone; on both layouts, one on the two
 // directions fits training better than the core alone and falls far
 // below the core's 0.84 in its worst test group: it leans on the
-// attribute.
+// attribute. docs/DATASETS.md quotes the accuracies: a changed figure
+// fails.
 func TestSimEmbeddingsSpuriousLeads(t *testing.T) {
+	var wbSpur, wbCore float64
+	var worsts []float64
 	for _, tc := range []struct {
 		name          string
 		spurBeatsCore bool
@@ -295,6 +330,10 @@ func TestSimEmbeddingsSpuriousLeads(t *testing.T) {
 			both, _ := acc(tr, logistic(cols(tr, 0, 1), tr.Y, cols(tr, 0, 1)))
 			_, worst := acc(s.Test, logistic(cols(tr, 0, 1), tr.Y, cols(s.Test, 0, 1)))
 			t.Logf("training accuracy: core %.3f, spurious %.3f, both %.3f; both's worst test group %.3f", core, spur, both, worst)
+			if tc.name == "waterbirds-sim" {
+				wbSpur, wbCore = spur, core
+			}
+			worsts = append(worsts, worst)
 			if tc.spurBeatsCore && spur <= core {
 				t.Errorf("training accuracy of the spurious direction %.3f, of the core %.3f: want the spurious one ahead", spur, core)
 			}
@@ -305,6 +344,29 @@ func TestSimEmbeddingsSpuriousLeads(t *testing.T) {
 				t.Errorf("worst test group of the classifier on both directions %.3f: want below %g", worst, tc.worstBelow)
 			}
 		})
+	}
+	if len(worsts) != 2 {
+		t.Fatalf("%d layouts computed, want 2", len(worsts))
+	}
+	b, err := os.ReadFile(datasetsPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, m := range spuriousMismatches(page, wbSpur, wbCore, worsts) {
+		t.Errorf("%s: %s", datasetsPage, m)
+	}
+	// A changed figure fails.
+	for _, c := range []struct{ name, from, to string }{
+		{"the spurious direction", "does: 0.94 against", "does: 0.95 against"},
+		{"the core direction", "against 0.88 in", "against 0.87 in"},
+		{"the worst group", "about 0.22.", "about 0.23."},
+	} {
+		if !strings.Contains(page, c.from) {
+			t.Errorf("%s: %q not found", c.name, c.from)
+		} else if len(spuriousMismatches(strings.Replace(page, c.from, c.to, 1), wbSpur, wbCore, worsts)) == 0 {
+			t.Errorf("%s: %q passes", c.name, c.to)
+		}
 	}
 }
 
