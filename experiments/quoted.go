@@ -637,14 +637,7 @@ func (q *Quoted) eval(ref string) (value, error) {
 		case "ifirst":
 			// The first iterate at which the mean over A's runs (or seed
 			// #SEED's value) of COL reaches LEVEL.
-			if len(args) != 2 {
-				return value{}, fmt.Errorf("ifirst takes a configuration with its column and a level")
-			}
-			level, err := strconv.ParseFloat(args[1], 64)
-			if err != nil {
-				return value{}, fmt.Errorf("ifirst: level %q is no number", args[1])
-			}
-			its, means, err := q.iterMeans(args[0])
+			its, means, level, err := q.iterLevel(name, args)
 			if err != nil {
 				return value{}, err
 			}
@@ -657,14 +650,7 @@ func (q *Quoted) eval(ref string) (value, error) {
 		case "isince":
 			// The first iterate from which the mean over A's runs (or seed
 			// #SEED's value) of COL stays at LEVEL or more to the last.
-			if len(args) != 2 {
-				return value{}, fmt.Errorf("isince takes a configuration with its column and a level")
-			}
-			level, err := strconv.ParseFloat(args[1], 64)
-			if err != nil {
-				return value{}, fmt.Errorf("isince: level %q is no number", args[1])
-			}
-			its, means, err := q.iterMeans(args[0])
+			its, means, level, err := q.iterLevel(name, args)
 			if err != nil {
 				return value{}, err
 			}
@@ -1304,6 +1290,20 @@ func withSeed(ref string, seed int) string {
 		s, col = s[:i], s[i:]
 	}
 	return s + "#" + strconv.Itoa(seed) + col
+}
+
+// iterLevel reads the arguments of ifirst and isince (A.COL, LEVEL):
+// the iterates of A's curve, the means over its runs there, and the
+// level.
+func (q *Quoted) iterLevel(name string, args []string) (its []int, means []float64, level float64, err error) {
+	if len(args) != 2 {
+		return nil, nil, 0, fmt.Errorf("%s takes a configuration with its column and a level", name)
+	}
+	if level, err = strconv.ParseFloat(args[1], 64); err != nil {
+		return nil, nil, 0, fmt.Errorf("%s: level %q is no number", name, args[1])
+	}
+	its, means, err = q.iterMeans(args[0])
+	return its, means, level, err
 }
 
 // iterMeans is the mean over a configuration's runs (or its seed
