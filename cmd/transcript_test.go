@@ -44,13 +44,16 @@ var transcriptClock = []*regexp.Regexp{
 	regexp.MustCompile(`\b(\d+h)?(\d+m)?\d+s\b`),                  // maple ls's TIME
 }
 
+// spaces are the runs of spaces a table's column widths make.
+var spaces = regexp.MustCompile(` +`)
+
 // blankClock returns text with its clock fields replaced by "~" and its
 // runs of spaces by one.
 func blankClock(text string) string {
 	for _, re := range transcriptClock {
 		text = re.ReplaceAllString(text, "~")
 	}
-	return regexp.MustCompile(` +`).ReplaceAllString(text, " ")
+	return spaces.ReplaceAllString(text, " ")
 }
 
 // pageTimes returns got with its start times replaced, in order, by

@@ -56,13 +56,7 @@ func (c capturedSearch) config(t *testing.T) runs.Config {
 	t.Helper()
 	cfg := runs.DefaultConfig("synthetic")
 	cfg.Settings.Model = core.DefaultSettings().Model
-	fl := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	config.Register(fl, &cfg, func(config.Setting) bool { return true })
-	if err := fl.Parse(strings.Fields(strings.ReplaceAll(c.flags, "\\\n", ""))); err != nil {
-		t.Fatal(err)
-	}
-	set := map[string]bool{}
-	fl.Visit(func(f *pflag.Flag) { set[f.Name] = true })
+	set := parseSettings(t, &cfg, strings.ReplaceAll(c.flags, "\\\n", ""))
 	if err := config.CheckMethodFlags([]string{cfg.Method}, set); err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +66,20 @@ func (c capturedSearch) config(t *testing.T) runs.Config {
 	}
 	cfg.Started = c.started
 	return cfg
+}
+
+// parseSettings sets cfg from maple's setting flags as a command line
+// gives them, and returns the flags given.
+func parseSettings(t *testing.T, cfg *runs.Config, flags string) map[string]bool {
+	t.Helper()
+	fl := pflag.NewFlagSet("maple", pflag.ContinueOnError)
+	config.Register(fl, cfg, func(config.Setting) bool { return true })
+	if err := fl.Parse(strings.Fields(flags)); err != nil {
+		t.Fatal(err)
+	}
+	set := map[string]bool{}
+	fl.Visit(func(f *pflag.Flag) { set[f.Name] = true })
+	return set
 }
 
 // pin sets a snapshot's clock to the search's pinned one.

@@ -12,9 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/spf13/pflag"
 
-	"github.com/maple-ood/maple/config"
 	"github.com/maple-ood/maple/nets"
 	"github.com/maple-ood/maple/runs"
 	"github.com/maple-ood/maple/sweeps"
@@ -51,14 +49,7 @@ func runTour(t *testing.T) string {
 	}
 	base := runs.DefaultConfig("synthetic") // as maple sweep's
 	base.Settings.Model = runs.DefaultConfig("cmnist").Settings.Model
-	fl := pflag.NewFlagSet("sweep", pflag.ContinueOnError)
-	config.Register(fl, &base, func(config.Setting) bool { return true })
-	if err := fl.Parse(strings.Fields(s.flags)); err != nil {
-		t.Fatal(err)
-	}
-	set := map[string]bool{}
-	fl.Visit(func(f *pflag.Flag) { set[f.Name] = true })
-	cells, err := g.Cells(base, set, base.Eval.Model)
+	cells, err := g.Cells(base, parseSettings(t, &base, s.flags), base.Eval.Model)
 	if err != nil {
 		t.Fatal(err)
 	}
